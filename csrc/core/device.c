@@ -1,0 +1,45 @@
+/* device.c - device type names and device string parsing (torch's grammar). */
+#include "core/device.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "core/error.h"
+
+const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES] = {
+#define TL_X_DEVN(ID, s) [TL_DEV_##ID] = s,
+    TL_DEVICE_TYPE_LIST(TL_X_DEVN)
+#undef TL_X_DEVN
+};
+
+int tl_device_parse(const char *s, tl_device *out)
+{
+    const char *colon = strchr(s, ':');
+    size_t tlen = colon ? (size_t)(colon - s) : strlen(s);
+    int type = -1;
+    for (int i = 0; i < TL_NUM_DEVICE_TYPES; i++)
+        if (strlen(tl_device_type_names[i]) == tlen && strncmp(tl_device_type_names[i], s, tlen) == 0) type = i;
+    if (type < 0) {
+        return tl_err(TL_ERR_RUNTIME,
+                      "Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                      "lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: %s", s);
+    }
+    long idx = -1;
+    if (colon) {
+        const char *p = colon + 1;
+        if (!*p) return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
+        if (p[0] == '0' && p[1]) return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
+        idx = 0;
+        for (; *p; p++) {
+            if (!isdigit((unsigned char)*p) || idx > 100000)
+                return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
+            idx = idx * 10 + (*p - '0');
+        }
+        if (idx > INT16_MAX) return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
+    }
+    if (type == TL_DEV_CPU && idx > 0)
+        return tl_err(TL_ERR_RUNTIME, "CPU device index must be -1 or zero, got %ld", idx);
+    out->type = (int16_t)type;
+    out->index = (int16_t)idx;
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* device.h - where a tensor's bytes live. */
+#ifndef TL_DEVICE_H
+#define TL_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TL_DEVICE_TYPE_LIST(X) X(CPU, "cpu") X(CUDA, "cuda") X(META, "meta") X(MPS, "mps") \
+    X(XPU, "xpu") X(XLA, "xla") X(HIP, "hip") X(MTIA, "mtia") X(HPU, "hpu") X(PRIVATEUSE1, "privateuseone")
+
+typedef enum {
+#define TL_X_DEV(ID, s) TL_DEV_##ID,
+    TL_DEVICE_TYPE_LIST(TL_X_DEV)
+#undef TL_X_DEV
+    TL_NUM_DEVICE_TYPES
+} tl_device_type;
+
+typedef struct {
+    int16_t type;   /* tl_device_type */
+    int16_t index;  /* -1: no index given */
+} tl_device;
+
+extern const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES];
+
+static inline bool tl_device_eq(tl_device a, tl_device b) { return a.type == b.type && a.index == b.index; }
+/* Parses "cpu", "cuda:1", "meta"; returns -1 with the error set on a malformed string. */
+int tl_device_parse(const char *s, tl_device *out);
+
+#endif

@@ -1,0 +1,38 @@
+/* iter.h - the strided iterator: the one place that knows broadcasting, dimension
+ * reordering and coalescing. Kernels only see 1-D loops.
+ *
+ * Operands are outputs first, then inputs. Every operand is broadcast to the
+ * iteration shape (outputs too when TL_ITER_ALLOW_OUTPUT_BROADCAST is given, for
+ * reductions). Dimensions are sorted so the first output's strides increase inward
+ * (keeps channels_last and transposed outputs streaming), then coalesced. */
+#ifndef TL_ITER_H
+#define TL_ITER_H
+
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+#define TL_ITER_MAX_OPS 8
+
+enum { TL_ITER_ALLOW_OUTPUT_BROADCAST = 1, TL_ITER_NO_REORDER = 2 };
+
+/* data[k] points at operand k's element; strides[k] is its byte stride; n elements. */
+typedef void (*tl_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);
+
+typedef struct tl_iter {
+    int nops;
+    int ndim;                                  /* after coalescing; dim 0 is innermost */
+    int64_t numel;
+    int64_t shape[TL_MAX_DIMS];
+    int64_t strides[TL_MAX_DIMS][TL_ITER_MAX_OPS]; /* byte strides */
+    char *data[TL_ITER_MAX_OPS];
+} tl_iter;
+
+/* Builds the iteration over `shape` (ndim dims, outermost first) for nops operands. */
+int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64_t *shape, int ndim, int flags);
+/* Runs fn over every element, split across threads above `grain` elements (0: serial). */
+void tl_iter_run(const tl_iter *it, tl_loop_fn fn, void *ctx, int64_t grain);
+/* Runs fn over the linear index range [begin, end) (used by tl_iter_run's workers). */
+void tl_iter_run_range(const tl_iter *it, tl_loop_fn fn, void *ctx, int64_t begin, int64_t end);
+
+#endif

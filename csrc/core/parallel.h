@@ -1,0 +1,17 @@
+/* parallel.h - the one thread pool (OpenMP) every op shares, sized by tl_set_num_threads.
+ * OpenBLAS is told the same number. */
+#ifndef TL_PARALLEL_H
+#define TL_PARALLEL_H
+
+#include <stdint.h>
+
+/* Below this many elements an op runs on the calling thread. */
+#define TL_GRAIN_SIZE 32768
+
+int tl_get_num_threads(void);
+void tl_set_num_threads(int n);
+/* Calls fn(begin, end, ctx) over [0, n) split into contiguous chunks across threads
+ * (one chunk on the calling thread when n < grain or one thread is configured). */
+void tl_parallel_for(int64_t n, int64_t grain, void (*fn)(int64_t begin, int64_t end, void *ctx), void *ctx);
+
+#endif

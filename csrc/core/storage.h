@@ -1,0 +1,42 @@
+/* storage.h - reference-counted bytes on one device, owned by tensorlib's allocator
+ * or by a foreign exporter (NumPy array, buffer, DLPack capsule) kept alive until
+ * the storage dies. */
+#ifndef TL_STORAGE_H
+#define TL_STORAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/device.h"
+
+typedef void (*tl_release_fn)(void *owner);
+
+typedef struct tl_storage {
+    int64_t refcnt;
+    char *data;
+    size_t nbytes;
+    tl_device device;
+    bool readonly;       /* imported from a read-only buffer: in-place writes raise */
+    bool resizable;      /* owned by tensorlib's allocator */
+    int64_t exports;     /* live buffer-protocol / NumPy exports: resize_ refuses while > 0 */
+    void *owner;         /* foreign owner, released through release() */
+    tl_release_fn release;
+} tl_storage;
+
+/* New reference; zero-filled when `zero`. Returns NULL with MemoryError set. */
+tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero);
+/* New reference wrapping foreign memory; `release(owner)` runs when the storage dies. */
+tl_storage *tl_storage_new_foreign(void *data, size_t nbytes, tl_device device, void *owner,
+                                   tl_release_fn release, bool readonly);
+static inline tl_storage *tl_storage_retain(tl_storage *s) { if (s) s->refcnt++; return s; }
+void tl_storage_release(tl_storage *s);
+/* Grows an allocator-owned storage in place (resize_); keeps the old bytes. */
+int tl_storage_resize(tl_storage *s, size_t nbytes);
+
+/* Raw allocator used for storages and scratch: 64-byte aligned, huge pages for big blocks. */
+void *tl_alloc(size_t nbytes);
+void *tl_alloc_zeroed(size_t nbytes);
+void tl_free(void *p, size_t nbytes);
+
+#endif

@@ -1,0 +1,322 @@
+/* tensor.c - tensor construction, geometry predicates and names storage. */
+#include "core/tensor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+int tl_tensor_set_ndim(tl_tensor *t, int ndim)
+{
+    if (ndim > TL_MAX_DIMS)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions, got %d", TL_MAX_DIMS, ndim);
+    free(t->names);
+    t->names = NULL;
+    if (t->sizes && t->sizes != t->small) free(t->sizes);
+    if (ndim <= TL_SMALL_DIMS) {
+        t->sizes = t->small;
+        t->strides = t->small + TL_SMALL_DIMS;
+    } else {
+        int64_t *p = malloc(2 * sizeof(int64_t) * ndim);
+        if (!p) {
+            t->sizes = t->small;
+            t->strides = t->small + TL_SMALL_DIMS;
+            t->ndim = 0;
+            return tl_err(TL_ERR_MEMORY, "out of memory");
+        }
+        t->sizes = p;
+        t->strides = p + ndim;
+    }
+    t->ndim = ndim;
+    return 0;
+}
+
+int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
+                   const int64_t *strides, tl_dtype dtype)
+{
+    if (tl_tensor_set_ndim(t, ndim) < 0) return -1;
+    memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
+    if (strides) memcpy(t->strides, strides, sizeof(int64_t) * ndim);
+    else tl_contiguous_strides(sizes, ndim, t->strides);
+    tl_storage_retain(storage);
+    tl_storage_release(t->storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->dtype = (uint8_t)dtype;
+    t->layout = TL_LAYOUT_STRIDED;
+    t->device = storage->device;
+    return 0;
+}
+
+void tl_tensor_clear(tl_tensor *t)
+{
+    tl_storage_release(t->storage);
+    t->storage = NULL;
+    free(t->names);
+    t->names = NULL;
+    if (t->sizes && t->sizes != t->small) free(t->sizes);
+    t->sizes = t->small;
+    t->strides = t->small + TL_SMALL_DIMS;
+    t->ndim = 0;
+}
+
+static int storage_bytes(int ndim, const int64_t *sizes, const int64_t *strides, tl_dtype dtype, size_t *out)
+{
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0)
+            return tl_err(TL_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                          (long long)sizes[i], tl_shape_str(sizes, ndim, (char[512]){0}, 512));
+        if (strides && strides[i] < 0)
+            return tl_err(TL_ERR_RUNTIME, "as_strided: Negative strides are not supported at the moment, got strides: %s",
+                          tl_shape_str(strides, ndim, (char[512]){0}, 512));
+    }
+    if (strides) {
+        for (int i = 0; i < ndim; i++) if (sizes[i] == 0) { *out = 0; return 0; }
+        int64_t span = 0, term;
+        for (int i = 0; i < ndim; i++) {
+            if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &term) || __builtin_add_overflow(span, term, &span))
+                return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                              tl_shape_str(sizes, ndim, (char[512]){0}, 512), tl_shape_str(strides, ndim, (char[512]){0}, 512));
+        }
+        n = span + 1;
+    } else if (tl_numel_checked(sizes, ndim, &n) < 0) {
+        return -1;
+    }
+    int64_t bytes;
+    if (__builtin_mul_overflow(n, (int64_t)tl_dtype_itemsize(dtype), &bytes) || bytes > (int64_t)1 << 48)
+        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s",
+                      tl_shape_str(sizes, ndim, (char[512]){0}, 512));
+    *out = (size_t)bytes;
+    return 0;
+}
+
+static int check_device(tl_device device)
+{
+    if (device.type != TL_DEV_CPU)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: no backend is loaded for device type '%s'",
+                      tl_device_type_names[device.type]);
+    return 0;
+}
+
+int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                            tl_dtype dtype, tl_device device)
+{
+    size_t nbytes;
+    if (ndim > TL_MAX_DIMS)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions, got %d", TL_MAX_DIMS, ndim);
+    if (check_device(device) < 0 || storage_bytes(ndim, sizes, strides, dtype, &nbytes) < 0) return -1;
+    tl_storage *s = tl_storage_new(nbytes, device, false);
+    if (!s) return -1;
+    int rc = tl_tensor_init(t, s, 0, ndim, sizes, strides, dtype);
+    tl_storage_release(s);
+    return rc;
+}
+
+int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype, tl_device device, bool zero)
+{
+    size_t nbytes;
+    if (ndim > TL_MAX_DIMS)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions, got %d", TL_MAX_DIMS, ndim);
+    if (check_device(device) < 0 || storage_bytes(ndim, sizes, NULL, dtype, &nbytes) < 0) return -1;
+    tl_storage *s = tl_storage_new(nbytes, device, zero);
+    if (!s) return -1;
+    int rc = tl_tensor_init(t, s, 0, ndim, sizes, NULL, dtype);
+    tl_storage_release(s);
+    return rc;
+}
+
+/* Orders dims from outermost to innermost by the source's strides (stable on ties, size-1
+ * dims keep their place), as torch's empty_like with preserve_format does. */
+static void order_by_strides(const tl_tensor *src, int *perm)
+{
+    int n = src->ndim;
+    for (int i = 0; i < n; i++) perm[i] = i;
+    /* insertion sort, descending stride; ties (and size-1 dims) keep the original order */
+    for (int i = 1; i < n; i++) {
+        int p = perm[i], j = i - 1;
+        while (j >= 0) {
+            int q = perm[j];
+            int64_t sq = src->strides[q], sp = src->strides[p];
+            if (src->sizes[q] == 1 || src->sizes[p] == 1 || sq >= sp) break;
+            perm[j + 1] = q;
+            j--;
+        }
+        perm[j + 1] = p;
+    }
+}
+
+int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt)
+{
+    int64_t strides[TL_MAX_DIMS];
+    int perm[TL_MAX_DIMS];
+    int n = src->ndim;
+    if (fmt == TL_MEMFMT_PRESERVE) {
+        if (tl_is_non_overlapping_and_dense(src)) {
+            return tl_tensor_empty_strided(t, n, src->sizes, src->strides, dtype, src->device);
+        }
+        fmt = tl_suggest_memory_format(src);
+        if (fmt == TL_MEMFMT_CONTIGUOUS) {
+            order_by_strides(src, perm);
+            tl_strides_for_order(src->sizes, n, perm, strides);
+            return tl_tensor_empty_strided(t, n, src->sizes, strides, dtype, src->device);
+        }
+    }
+    if (fmt == TL_MEMFMT_CHANNELS_LAST || fmt == TL_MEMFMT_CHANNELS_LAST_3D) {
+        int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
+        if (n != want)
+            return tl_err(TL_ERR_RUNTIME, "required rank %d tensor to use %s format", want,
+                          want == 4 ? "channels_last" : "channels_last_3d");
+        perm[0] = 0;
+        for (int i = 2; i < n; i++) perm[i - 1] = i;
+        perm[n - 1] = 1;
+        tl_strides_for_order(src->sizes, n, perm, strides);
+        return tl_tensor_empty_strided(t, n, src->sizes, strides, dtype, src->device);
+    }
+    return tl_tensor_empty(t, n, src->sizes, dtype, src->device, false);
+}
+
+int tl_tensor_view_init(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
+                        const int64_t *strides, int64_t offset)
+{
+    if (tl_tensor_init(t, src->storage, offset, ndim, sizes, strides, (tl_dtype)src->dtype) < 0) return -1;
+    t->device = src->device;
+    t->layout = src->layout;
+    return 0;
+}
+
+int tl_tensor_alias(tl_tensor *t, const tl_tensor *src)
+{
+    if (t == src) return 0;
+    if (tl_tensor_view_init(t, src, src->ndim, src->sizes, src->strides, src->offset) < 0) return -1;
+    return tl_tensor_copy_names(t, src);
+}
+
+int tl_tensor_set_names(tl_tensor *t, const int32_t *names)
+{
+    bool any = false;
+    for (int i = 0; names && i < t->ndim; i++) any |= names[i] != TL_NAME_NONE;
+    if (!any) {
+        free(t->names);
+        t->names = NULL;
+        return 0;
+    }
+    if (!t->names) {
+        t->names = malloc(sizeof(int32_t) * (t->ndim ? t->ndim : 1));
+        if (!t->names) return tl_err(TL_ERR_MEMORY, "out of memory");
+    }
+    memmove(t->names, names, sizeof(int32_t) * t->ndim);
+    return 0;
+}
+
+int tl_tensor_copy_names(tl_tensor *t, const tl_tensor *src)
+{
+    return tl_tensor_set_names(t, src->names);
+}
+
+bool tl_is_contiguous(const tl_tensor *t)
+{
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 0) return true;
+        if (t->sizes[i] != 1) {
+            if (t->strides[i] != expected) return false;
+            expected *= t->sizes[i];
+        }
+    }
+    return true;
+}
+
+bool tl_is_contiguous_format(const tl_tensor *t, tl_memory_format fmt)
+{
+    if (fmt == TL_MEMFMT_CONTIGUOUS || fmt == TL_MEMFMT_PRESERVE) return tl_is_contiguous(t);
+    int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
+    if (t->ndim != want) return false;
+    for (int i = 0; i < t->ndim; i++) if (t->sizes[i] == 0) return true;
+    /* order: C innermost, then W, H, (D), N outermost -- as torch's is_channels_last_strides */
+    int order[5];
+    order[0] = 1;
+    for (int k = 1; k < want; k++) order[k] = want - k; /* 3,2,(1..) */
+    order[want - 1] = 0;
+    if (want == 4) { order[1] = 3; order[2] = 2; order[3] = 0; }
+    else { order[1] = 4; order[2] = 3; order[3] = 2; order[4] = 0; }
+    int64_t expected = 1;
+    for (int k = 0; k < want; k++) {
+        int d = order[k];
+        if (t->sizes[d] != 1 && t->strides[d] != expected) return false;
+        expected *= t->sizes[d];
+    }
+    return true;
+}
+
+bool tl_is_non_overlapping_and_dense(const tl_tensor *t)
+{
+    if (t->ndim == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
+    int perm[TL_MAX_DIMS];
+    int n = t->ndim;
+    for (int i = 0; i < n; i++) perm[i] = i;
+    /* sort ascending by stride (size-1 dims don't matter for density) */
+    for (int i = 1; i < n; i++) {
+        int p = perm[i], j = i - 1;
+        while (j >= 0 && (t->sizes[perm[j]] != 1 && (t->sizes[p] == 1 || t->strides[perm[j]] > t->strides[p]))) {
+            perm[j + 1] = perm[j];
+            j--;
+        }
+        perm[j + 1] = p;
+    }
+    int64_t expected = 1;
+    for (int k = 0; k < n; k++) {
+        int d = perm[k];
+        if (t->sizes[d] == 1) continue;
+        if (t->sizes[d] == 0) return true;
+        if (t->strides[d] != expected) return false;
+        expected *= t->sizes[d];
+    }
+    return true;
+}
+
+tl_memory_format tl_suggest_memory_format(const tl_tensor *t)
+{
+    if (t->layout != TL_LAYOUT_STRIDED) return TL_MEMFMT_CONTIGUOUS;
+    if (t->ndim == 4 && !tl_is_contiguous(t) && tl_is_contiguous_format(t, TL_MEMFMT_CHANNELS_LAST))
+        return TL_MEMFMT_CHANNELS_LAST;
+    if (t->ndim == 5 && !tl_is_contiguous(t) && tl_is_contiguous_format(t, TL_MEMFMT_CHANNELS_LAST_3D))
+        return TL_MEMFMT_CHANNELS_LAST_3D;
+    /* torch also suggests channels_last from stride order alone for non-dense tensors */
+    if ((t->ndim == 4 || t->ndim == 5) && !tl_is_contiguous(t)) {
+        int c = 1;
+        bool cl = t->strides[c] <= t->strides[t->ndim - 1] && t->strides[c] >= 0;
+        for (int i = 2; i < t->ndim - 1 && cl; i++) cl = t->strides[i] >= t->strides[i + 1];
+        cl = cl && t->strides[0] >= t->strides[2] && t->sizes[1] > 1;
+        if (cl) return t->ndim == 4 ? TL_MEMFMT_CHANNELS_LAST : TL_MEMFMT_CHANNELS_LAST_3D;
+    }
+    return TL_MEMFMT_CONTIGUOUS;
+}
+
+int tl_check_in_bounds(const tl_storage *s, int64_t offset, int ndim, const int64_t *sizes,
+                       const int64_t *strides, int itemsize)
+{
+    int64_t lo, hi;
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] < 0) return tl_err(TL_ERR_RUNTIME, "as_strided: negative size %lld", (long long)sizes[i]);
+    if (offset < 0)
+        return tl_err(TL_ERR_RUNTIME, "Tensor: invalid storage offset %lld", (long long)offset);
+    tl_extent(sizes, strides, ndim, &lo, &hi);
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) n *= sizes[i];
+    if (n == 0) return 0;
+    if (offset + lo < 0 || (uint64_t)(offset + hi + 1) * itemsize > s->nbytes)
+        return tl_err(TL_ERR_RUNTIME,
+                      "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %d requiring a storage size of %lld "
+                      "are out of bounds for storage of size %zu",
+                      tl_shape_str(sizes, ndim, (char[512]){0}, 512), tl_shape_str(strides, ndim, (char[512]){0}, 512),
+                      (long long)offset, itemsize, (long long)((offset + hi + 1) * itemsize), s->nbytes);
+    return 0;
+}
+
+int tl_check_writable(const tl_tensor *t)
+{
+    if (t->storage && t->storage->readonly)
+        return tl_err(TL_ERR_RUNTIME, "cannot write to a tensor that shares memory with a read-only buffer");
+    return 0;
+}

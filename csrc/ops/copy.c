@@ -1,0 +1,117 @@
+/* copy.c - copy_, fill_, clone and contiguous, all through the iterator. */
+#include "ops/copy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/iter.h"
+#include "core/parallel.h"
+#include "kernels/cast.h"
+
+bool tl_may_overlap(const tl_tensor *a, const tl_tensor *b)
+{
+    if (a->storage != b->storage) return false;
+    int64_t la, ha, lb, hb;
+    tl_extent(a->sizes, a->strides, a->ndim, &la, &ha);
+    tl_extent(b->sizes, b->strides, b->ndim, &lb, &hb);
+    if (tl_numel(a) == 0 || tl_numel(b) == 0) return false;
+    int64_t a0 = (a->offset + la) * tl_itemsize(a), a1 = (a->offset + ha + 1) * tl_itemsize(a);
+    int64_t b0 = (b->offset + lb) * tl_itemsize(b), b1 = (b->offset + hb + 1) * tl_itemsize(b);
+    return a0 < b1 && b0 < a1;
+}
+
+/* Cache-blocked 2-D copy for transposes: the iterator's inner dim walks the output
+ * contiguously while the input jumps a whole row per element. */
+#define TILE 32
+static int try_tiled_copy(const tl_iter *it, tl_loop_fn loop)
+{
+    if (it->ndim != 2) return 0;
+    int64_t in_inner = it->strides[0][1], in_outer = it->strides[1][1];
+    int64_t out_inner = it->strides[0][0];
+    if (in_inner == 0 || in_outer == 0 || llabs(in_inner) <= llabs(in_outer) || llabs(out_inner) > 16) return 0;
+    if (it->shape[0] < 2 * TILE || it->shape[1] < 2 * TILE) return 0;
+    int64_t n0 = it->shape[0], n1 = it->shape[1];
+    int64_t nb1 = (n1 + TILE - 1) / TILE;
+#pragma omp parallel for schedule(static) if (it->numel >= TL_GRAIN_SIZE && tl_get_num_threads() > 1) num_threads(tl_get_num_threads())
+    for (int64_t b1 = 0; b1 < nb1; b1++) {
+        int64_t j0 = b1 * TILE, j1 = j0 + TILE < n1 ? j0 + TILE : n1;
+        for (int64_t i0 = 0; i0 < n0; i0 += TILE) {
+            int64_t len = i0 + TILE < n0 ? TILE : n0 - i0;
+            for (int64_t j = j0; j < j1; j++) {
+                char *ptr[2] = {it->data[0] + j * it->strides[1][0] + i0 * it->strides[0][0],
+                                it->data[1] + j * in_outer + i0 * in_inner};
+                loop(ptr, it->strides[0], len, NULL);
+            }
+        }
+    }
+    return 1;
+}
+
+int tl_copy_(tl_tensor *dst, const tl_tensor *src)
+{
+    if (tl_check_writable(dst) < 0) return -1;
+    if (dst->device.type != src->device.type)
+        return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
+    tl_loop_fn loop = tl_cast_loop((tl_dtype)src->dtype, (tl_dtype)dst->dtype);
+    if (!loop)
+        return tl_err(TL_ERR_RUNTIME, "copy_: conversion from %s to %s is not supported",
+                      tl_dtype_infos[src->dtype].name, tl_dtype_infos[dst->dtype].name);
+    if (dst == src || tl_numel(dst) == 0) return 0;
+    if (src->ndim > dst->ndim) {
+        int64_t shp[TL_MAX_DIMS];
+        int n;
+        if (tl_broadcast_shapes(dst->sizes, dst->ndim, src->sizes, src->ndim, shp, &n) < 0) return -1;
+        return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                      tl_shape_str(dst->sizes, dst->ndim, (char[512]){0}, 512), tl_shape_str(shp, n, (char[512]){0}, 512));
+    }
+    if (tl_may_overlap(dst, src) &&
+        !(dst->offset == src->offset && dst->dtype == src->dtype && dst->ndim == src->ndim &&
+          !memcmp(dst->sizes, src->sizes, 8 * dst->ndim) && !memcmp(dst->strides, src->strides, 8 * dst->ndim))) {
+        tl_tensor tmp = {0};
+        if (tl_clone(&tmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+        int rc = tl_copy_(dst, &tmp);
+        tl_tensor_clear(&tmp);
+        return rc;
+    }
+    const tl_tensor *ops[2] = {dst, src};
+    tl_iter it;
+    if (tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, 0) < 0) return -1;
+    if (try_tiled_copy(&it, loop)) return 0;
+    tl_iter_run(&it, loop, NULL, TL_GRAIN_SIZE * 4);
+    return 0;
+}
+
+int tl_fill_(tl_tensor *t, tl_scalar s)
+{
+    char buf[16];
+    if (tl_check_writable(t) < 0) return -1;
+    if (t->dtype == TL_FLOAT4_E2M1FN_X2) {
+        if (s.kind != TL_KIND_BOOL && !(s.kind == TL_KIND_INT && s.v.i == 0) && !(s.kind == TL_KIND_FLOAT && s.v.d == 0))
+            return tl_err(TL_ERR_RUNTIME, "fill_: only zero can fill a float4_e2m1fn_x2 tensor");
+        memset(buf, 0, sizeof buf);
+    } else if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, buf) < 0) {
+        return -1;
+    }
+    const tl_tensor *ops[1] = {t};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, t->sizes, t->ndim, 0) < 0) return -1;
+    tl_iter_run(&it, tl_fill_loop(tl_itemsize(t)), buf, TL_GRAIN_SIZE * 4);
+    return 0;
+}
+
+int tl_clone(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt)
+{
+    if (tl_tensor_empty_like(out, src, dtype, fmt) < 0) return -1;
+    if (tl_copy_(out, src) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
+    return tl_tensor_copy_names(out, src);
+}
+
+int tl_contiguous(tl_tensor *out, const tl_tensor *src, tl_memory_format fmt)
+{
+    if (tl_is_contiguous_format(src, fmt)) return tl_tensor_alias(out, src);
+    return tl_clone(out, src, (tl_dtype)src->dtype, fmt);
+}

@@ -1,0 +1,19 @@
+/* copy.h - copy_, casts, fill_, contiguous and clone: the data-moving primitives. */
+#ifndef TL_OPS_COPY_H
+#define TL_OPS_COPY_H
+
+#include "core/scalar.h"
+#include "core/tensor.h"
+
+/* dst <- src, broadcasting src to dst's shape and casting to dst's dtype. */
+int tl_copy_(tl_tensor *dst, const tl_tensor *src);
+/* Every element of t <- s (cast to t's dtype). */
+int tl_fill_(tl_tensor *t, tl_scalar s);
+/* out <- a new tensor with src's values, dtype `dtype`, laid out in `fmt`; names kept. */
+int tl_clone(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt);
+/* out <- src itself (aliased) when already laid out in `fmt`, else a clone. */
+int tl_contiguous(tl_tensor *out, const tl_tensor *src, tl_memory_format fmt);
+/* True when the two tensors' memory ranges intersect. */
+bool tl_may_overlap(const tl_tensor *a, const tl_tensor *b);
+
+#endif

@@ -1,0 +1,394 @@
+/* view.c - the view operations and their name rules. */
+#include "ops/view.h"
+
+#include <string.h>
+
+#include "core/error.h"
+#include "ops/copy.h"
+
+static int named_unsupported(const tl_tensor *t, const char *op)
+{
+    if (t->names)
+        return tl_err(TL_ERR_RUNTIME, "%s is not supported with named tensors. Please drop names with "
+                                      "rename(None), call the op, and reapply names", op);
+    return 0;
+}
+
+int tl_transpose(tl_tensor *out, const tl_tensor *t, int64_t d0, int64_t d1)
+{
+    int a, b;
+    if (tl_wrap_dim(d0, t->ndim, &a) < 0 || tl_wrap_dim(d1, t->ndim, &b) < 0) return -1;
+    if (tl_tensor_alias(out, t) < 0) return -1;
+    if (t->ndim == 0) return 0;
+    int64_t s = out->sizes[a]; out->sizes[a] = out->sizes[b]; out->sizes[b] = s;
+    s = out->strides[a]; out->strides[a] = out->strides[b]; out->strides[b] = s;
+    if (out->names) { int32_t n = out->names[a]; out->names[a] = out->names[b]; out->names[b] = n; }
+    return 0;
+}
+
+int tl_permute(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
+    char seen[TL_MAX_DIMS] = {0};
+    if (n != t->ndim)
+        return tl_err(TL_ERR_RUNTIME, "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                                      "the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal "
+                                      "to len(dims) = %d", t->ndim, n);
+    for (int i = 0; i < n; i++) {
+        int d;
+        if (tl_wrap_dim(dims[i], t->ndim, &d) < 0) return -1;
+        if (seen[d]) return tl_err(TL_ERR_RUNTIME, "permute(): duplicate dims are not allowed.");
+        seen[d] = 1;
+        sz[i] = t->sizes[d];
+        st[i] = t->strides[d];
+        nm[i] = t->names ? t->names[d] : 0;
+    }
+    if (tl_tensor_view_init(out, t, n, sz, st, t->offset) < 0) return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+int tl_expand(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS] = {0};
+    if (n < t->ndim)
+        return tl_err(TL_ERR_RUNTIME, "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%d) must be "
+                                      "greater or equal to the number of dimensions in the tensor (%d)",
+                      tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), tl_shape_str(sizes, n, (char[512]){0}, 512),
+                      n, t->ndim);
+    if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    for (int i = n - 1; i >= 0; i--) {
+        int td = i - (n - t->ndim);
+        int64_t want = sizes[i];
+        if (td < 0) {
+            if (want < 0)
+                return tl_err(TL_ERR_RUNTIME, "The expanded size of the tensor (%lld) isn't allowed in a leading, "
+                                              "non-existing dimension %d", (long long)want, i);
+            sz[i] = want;
+            st[i] = 0;
+            continue;
+        }
+        if (want == -1) want = t->sizes[td];
+        if (want < -1) return tl_err(TL_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld", (long long)want);
+        if (t->sizes[td] == want) {
+            sz[i] = want;
+            st[i] = t->strides[td];
+        } else if (t->sizes[td] == 1) {
+            sz[i] = want;
+            st[i] = 0;
+        } else {
+            return tl_err(TL_ERR_RUNTIME, "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                                          "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                          (long long)want, (long long)t->sizes[td], i, tl_shape_str(sizes, n, (char[512]){0}, 512),
+                          tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512));
+        }
+        if (t->names) nm[i] = t->names[td];
+    }
+    if (tl_check_shape(sz, n) < 0) return -1;
+    if (tl_tensor_view_init(out, t, n, sz, st, t->offset) < 0) return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+int tl_squeeze(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
+    char drop[TL_MAX_DIMS] = {0};
+    if (dims) {
+        for (int i = 0; i < n; i++) {
+            int d;
+            if (tl_wrap_dim(dims[i], t->ndim, &d) < 0) return -1;
+            if (t->ndim > 0 && t->sizes[d] == 1) drop[d] = 1;
+        }
+    } else {
+        for (int d = 0; d < t->ndim; d++) drop[d] = t->sizes[d] == 1;
+    }
+    int m = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (drop[d]) continue;
+        sz[m] = t->sizes[d];
+        st[m] = t->strides[d];
+        nm[m] = t->names ? t->names[d] : 0;
+        m++;
+    }
+    if (tl_tensor_view_init(out, t, m, sz, st, t->offset) < 0) return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+int tl_unsqueeze(tl_tensor *out, const tl_tensor *t, int64_t dim)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
+    int d;
+    if (tl_wrap_dim(dim, t->ndim + 1, &d) < 0) return -1;
+    if (t->ndim + 1 > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    for (int i = 0, j = 0; i <= t->ndim; i++) {
+        if (i == d) {
+            sz[i] = 1;
+            st[i] = d < t->ndim ? t->sizes[d] * t->strides[d] : 1;
+            nm[i] = 0;
+        } else {
+            sz[i] = t->sizes[j];
+            st[i] = t->strides[j];
+            nm[i] = t->names ? t->names[j] : 0;
+            j++;
+        }
+    }
+    if (tl_tensor_view_init(out, t, t->ndim + 1, sz, st, t->offset) < 0) return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, int64_t length)
+{
+    int d;
+    if (t->ndim == 0) return tl_err(TL_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
+    if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
+    int64_t size = t->sizes[d];
+    if (start < -size || start > size)
+        return tl_err(TL_ERR_INDEX, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                      (long long)-size, (long long)size, (long long)start);
+    if (start < 0) start += size;
+    if (length < 0 || start > size - length)
+        return tl_err(TL_ERR_RUNTIME, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start,
+                      (long long)length, (long long)size);
+    return tl_slice(out, t, d, start, start + length, 1);
+}
+
+int tl_slice(tl_tensor *out, const tl_tensor *t, int d, int64_t start, int64_t stop, int64_t step)
+{
+    if (tl_tensor_alias(out, t) < 0) return -1;
+    int64_t len = stop > start ? (stop - start + step - 1) / step : 0;
+    out->offset = t->offset + (len > 0 ? start * t->strides[d] : 0);
+    out->sizes[d] = len;
+    out->strides[d] = t->strides[d] * step;
+    return 0;
+}
+
+int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
+{
+    int d;
+    if (t->ndim == 0) return tl_err(TL_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
+    if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
+    int64_t size = t->sizes[d];
+    if (index < -size || index >= size)
+        return tl_err(TL_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)index, d,
+                      (long long)size);
+    if (index < 0) index += size;
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
+    for (int i = 0, j = 0; i < t->ndim; i++) {
+        if (i == d) continue;
+        sz[j] = t->sizes[i];
+        st[j] = t->strides[i];
+        nm[j] = t->names ? t->names[i] : 0;
+        j++;
+    }
+    if (tl_tensor_view_init(out, t, t->ndim - 1, sz, st, t->offset + index * t->strides[d]) < 0) return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2)
+{
+    int a, b;
+    if (tl_wrap_dim(d1, t->ndim, &a) < 0 || tl_wrap_dim(d2, t->ndim, &b) < 0) return -1;
+    if (a == b)
+        return tl_err(TL_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
+    if (named_unsupported(t, "diagonal") < 0) return -1;
+    int64_t diag_size, off = t->offset;
+    if (offset >= 0) {
+        diag_size = t->sizes[a] < t->sizes[b] - offset ? t->sizes[a] : t->sizes[b] - offset;
+        if (diag_size < 0) diag_size = 0;
+        else off += offset * t->strides[b];
+    } else {
+        diag_size = t->sizes[a] + offset < t->sizes[b] ? t->sizes[a] + offset : t->sizes[b];
+        if (diag_size < 0) diag_size = 0;
+        else off -= offset * t->strides[a];
+    }
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int m = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (i == a || i == b) continue;
+        sz[m] = t->sizes[i];
+        st[m] = t->strides[i];
+        m++;
+    }
+    sz[m] = diag_size;
+    st[m] = t->strides[a] + t->strides[b];
+    m++;
+    return tl_tensor_view_init(out, t, m, sz, st, diag_size ? off : t->offset);
+}
+
+int tl_as_strided(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, const int64_t *strides, int n,
+                  int64_t offset)
+{
+    if (named_unsupported(t, "as_strided") < 0) return -1;
+    if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    for (int i = 0; i < n; i++)
+        if (strides[i] < 0)
+            return tl_err(TL_ERR_RUNTIME, "as_strided: Negative strides are not supported at the moment, got strides: %s",
+                          tl_shape_str(strides, n, (char[512]){0}, 512));
+    if (tl_check_shape(sizes, n) < 0) return -1;
+    if (tl_check_in_bounds(t->storage, offset, n, sizes, strides, tl_itemsize(t)) < 0) return -1;
+    return tl_tensor_view_init(out, t, n, sizes, strides, offset);
+}
+
+int tl_infer_size(const int64_t *req, int n, int64_t numel, int64_t *out)
+{
+    int infer = -1;
+    int64_t prod = 1;
+    for (int i = 0; i < n; i++) {
+        if (req[i] == -1) {
+            if (infer >= 0) return tl_err(TL_ERR_RUNTIME, "only one dimension can be inferred");
+            infer = i;
+        } else if (req[i] < 0) {
+            return tl_err(TL_ERR_RUNTIME, "invalid shape dimension %lld", (long long)req[i]);
+        } else if (__builtin_mul_overflow(prod, req[i], &prod)) {
+            return tl_err(TL_ERR_RUNTIME, "shape '%s' is invalid for input of size %lld",
+                          tl_shape_str(req, n, (char[512]){0}, 512), (long long)numel);
+        }
+        out[i] = req[i];
+    }
+    if (infer >= 0) {
+        if (prod == 0)
+            return tl_err(TL_ERR_RUNTIME, "cannot reshape tensor of 0 elements into shape %s because the unspecified "
+                                          "dimension size -1 can be any value and is ambiguous",
+                          tl_shape_str(req, n, (char[512]){0}, 512));
+        if (numel % prod == 0) {
+            out[infer] = numel / prod;
+            return 0;
+        }
+    } else if (prod == numel) {
+        return 0;
+    }
+    return tl_err(TL_ERR_RUNTIME, "shape '%s' is invalid for input of size %lld", tl_shape_str(req, n, (char[512]){0}, 512),
+                  (long long)numel);
+}
+
+/* torch's computeStride: strides for viewing (sizes, strides) as new_sizes, or -1. */
+static int compute_view_strides(const tl_tensor *t, const int64_t *nsz, int n, int64_t *nst)
+{
+    int64_t numel = tl_numel(t);
+    if (numel == 0) {
+        tl_contiguous_strides(nsz, n, nst);
+        return 0;
+    }
+    int view_d = n - 1;
+    int64_t chunk_base_stride = t->ndim ? t->strides[t->ndim - 1] : 1;
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int td = t->ndim - 1; td >= 0; td--) {
+        tensor_numel *= t->sizes[td];
+        if (td == 0 || (t->sizes[td - 1] != 1 && t->strides[td - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || nsz[view_d] == 1)) {
+                nst[view_d] = view_numel * chunk_base_stride;
+                view_numel *= nsz[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel) return -1;
+            if (td > 0) {
+                chunk_base_stride = t->strides[td - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if (view_d != -1) return -1;
+    return 0;
+}
+
+int tl_view(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    if (named_unsupported(t, "view") < 0) return -1;
+    if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    if (tl_infer_size(sizes, n, tl_numel(t), sz) < 0) return -1;
+    if (compute_view_strides(t, sz, n, st) < 0)
+        return tl_err(TL_ERR_RUNTIME, "view size is not compatible with input tensor's size and stride (at least one "
+                                      "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    return tl_tensor_view_init(out, t, n, sz, st, t->offset);
+}
+
+int tl_reshape(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n)
+{
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    if (named_unsupported(t, "reshape") < 0) return -1;
+    if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    if (tl_infer_size(sizes, n, tl_numel(t), sz) < 0) return -1;
+    if (compute_view_strides(t, sz, n, st) == 0) return tl_tensor_view_init(out, t, n, sz, st, t->offset);
+    tl_tensor tmp = {0};
+    if (tl_clone(&tmp, t, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+    int rc = tl_tensor_view_init(out, &tmp, n, sz, NULL, 0);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+int tl_view_dtype(tl_tensor *out, const tl_tensor *t, tl_dtype dtype)
+{
+    int old = tl_itemsize(t), new = tl_dtype_itemsize(dtype);
+    if (old == new) {
+        if (tl_tensor_alias(out, t) < 0) return -1;
+        out->dtype = (uint8_t)dtype;
+        return 0;
+    }
+    if (t->ndim == 0)
+        return tl_err(TL_ERR_RUNTIME, "self.dim() cannot be 0 to view %s as %s (different element sizes)",
+                      tl_dtype_infos[t->dtype].cname, tl_dtype_infos[dtype].cname);
+    int last = t->ndim - 1;
+    if (t->strides[last] != 1)
+        return tl_err(TL_ERR_RUNTIME, "self.stride(-1) must be 1 to view %s as %s (different element sizes), but got %lld",
+                      tl_dtype_infos[t->dtype].cname, tl_dtype_infos[dtype].cname, (long long)t->strides[last]);
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS], off;
+    if (new < old) {
+        int r = old / new;
+        for (int i = 0; i < last; i++) { sz[i] = t->sizes[i]; st[i] = t->strides[i] * r; }
+        sz[last] = t->sizes[last] * r;
+        st[last] = 1;
+        off = t->offset * r;
+    } else {
+        int r = new / old;
+        if (t->sizes[last] % r)
+            return tl_err(TL_ERR_RUNTIME, "self.size(-1) must be divisible by %d to view %s as %s (different element sizes), "
+                                          "but got %lld", r, tl_dtype_infos[t->dtype].cname, tl_dtype_infos[dtype].cname,
+                          (long long)t->sizes[last]);
+        if (t->offset % r)
+            return tl_err(TL_ERR_RUNTIME, "self.storage_offset() must be divisible by %d to view %s as %s (different element "
+                                          "sizes), but got %lld", r, tl_dtype_infos[t->dtype].cname,
+                          tl_dtype_infos[dtype].cname, (long long)t->offset);
+        for (int i = 0; i < last; i++) {
+            if (t->strides[i] % r)
+                return tl_err(TL_ERR_RUNTIME, "self.stride(%d) must be divisible by %d to view %s as %s (different element "
+                                              "sizes), but got %lld", i, r, tl_dtype_infos[t->dtype].cname,
+                              tl_dtype_infos[dtype].cname, (long long)t->strides[i]);
+            sz[i] = t->sizes[i];
+            st[i] = t->strides[i] / r;
+        }
+        sz[last] = t->sizes[last] / r;
+        st[last] = 1;
+        off = t->offset / r;
+    }
+    if (tl_tensor_init(out, t->storage, off, t->ndim, sz, st, dtype) < 0) return -1;
+    return tl_tensor_copy_names(out, t);
+}
+
+int tl_unfold(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t size, int64_t step)
+{
+    int d;
+    if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
+    if (named_unsupported(t, "unfold") < 0) return -1;
+    int64_t dsize = t->ndim ? t->sizes[d] : 1, dstride = t->ndim ? t->strides[d] : 1;
+    if (size > dsize)
+        return tl_err(TL_ERR_RUNTIME, "maximum size for tensor at dimension %d is %lld but size is %lld", d,
+                      (long long)dsize, (long long)size);
+    if (size < 0) return tl_err(TL_ERR_RUNTIME, "size is %lld but must be >= 0", (long long)size);
+    if (step <= 0) return tl_err(TL_ERR_RUNTIME, "step is %lld but must be > 0", (long long)step);
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int n = t->ndim;
+    for (int i = 0; i < n; i++) { sz[i] = t->sizes[i]; st[i] = t->strides[i]; }
+    if (n > 0) {
+        sz[d] = (dsize - size) / step + 1;
+        st[d] = step * dstride;
+    }
+    sz[n] = size;
+    st[n] = dstride;
+    return tl_tensor_view_init(out, t, n + 1, sz, st, t->offset);
+}

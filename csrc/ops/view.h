@@ -1,0 +1,31 @@
+/* view.h - view operations: new geometry over the same storage, with each view's
+ * name rule (seed 003). `out` is a fresh (zeroed) tl_tensor; `t` is not modified. */
+#ifndef TL_OPS_VIEW_H
+#define TL_OPS_VIEW_H
+
+#include "core/tensor.h"
+
+int tl_transpose(tl_tensor *out, const tl_tensor *t, int64_t d0, int64_t d1);
+int tl_permute(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n);
+int tl_expand(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n);
+/* dims NULL: squeeze every size-1 dim. */
+int tl_squeeze(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n);
+int tl_unsqueeze(tl_tensor *out, const tl_tensor *t, int64_t dim);
+int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, int64_t length);
+/* Python-style slice on one dim (start/stop already clamped by the caller, step > 0). */
+int tl_slice(tl_tensor *out, const tl_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);
+int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index);
+int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2);
+int tl_as_strided(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, const int64_t *strides, int n,
+                  int64_t offset);
+/* view(shape) with one -1 allowed; fails with torch's hint when strides don't allow it. */
+int tl_view(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n);
+/* reshape: a view when possible, else a contiguous copy. */
+int tl_reshape(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n);
+/* Reinterprets the bytes as another dtype (last dim rescaled when itemsizes differ). */
+int tl_view_dtype(tl_tensor *out, const tl_tensor *t, tl_dtype dtype);
+int tl_unfold(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t size, int64_t step);
+/* Resolves -1 in a requested shape against numel; checks compatibility. */
+int tl_infer_size(const int64_t *req, int n, int64_t numel, int64_t *out);
+
+#endif

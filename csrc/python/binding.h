@@ -1,0 +1,80 @@
+/* binding.h - what the binding's files share: the Python objects for tensors, dtypes,
+ * devices, layouts and memory formats, error conversion and argument parsing. */
+#ifndef TL_BINDING_H
+#define TL_BINDING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "core/error.h"
+#include "core/scalar.h"
+#include "core/tensor.h"
+
+typedef struct {
+    PyObject_HEAD
+    tl_tensor t;
+    PyObject *weakreflist;
+} TensorObject;
+
+typedef struct { PyObject_HEAD tl_dtype dtype; } DtypeObject;
+typedef struct { PyObject_HEAD tl_device device; } DeviceObject;
+typedef struct { PyObject_HEAD tl_layout layout; } LayoutObject;
+typedef struct { PyObject_HEAD tl_memory_format fmt; } MemFmtObject;
+
+extern PyTypeObject TensorBase_Type, Dtype_Type, Device_Type, Layout_Type, MemFmt_Type, Size_Type;
+/* The Python class tensors are created as (tensorlib.Tensor, a subclass of TensorBase). */
+extern PyTypeObject *tl_tensor_class;
+extern PyObject *tl_dtype_objs[TL_NUM_DTYPES];
+extern PyObject *tl_layout_objs[TL_NUM_LAYOUTS];
+extern PyObject *tl_memfmt_objs[TL_NUM_MEMFMTS];
+/* Default dtype for Python floats and factories; default device for factories. */
+extern tl_dtype tl_default_dtype;
+extern tl_device tl_default_device;
+
+#define TL_TENSOR(o) (&((TensorObject *)(o))->t)
+static inline int tl_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &TensorBase_Type); }
+
+/* Raises the Python exception matching the core's error slot; returns NULL. */
+PyObject *tl_raise(void);
+/* Same, returning -1. */
+int tl_raise_int(void);
+
+/* A new, empty tensor object whose tl_tensor the caller fills; NULL on failure. */
+TensorObject *tl_tensor_alloc(void);
+/* Allocates a tensor object and runs fill(&obj->t, ...); returns it or raises. */
+#define TL_NEW_TENSOR(var, call)                                          \
+    TensorObject *var = tl_tensor_alloc();                                \
+    if (!var) return NULL;                                                \
+    if ((call) < 0) { Py_DECREF(var); return tl_raise(); }
+
+PyObject *tl_dtype_obj(tl_dtype d);
+PyObject *tl_device_obj(tl_device d);
+PyObject *tl_size_new(const int64_t *sizes, int n);
+
+/* Argument conversion. Each returns 0 on success, -1 with a Python exception set. */
+int tl_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *fname,
+                  const char *const *names, int nrequired, int npositional, PyObject **out);
+int tl_conv_dtype(PyObject *o, tl_dtype *out);           /* None leaves *out unchanged */
+int tl_conv_device(PyObject *o, tl_device *out);         /* None leaves *out unchanged */
+int tl_conv_memfmt(PyObject *o, tl_memory_format *out);  /* None leaves *out unchanged */
+int tl_conv_int64(PyObject *o, int64_t *out, const char *what);
+/* A size given as varargs ints or one sequence (tuple/list/Size); n receives the rank. */
+int tl_conv_size_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *n, const char *fname);
+int tl_conv_int_list(PyObject *o, int64_t *out, int *n, const char *what);
+/* A dim given as int or name (str) against tensor t. */
+int tl_conv_dim(PyObject *o, const tl_tensor *t, int64_t *out);
+int tl_conv_scalar(PyObject *o, tl_scalar *out);
+PyObject *tl_scalar_to_py(tl_scalar s);
+
+/* Module init pieces. */
+int tl_init_types(PyObject *m);
+int tl_init_tensor(PyObject *m);
+extern PyMethodDef tl_module_methods_factory[];
+extern PyMethodDef tl_module_methods_interop[];
+extern PyMethodDef tl_tensor_methods_interop[];
+extern PyBufferProcs tl_tensor_as_buffer;
+/* Names: Python list/tuple <-> interned ids. */
+int tl_conv_names(PyObject *o, int n, int32_t *ids);
+PyObject *tl_names_tuple(const tl_tensor *t);
+
+#endif

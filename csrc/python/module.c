@@ -1,0 +1,37 @@
+/* module.c - the tensorlib._C extension module: assembles the types and functions. */
+#include "python/binding.h"
+
+#include "core/parallel.h"
+
+static PyObject *m_get_num_threads(PyObject *m, PyObject *u) { return PyLong_FromLong(tl_get_num_threads()); }
+static PyObject *m_set_num_threads(PyObject *m, PyObject *n)
+{
+    long v = PyLong_AsLong(n);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+        return NULL;
+    }
+    tl_set_num_threads((int)v);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"get_num_threads", m_get_num_threads, METH_NOARGS, "Number of threads tensorlib's ops (and OpenBLAS) use."},
+    {"set_num_threads", m_set_num_threads, METH_O, "Sets the number of threads for tensorlib's ops and OpenBLAS."},
+    {NULL},
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "tensorlib._C", "tensorlib's C core.", -1, module_methods};
+
+PyMODINIT_FUNC PyInit__C(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    if (tl_init_types(m) < 0 || tl_init_tensor(m) < 0 || PyModule_AddFunctions(m, tl_module_methods_factory) < 0 ||
+        PyModule_AddFunctions(m, tl_module_methods_interop) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,65 @@
+"""tensorlib: a tensor type with PyTorch's semantics, a C core and zero-copy NumPy interop.
+
+    >>> import tensorlib as tl
+    >>> x = tl.tensor([[1., 2.], [3., 4.]])
+    >>> x.t().stride()
+    (1, 2)
+"""
+from . import _C
+from ._C import (  # noqa: F401
+    Size, dtype, device, layout, memory_format,
+    empty, zeros, ones, full, empty_strided,
+    get_default_dtype, set_default_dtype, set_default_device,
+    get_num_threads, set_num_threads,
+    strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc,
+    contiguous_format, channels_last, channels_last_3d, preserve_format,
+)
+from ._tensor import Tensor  # noqa: F401
+from ._factories import (  # noqa: F401
+    tensor, as_tensor, asarray, arange, linspace, logspace, eye, scalar_tensor,
+    empty_like, zeros_like, ones_like, full_like, from_numpy, frombuffer,
+)
+from ._finfo import finfo, iinfo  # noqa: F401
+
+# dtypes and torch's aliases
+for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",
+           "bfloat16", "float32", "float64", "complex32", "complex64", "complex128", "float8_e4m3fn",
+           "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2"):
+    globals()[_d] = getattr(_C, _d)
+float = float32  # noqa: A001
+double = float64
+half = float16
+cfloat = complex64
+cdouble = complex128
+chalf = complex32
+short = int16
+int = int32  # noqa: A001
+long = int64
+del _d
+
+__version__ = "0.1.0"
+
+
+def get_default_device():
+    """The device factories use when none is given."""
+    return _C._get_default_device()
+
+
+def is_tensor(obj):
+    """True when obj is a tensorlib tensor."""
+    return isinstance(obj, _C.TensorBase)
+
+
+def is_floating_point(input):
+    """True when input's dtype is a floating point dtype."""
+    return input.dtype.is_floating_point
+
+
+def is_complex(input):
+    """True when input's dtype is complex."""
+    return input.dtype.is_complex
+
+
+def numel(input):
+    """Number of elements of input."""
+    return input.numel()

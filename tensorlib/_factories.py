@@ -1,0 +1,370 @@
+"""Factories written in Python over the C primitives: tensor(), as_tensor(), arange,
+linspace, logspace, eye and the *_like family."""
+import builtins
+import math
+import numbers
+
+from . import _C
+
+__all__ = ["tensor", "as_tensor", "asarray", "arange", "range", "linspace", "logspace", "eye",
+           "empty_like", "zeros_like", "ones_like", "full_like", "scalar_tensor", "from_numpy", "frombuffer"]
+
+from_numpy = _C.from_numpy
+frombuffer = _C.frombuffer
+
+_np = None
+
+
+def _numpy():
+    global _np
+    if _np is None:
+        import numpy
+        _np = numpy
+    return _np
+
+
+def _check_no_grad(requires_grad):
+    if requires_grad:
+        raise RuntimeError("tensorlib has no autograd yet: requires_grad=True is not supported")
+
+
+def _device_ok(device):
+    if device is None:
+        return
+    d = device if isinstance(device, _C.device) else _C.device(device)
+    if d.type != "cpu":
+        raise RuntimeError(f"tensorlib: no backend is loaded for device type '{d.type}'")
+
+
+def _infer_scalar_dtype(x):
+    if isinstance(x, bool):
+        return _C.bool
+    if isinstance(x, numbers.Integral):
+        return _C.int64
+    if isinstance(x, complex):
+        return _C.get_default_dtype().to_complex()
+    return _C.get_default_dtype()
+
+
+def _from_nested(data, dtype):
+    """Copies nested sequences of Python numbers (and tensors) into a new tensor."""
+    np = _numpy()
+    kinds = set()
+    shape = []
+
+    def walk(x, depth):
+        if isinstance(x, _C.TensorBase):
+            if depth == len(shape):
+                shape.extend(x.shape)
+            kinds.add(x.dtype)
+            return
+        if isinstance(x, (list, tuple)):
+            if depth == len(shape):
+                shape.append(len(x))
+            elif depth > len(shape) or shape[depth] != len(x):
+                raise ValueError(f"expected sequence of length {shape[depth] if depth < len(shape) else 0} "
+                                 f"at dim {depth} (got {len(x)})")
+            for e in x:
+                walk(e, depth + 1)
+            return
+        if isinstance(x, np.ndarray):
+            if depth == len(shape):
+                shape.extend(x.shape)
+            kinds.add(_dtype_of_numpy(x.dtype))
+            return
+        if isinstance(x, np.generic):
+            kinds.add(_dtype_of_numpy(x.dtype))
+            return
+        if isinstance(x, (bool, numbers.Number)):
+            kinds.add(type(x) if not isinstance(x, bool) else bool)
+            return
+        raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+
+    walk(data, 0)
+    if dtype is None:
+        dtype = _infer_nested_dtype(kinds)
+    out = _C.empty(shape, dtype=dtype)
+    flat_ok = not any(isinstance(k, _C.dtype) for k in kinds)
+    if flat_ok and dtype not in (_C.complex32,) and not dtype._is_shell:
+        arr = np.array(data, dtype=_numpy_compute_dtype(dtype))
+        if arr.shape != tuple(shape):
+            raise ValueError("nested sequences have inconsistent lengths")
+        out.copy_(_C.from_numpy(arr))
+        return out
+    _fill_nested(out, data)
+    return out
+
+
+def _category(dt):
+    return 3 if dt.is_complex else 2 if dt.is_floating_point else 0 if dt == _C.bool else 1
+
+
+def _infer_nested_dtype(kinds):
+    """torch's rule: Python bools, ints, floats and complex numbers map to bool, int64, the
+    default dtype and its complex type; tensors and NumPy values keep their dtype; the
+    highest category wins."""
+    best, best_cat = _C.get_default_dtype(), -1
+    for k in kinds:
+        if isinstance(k, _C.dtype):
+            d = k
+        elif k is bool:
+            d = _C.bool
+        elif issubclass(k, complex):
+            d = _C.get_default_dtype().to_complex()
+        elif issubclass(k, numbers.Integral):
+            d = _C.int64
+        else:
+            d = _C.get_default_dtype()
+        if _category(d) > best_cat:
+            best, best_cat = d, _category(d)
+    return best
+
+
+def _fill_nested(out, data):
+    if isinstance(data, _C.TensorBase):
+        out.copy_(data)
+    elif isinstance(data, (list, tuple)):
+        for i, e in enumerate(data):
+            _fill_nested(out[i], e)
+    else:
+        np = _numpy()
+        if isinstance(data, (np.ndarray, np.generic)):
+            out.copy_(_C.from_numpy(np.ascontiguousarray(data)))
+        else:
+            out.fill_(data)
+
+
+def _numpy_compute_dtype(dtype):
+    np = _numpy()
+    return {
+        _C.bool: np.bool_, _C.uint8: np.uint8, _C.int8: np.int8, _C.int16: np.int16, _C.int32: np.int32,
+        _C.int64: np.int64, _C.uint16: np.uint16, _C.uint32: np.uint32, _C.uint64: np.uint64,
+        _C.float16: np.float64, _C.bfloat16: np.float64, _C.float32: np.float64, _C.float64: np.float64,
+        _C.complex64: np.complex128, _C.complex128: np.complex128,
+    }.get(dtype, np.float64)
+
+
+
+def _dtype_of_numpy(npdtype):
+    return _C.from_numpy(_numpy().empty(0, dtype=npdtype)).dtype
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False, names=None):
+    """Copies `data` into a new tensor.
+
+    data may be a Python number, nested sequences of numbers or tensors, a NumPy array or
+    scalar, a tensor, or any buffer-protocol object. The dtype is inferred like torch:
+    bool, int64 for ints, the default dtype for floats, its complex counterpart for
+    complex numbers; NumPy inputs keep their dtype.
+    """
+    _check_no_grad(requires_grad)
+    _device_ok(device)
+    np = _numpy() if not isinstance(data, (int, float, bool, complex)) else None
+    if dtype is not None and not isinstance(dtype, _C.dtype):
+        dtype = _C.empty(0, dtype=dtype).dtype
+    if isinstance(data, _C.TensorBase):
+        out = data.to(dtype if dtype is not None else data.dtype, copy=True)
+    elif isinstance(data, (bool, numbers.Number)) and not (np is not None and isinstance(data, np.generic)):
+        dt = dtype if dtype is not None else _infer_scalar_dtype(data)
+        out = _C.full((), data, dtype=dt)
+    elif np is not None and isinstance(data, (np.ndarray, np.generic)):
+        arr = np.asarray(data)
+        if arr.dtype == object:
+            return tensor(arr.tolist(), dtype=dtype, names=names)
+        src = _from_numpy_any(arr)
+        out = _C.empty(arr.shape, dtype=dtype if dtype is not None else src.dtype)
+        out.copy_(src)
+    elif isinstance(data, (list, tuple)):
+        out = _from_nested(data, dtype)
+    elif isinstance(data, (bytes, bytearray, memoryview)) or hasattr(data, "__buffer__"):
+        arr = np.array(memoryview(data))
+        return tensor(arr, dtype=dtype, names=names)
+    elif hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
+        return tensor(np.asarray(data), dtype=dtype, names=names)
+    else:
+        try:
+            mv = memoryview(data)
+        except TypeError:
+            raise TypeError(f"Could not infer dtype of {type(data).__name__}") from None
+        return tensor(np.array(mv), dtype=dtype, names=names)
+    if names is not None:
+        out = out.refine_names(*names)
+    return out
+
+
+def _from_numpy_any(arr):
+    """from_numpy that also accepts negative strides (by copying)."""
+    if any(s < 0 for s in arr.strides):
+        arr = arr.copy()
+    if not arr.flags.aligned or arr.dtype.byteorder == ">":
+        arr = arr.astype(arr.dtype.newbyteorder("="), copy=True)
+    return _C.from_numpy(arr)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Like tensor(), but shares memory with a tensor or NumPy array when dtype and device allow."""
+    _device_ok(device)
+    if isinstance(data, _C.TensorBase):
+        return data if dtype is None or dtype == data.dtype else data.to(dtype)
+    np = _numpy()
+    if isinstance(data, np.ndarray) and data.dtype != object:
+        try:
+            t = _C.from_numpy(data)
+        except ValueError:
+            t = _from_numpy_any(data).clone()
+        return t if dtype is None or dtype == t.dtype else t.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Converts obj to a tensor, sharing memory when possible (copy=True forces a copy)."""
+    _check_no_grad(requires_grad)
+    if copy:
+        return tensor(obj, dtype=dtype, device=device)
+    t = as_tensor(obj, dtype=dtype, device=device)
+    if copy is False and isinstance(obj, _C.TensorBase) and t is not obj:
+        raise ValueError("asarray: copy=False but a copy is needed")
+    return t
+
+
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False, **kw):
+    """A 0-d tensor holding s (default dtype unless given)."""
+    _check_no_grad(requires_grad)
+    return _C.full((), s, dtype=dtype or _C.get_default_dtype(), device=device)
+
+
+def _resolve(dtype, device, requires_grad):
+    _check_no_grad(requires_grad)
+    _device_ok(device if device is not None else _C._get_default_device())
+
+
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """Values from start (inclusive) to end (exclusive) spaced by step.
+
+    The dtype is int64 when every argument is an integer, else the default dtype.
+    """
+    _resolve(dtype, device, requires_grad)
+    if end is None:
+        start, end = 0, start
+    for v in (start, end, step):
+        if isinstance(v, _C.TensorBase) and v.numel() != 1:
+            raise RuntimeError("arange: only one-element tensors can be converted to Python scalars")
+    vals = [v.item() if isinstance(v, _C.TensorBase) else v for v in (start, end, step)]
+    if dtype is None:
+        if all(isinstance(v, numbers.Integral) for v in vals):
+            dtype = _C.int64
+        else:
+            dtype = _C.get_default_dtype()
+    r = _C._arange(vals[0], vals[1], vals[2], dtype)
+    if out is not None:
+        return _into(out, r)
+    return r
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """Deprecated in torch: values from start to end inclusive. Default dtype."""
+    _resolve(dtype, device, requires_grad)
+    if end is None:
+        start, end = 0, start
+    n = int(math.floor((end - start) / step)) + 1
+    return _C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
+                      dtype or _C.get_default_dtype())
+
+
+def _into(out, r):
+    if tuple(out.shape) != tuple(r.shape):
+        out.resize_(r.shape) if hasattr(out, "resize_") else None
+    out.copy_(r)
+    return out
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """`steps` evenly spaced values from start to end inclusive."""
+    _resolve(dtype, device, requires_grad)
+    s, e = _scal(start), _scal(end)
+    if dtype is None:
+        dtype = _C.get_default_dtype().to_complex() if isinstance(s, complex) or isinstance(e, complex) \
+            else _C.get_default_dtype()
+    r = _C._linspace(s, e, _steps(steps), dtype, 0.0)
+    return _into(out, r) if out is not None else r
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """base ** linspace(start, end, steps)."""
+    _resolve(dtype, device, requires_grad)
+    s, e = _scal(start), _scal(end)
+    if dtype is None:
+        dtype = _C.get_default_dtype()
+    r = _C._linspace(s, e, _steps(steps), dtype, float(base))
+    return _into(out, r) if out is not None else r
+
+
+def _scal(v):
+    if isinstance(v, _C.TensorBase):
+        if v.dim() != 0:
+            raise RuntimeError("linspace(): argument 'start' must be a 0-dimensional tensor or a number")
+        return v.item()
+    return v
+
+
+def _steps(steps):
+    if not isinstance(steps, numbers.Integral) or isinstance(steps, bool):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return int(steps)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """An n x m identity matrix (m defaults to n)."""
+    _resolve(dtype, device, requires_grad)
+    for v, nm in ((n, "n"), (m, "m")):
+        if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
+            raise TypeError(f"eye(): argument '{nm}' must be int, not {type(v).__name__}")
+    r = _C._eye(n, n if m is None else m, dtype or _C.get_default_dtype())
+    return _into(out, r) if out is not None else r
+
+
+def _like(input, dtype, layout, device, requires_grad, memory_format):
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"empty_like(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    _resolve(dtype, device, requires_grad)
+    return _C._empty_like(input, dtype, memory_format)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    """An uninitialized tensor shaped like input (its dtype, strides by preserve_format)."""
+    return _like(input, dtype, layout, device, requires_grad, memory_format)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    """zeros shaped like input."""
+    return _like(input, dtype, layout, device, requires_grad, memory_format).zero_()
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    """ones shaped like input."""
+    return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(1)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    """A tensor shaped like input filled with fill_value."""
+    return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(fill_value)
+
+
+def _rebuild_tensor(data, dtype, shape, stride, names):
+    """Unpickling: rebuilds a contiguous tensor from its bytes."""
+    raw = bytearray(data)
+    n = 1
+    for s in shape:
+        n *= s
+    t = _C.empty(shape, dtype=dtype)
+    if n:
+        src = _C.frombuffer(raw, dtype=_C.uint8)
+        t.view(_C.uint8).reshape(-1).copy_(src) if t.dim() else t.reshape(1).view(_C.uint8).copy_(src)
+    if names is not None:
+        t = t.refine_names(*names)
+    return t

@@ -1,0 +1,384 @@
+"""The Python half of tensorlib.Tensor: methods composed from the C primitives.
+
+``Tensor`` subclasses the C type ``tensorlib._C.TensorBase``, which holds the data and
+implements the hot methods (views, copies, arithmetic). What is here is glue: argument
+forms, composites (split, chunk, flatten, ...), named-tensor helpers, printing and the
+Python protocols (pickle, copy, NumPy's __array__, iteration).
+"""
+import builtins
+
+from . import _C
+
+__all__ = ["Tensor"]
+
+
+def _wrap_dim(d, ndim):
+    n = ndim if ndim > 0 else 1
+    if not -n <= d < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d + n if d < 0 else d
+
+
+class Tensor(_C.TensorBase):
+    """A multi-dimensional array with PyTorch's tensor semantics.
+
+    Create tensors with the factories (``tensorlib.tensor``, ``zeros``, ``arange``...);
+    ``Tensor`` itself cannot be instantiated directly.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000
+
+    # ---- protocols -------------------------------------------------------------
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0 and spec:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __reduce_ex__(self, proto):
+        from ._factories import _rebuild_tensor
+        t = self.contiguous()
+        data = t.numpy().tobytes() if self.dtype not in _NO_NUMPY else bytes(memoryview(t.view(_C.uint8)))
+        return (_rebuild_tensor, (data, self.dtype, tuple(self.shape), tuple(self.stride()),
+                                  self.names if self.has_names() else None))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        r = self.clone()
+        memo[id(self)] = r
+        return r
+
+    def __copy__(self):
+        return self.detach()
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False and dtype is not None and dtype != self.numpy().dtype:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        a = self.numpy()
+        if dtype is not None:
+            a = a.astype(dtype, copy=bool(copy))
+        elif copy:
+            a = a.copy()
+        return a
+
+    def __hash__(self):
+        return id(self)
+
+    def __contains__(self, element):
+        return bool((self == element).any())
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)))
+
+    # ---- shape composites --------------------------------------------------------
+
+    def dim_order(self):
+        """The dims ordered from outermost to innermost by stride."""
+        st = self.stride()
+        return tuple(sorted(range(self.dim()), key=lambda i: -st[i]))
+
+    def view_as(self, other):
+        """A view of self with other's shape."""
+        return self.view(other.size())
+
+    def reshape_as(self, other):
+        """reshape(other.shape)."""
+        return self.reshape(other.size())
+
+    def expand_as(self, other):
+        """expand(other.shape)."""
+        return self.expand(other.size())
+
+    def type_as(self, other):
+        """to(other.dtype)."""
+        return self.to(other.dtype)
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """With no argument, the legacy type string ('tensorlib.FloatTensor'); else to(dtype)."""
+        if dtype is None:
+            return "tensorlib." + _LEGACY.get(self.dtype, self.dtype.__repr__().split(".")[1]) + "Tensor"
+        if isinstance(dtype, str):
+            name = dtype.split(".")[-1]
+            for dt, legacy in _LEGACY.items():
+                if legacy + "Tensor" == name:
+                    dtype = dt
+                    break
+            else:
+                raise ValueError(f"invalid type: '{dtype}'")
+        return self.to(dtype)
+
+    def unbind(self, dim=0):
+        """The slices along dim, as a tuple of views."""
+        dim = self._dim_index(dim)
+        return tuple(self.select(dim, i) for i in range(self.size(dim)))
+
+    def split(self, split_size_or_sections, dim=0):
+        """Views of consecutive chunks of size split_size (last may be smaller), or of the given sizes."""
+        dim = self._dim_index(dim)
+        if self.dim() == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        size = self.size(dim)
+        if isinstance(split_size_or_sections, (list, tuple)):
+            sections = [int(s) for s in split_size_or_sections]
+            if any(s < 0 for s in sections) or builtins.sum(sections) != size:
+                raise RuntimeError(
+                    f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
+                    f"dimension {dim}), but got split_sizes={list(sections)}")
+            out, start = [], 0
+            for s in sections:
+                out.append(self.narrow(dim, start, s))
+                start += s
+            return tuple(out)
+        step = int(split_size_or_sections)
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+        if step == 0:
+            if size != 0:
+                raise RuntimeError(
+                    f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+            return (self,)
+        n = builtins.max((size + step - 1) // step, 1)
+        return tuple(self.narrow(dim, i * step, builtins.min(step, size - i * step)) for i in range(n))
+
+    def chunk(self, chunks, dim=0):
+        """Splits into `chunks` views of size ceil(size/chunks) (fewer when not divisible)."""
+        if self.dim() == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        dim = self._dim_index(dim)
+        size = self.size(dim)
+        step = (size + chunks - 1) // chunks
+        if step == 0:
+            return tuple(self.narrow(dim, 0, 0) for _ in range(chunks)) if size == 0 else ()
+        return self.split(step, dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        """NumPy's array_split: `n` near-equal parts, or split at the given indices."""
+        dim = self._dim_index(dim)
+        size = self.size(dim)
+        if isinstance(indices_or_sections, int):
+            n = indices_or_sections
+            if n <= 0:
+                raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+            q, r = divmod(size, n)
+            bounds, start = [], 0
+            for i in range(n):
+                ln = q + (1 if i < r else 0)
+                bounds.append((start, ln))
+                start += ln
+        else:
+            idx = [int(i) for i in indices_or_sections]
+            bounds, prev = [], 0
+            for i in idx + [size]:
+                i = builtins.min(builtins.max(i, 0), size)
+                bounds.append((prev, builtins.max(i - prev, 0)))
+                prev = builtins.max(prev, i)
+        return tuple(self.narrow(dim, s, ln) for s, ln in bounds)
+
+    def flatten(self, start_dim=0, end_dim=-1, out_dim=None):
+        """Merges dims start_dim..end_dim into one (a view when possible).
+
+        Named form: flatten(dims, out_dim) merges the named dims into a dim called out_dim.
+        """
+        from . import _named
+        if out_dim is not None or isinstance(start_dim, (list, tuple)) and start_dim and isinstance(start_dim[0], str):
+            return _named.flatten_named(self, start_dim if out_dim is None else start_dim,
+                                        out_dim if out_dim is not None else end_dim)
+        nd = self.dim()
+        if nd == 0:
+            return self.reshape(1)
+        s = self._dim_index(start_dim)
+        e = self._dim_index(end_dim)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if s == e:
+            return self
+        shape = list(self.shape)
+        merged = 1
+        for d in shape[s:e + 1]:
+            merged *= d
+        new = shape[:s] + [merged] + shape[e + 1:]
+        if self.has_names():
+            names = list(self.names)
+            return self.rename(None).reshape(new).refine_names(*(names[:s] + [None] + names[e + 1:]))
+        return self.reshape(new)
+
+    def unflatten(self, dim, sizes):
+        """Splits dim into the given sizes (one may be -1). Named form: sizes is ((name, size), ...)."""
+        from . import _named
+        if sizes and isinstance(sizes[0], (tuple, list)):
+            return _named.unflatten_named(self, dim, sizes)
+        d = self._dim_index(dim)
+        sizes = [int(s) for s in sizes]
+        if len(sizes) == 0:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        known = 1
+        for s in sizes:
+            if s != -1:
+                known *= s
+        if -1 in sizes:
+            if known == 0 or self.size(d) % known:
+                raise RuntimeError(
+                    f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} ({self.size(d)}) in the input tensor")
+            sizes[sizes.index(-1)] = self.size(d) // known
+        elif known != self.size(d):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} ({self.size(d)}) in the input tensor")
+        shape = list(self.shape)
+        new = shape[:d] + sizes + shape[d + 1:]
+        if self.has_names():
+            names = list(self.names)
+            return self.rename(None).reshape(new).refine_names(*(names[:d] + [None] * len(sizes) + names[d + 1:]))
+        return self.reshape(new)
+
+    def movedim(self, source, destination):
+        """Moves dims from source positions to destination positions (a view)."""
+        src = [source] if isinstance(source, (int, str)) else list(source)
+        dst = [destination] if isinstance(destination, (int, str)) else list(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(
+                f"movedim: Invalid source or destination dims: source ({src} dims) should contain the same number of "
+                f"dims as destination ({dst} dims)")
+        nd = self.dim()
+        src = [self._dim_index(s) for s in src]
+        dst = [_wrap_dim(d, nd) for d in dst]
+        if len(set(src)) != len(src):
+            raise RuntimeError(f"movedim: repeated dim in `source` ({source})")
+        if len(set(dst)) != len(dst):
+            raise RuntimeError(f"movedim: repeated dim in `destination` ({destination})")
+        order = [-1] * nd
+        for s, d in zip(src, dst):
+            order[d] = s
+        rest = iter(d for d in range(nd) if d not in src)
+        order = [o if o != -1 else next(rest) for o in order]
+        return self.permute(order)
+
+    moveaxis = movedim
+
+    def swapaxes(self, axis0, axis1):
+        """Alias of transpose."""
+        return self.transpose(axis0, axis1)
+
+    swapdims = swapaxes
+
+    @property
+    def H(self):
+        """Conjugate transpose of a matrix."""
+        if self.dim() not in (0, 2):
+            raise RuntimeError("tensor.H is only supported on matrices (2-D tensors).")
+        t = self.t() if self.dim() == 2 else self
+        return t.conj() if self.is_complex() else t
+
+    @property
+    def mH(self):
+        """Conjugate transpose of the last two dims."""
+        t = self.mT
+        return t.conj() if self.is_complex() else t
+
+    def is_floating_point(self):
+        """True for floating point dtypes."""
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        """True for complex dtypes."""
+        return self.dtype.is_complex
+
+    def is_signed(self):
+        """True for signed dtypes."""
+        return self.dtype.is_signed
+
+    def get_device(self):
+        """-1 for CPU tensors, else the device index."""
+        return -1 if self.device.type == "cpu" else self.device.index
+
+    def cpu(self, memory_format=None):
+        """self when already on the CPU."""
+        return self if memory_format is None else self.to("cpu", memory_format=memory_format)
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """Copies to a CUDA device (needs the CUDA backend)."""
+        return self.to(device if device is not None else "cuda")
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        """empty(size) with self's dtype and device by default."""
+        return _C.empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        """zeros(size) with self's dtype and device by default."""
+        return _C.zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        """ones(size) with self's dtype and device by default."""
+        return _C.ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False, **kw):
+        """full(size, fill_value) with self's dtype and device by default."""
+        return _C.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                       requires_grad=requires_grad)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        """tensor(data) with self's dtype and device by default."""
+        from ._factories import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def untyped_storage(self):
+        """The storage's bytes as a 1-D uint8 tensor viewing the whole storage."""
+        return _C.TensorBase.as_strided(self.view(_C.uint8) if self.dim() else self.reshape(1).view(_C.uint8),
+                                        (self._storage_nbytes(),), (1,), 0)
+
+    # ---- names -------------------------------------------------------------------
+
+    def _dim_index(self, dim):
+        if isinstance(dim, str):
+            names = self.names
+            if dim not in names:
+                raise RuntimeError(f"Name '{dim}' not found in Tensor{names}.")
+            return names.index(dim)
+        return _wrap_dim(int(dim), self.dim())
+
+    def rename(self, *names, **rename_map):
+        """A view with new names: rename(*names) (with '...'), rename(None) or rename(old=new)."""
+        from . import _named
+        return _named.rename(self, names, rename_map, inplace=False)
+
+    def rename_(self, *names, **rename_map):
+        """In-place rename."""
+        from . import _named
+        return _named.rename(self, names, rename_map, inplace=True)
+
+    def refine_names(self, *names):
+        """Names unnamed dims (a '...' expands to the dims it covers); named dims must keep their names."""
+        from . import _named
+        return _named.refine_names(self, names)
+
+    def align_to(self, *names):
+        """Permutes (and inserts size-1 dims) to match the order of `names` ('...' allowed)."""
+        from . import _named
+        return _named.align_to(self, names)
+
+    def align_as(self, other):
+        """align_to(*other.names)."""
+        return self.align_to(*other.names)
+
+
+_NO_NUMPY = (_C.complex32, _C.float4_e2m1fn_x2, _C.bfloat16, _C.float8_e4m3fn, _C.float8_e5m2,
+             _C.float8_e4m3fnuz, _C.float8_e5m2fnuz, _C.float8_e8m0fnu)
+
+_LEGACY = {_C.float32: "Float", _C.float64: "Double", _C.float16: "Half", _C.bfloat16: "BFloat16",
+           _C.uint8: "Byte", _C.int8: "Char", _C.int16: "Short", _C.int32: "Int", _C.int64: "Long",
+           _C.bool: "Bool", _C.complex64: "ComplexFloat", _C.complex128: "ComplexDouble"}
+
+_C._set_tensor_class(Tensor)
