@@ -68,7 +68,10 @@ PyObject *tl_scalar_to_py(tl_scalar s);
 
 /* Module init pieces. */
 int tl_init_types(PyObject *m);
-int tl_init_tensor(PyObject *m);
+/* Readies TensorBase with its own methods plus each table in `extra` (NULL-terminated). */
+int tl_init_tensor(PyObject *m, PyMethodDef *const *extra);
+/* TensorBase's number slots: files defining operators fill them before tl_init_tensor. */
+extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];
 extern PyMethodDef tl_module_methods_interop[];
 extern PyMethodDef tl_tensor_methods_interop[];

@@ -22,16 +22,22 @@ static PyMethodDef module_methods[] = {
     {NULL},
 };
 
+/* Every binding file that adds module functions or Tensor methods lists its table here:
+ * adding an op family is one line in each list. */
+static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop, NULL};
+static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, NULL};
+
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "tensorlib._C", "tensorlib's C core.", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__C(void)
 {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
-    if (tl_init_types(m) < 0 || tl_init_tensor(m) < 0 || PyModule_AddFunctions(m, tl_module_methods_factory) < 0 ||
-        PyModule_AddFunctions(m, tl_module_methods_interop) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
+    if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0) goto fail;
+    for (int i = 0; module_tables[i]; i++)
+        if (PyModule_AddFunctions(m, module_tables[i]) < 0) goto fail;
     return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
 }

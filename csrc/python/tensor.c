@@ -79,6 +79,9 @@ static int set_names(PyObject *self, PyObject *v, void *c)
     return tl_tensor_set_names(SELF, ids) < 0 ? tl_raise_int() : 0;
 }
 
+static PyObject *get_T(PyObject *self, void *c);
+static PyObject *get_mT(PyObject *self, void *c);
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, NULL, "The size of each dimension, as a tensorlib.Size.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
@@ -100,6 +103,8 @@ static PyGetSetDef tensor_getset[] = {
     {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
     {"nbytes", get_nbytes, NULL, "Bytes of the elements (numel * itemsize).", NULL},
     {"names", get_names, set_names, "The name of each dimension (None where unnamed).", NULL},
+    {"T", get_T, NULL, "All dims reversed.", NULL},
+    {"mT", get_mT, NULL, "The last two dims swapped.", NULL},
     {NULL},
 };
 
@@ -915,13 +920,7 @@ static PyMethodDef tensor_methods[] = {
     {NULL},
 };
 
-static PyGetSetDef tensor_getset2[] = {
-    {"T", get_T, NULL, "All dims reversed.", NULL},
-    {"mT", get_mT, NULL, "The last two dims swapped.", NULL},
-    {NULL},
-};
-
-static PyNumberMethods tensor_as_number = {
+PyNumberMethods tl_tensor_as_number = {
     .nb_float = nb_float,
     .nb_int = nb_int,
     .nb_index = nb_index,
@@ -942,7 +941,7 @@ PyTypeObject TensorBase_Type = {
     .tp_new = tensor_new,
     .tp_getset = tensor_getset,
     .tp_methods = tensor_methods,
-    .tp_as_number = &tensor_as_number,
+    .tp_as_number = &tl_tensor_as_number,
     .tp_as_mapping = &tensor_as_mapping,
     .tp_as_sequence = &tensor_as_sequence,
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
@@ -955,25 +954,19 @@ static PyMethodDef tensor_module_methods[] = {
     {NULL},
 };
 
-int tl_init_tensor(PyObject *m)
+int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
 {
     TensorBase_Type.tp_as_buffer = &tl_tensor_as_buffer;
     if (PyType_Ready(&TensorBase_Type) < 0) return -1;
-    /* a second getset table keeps the first one readable */
-    for (PyGetSetDef *g = tensor_getset2; g->name; g++) {
-        PyObject *d = PyDescr_NewGetSet(&TensorBase_Type, g);
-        if (!d || PyDict_SetItemString(TensorBase_Type.tp_dict, g->name, d) < 0) return -1;
-        Py_DECREF(d);
+    for (int k = 0; extra[k]; k++) {
+        for (PyMethodDef *d = extra[k]; d->ml_name; d++) {
+            PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
+            if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
+            Py_DECREF(f);
+        }
     }
     PyType_Modified(&TensorBase_Type);
     Py_INCREF(&TensorBase_Type);
     if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0) return -1;
-    if (PyModule_AddFunctions(m, tensor_module_methods) < 0) return -1;
-    for (PyMethodDef *d = tl_tensor_methods_interop; d->ml_name; d++) {
-        PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
-        if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
-        Py_DECREF(f);
-    }
-    PyType_Modified(&TensorBase_Type);
-    return 0;
+    return PyModule_AddFunctions(m, tensor_module_methods);
 }
