@@ -75,6 +75,8 @@ extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];
 extern PyMethodDef tl_module_methods_interop[];
 extern PyMethodDef tl_tensor_methods_interop[];
+extern PyMethodDef tl_module_methods_dlpack[];
+extern PyMethodDef tl_tensor_methods_dlpack[];
 extern PyBufferProcs tl_tensor_as_buffer;
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
