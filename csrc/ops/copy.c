@@ -48,6 +48,21 @@ static int try_tiled_copy(const tl_iter *it, tl_loop_fn loop)
     return 1;
 }
 
+static bool same_shape(const tl_tensor *a, const tl_tensor *b)
+{
+    return a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * a->ndim);
+}
+
+typedef struct { tl_loop_fn loop; char *dst; char *src; int64_t dsz, ssz; } flat_args;
+
+static void flat_chunk(int64_t b, int64_t e, void *p)
+{
+    flat_args *a = p;
+    char *data[2] = {a->dst + b * a->dsz, a->src + b * a->ssz};
+    int64_t st[2] = {a->dsz, a->ssz};
+    a->loop(data, st, e - b, NULL);
+}
+
 int tl_copy_(tl_tensor *dst, const tl_tensor *src)
 {
     if (tl_check_writable(dst) < 0) return -1;
@@ -73,6 +88,12 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         int rc = tl_copy_(dst, &tmp);
         tl_tensor_clear(&tmp);
         return rc;
+    }
+    if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
+        /* the common case needs no iterator: one flat loop, split across threads */
+        flat_args a = {loop, tl_data(dst), tl_data(src), tl_itemsize(dst), tl_itemsize(src)};
+        tl_parallel_for(tl_numel(dst), TL_GRAIN_SIZE * 4, flat_chunk, &a);
+        return 0;
     }
     const tl_tensor *ops[2] = {dst, src};
     tl_iter it;

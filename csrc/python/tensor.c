@@ -846,8 +846,17 @@ static PyObject *m_set_tensor_class(PyObject *mod, PyObject *cls)
         PyErr_SetString(PyExc_TypeError, "_set_tensor_class expects a subclass of TensorBase");
         return NULL;
     }
+    PyTypeObject *t = (PyTypeObject *)cls;
+    /* A Python subclass gets cyclic GC by default; tensors hold no Python references
+     * (the class has __slots__ = ()), and GC tracking would tax every allocation. */
+    if (t->tp_dictoffset == 0 && (t->tp_flags & Py_TPFLAGS_HAVE_GC)) {
+        t->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+        t->tp_free = PyObject_Free;
+        t->tp_traverse = NULL;
+        t->tp_clear = NULL;
+    }
     Py_INCREF(cls);
-    tl_tensor_class = (PyTypeObject *)cls;
+    tl_tensor_class = t;
     Py_RETURN_NONE;
 }
 
