@@ -334,11 +334,6 @@ class Tensor(_C.TensorBase):
         from ._factories import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
-    def untyped_storage(self):
-        """The storage's bytes as a 1-D uint8 tensor viewing the whole storage."""
-        return _C.TensorBase.as_strided(self.view(_C.uint8) if self.dim() else self.reshape(1).view(_C.uint8),
-                                        (self._storage_nbytes(),), (1,), 0)
-
     # ---- names -------------------------------------------------------------------
 
     def _dim_index(self, dim):

@@ -568,6 +568,71 @@ static PyObject *m_set_names(PyObject *self, PyObject *args)
     return (PyObject *)r;
 }
 
+/* set_(source=None, storage_offset=0, size=None, stride=None): make self share
+ * source's storage (a tensor) with the given or source's geometry; set_() empties it. */
+static PyObject *m_set_(FASTARGS)
+{
+    static const char *const names[] = {"source", "storage_offset", "size", "stride", NULL};
+    PyObject *a[4];
+    if (tl_parse_args(args, nargs, kwnames, "set_", names, 0, 4, a) < 0) return NULL;
+    tl_tensor *t = SELF;
+    if (t->storage->exports > 0) {
+        PyErr_Format(PyExc_RuntimeError, "set_: cannot change the storage of a tensor while %lld buffer export(s) of it are alive",
+                     (long long)t->storage->exports);
+        return NULL;
+    }
+    if (t->names) {
+        PyErr_SetString(PyExc_RuntimeError, "set_ is not supported with named tensors");
+        return NULL;
+    }
+    int rc;
+    if (!a[0] || a[0] == Py_None) {
+        int64_t zero = 0;
+        tl_tensor fresh = {0};
+        rc = tl_tensor_empty(&fresh, 1, &zero, (tl_dtype)t->dtype, t->device, false);
+        if (rc == 0) rc = tl_tensor_alias(t, &fresh);
+        tl_tensor_clear(&fresh);
+    } else {
+        if (!tl_is_tensor(a[0])) {
+            PyErr_Format(PyExc_TypeError, "set_(): argument 'source' must be Tensor, not %s", Py_TYPE(a[0])->tp_name);
+            return NULL;
+        }
+        const tl_tensor *src = TL_TENSOR(a[0]);
+        if (src->dtype != t->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "Expected object of scalar type %s but got scalar type %s for argument 'source'",
+                         tl_dtype_infos[t->dtype].cname, tl_dtype_infos[src->dtype].cname);
+            return NULL;
+        }
+        if (!a[1] && !a[2]) {
+            rc = src == t ? 0 : tl_tensor_view_init(t, src, src->ndim, src->sizes, src->strides, src->offset);
+        } else {
+            int64_t off = 0, sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+            int n = 0, m = 0;
+            if ((a[1] && tl_conv_int64(a[1], &off, "storage_offset") < 0) || (a[2] && tl_conv_int_list(a[2], sz, &n, "size") < 0))
+                return NULL;
+            if (a[3] && a[3] != Py_None) {
+                if (tl_conv_int_list(a[3], st, &m, "stride") < 0) return NULL;
+                if (m != n) { PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape"); return NULL; }
+            } else {
+                tl_contiguous_strides(sz, n, st);
+            }
+            rc = tl_check_in_bounds(src->storage, off, n, sz, st, tl_itemsize(src));
+            if (rc == 0) rc = tl_tensor_view_init(t, src, n, sz, st, off);
+        }
+    }
+    if (rc < 0) return tl_raise();
+    Py_INCREF(self);
+    return self;
+}
+
+/* The whole storage as a 1-D uint8 tensor (untyped_storage()). */
+static PyObject *m_untyped_storage(PyObject *self, PyObject *u)
+{
+    int64_t n = (int64_t)SELF->storage->nbytes;
+    TL_NEW_TENSOR(r, tl_tensor_init(&r->t, SELF->storage, 0, 1, &n, NULL, TL_UINT8));
+    return (PyObject *)r;
+}
+
 /* ---- Python number conversions ---- */
 
 static int one_element(PyObject *self, const char *what)
@@ -922,6 +987,8 @@ static PyMethodDef tensor_methods[] = {
     FAST("as_strided", m_as_strided, "as_strided(size, stride, storage_offset=None): a view with explicit geometry."),
     FAST("unfold", m_unfold, "unfold(dimension, size, step): a view of sliding windows."),
     {"_set_names", (PyCFunction)m_set_names, METH_VARARGS, NULL},
+    FAST("set_", m_set_, "set_(source=None, storage_offset=0, size=None, stride=None): shares source's storage."),
+    NOARGS("untyped_storage", m_untyped_storage, "The storage's bytes as a 1-D uint8 tensor sharing memory."),
     NOARGS("item", m_item, "The value of a one-element tensor as a Python number."),
     NOARGS("tolist", m_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", m_complex, NULL),
