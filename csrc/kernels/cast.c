@@ -200,18 +200,11 @@ tl_loop_fn tl_cast_loop(tl_dtype src, tl_dtype dst)
 
 int tl_scalar_to_bytes(tl_scalar s, tl_dtype dtype, void *out)
 {
-    char *data[2] = {out, (char *)&s.v};
+    uint8_t b = (uint8_t)(s.v.i != 0);
+    tl_dtype src = s.kind == TL_KIND_COMPLEX ? TL_COMPLEX128 : s.kind == TL_KIND_FLOAT ? TL_FLOAT64
+                 : s.kind == TL_KIND_BOOL ? TL_BOOL : TL_INT64;
+    char *data[2] = {out, s.kind == TL_KIND_BOOL ? (char *)&b : (char *)&s.v};
     int64_t st[2] = {0, 0};
-    tl_dtype src = s.kind == TL_KIND_COMPLEX ? TL_COMPLEX128 : s.kind == TL_KIND_FLOAT ? TL_FLOAT64 : TL_INT64;
-    if (s.kind == TL_KIND_BOOL) {
-        uint8_t b = (uint8_t)(s.v.i != 0);
-        data[1] = (char *)&b;
-        src = TL_BOOL;
-        tl_loop_fn f = tl_cast_loop(src, dtype);
-        if (!f) return tl_err(TL_ERR_RUNTIME, "cannot convert a scalar to %s", tl_dtype_infos[dtype].name);
-        f(data, st, 1, NULL);
-        return 0;
-    }
     tl_loop_fn f = tl_cast_loop(src, dtype);
     if (!f) return tl_err(TL_ERR_RUNTIME, "cannot convert a scalar to %s", tl_dtype_infos[dtype].name);
     f(data, st, 1, NULL);

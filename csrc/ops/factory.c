@@ -23,20 +23,18 @@ int tl_arange_numel(tl_scalar start, tl_scalar end, tl_scalar step, int64_t *out
     if (!isfinite(s) || !isfinite(e)) return tl_err(TL_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
     if ((st > 0 && e < s) || (st < 0 && e > s))
         return tl_err(TL_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
-    double n;
     if (start.kind != TL_KIND_FLOAT && end.kind != TL_KIND_FLOAT && step.kind != TL_KIND_FLOAT) {
         int64_t a = start.v.i, b = end.v.i, c = step.v.i;
         /* ceil((b - a) / c) in integers */
         __int128 d = (__int128)b - a;
         __int128 q = d / c;
         if (q * c != d) q++;
-        n = (double)q;
         if (q < 0) q = 0;
         if (q > INT64_MAX / 2) return tl_err(TL_ERR_RUNTIME, "arange: result too large");
         *out = (int64_t)q;
         return 0;
     }
-    n = ceil((e - s) / st);
+    double n = ceil((e - s) / st);
     if (!(n >= 0) || n > 9.0e15) return tl_err(TL_ERR_RUNTIME, "invalid size, possible overflow?");
     *out = (int64_t)n;
     return 0;
