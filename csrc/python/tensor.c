@@ -651,10 +651,17 @@ static int one_element(PyObject *self, const char *what)
     return 0;
 }
 
+/* One element as a Python number; uint64 above INT64_MAX stays positive. */
+static PyObject *elem_to_py(const char *p, tl_dtype dt)
+{
+    if (dt == TL_UINT64) return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
+    return tl_scalar_to_py(tl_scalar_from_bytes(p, dt));
+}
+
 static PyObject *m_item(PyObject *self, PyObject *u)
 {
     if (one_element(self, "item") < 0) return NULL;
-    return tl_scalar_to_py(tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype));
+    return elem_to_py(tl_data(SELF), (tl_dtype)SELF->dtype);
 }
 
 static PyObject *nb_float(PyObject *self)
@@ -729,7 +736,7 @@ static PyObject *m_complex(PyObject *self, PyObject *u)
 /* tolist(): nested lists of Python numbers, written without intermediate tensors. */
 static PyObject *tolist_rec(const tl_tensor *t, int d, const char *p)
 {
-    if (d == t->ndim) return tl_scalar_to_py(tl_scalar_from_bytes(p, (tl_dtype)t->dtype));
+    if (d == t->ndim) return elem_to_py(p, (tl_dtype)t->dtype);
     PyObject *l = PyList_New(t->sizes[d]);
     if (!l) return NULL;
     int64_t step = t->strides[d] * tl_itemsize(t);
