@@ -14,8 +14,12 @@ const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES] = {
 
 int tl_device_parse(const char *s, tl_device *out)
 {
+    if (!*s) return tl_err(TL_ERR_RUNTIME, "Device string must not be empty");
     const char *colon = strchr(s, ':');
     size_t tlen = colon ? (size_t)(colon - s) : strlen(s);
+    for (size_t i = 0; i < tlen; i++)
+        if (!isalpha((unsigned char)s[i]) && s[i] != '_') return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
+    if (tlen == 0) return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
     int type = -1;
     for (int i = 0; i < TL_NUM_DEVICE_TYPES; i++)
         if (strlen(tl_device_type_names[i]) == tlen && strncmp(tl_device_type_names[i], s, tlen) == 0) type = i;
@@ -37,8 +41,6 @@ int tl_device_parse(const char *s, tl_device *out)
         }
         if (idx > INT16_MAX) return tl_err(TL_ERR_RUNTIME, "Invalid device string: '%s'", s);
     }
-    if (type == TL_DEV_CPU && idx > 0)
-        return tl_err(TL_ERR_RUNTIME, "CPU device index must be -1 or zero, got %ld", idx);
     out->type = (int16_t)type;
     out->index = (int16_t)idx;
     return 0;

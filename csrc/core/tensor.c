@@ -126,26 +126,6 @@ int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype
     return rc;
 }
 
-/* Orders dims from outermost to innermost by the source's strides (stable on ties, size-1
- * dims keep their place), as torch's empty_like with preserve_format does. */
-static void order_by_strides(const tl_tensor *src, int *perm)
-{
-    int n = src->ndim;
-    for (int i = 0; i < n; i++) perm[i] = i;
-    /* insertion sort, descending stride; ties (and size-1 dims) keep the original order */
-    for (int i = 1; i < n; i++) {
-        int p = perm[i], j = i - 1;
-        while (j >= 0) {
-            int q = perm[j];
-            int64_t sq = src->strides[q], sp = src->strides[p];
-            if (src->sizes[q] == 1 || src->sizes[p] == 1 || sq >= sp) break;
-            perm[j + 1] = q;
-            j--;
-        }
-        perm[j + 1] = p;
-    }
-}
-
 int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt)
 {
     int64_t strides[TL_MAX_DIMS];
@@ -156,11 +136,6 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
             return tl_tensor_empty_strided(t, n, src->sizes, src->strides, dtype, src->device);
         }
         fmt = tl_suggest_memory_format(src);
-        if (fmt == TL_MEMFMT_CONTIGUOUS) {
-            order_by_strides(src, perm);
-            tl_strides_for_order(src->sizes, n, perm, strides);
-            return tl_tensor_empty_strided(t, n, src->sizes, strides, dtype, src->device);
-        }
     }
     if (fmt == TL_MEMFMT_CHANNELS_LAST || fmt == TL_MEMFMT_CHANNELS_LAST_3D) {
         int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
@@ -217,8 +192,9 @@ int tl_tensor_copy_names(tl_tensor *t, const tl_tensor *src)
 bool tl_is_contiguous(const tl_tensor *t)
 {
     int64_t expected = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
+    for (int i = 0; i < t->ndim; i++)
         if (t->sizes[i] == 0) return true;
+    for (int i = t->ndim - 1; i >= 0; i--) {
         if (t->sizes[i] != 1) {
             if (t->strides[i] != expected) return false;
             expected *= t->sizes[i];
@@ -232,7 +208,6 @@ bool tl_is_contiguous_format(const tl_tensor *t, tl_memory_format fmt)
     if (fmt == TL_MEMFMT_CONTIGUOUS || fmt == TL_MEMFMT_PRESERVE) return tl_is_contiguous(t);
     int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
     if (t->ndim != want) return false;
-    for (int i = 0; i < t->ndim; i++) if (t->sizes[i] == 0) return true;
     /* order: C innermost, then W, H, (D), N outermost -- as torch's is_channels_last_strides */
     int order[5];
     order[0] = 1;
@@ -275,22 +250,29 @@ bool tl_is_non_overlapping_and_dense(const tl_tensor *t)
     return true;
 }
 
+/* torch's is_channels_last_strides_2d/3d: strides decrease in the order C innermost,
+ * then W, H, (D), N; ambiguous cases fall back to NCHW. */
+static bool channels_last_strides(const tl_tensor *t)
+{
+    static const int order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
+    const int *order = t->ndim == 4 ? order4 : order5;
+    int64_t min = 0;
+    if (t->strides[1] == 0) return false;
+    for (int k = 0; k < t->ndim; k++) {
+        int d = order[k];
+        if (t->sizes[d] == 0 || t->strides[d] < min) return false;
+        if (d == 0 && min == t->strides[1]) return false;
+        min = t->strides[d];
+        if (t->sizes[d] > 1) min *= t->sizes[d];
+    }
+    return true;
+}
+
 tl_memory_format tl_suggest_memory_format(const tl_tensor *t)
 {
-    if (t->layout != TL_LAYOUT_STRIDED) return TL_MEMFMT_CONTIGUOUS;
-    if (t->ndim == 4 && !tl_is_contiguous(t) && tl_is_contiguous_format(t, TL_MEMFMT_CHANNELS_LAST))
-        return TL_MEMFMT_CHANNELS_LAST;
-    if (t->ndim == 5 && !tl_is_contiguous(t) && tl_is_contiguous_format(t, TL_MEMFMT_CHANNELS_LAST_3D))
-        return TL_MEMFMT_CHANNELS_LAST_3D;
-    /* torch also suggests channels_last from stride order alone for non-dense tensors */
-    if ((t->ndim == 4 || t->ndim == 5) && !tl_is_contiguous(t)) {
-        int c = 1;
-        bool cl = t->strides[c] <= t->strides[t->ndim - 1] && t->strides[c] >= 0;
-        for (int i = 2; i < t->ndim - 1 && cl; i++) cl = t->strides[i] >= t->strides[i + 1];
-        cl = cl && t->strides[0] >= t->strides[2] && t->sizes[1] > 1;
-        if (cl) return t->ndim == 4 ? TL_MEMFMT_CHANNELS_LAST : TL_MEMFMT_CHANNELS_LAST_3D;
-    }
-    return TL_MEMFMT_CONTIGUOUS;
+    if (t->layout != TL_LAYOUT_STRIDED || (t->ndim != 4 && t->ndim != 5) || !channels_last_strides(t))
+        return TL_MEMFMT_CONTIGUOUS;
+    return t->ndim == 4 ? TL_MEMFMT_CHANNELS_LAST : TL_MEMFMT_CHANNELS_LAST_3D;
 }
 
 int tl_check_in_bounds(const tl_storage *s, int64_t offset, int ndim, const int64_t *sizes,

@@ -9,6 +9,7 @@
  * which is what torch's CPU kernels produce. */
 #include "kernels/cast.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -230,4 +231,59 @@ tl_scalar tl_scalar_from_bytes(const void *p, tl_dtype dtype)
     if (f) f(data, st, 1, NULL);
     else s.v.i = *(const uint8_t *)p;
     return s;
+}
+
+/* C++ type names torch prints in overflow messages, and each integer type's range. */
+static const struct { const char *name; double lo, hi; } int_ranges[TL_NUM_DTYPES] = {
+    [TL_UINT8] = {"uint8_t", 0, 255},
+    [TL_INT8] = {"int8_t", -128, 127},
+    [TL_INT16] = {"int16_t", -32768, 32767},
+    [TL_INT32] = {"int", -2147483648.0, 2147483647.0},
+    [TL_INT64] = {"int64_t", -9223372036854775808.0, 9223372036854775807.0},
+    [TL_UINT16] = {"uint16_t", 0, 65535},
+    [TL_UINT32] = {"uint32_t", 0, 4294967295.0},
+    [TL_UINT64] = {"uint64_t", 0, 18446744073709551615.0},
+};
+
+static int overflow(const char *type) { return tl_err(TL_ERR_RUNTIME, "value cannot be converted to type %s without overflow", type); }
+
+int tl_scalar_check_fits(tl_scalar s, tl_dtype dtype)
+{
+    tl_kind k = tl_dtype_kind(dtype);
+    if (dtype == TL_BOOL || (tl_dtype_is_shell(dtype) && k != TL_KIND_INT)) return 0;
+    if (k == TL_KIND_INT) {
+        const char *name = int_ranges[dtype].name;
+        bool is_unsigned = !tl_dtype_infos[dtype].is_signed;
+        if (s.kind == TL_KIND_BOOL) return 0;
+        if (s.kind == TL_KIND_INT) {
+            if (dtype == TL_INT64 || dtype == TL_UINT64) return 0;
+            double v = (double)s.v.i, hi = int_ranges[dtype].hi;
+            /* negative values wrap into unsigned types while their magnitude fits */
+            if (v > hi || (is_unsigned ? -v > hi : v < int_ranges[dtype].lo)) return overflow(name);
+            return 0;
+        }
+        double v = s.kind == TL_KIND_FLOAT ? s.v.d : creal(s.v.c);
+        if (s.kind == TL_KIND_COMPLEX && cimag(s.v.c) != 0) return overflow(name);
+        double hi = int_ranges[dtype].hi;
+        if (!isfinite(v) || v > hi || (is_unsigned ? -v > hi : v < int_ranges[dtype].lo)) return overflow(name);
+        return 0;
+    }
+    if (k == TL_KIND_FLOAT) {
+        if (s.kind == TL_KIND_COMPLEX && cimag(s.v.c) != 0) return overflow(dtype == TL_FLOAT32 ? "float" : "double");
+        double v = s.kind == TL_KIND_FLOAT ? s.v.d : s.kind == TL_KIND_COMPLEX ? creal(s.v.c) : (double)s.v.i;
+        /* finite values beyond the range overflow; infinities and NaN pass (torch's
+         * one-element fast path skips this check for float16/bfloat16; we always check) */
+        if (isfinite(v)) {
+            if (dtype == TL_FLOAT32 && fabs(v) > FLT_MAX) return overflow("float");
+            if (dtype == TL_FLOAT16 && fabs(v) > 65504.0) return overflow("c10::Half");
+            if (dtype == TL_BFLOAT16 && fabs(v) > 3.3895313892515355e38) return overflow("c10::BFloat16");
+        }
+        return 0;
+    }
+    if (dtype == TL_COMPLEX64 && s.kind != TL_KIND_BOOL) {
+        double re = s.kind == TL_KIND_FLOAT ? s.v.d : s.kind == TL_KIND_COMPLEX ? creal(s.v.c) : (double)s.v.i;
+        double im = s.kind == TL_KIND_COMPLEX ? cimag(s.v.c) : 0;
+        if ((isfinite(re) && fabs(re) > FLT_MAX) || (isfinite(im) && fabs(im) > FLT_MAX)) return overflow("c10::complex<float>");
+    }
+    return 0;
 }

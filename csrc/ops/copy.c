@@ -80,14 +80,28 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                       tl_shape_str(dst->sizes, dst->ndim, (char[512]){0}, 512), tl_shape_str(shp, n, (char[512]){0}, 512));
     }
-    if (tl_may_overlap(dst, src) &&
-        !(dst->offset == src->offset && dst->dtype == src->dtype && dst->ndim == src->ndim &&
-          !memcmp(dst->sizes, src->sizes, 8 * dst->ndim) && !memcmp(dst->strides, src->strides, 8 * dst->ndim))) {
-        tl_tensor tmp = {0};
-        if (tl_clone(&tmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
-        int rc = tl_copy_(dst, &tmp);
-        tl_tensor_clear(&tmp);
-        return rc;
+    for (int i = 0; i < dst->ndim; i++)
+        if (dst->strides[i] == 0 && dst->sizes[i] > 1)
+            return tl_err(TL_ERR_RUNTIME, "unsupported operation: more than one element of the written-to tensor refers to a "
+                                          "single memory location. Please clone() the tensor before performing the operation.");
+    if (tl_may_overlap(dst, src)) {
+        /* torch's overlap rule: dense operands overlapping other than exactly are an
+         * error; broadcast or interleaved (non-dense) ones are too hard to judge, so copy
+         * through a temporary to be safe. */
+        if (!same_shape(dst, src) || !tl_is_non_overlapping_and_dense(dst) || !tl_is_non_overlapping_and_dense(src)) {
+            tl_tensor tmp = {0};
+            if (tl_clone(&tmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+            int rc = tl_copy_(dst, &tmp);
+            tl_tensor_clear(&tmp);
+            return rc;
+        }
+        bool same = dst->offset == src->offset && tl_itemsize(dst) == tl_itemsize(src) && same_shape(dst, src) &&
+                    !memcmp(dst->strides, src->strides, sizeof(int64_t) * dst->ndim);
+        if (!same)
+            return tl_err(TL_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the written-to tensor "
+                                          "refer to a single memory location. Please clone() the tensor before performing the "
+                                          "operation.");
+        if (dst->dtype == src->dtype) return 0;
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
         /* the common case needs no iterator: one flat loop, split across threads */

@@ -14,12 +14,15 @@
 
 static double sc_double(tl_scalar s) { return s.kind == TL_KIND_FLOAT ? s.v.d : s.kind == TL_KIND_COMPLEX ? creal(s.v.c) : (double)s.v.i; }
 
-int tl_arange_numel(tl_scalar start, tl_scalar end, tl_scalar step, int64_t *out)
+int tl_arange_numel(tl_scalar start, tl_scalar end, tl_scalar step, tl_dtype dtype, int64_t *out)
 {
     if (start.kind == TL_KIND_COMPLEX || end.kind == TL_KIND_COMPLEX || step.kind == TL_KIND_COMPLEX)
         return tl_err(TL_ERR_RUNTIME, "arange: complex arguments are not supported");
     double s = sc_double(start), e = sc_double(end), st = sc_double(step);
     if (st == 0) return tl_err(TL_ERR_RUNTIME, "step must be nonzero");
+    /* torch checks the truncated step of int64 outputs only (other integer dtypes give zeros) */
+    if (dtype == TL_INT64 && step.kind == TL_KIND_FLOAT && (int64_t)st == 0)
+        return tl_err(TL_ERR_VALUE, "step must be nonzero");
     if (!isfinite(s) || !isfinite(e)) return tl_err(TL_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
     if ((st > 0 && e < s) || (st < 0 && e > s))
         return tl_err(TL_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
@@ -64,14 +67,11 @@ int tl_arange_fill(tl_tensor *t, tl_scalar start, tl_scalar step)
     for (int64_t at = 0; at < n; at += CHUNK) {
         int64_t cnt = n - at < CHUNK ? n - at : CHUNK;
         if (integral) {
+            /* torch casts start and step to the integer type first (a fractional step truncates) */
             int64_t buf[CHUNK];
             int64_t a = start.kind == TL_KIND_FLOAT ? (int64_t)start.v.d : start.v.i;
             int64_t s = step.kind == TL_KIND_FLOAT ? (int64_t)step.v.d : step.v.i;
-            if (start.kind == TL_KIND_FLOAT || step.kind == TL_KIND_FLOAT) {
-                for (int64_t i = 0; i < cnt; i++) buf[i] = (int64_t)(sc_double(start) + (double)(at + i) * sc_double(step));
-            } else {
-                for (int64_t i = 0; i < cnt; i++) buf[i] = (int64_t)((uint64_t)a + (uint64_t)s * (uint64_t)(at + i));
-            }
+            for (int64_t i = 0; i < cnt; i++) buf[i] = (int64_t)((uint64_t)a + (uint64_t)s * (uint64_t)(at + i));
             store_chunk(t, TL_INT64, buf, at, cnt);
         } else {
             double buf[CHUNK];
@@ -91,6 +91,14 @@ int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
     bool cplx = tl_dtype_is_complex(t->dtype);
     double complex a = start.kind == TL_KIND_COMPLEX ? start.v.c : sc_double(start);
     double complex b = end.kind == TL_KIND_COMPLEX ? end.v.c : sc_double(end);
+    if (tl_dtype_kind(t->dtype) <= TL_KIND_INT && !base) {
+        /* integer outputs: the endpoints are cast to the dtype first, as torch does */
+        char tmp[16];
+        tl_scalar_to_bytes(start, (tl_dtype)t->dtype, tmp);
+        a = sc_double(tl_scalar_from_bytes(tmp, (tl_dtype)t->dtype));
+        tl_scalar_to_bytes(end, (tl_dtype)t->dtype, tmp);
+        b = sc_double(tl_scalar_from_bytes(tmp, (tl_dtype)t->dtype));
+    }
     int64_t half = n / 2;
     /* float32 outputs compute in float like torch's kernel; wider ones in double */
     bool in_float = t->dtype == TL_FLOAT32 || t->dtype == TL_FLOAT16 || t->dtype == TL_BFLOAT16;
@@ -101,7 +109,7 @@ int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
             double complex step = n > 1 ? (b - a) / (double)(n - 1) : 0;
             for (int64_t i = 0; i < cnt; i++) {
                 int64_t k = at + i;
-                double complex v = k < half ? a + step * (double)k : b - step * (double)(n - 1 - k);
+                double complex v = n == 1 ? a : k < half ? a + step * (double)k : b - step * (double)(n - 1 - k);
                 buf[i] = base ? cpow(base, v) : v;
             }
             store_chunk(t, TL_COMPLEX128, buf, at, cnt);
@@ -111,7 +119,7 @@ int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
             float step = n > 1 ? (fb - fa) / (float)(n - 1) : 0;
             for (int64_t i = 0; i < cnt; i++) {
                 int64_t k = at + i;
-                buf[i] = k < half ? fa + step * (float)k : fb - step * (float)(n - 1 - k);
+                buf[i] = n == 1 ? fa : k < half ? fa + step * (float)k : fb - step * (float)(n - 1 - k);
             }
             store_chunk(t, TL_FLOAT32, buf, at, cnt);
         } else {
@@ -120,7 +128,7 @@ int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
             double step = n > 1 ? (db - da) / (double)(n - 1) : 0;
             for (int64_t i = 0; i < cnt; i++) {
                 int64_t k = at + i;
-                double v = k < half ? da + step * (double)k : db - step * (double)(n - 1 - k);
+                double v = n == 1 ? da : k < half ? da + step * (double)k : db - step * (double)(n - 1 - k);
                 buf[i] = base ? pow(base, v) : v;
             }
             store_chunk(t, TL_FLOAT64, buf, at, cnt);

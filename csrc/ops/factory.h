@@ -5,8 +5,8 @@
 #include "core/scalar.h"
 #include "core/tensor.h"
 
-/* Number of elements arange(start, end, step) produces, with torch's checks. */
-int tl_arange_numel(tl_scalar start, tl_scalar end, tl_scalar step, int64_t *out);
+/* Number of elements arange(start, end, step) produces into `dtype`, with torch's checks. */
+int tl_arange_numel(tl_scalar start, tl_scalar end, tl_scalar step, tl_dtype dtype, int64_t *out);
 /* Fills the 1-D tensor t with start + i*step. */
 int tl_arange_fill(tl_tensor *t, tl_scalar start, tl_scalar step);
 /* Fills the 1-D tensor t with linspace(start, end, numel(t)) (base == 0) or

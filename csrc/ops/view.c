@@ -159,7 +159,7 @@ int tl_slice(tl_tensor *out, const tl_tensor *t, int d, int64_t start, int64_t s
 {
     if (tl_tensor_alias(out, t) < 0) return -1;
     int64_t len = stop > start ? (stop - start + step - 1) / step : 0;
-    out->offset = t->offset + (len > 0 ? start * t->strides[d] : 0);
+    out->offset = t->offset + start * t->strides[d];
     out->sizes[d] = len;
     out->strides[d] = t->strides[d] * step;
     return 0;
@@ -266,8 +266,17 @@ int tl_infer_size(const int64_t *req, int n, int64_t numel, int64_t *out)
 }
 
 /* torch's computeStride: strides for viewing (sizes, strides) as new_sizes, or -1. */
-static int compute_view_strides(const tl_tensor *t, const int64_t *nsz, int n, int64_t *nst)
+static int compute_view_strides(const tl_tensor *t0, const int64_t *nsz, int n, int64_t *nst)
 {
+    /* a 0-d tensor views like a 1-element 1-d one */
+    tl_tensor as1d = *t0;
+    int64_t one[2] = {1, 1};
+    if (t0->ndim == 0) {
+        as1d.ndim = 1;
+        as1d.sizes = one;
+        as1d.strides = one + 1;
+    }
+    const tl_tensor *t = &as1d;
     int64_t numel = tl_numel(t);
     if (numel == 0) {
         tl_contiguous_strides(nsz, n, nst);

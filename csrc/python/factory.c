@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernels/cast.h"
 #include "ops/copy.h"
 #include "ops/factory.h"
 #include "ops/view.h"
@@ -38,6 +39,7 @@ static int parse_opts(PyObject **kw, factory_opts *o, tl_dtype default_dtype)
         PyErr_SetString(PyExc_RuntimeError, "preserve_format is only meaningful for *_like factories and clone");
         return -1;
     }
+    if (o->device.type == TL_DEV_CPU) o->device.index = -1; /* CPU tensors carry no index */
     if (o->device.type != TL_DEV_CPU) {
         PyErr_Format(PyExc_RuntimeError, "tensorlib: no backend is loaded for device type '%s'",
                      tl_device_type_names[o->device.type]);
@@ -138,6 +140,7 @@ static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_
             : fill.kind == TL_KIND_COMPLEX ? tl_dtype_to_complex(tl_default_dtype) : tl_default_dtype;
     }
     if (parse_opts(kw, &o, def) < 0) return NULL;
+    if (mode == 3 && !tl_is_tensor(kw[9]) && tl_scalar_check_fits(fill, o.dtype) < 0) return tl_raise();
     TensorObject *r = alloc_with(sz, n, &o, mode == 1);
     if (!r) return NULL;
     if ((mode == 2 || mode == 3) && tl_fill_(&r->t, fill) < 0) { Py_DECREF(r); return tl_raise(); }
@@ -178,7 +181,7 @@ static PyObject *f_arange(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOO", &s, &e, &st, &dt)) return NULL;
     if (tl_conv_scalar(s, &a) < 0 || tl_conv_scalar(e, &b) < 0 || tl_conv_scalar(st, &c) < 0 || tl_conv_dtype(dt, &dtype) < 0)
         return NULL;
-    if (tl_arange_numel(a, b, c, &n) < 0) return tl_raise();
+    if (tl_arange_numel(a, b, c, dtype, &n) < 0) return tl_raise();
     TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 1, &n, dtype, (tl_device){TL_DEV_CPU, -1}, false));
     if (tl_arange_fill(&r->t, a, c) < 0) { Py_DECREF(r); return tl_raise(); }
     return (PyObject *)r;

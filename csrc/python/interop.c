@@ -133,6 +133,11 @@ static PyObject *from_numpy(PyObject *m, PyObject *arr)
     PyArrayObject *a = (PyArrayObject *)arr;
     tl_dtype dt;
     if (dtype_from_numpy(PyArray_DESCR(a), &dt) < 0) return NULL;
+    if (PyArray_ISBYTESWAPPED(a)) {
+        PyErr_SetString(PyExc_ValueError, "given numpy array has byte order different from the native byte order. "
+                                          "Conversion between byte orders is currently not supported.");
+        return NULL;
+    }
     int nd = PyArray_NDIM(a);
     if (nd > TL_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
@@ -318,7 +323,7 @@ static PyObject *frombuffer(PyObject *m, PyObject *const *args, Py_ssize_t nargs
     if (tl_conv_dtype(a[1], &dt) < 0) return NULL;
     if ((a[2] && tl_conv_int64(a[2], &count, "count") < 0) || (a[3] && tl_conv_int64(a[3], &offset, "offset") < 0)) return NULL;
     if (!PyObject_CheckBuffer(a[0])) {
-        PyErr_Format(PyExc_TypeError, "object of type %s does not support the buffer protocol", Py_TYPE(a[0])->tp_name);
+        PyErr_SetString(PyExc_ValueError, "object does not implement Python buffer protocol.");
         return NULL;
     }
     /* The memoryview holds the export for as long as the storage lives. */

@@ -183,10 +183,7 @@ static PyObject *m_contiguous(FASTARGS)
     PyObject *a[1];
     tl_memory_format f = TL_MEMFMT_CONTIGUOUS;
     if (tl_parse_args(args, nargs, kwnames, "contiguous", names, 0, 1, a) < 0 || tl_conv_memfmt(a[0], &f) < 0) return NULL;
-    if (f == TL_MEMFMT_PRESERVE) {
-        PyErr_SetString(PyExc_RuntimeError, "contiguous: preserve_format is not supported");
-        return NULL;
-    }
+    if (f == TL_MEMFMT_PRESERVE) f = tl_suggest_memory_format(SELF);
     if (tl_is_contiguous_format(SELF, f)) {
         Py_INCREF(self);
         return self;
@@ -231,7 +228,7 @@ static PyObject *m_fill_(FASTARGS)
         return NULL;
     }
     if (tl_conv_scalar(a[0], &s) < 0) return NULL;
-    if (tl_fill_(SELF, s) < 0) return tl_raise();
+    if ((!tl_is_tensor(a[0]) && tl_scalar_check_fits(s, (tl_dtype)SELF->dtype) < 0) || tl_fill_(SELF, s) < 0) return tl_raise();
     Py_INCREF(self);
     return self;
 }
@@ -637,6 +634,10 @@ static PyObject *m_untyped_storage(PyObject *self, PyObject *u)
 
 static int one_element(PyObject *self, const char *what)
 {
+    if (tl_numel(SELF) != 1 && strcmp(what, "item") != 0) {
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+        return -1;
+    }
     if (tl_numel(SELF) != 1) {
         if (tl_numel(SELF) == 0)
             PyErr_Format(PyExc_RuntimeError, "a Tensor with 0 elements cannot be converted to Scalar");
@@ -669,8 +670,11 @@ static PyObject *nb_float(PyObject *self)
     if (one_element(self, "float") < 0) return NULL;
     tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
     if (s.kind == TL_KIND_COMPLEX) {
-        PyErr_SetString(PyExc_TypeError, "can't convert complex to float");
-        return NULL;
+        if (cimag(s.v.c) != 0) {
+            PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
+            return NULL;
+        }
+        return PyFloat_FromDouble(creal(s.v.c));
     }
     return PyFloat_FromDouble(s.kind == TL_KIND_FLOAT ? s.v.d : (double)s.v.i);
 }
@@ -680,8 +684,11 @@ static PyObject *nb_int(PyObject *self)
     if (one_element(self, "int") < 0) return NULL;
     tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
     if (s.kind == TL_KIND_COMPLEX) {
-        PyErr_SetString(PyExc_TypeError, "can't convert complex to int");
-        return NULL;
+        if (cimag(s.v.c) != 0) {
+            PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type int64_t without overflow");
+            return NULL;
+        }
+        s = tl_scalar_double(creal(s.v.c));
     }
     if (s.kind == TL_KIND_FLOAT) {
         PyObject *f = PyFloat_FromDouble(s.v.d);
@@ -792,11 +799,7 @@ static int apply_basic_index(tl_tensor *out, const tl_tensor *t, PyObject *key)
         if (!is_basic_index(o)) return 1;
         if (PyBool_Check(o)) return 1;
         if (o == Py_Ellipsis) {
-            if (ellipsis >= 0) {
-                PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-                return -1;
-            }
-            ellipsis = (int)i;
+            if (ellipsis < 0) ellipsis = (int)i; /* torch lets later ones stand for no dims */
         } else if (o != Py_None) {
             consumed++;
         }
@@ -812,7 +815,7 @@ static int apply_basic_index(tl_tensor *out, const tl_tensor *t, PyObject *key)
         PyObject *o = items[i];
         int rc = 0;
         if (o == Py_Ellipsis) {
-            dim += t->ndim - consumed;
+            if (i == ellipsis) dim += t->ndim - consumed;
             continue;
         } else if (o == Py_None) {
             rc = tl_unsqueeze(&tmp, out, dim);
@@ -883,7 +886,10 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
         return res ? 0 : -1;
     }
     if (rc < 0) { Py_DECREF(r); return -1; }
-    if (tl_is_tensor(value)) {
+    if (tl_is_tensor(value) && TL_TENSOR(value)->ndim == 0 && TL_TENSOR(value)->dtype != TL_FLOAT4_E2M1FN_X2) {
+        /* a 0-d value fills, as torch does (so it may alias the destination) */
+        rc = tl_fill_(&r->t, tl_scalar_from_bytes(tl_data(TL_TENSOR(value)), (tl_dtype)TL_TENSOR(value)->dtype));
+    } else if (tl_is_tensor(value)) {
         rc = tl_copy_(&r->t, TL_TENSOR(value));
     } else {
         tl_scalar s;
@@ -897,7 +903,8 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
             }
             return -1;
         }
-        rc = tl_fill_(&r->t, s);
+        rc = tl_scalar_check_fits(s, (tl_dtype)r->t.dtype);
+        if (rc == 0) rc = tl_fill_(&r->t, s);
     }
     Py_DECREF(r);
     return rc < 0 ? tl_raise_int() : 0;

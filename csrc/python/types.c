@@ -22,9 +22,9 @@ static PyObject *dtype_is_shell(DtypeObject *self, void *c) { return PyBool_From
 static PyObject *dtype_to_real(DtypeObject *self, PyObject *u) { return tl_dtype_obj(tl_dtype_to_real(self->dtype)); }
 static PyObject *dtype_to_complex(DtypeObject *self, PyObject *u)
 {
-    if (!tl_dtype_is_float(self->dtype) && !tl_dtype_is_complex(self->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "to_complex is only supported for floating point dtypes, got %s",
-                     tl_dtype_infos[self->dtype].cname);
+    tl_dtype d = self->dtype;
+    if (d != TL_FLOAT16 && d != TL_BFLOAT16 && d != TL_FLOAT32 && d != TL_FLOAT64 && !tl_dtype_is_complex(d)) {
+        PyErr_Format(PyExc_RuntimeError, "Unknown Complex ScalarType for %s", tl_dtype_infos[d].cname);
         return NULL;
     }
     return tl_dtype_obj(tl_dtype_to_complex(self->dtype));
@@ -144,10 +144,6 @@ static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (v == -1 && PyErr_Occurred()) return NULL;
         if (v < 0 || v > INT16_MAX) {
             PyErr_Format(PyExc_RuntimeError, "Device index must not be negative");
-            return NULL;
-        }
-        if (d.type == TL_DEV_CPU && v != 0) {
-            PyErr_Format(PyExc_RuntimeError, "CPU device index must be -1 or zero, got %ld", v);
             return NULL;
         }
         d.index = (int16_t)v;
