@@ -26,9 +26,12 @@ static PyMethodDef module_methods[] = {
  * adding an op family is one line in each list. */
 extern PyMethodDef tl_module_methods_linalg[], tl_tensor_methods_linalg[]; /* python/linalg.c */
 void tl_linalg_install_operators(void);                                    /* python/linalg.c */
+extern PyMethodDef tl_module_methods_random[], tl_tensor_methods_random[]; /* python/random.c */
+int tl_random_init(PyObject *m);                                           /* python/random.c */
 static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop,
-                                             tl_module_methods_linalg, NULL};
-static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, tl_tensor_methods_linalg, NULL};
+                                             tl_module_methods_linalg, tl_module_methods_random, NULL};
+static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, tl_tensor_methods_linalg,
+                                             tl_tensor_methods_random, NULL};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "tensorlib._C", "tensorlib's C core.", -1, module_methods};
 
@@ -37,7 +40,7 @@ PyMODINIT_FUNC PyInit__C(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     tl_linalg_install_operators();
-    if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0) goto fail;
+    if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0) goto fail;
     for (int i = 0; module_tables[i]; i++)
         if (PyModule_AddFunctions(m, module_tables[i]) < 0) goto fail;
     return m;
