@@ -247,7 +247,7 @@ int tl_mv(tl_tensor *out, const tl_tensor *a, const tl_tensor *v)
         return tl_err(TL_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
                       (long long)a->sizes[0], (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
     if (a->dtype != v->dtype)
-        return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(a),
+        return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(v),
                       cname(a), cname(v));
     if (check_dtype_supported(a, "addmv_impl_cpu") < 0) return -1;
     tl_tensor vc = {0};
@@ -459,11 +459,11 @@ int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const 
     if (m1->sizes[1] != m2->sizes[0])
         return tl_err(TL_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                       (long long)m1->sizes[0], (long long)m1->sizes[1], (long long)m2->sizes[0], (long long)m2->sizes[1]);
+    if (input->dtype != m2->dtype)
+        return tl_err(TL_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s", cname(input), cname(m2));
     if (m1->dtype != m2->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
                       typemeta_name((tl_dtype)m1->dtype), typemeta_name((tl_dtype)m2->dtype));
-    if (input->dtype != m2->dtype)
-        return tl_err(TL_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s", cname(input), cname(m2));
     if (check_dtype_supported(m1, "addmm_impl_cpu_") < 0) return -1;
     int64_t sz[2] = {m1->sizes[0], m2->sizes[1]};
     tl_tensor ex = {0};
