@@ -21,6 +21,17 @@ from ._factories import (  # noqa: F401
 )
 from ._finfo import finfo, iinfo  # noqa: F401
 from ._printing import set_printoptions, get_printoptions  # noqa: F401
+from ._linalg import (  # noqa: F401
+    mm, bmm, matmul, mv, dot, vdot, outer, ger, addmm, addmv, addr, baddbmm, addbmm,
+    einsum, tensordot, inner,
+)
+from ._random import (  # noqa: F401
+    Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
+    rand, randn, randint, randperm, rand_like, randn_like, randint_like, normal, bernoulli, multinomial,
+)
+from . import _linalg, _random
+_linalg._install_methods(Tensor)
+_random._install_methods(Tensor)
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",

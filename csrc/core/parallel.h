@@ -8,6 +8,9 @@
 /* Below this many elements an op runs on the calling thread. */
 #define TL_GRAIN_SIZE 32768
 
+/* Set by the linalg code so tl_set_num_threads also sets OpenBLAS's thread count. */
+extern void (*tl_blas_set_threads_hook)(int);
+
 int tl_get_num_threads(void);
 void tl_set_num_threads(int n);
 /* Calls fn(begin, end, ctx) over [0, n) split into contiguous chunks across threads

@@ -28,11 +28,15 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_factory,
     tl_module_methods_interop,
     tl_module_methods_dlpack,
+    tl_module_methods_linalg,
+    tl_module_methods_random,
     NULL,
 };
 static PyMethodDef *const tensor_tables[] = {
     tl_tensor_methods_interop,
     tl_tensor_methods_dlpack,
+    tl_tensor_methods_linalg,
+    tl_tensor_methods_random,
     NULL,
 };
 
@@ -42,7 +46,8 @@ PyMODINIT_FUNC PyInit__C(void)
 {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
-    if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0) goto fail;
+    tl_linalg_install_operators();
+    if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0) goto fail;
     for (int i = 0; module_tables[i]; i++)
         if (PyModule_AddFunctions(m, module_tables[i]) < 0) goto fail;
     return m;

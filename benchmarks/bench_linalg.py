@@ -1,0 +1,121 @@
+"""Linear algebra and random benchmark rows: tensorlib vs NumPy vs torch, plus a direct
+ctypes call of the bundled OpenBLAS sgemm as the anchor for matmul at 2048.
+
+Each row is a dict {"tensorlib": fn, "numpy": fn, "torch": fn}; run this file to print
+median times and ratios (or feed ROWS to benchmarks/harness.py's bench())."""
+import ctypes
+import glob
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tensorlib as tl  # noqa: E402
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+
+def _pair(n, dtype):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(dtype)
+    b = rng.standard_normal((n, n)).astype(dtype)
+    return a, b
+
+
+def matmul_row(n, dtype):
+    a, b = _pair(n, dtype)
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    row = {"tensorlib": lambda: ta @ tb, "numpy": lambda: a @ b}
+    if torch is not None:
+        xa, xb = torch.from_numpy(a), torch.from_numpy(b)
+        row["torch"] = lambda: xa @ xb
+    return row
+
+
+def matmul_transposed_row(n=1024):
+    a, b = _pair(n, np.float32)
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    row = {"tensorlib": lambda: ta.t() @ tb, "numpy": lambda: a.T @ b}
+    if torch is not None:
+        xa, xb = torch.from_numpy(a), torch.from_numpy(b)
+        row["torch"] = lambda: xa.t() @ xb
+    return row
+
+
+def bmm_row(batch=64, n=128):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((batch, n, n)).astype(np.float32)
+    b = rng.standard_normal((batch, n, n)).astype(np.float32)
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    row = {"tensorlib": lambda: tl.bmm(ta, tb), "numpy": lambda: np.matmul(a, b)}
+    if torch is not None:
+        xa, xb = torch.from_numpy(a), torch.from_numpy(b)
+        row["torch"] = lambda: torch.bmm(xa, xb)
+    return row
+
+
+def randn_row(n=10_000_000):
+    rng = np.random.default_rng(0)
+    row = {"tensorlib": lambda: tl.randn(n), "numpy": lambda: rng.standard_normal(n, dtype=np.float32)}
+    if torch is not None:
+        row["torch"] = lambda: torch.randn(n)
+    return row
+
+
+def direct_sgemm_row(n=2048):
+    """The anchor: cblas_sgemm of the OpenBLAS tensorlib links, called through ctypes."""
+    libs = glob.glob(os.path.join(os.path.dirname(tl.__file__), "libscipy_openblas*.so")) or \
+        glob.glob(os.path.join(os.path.dirname(tl.__file__), "*openblas*.so*"))
+    if not libs:
+        return None
+    lib = ctypes.CDLL(libs[0])
+    fn = getattr(lib, "scipy_cblas_sgemm", None) or getattr(lib, "cblas_sgemm")
+    a, b = _pair(n, np.float32)
+    c = np.empty((n, n), np.float32)
+    fp = ctypes.POINTER(ctypes.c_float)
+    args = (101, 111, 111, n, n, n, ctypes.c_float(1.0), a.ctypes.data_as(fp), n, b.ctypes.data_as(fp), n,
+            ctypes.c_float(0.0), c.ctypes.data_as(fp), n)
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    return {"tensorlib": lambda: ta @ tb, "sgemm": lambda: fn(*args)}
+
+
+ROWS = {
+    **{f"matmul f32 {n}": (lambda n=n: matmul_row(n, np.float32)) for n in (64, 512, 2048)},
+    **{f"matmul f64 {n}": (lambda n=n: matmul_row(n, np.float64)) for n in (64, 512, 2048)},
+    "matmul f32 1024 transposed lhs": matmul_transposed_row,
+    "bmm f32 64x(128x128)": bmm_row,
+    "randn f32 1e7": randn_row,
+    "direct sgemm 2048 (anchor)": direct_sgemm_row,
+}
+
+
+def _time(fn, min_time=0.3, max_reps=200):
+    fn()
+    times = []
+    start = time.perf_counter()
+    while len(times) < 3 or (time.perf_counter() - start < min_time and len(times) < max_reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def main():
+    print(f"threads: {tl.get_num_threads()}")
+    for name, make in ROWS.items():
+        row = make()
+        if row is None:
+            continue
+        t = {k: _time(f) for k, f in row.items()}
+        base = t["tensorlib"]
+        ratios = "  ".join(f"{k}/tl={v / base:.2f}" for k, v in t.items() if k != "tensorlib")
+        print(f"{name:32s} tl={base * 1e3:9.3f} ms  {ratios}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,580 @@
+/* linalg.c - the matrix-product ops: torch's argument checks and messages, shapes,
+ * broadcasting of batch dims, and names (seed 003 "contracts away dims"). The
+ * arithmetic is tl_gemm's (gemm.c). */
+#include "ops/linalg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "ops/copy.h"
+#include "ops/view.h"
+
+/* ---- small helpers ---- */
+
+/* caffe2::TypeMeta's spelling of a dtype, used by mm's dtype message. */
+static const char *typemeta_name(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: return "bool";
+    case TL_UINT8: return "unsigned char";
+    case TL_INT8: return "signed char";
+    case TL_INT16: return "short int";
+    case TL_INT32: return "int";
+    case TL_INT64: return "long int";
+    case TL_FLOAT16: return "c10::Half";
+    case TL_BFLOAT16: return "c10::BFloat16";
+    case TL_FLOAT32: return "float";
+    case TL_FLOAT64: return "double";
+    case TL_COMPLEX32: return "c10::complex<c10::Half>";
+    case TL_COMPLEX64: return "c10::complex<float>";
+    case TL_COMPLEX128: return "c10::complex<double>";
+    default: return tl_dtype_infos[d].name;
+    }
+}
+
+static const char *cname(const tl_tensor *t) { return tl_dtype_infos[t->dtype].cname; }
+
+static int check_dtype_supported(const tl_tensor *t, const char *kernel)
+{
+    if (!tl_gemm_dtype_ok((tl_dtype)t->dtype))
+        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, cname(t));
+    return 0;
+}
+
+static int check_cpu_strided(const tl_tensor *t)
+{
+    if (t->layout != TL_LAYOUT_STRIDED)
+        return tl_err(TL_ERR_RUNTIME, "linear algebra ops here take strided tensors; use the sparse ops for sparse layouts");
+    if (t->device.type != TL_DEV_CPU)
+        return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found a tensor on %s",
+                      tl_device_type_names[t->device.type]);
+    return 0;
+}
+
+static int named_unsupported(const tl_tensor *t, const char *op)
+{
+    if (t && t->names)
+        return tl_err(TL_ERR_RUNTIME, "%s is not yet supported with named tensors. Please drop names via "
+                                      "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, "
+                                      "and set names on the result of the operation.", op);
+    return 0;
+}
+
+/* A view of `t` with new sizes/strides (same storage and offset), names dropped. */
+static int view_as(tl_tensor *v, const tl_tensor *t, int nd, const int64_t *sz, const int64_t *st)
+{
+    return tl_tensor_view_init(v, t, nd, sz, st, t->offset);
+}
+
+static int name_at(const tl_tensor *t, int d) { return t->names ? t->names[d] : 0; }
+
+static void names_list_str(const int32_t *n, int k, char *buf, int len)
+{
+    int pos = snprintf(buf, len, "[");
+    for (int i = 0; i < k && pos < len; i++)
+        pos += snprintf(buf + pos, len - pos, "%s%s%s%s", i ? ", " : "", n[i] ? "'" : "", n[i] ? tl_name_str(n[i]) : "None",
+                        n[i] ? "'" : "");
+    if (pos < len) snprintf(buf + pos, len - pos, "]");
+}
+
+static bool contains(const int32_t *n, int k, int32_t id)
+{
+    for (int i = 0; i < k; i++)
+        if (n[i] == id) return true;
+    return false;
+}
+
+/* Unifies two name lists aligned from the right (seed 003 "unifies names from inputs");
+ * out has max(ka, kb) entries. */
+static int unify_right(const int32_t *a, int ka, const int32_t *b, int kb, int32_t *out)
+{
+    int k = ka > kb ? ka : kb;
+    char sa[512], sb[512];
+    for (int i = 1; i <= k; i++) {
+        int32_t x = i <= ka ? a[ka - i] : 0, y = i <= kb ? b[kb - i] : 0;
+        bool in_both = i <= ka && i <= kb;
+        if (in_both && x && y && x != y) {
+            names_list_str(a, ka, sa, sizeof sa);
+            names_list_str(b, kb, sb, sizeof sb);
+            return tl_err(TL_ERR_RUNTIME, "Error when attempting to broadcast dims %s and dims %s: dim '%s' and dim '%s' "
+                                          "are at the same position from the right but do not match.",
+                          sa, sb, tl_name_str(x), tl_name_str(y));
+        }
+        int32_t u = x ? x : y;
+        if (in_both && u && (!x || !y)) {
+            /* a named dim matched with None must not appear elsewhere in the other list */
+            const int32_t *other = x ? b : a;
+            int kother = x ? kb : ka;
+            if (contains(other, kother, u)) {
+                names_list_str(a, ka, sa, sizeof sa);
+                names_list_str(b, kb, sb, sizeof sb);
+                return tl_err(TL_ERR_RUNTIME, "Misaligned dims when attempting to broadcast dims %s and dims %s: dim '%s' "
+                                              "appears in a different position from the right across both lists.",
+                              sa, sb, tl_name_str(u));
+            }
+        }
+        out[k - i] = u;
+    }
+    return 0;
+}
+
+/* Names of a matrix product: unify(batch names) + [a.names[-2]] + [b.names[-1]], the
+ * contracted dims (and the missing dims of 1-D operands) removed. */
+static int product_names(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, const tl_tensor *input)
+{
+    if (!a->names && !b->names && !(input && input->names)) return 0;
+    int32_t na[TL_MAX_DIMS] = {0}, nb[TL_MAX_DIMS] = {0}, nm[TL_MAX_DIMS] = {0};
+    int ka = a->ndim >= 2 ? a->ndim - 2 : 0, kb = b->ndim >= 2 ? b->ndim - 2 : 0;
+    for (int i = 0; i < ka; i++) na[i] = name_at(a, i);
+    for (int i = 0; i < kb; i++) nb[i] = name_at(b, i);
+    if (unify_right(na, ka, nb, kb, nm) < 0) return -1;
+    int k = ka > kb ? ka : kb;
+    if (a->ndim >= 2) nm[k++] = name_at(a, a->ndim - 2);
+    if (b->ndim >= 2) nm[k++] = name_at(b, b->ndim - 1);
+    if (input && input->names) { /* addmm/addmv: then the add rule with input */
+        int32_t ni[TL_MAX_DIMS], res[TL_MAX_DIMS];
+        for (int i = 0; i < input->ndim; i++) ni[i] = input->names[i];
+        if (unify_right(ni, input->ndim, nm, k, res) < 0) return -1;
+        memcpy(nm, res, sizeof(int32_t) * k);
+    }
+    return tl_tensor_set_names(out, nm);
+}
+
+/* Promotion for outer/addr (torch computes them elementwise): higher kind wins; within a
+ * kind the wider type; uint8 with int8 is int16; float16 with bfloat16 is float32. */
+static tl_dtype promote2(tl_dtype x, tl_dtype y)
+{
+    if (x == y) return x;
+    tl_kind kx = tl_dtype_kind(x), ky = tl_dtype_kind(y);
+    if (kx != ky) {
+        tl_dtype hi = kx > ky ? x : y, lo = kx > ky ? y : x;
+        if (tl_dtype_is_complex(hi) && tl_dtype_is_float(lo) && tl_dtype_itemsize(lo) == 8) return TL_COMPLEX128;
+        return hi;
+    }
+    if ((x == TL_UINT8 && y == TL_INT8) || (x == TL_INT8 && y == TL_UINT8)) return TL_INT16;
+    if ((x == TL_FLOAT16 && y == TL_BFLOAT16) || (x == TL_BFLOAT16 && y == TL_FLOAT16)) return TL_FLOAT32;
+    return tl_dtype_itemsize(x) >= tl_dtype_itemsize(y) ? x : y;
+}
+
+
+/* Result tensor `out` of shape sz, then c = beta*c0 + alpha*a@b where c0 is input
+ * broadcast to sz. cview describes how out is seen by the gemm (ndim >= 2). */
+static int run_product(tl_tensor *out, int nd, const int64_t *sz, tl_dtype dt, const tl_tensor *input,
+                       const tl_tensor *a3, const tl_tensor *b3, int gnd, const int64_t *gsz, tl_scalar alpha,
+                       tl_scalar beta)
+{
+    if (tl_tensor_empty(out, nd, sz, dt, a3->device, false) < 0) return -1;
+    bool use_input = input && !tl_scalar_is_zero(beta);
+    if (use_input && tl_copy_(out, input) < 0) return -1;
+    tl_tensor cv = {0};
+    int64_t st[TL_MAX_DIMS];
+    tl_contiguous_strides(gsz, gnd, st);
+    int rc = view_as(&cv, out, gnd, gsz, st);
+    if (rc == 0) rc = tl_gemm(&cv, a3, b3, alpha, use_input ? beta : tl_scalar_int(0));
+    tl_tensor_clear(&cv);
+    return rc;
+}
+
+/* Views a 1-D vector as a column (K x 1) or row (1 x K) matrix. */
+static int vec_as_matrix(tl_tensor *v, const tl_tensor *t, bool column)
+{
+    int64_t sz[2], st[2];
+    int64_t n = t->sizes[0], s = t->strides[0];
+    if (column) { sz[0] = n; sz[1] = 1; st[0] = s; st[1] = 1; }
+    else { sz[0] = 1; sz[1] = n; st[0] = n; st[1] = s; }
+    return view_as(v, t, 2, sz, st);
+}
+
+static int check_inputs(const tl_tensor *a, const tl_tensor *b)
+{
+    if (check_cpu_strided(a) < 0 || check_cpu_strided(b) < 0) return -1;
+    return 0;
+}
+
+/* ---- ops ---- */
+
+int tl_mm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    if (check_inputs(a, b) < 0) return -1;
+    if (a->ndim != 2) return tl_err(TL_ERR_RUNTIME, "self must be a matrix");
+    if (b->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat2 must be a matrix");
+    if (a->sizes[1] != b->sizes[0])
+        return tl_err(TL_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                      (long long)a->sizes[0], (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                      typemeta_name((tl_dtype)a->dtype), typemeta_name((tl_dtype)b->dtype));
+    if (check_dtype_supported(a, "addmm_impl_cpu_") < 0) return -1;
+    int64_t sz[2] = {a->sizes[0], b->sizes[1]};
+    if (run_product(out, 2, sz, (tl_dtype)a->dtype, NULL, a, b, 2, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
+        return -1;
+    return product_names(out, a, b, NULL);
+}
+
+/* bmm-style checks shared by bmm, baddbmm and batched matmul (B = batch count). */
+static int check_bmm_shapes(const tl_tensor *a, const tl_tensor *b, int64_t B)
+{
+    int n = a->ndim;
+    if (b->sizes[0] != B || b->sizes[n - 2] != a->sizes[n - 1])
+        return tl_err(TL_ERR_RUNTIME, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but "
+                                      "got: [%lld, %lld].", (long long)B, (long long)a->sizes[n - 1],
+                      (long long)b->sizes[0], (long long)b->sizes[n - 2]);
+    return 0;
+}
+
+int tl_bmm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    if (check_inputs(a, b) < 0) return -1;
+    if (a->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch1 must be a 3D tensor");
+    if (b->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch2 must be a 3D tensor");
+    if (check_bmm_shapes(a, b, a->sizes[0]) < 0) return -1;
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
+    if (check_dtype_supported(a, "bmm") < 0) return -1;
+    int64_t sz[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
+    if (run_product(out, 3, sz, (tl_dtype)a->dtype, NULL, a, b, 3, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
+        return -1;
+    return product_names(out, a, b, NULL);
+}
+
+int tl_mv(tl_tensor *out, const tl_tensor *a, const tl_tensor *v)
+{
+    if (check_inputs(a, v) < 0) return -1;
+    if (a->ndim != 2 || v->ndim != 1)
+        return tl_err(TL_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+    if (a->sizes[1] != v->sizes[0])
+        return tl_err(TL_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                      (long long)a->sizes[0], (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
+    if (a->dtype != v->dtype)
+        return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(v),
+                      cname(a), cname(v));
+    if (check_dtype_supported(a, "addmv_impl_cpu") < 0) return -1;
+    tl_tensor vc = {0};
+    int64_t sz[1] = {a->sizes[0]}, gsz[2] = {a->sizes[0], 1};
+    int rc = vec_as_matrix(&vc, v, true);
+    if (rc == 0) rc = run_product(out, 1, sz, (tl_dtype)a->dtype, NULL, a, &vc, 2, gsz, tl_scalar_int(1), tl_scalar_int(0));
+    tl_tensor_clear(&vc);
+    if (rc == 0) rc = product_names(out, a, v, NULL);
+    return rc;
+}
+
+static int dot_impl(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, const char *op)
+{
+    if (check_inputs(a, b) < 0) return -1;
+    if (a->ndim != 1 || b->ndim != 1)
+        return tl_err(TL_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+    if (a->sizes[0] != b->sizes[0])
+        return tl_err(TL_ERR_RUNTIME, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
+                                      "number of elements, but got %lld and %lld elements respectively",
+                      (long long)a->sizes[0], (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]);
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "%s : expected both vectors to have same dtype, but found %s and %s", op, cname(a),
+                      cname(b));
+    if (check_dtype_supported(a, op) < 0) return -1;
+    tl_tensor ar = {0}, bc = {0};
+    int64_t gsz[2] = {1, 1};
+    int rc = vec_as_matrix(&ar, a, false);
+    if (rc == 0) rc = vec_as_matrix(&bc, b, true);
+    if (rc == 0) rc = run_product(out, 0, gsz, (tl_dtype)a->dtype, NULL, &ar, &bc, 2, gsz, tl_scalar_int(1), tl_scalar_int(0));
+    tl_tensor_clear(&ar);
+    tl_tensor_clear(&bc);
+    return rc;
+}
+
+int tl_dot(tl_tensor *out, const tl_tensor *a, const tl_tensor *b) { return dot_impl(out, a, b, "dot"); }
+
+int tl_vdot(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    if (!tl_dtype_is_complex((tl_dtype)a->dtype) || a->ndim != 1) return dot_impl(out, a, b, "vdot");
+    /* conjugate a copy of the first vector, then an ordinary dot */
+    tl_tensor ac = {0};
+    int rc = tl_clone(&ac, a, (tl_dtype)a->dtype, TL_MEMFMT_CONTIGUOUS);
+    if (rc == 0) {
+        int64_t n = tl_numel(&ac);
+        if (ac.dtype == TL_COMPLEX64) {
+            float complex *p = (float complex *)tl_data(&ac);
+            for (int64_t i = 0; i < n; i++) p[i] = conjf(p[i]);
+        } else if (ac.dtype == TL_COMPLEX128) {
+            double complex *p = (double complex *)tl_data(&ac);
+            for (int64_t i = 0; i < n; i++) p[i] = conj(p[i]);
+        }
+        rc = dot_impl(out, &ac, b, "vdot");
+    }
+    tl_tensor_clear(&ac);
+    return rc;
+}
+
+int tl_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    if (check_inputs(a, b) < 0) return -1;
+    int da = a->ndim, db = b->ndim;
+    if (da == 0 || db == 0)
+        return tl_err(TL_ERR_RUNTIME, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db);
+    if (da == 1 && db == 1) return tl_dot(out, a, b);
+    if (da == 2 && db == 1) return tl_mv(out, a, b);
+    if (da == 2 && db == 2) return tl_mm(out, a, b);
+    int64_t K = a->sizes[da - 1];
+    if (da == 1 && db == 2) {
+        if (b->sizes[0] != K)
+            return tl_err(TL_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (1x%lld and %lldx%lld)", (long long)K,
+                          (long long)b->sizes[0], (long long)b->sizes[1]);
+    } else if (da >= 3 && db <= 2) { /* torch folds a's batch into its rows: mm/mv messages */
+        int64_t rows = 1;
+        for (int i = 0; i < da - 1; i++) rows *= a->sizes[i];
+        if (db == 2 && b->sizes[0] != K)
+            return tl_err(TL_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                          (long long)rows, (long long)K, (long long)b->sizes[0], (long long)b->sizes[1]);
+        if (db == 1 && b->sizes[0] != K)
+            return tl_err(TL_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)rows,
+                          (long long)rows, (long long)K, (long long)b->sizes[0]);
+        if (a->dtype != b->dtype)
+            return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                          typemeta_name((tl_dtype)a->dtype), typemeta_name((tl_dtype)b->dtype));
+    }
+    /* general batched product: a [..., M, K], b [..., K, N] with batch broadcasting */
+    int64_t asz[TL_MAX_DIMS], ast[TL_MAX_DIMS], bsz[TL_MAX_DIMS], bst[TL_MAX_DIMS];
+    int na = da >= 2 ? da : 2, nbd = db >= 2 ? db : 2;
+    if (da == 1) { asz[0] = 1; asz[1] = K; ast[0] = K * a->strides[0]; ast[1] = a->strides[0]; }
+    else { memcpy(asz, a->sizes, sizeof(int64_t) * da); memcpy(ast, a->strides, sizeof(int64_t) * da); }
+    if (db == 1) { bsz[0] = b->sizes[0]; bsz[1] = 1; bst[0] = b->strides[0]; bst[1] = 1; }
+    else { memcpy(bsz, b->sizes, sizeof(int64_t) * db); memcpy(bst, b->strides, sizeof(int64_t) * db); }
+    int64_t batch[TL_MAX_DIMS];
+    int nbatch;
+    if (tl_broadcast_shapes(asz, na - 2, bsz, nbd - 2, batch, &nbatch) < 0) return -1;
+    int64_t M = asz[na - 2], N = bsz[nbd - 1], B = 1;
+    for (int i = 0; i < nbatch; i++) B *= batch[i];
+    if (bsz[nbd - 2] != K)
+        return tl_err(TL_ERR_RUNTIME, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but "
+                                      "got: [%lld, %lld].", (long long)B, (long long)K, (long long)B,
+                      (long long)bsz[nbd - 2]);
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
+    if (check_dtype_supported(a, "bmm") < 0) return -1;
+    int g = nbatch + 2;
+    int64_t gasz[TL_MAX_DIMS], gast[TL_MAX_DIMS], gbsz[TL_MAX_DIMS], gbst[TL_MAX_DIMS], gsz[TL_MAX_DIMS];
+    for (int i = 0; i < nbatch; i++) {
+        int ia = i - (nbatch - (na - 2)), ib = i - (nbatch - (nbd - 2));
+        gasz[i] = gbsz[i] = gsz[i] = batch[i];
+        gast[i] = ia >= 0 && asz[ia] == batch[i] ? ast[ia] : 0;
+        gbst[i] = ib >= 0 && bsz[ib] == batch[i] ? bst[ib] : 0;
+    }
+    gasz[g - 2] = M; gasz[g - 1] = K; gast[g - 2] = ast[na - 2]; gast[g - 1] = ast[na - 1];
+    gbsz[g - 2] = K; gbsz[g - 1] = N; gbst[g - 2] = bst[nbd - 2]; gbst[g - 1] = bst[nbd - 1];
+    gsz[g - 2] = M; gsz[g - 1] = N;
+    int64_t osz[TL_MAX_DIMS];
+    int nout = nbatch;
+    memcpy(osz, batch, sizeof(int64_t) * nbatch);
+    if (da >= 2) osz[nout++] = M;
+    if (db >= 2) osz[nout++] = N;
+    tl_tensor av = {0}, bv = {0};
+    int rc = view_as(&av, a, g, gasz, gast);
+    if (rc == 0) rc = view_as(&bv, b, g, gbsz, gbst);
+    if (rc == 0) rc = run_product(out, nout, osz, (tl_dtype)a->dtype, NULL, &av, &bv, g, gsz, tl_scalar_int(1),
+                                  tl_scalar_int(0));
+    tl_tensor_clear(&av);
+    tl_tensor_clear(&bv);
+    if (rc == 0) rc = product_names(out, a, b, NULL);
+    return rc;
+}
+
+/* Promotes x to dtype d (a converted copy, or an alias when already d). */
+static int as_dtype(tl_tensor *out, const tl_tensor *x, tl_dtype d)
+{
+    if (x->dtype == d) return tl_tensor_alias(out, x);
+    return tl_clone(out, x, d, TL_MEMFMT_CONTIGUOUS);
+}
+
+/* beta*input + alpha*outer(v1, v2) in the promoted dtype (input NULL: plain outer). */
+static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v1, const tl_tensor *v2, tl_scalar beta,
+                      tl_scalar alpha, const char *op)
+{
+    if (check_inputs(v1, v2) < 0 || (input && check_cpu_strided(input) < 0)) return -1;
+    if (named_unsupported(v1, op) < 0 || named_unsupported(v2, op) < 0 || named_unsupported(input, op) < 0) return -1;
+    if (v1->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec1, but got %d-D", op, v1->ndim);
+    if (v2->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec2, but got %d-D", op, v2->ndim);
+    tl_dtype dt = promote2((tl_dtype)v1->dtype, (tl_dtype)v2->dtype);
+    if (input) dt = promote2(dt, (tl_dtype)input->dtype);
+    int64_t sz[2] = {v1->sizes[0], v2->sizes[0]};
+    tl_tensor ex = {0};
+    if (input) { /* input must broadcast to the result */
+        int rc = tl_expand(&ex, input, sz, 2);
+        tl_tensor_clear(&ex);
+        if (rc < 0) return -1;
+    }
+    /* bool: logical and, computed as a uint8 product */
+    tl_dtype work = dt == TL_BOOL ? TL_UINT8 : dt;
+    if (!tl_gemm_dtype_ok(work)) return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", op, tl_dtype_infos[dt].cname);
+    tl_tensor x = {0}, y = {0}, xc = {0}, yr = {0}, tmp = {0};
+    int rc = as_dtype(&x, v1, work);
+    if (rc == 0) rc = as_dtype(&y, v2, work);
+    if (rc == 0) rc = vec_as_matrix(&xc, &x, true);
+    if (rc == 0) rc = vec_as_matrix(&yr, &y, false);
+    if (work == dt) {
+        if (rc == 0) rc = run_product(out, 2, sz, dt, input, &xc, &yr, 2, sz, alpha, beta);
+    } else {
+        if (rc == 0) rc = run_product(&tmp, 2, sz, work, NULL, &xc, &yr, 2, sz, tl_scalar_int(1), tl_scalar_int(0));
+        if (rc == 0) rc = tl_tensor_empty(out, 2, sz, dt, v1->device, false);
+        if (rc == 0) rc = tl_copy_(out, &tmp);
+        if (rc == 0 && input && !tl_scalar_is_zero(beta) && !tl_scalar_is_zero(alpha)) {
+            /* bool addr: beta || (alpha && v1 v2^T) */
+            int64_t n = tl_numel(out);
+            tl_tensor in8 = {0};
+            rc = tl_tensor_empty(&in8, 2, sz, TL_BOOL, v1->device, false);
+            if (rc == 0) rc = tl_copy_(&in8, input);
+            uint8_t *o = (uint8_t *)tl_data(out), *p = (uint8_t *)tl_data(&in8);
+            for (int64_t i = 0; rc == 0 && i < n; i++) o[i] = (uint8_t)(o[i] | p[i]);
+            tl_tensor_clear(&in8);
+        } else if (rc == 0 && input && !tl_scalar_is_zero(beta)) {
+            rc = tl_copy_(out, input);
+        } else if (rc == 0 && tl_scalar_is_zero(alpha)) {
+            rc = tl_fill_(out, tl_scalar_int(0));
+        }
+    }
+    tl_tensor_clear(&x);
+    tl_tensor_clear(&y);
+    tl_tensor_clear(&xc);
+    tl_tensor_clear(&yr);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+int tl_outer(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    return outer_impl(out, NULL, a, b, tl_scalar_int(0), tl_scalar_int(1), "outer");
+}
+
+int tl_addr(tl_tensor *out, const tl_tensor *input, const tl_tensor *v1, const tl_tensor *v2, tl_scalar beta,
+            tl_scalar alpha)
+{
+    return outer_impl(out, input, v1, v2, beta, alpha, "addr");
+}
+
+int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const tl_tensor *m2, tl_scalar beta,
+             tl_scalar alpha)
+{
+    if (check_inputs(m1, m2) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (m1->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat1 must be a matrix, got %d-D tensor", m1->ndim);
+    if (m2->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat2 must be a matrix, got %d-D tensor", m2->ndim);
+    if (m1->sizes[1] != m2->sizes[0])
+        return tl_err(TL_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                      (long long)m1->sizes[0], (long long)m1->sizes[1], (long long)m2->sizes[0], (long long)m2->sizes[1]);
+    if (input->dtype != m2->dtype)
+        return tl_err(TL_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s", cname(input), cname(m2));
+    if (m1->dtype != m2->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                      typemeta_name((tl_dtype)m1->dtype), typemeta_name((tl_dtype)m2->dtype));
+    if (check_dtype_supported(m1, "addmm_impl_cpu_") < 0) return -1;
+    int64_t sz[2] = {m1->sizes[0], m2->sizes[1]};
+    tl_tensor ex = {0};
+    int rc = tl_expand(&ex, input, sz, 2);
+    tl_tensor_clear(&ex);
+    if (rc < 0) return -1;
+    if (run_product(out, 2, sz, (tl_dtype)m1->dtype, input, m1, m2, 2, sz, alpha, beta) < 0) return -1;
+    return product_names(out, m1, m2, input);
+}
+
+int tl_addmv(tl_tensor *out, const tl_tensor *input, const tl_tensor *mat, const tl_tensor *vec, tl_scalar beta,
+             tl_scalar alpha)
+{
+    if (check_inputs(mat, vec) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (mat->ndim != 2 || vec->ndim != 1 || input->ndim > 1)
+        return tl_err(TL_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d", input->ndim, mat->ndim,
+                      vec->ndim);
+    int64_t M = mat->sizes[0];
+    bool in_ok = input->ndim == 0 || input->sizes[0] == M || input->sizes[0] == 1;
+    if (mat->sizes[1] != vec->sizes[0] || !in_ok)
+        return tl_err(TL_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                      (long long)(input->ndim ? input->sizes[0] : 1), (long long)M, (long long)mat->sizes[1],
+                      (long long)vec->sizes[0]);
+    if (input->dtype != mat->dtype || mat->dtype != vec->dtype)
+        return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(input),
+                      cname(mat), cname(vec));
+    if (check_dtype_supported(mat, "addmv_impl_cpu") < 0) return -1;
+    tl_tensor vc = {0};
+    int64_t sz[1] = {M}, gsz[2] = {M, 1};
+    int rc = vec_as_matrix(&vc, vec, true);
+    if (rc == 0) rc = run_product(out, 1, sz, (tl_dtype)mat->dtype, input, mat, &vc, 2, gsz, alpha, beta);
+    tl_tensor_clear(&vc);
+    if (rc == 0) rc = product_names(out, mat, vec, input);
+    return rc;
+}
+
+static int check_batched(const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, const char *op)
+{
+    if (check_inputs(b1, b2) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (named_unsupported(input, op) < 0 || named_unsupported(b1, op) < 0 || named_unsupported(b2, op) < 0) return -1;
+    if (b1->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch1 must be a 3D tensor");
+    if (b2->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch2 must be a 3D tensor");
+    return 0;
+}
+
+int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, tl_scalar beta,
+               tl_scalar alpha)
+{
+    if (check_batched(input, b1, b2, "baddbmm") < 0) return -1;
+    if (check_bmm_shapes(b1, b2, b1->sizes[0]) < 0) return -1;
+    if (b1->dtype != b2->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(b1), cname(b2));
+    if (input->dtype != b1->dtype)
+        return tl_err(TL_ERR_RUNTIME, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
+                      typemeta_name((tl_dtype)input->dtype), typemeta_name((tl_dtype)b1->dtype),
+                      typemeta_name((tl_dtype)b2->dtype));
+    if (check_dtype_supported(b1, "baddbmm") < 0) return -1;
+    int64_t sz[3] = {b1->sizes[0], b1->sizes[1], b2->sizes[2]};
+    tl_tensor ex = {0};
+    int rc = tl_expand(&ex, input, sz, 3);
+    tl_tensor_clear(&ex);
+    if (rc < 0) return -1;
+    return run_product(out, 3, sz, (tl_dtype)b1->dtype, input, b1, b2, 3, sz, alpha, beta);
+}
+
+int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, tl_scalar beta,
+              tl_scalar alpha)
+{
+    if (check_batched(input, b1, b2, "addbmm") < 0) return -1;
+    if (b1->sizes[0] != b2->sizes[0])
+        return tl_err(TL_ERR_RUNTIME, "batch1 and batch2 must have same number of batches, got %lld and %lld",
+                      (long long)b1->sizes[0], (long long)b2->sizes[0]);
+    if (b1->sizes[2] != b2->sizes[1])
+        return tl_err(TL_ERR_RUNTIME, "Incompatible matrix sizes for bmm (%lldx%lld and %lldx%lld)",
+                      (long long)b1->sizes[1], (long long)b1->sizes[2], (long long)b2->sizes[1], (long long)b2->sizes[2]);
+    if (b1->dtype != b2->dtype || input->dtype != b1->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(input),
+                      cname(input->dtype != b1->dtype ? b1 : b2));
+    if (check_dtype_supported(b1, "addbmm") < 0) return -1;
+    int64_t B = b1->sizes[0], M = b1->sizes[1], K = b1->sizes[2], N = b2->sizes[2];
+    int64_t sz[2] = {M, N};
+    tl_tensor ex = {0};
+    int rc = tl_expand(&ex, input, sz, 2);
+    tl_tensor_clear(&ex);
+    if (rc < 0) return -1;
+    /* sum_b A_b @ B_b = [A_0 .. A_{B-1}] (M x B*K) @ [B_0; ..; B_{B-1}] (B*K x N) */
+    tl_tensor A = {0}, Bm = {0}, perm = {0};
+    int64_t pd[3] = {1, 0, 2};
+    rc = tl_permute(&perm, b1, pd, 3);
+    if (rc == 0) rc = tl_reshape(&A, &perm, (int64_t[]){M, B * K}, 2);
+    if (rc == 0) rc = tl_reshape(&Bm, b2, (int64_t[]){B * K, N}, 2);
+    if (rc == 0) rc = run_product(out, 2, sz, (tl_dtype)b1->dtype, input, &A, &Bm, 2, sz, alpha, beta);
+    tl_tensor_clear(&A);
+    tl_tensor_clear(&Bm);
+    tl_tensor_clear(&perm);
+    return rc;
+}
+
+int tl_linalg_write_out(tl_tensor *out, const tl_tensor *result, int *resized)
+{
+    *resized = 0;
+    if (tl_check_writable(out) < 0) return -1;
+    if (out->dtype != result->dtype)
+        return tl_err(TL_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                      typemeta_name((tl_dtype)result->dtype), typemeta_name((tl_dtype)out->dtype));
+    bool same = out->ndim == result->ndim;
+    for (int i = 0; same && i < out->ndim; i++) same = out->sizes[i] == result->sizes[i];
+    if (!same) {
+        *resized = tl_numel(out) != 0;
+        if (tl_tensor_empty(out, result->ndim, result->sizes, (tl_dtype)result->dtype, out->device, false) < 0) return -1;
+    }
+    if (tl_copy_(out, result) < 0) return -1;
+    return tl_tensor_set_names(out, result->names);
+}

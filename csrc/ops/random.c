@@ -1,0 +1,593 @@
+/* random.c - distribution samplers over Philox blocks.
+ *
+ * Value layout per call: float32 uniform/normal/bernoulli take one 32-bit word per
+ * element (4 per block; normals pair words for Box-Muller); every other distribution and
+ * dtype is computed in double from two words per element (2 per block). Work is split
+ * across threads by element ranges; each range regenerates exactly its own blocks. The
+ * float32 normal path uses branch-free log and sincos polynomials so it vectorizes. */
+#include "ops/random.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "ops/copy.h"
+
+#define TILE 256 /* blocks per tile */
+
+/* ---- vectorizable float32 math for Box-Muller ---- */
+
+static inline float bits_to_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t float_to_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* log(x) for x in (0, 1] (Cephes logf polynomial, ~1 ulp). */
+static inline float log_f(float x)
+{
+    uint32_t i = float_to_bits(x);
+    /* m in [sqrt(1/2), sqrt(2)) chosen with integer ops only: float compares in the loop
+     * defeat GCC's if-conversion, and the vectorizer with it */
+    uint32_t big = ((i & 0x7fffffu) + (0x800000u - 0x3504f4u)) >> 23; /* mantissa > sqrt(2) */
+    float e = (float)((int32_t)((i >> 23) & 0xff) - 127 + (int32_t)big);
+    float m = bits_to_float(((i & 0x7fffffu) | 0x3f800000u) - (big << 23));
+    float f = m - 1.0f, z = f * f;
+    float y = 7.0376836292E-2f;
+    y = y * f - 1.1514610310E-1f;
+    y = y * f + 1.1676998740E-1f;
+    y = y * f - 1.2420140846E-1f;
+    y = y * f + 1.4249322787E-1f;
+    y = y * f - 1.6668057665E-1f;
+    y = y * f + 2.0000714765E-1f;
+    y = y * f - 2.4999993993E-1f;
+    y = y * f + 3.3333331174E-1f;
+    y = y * f * z;
+    y += -2.12194440E-4f * e;
+    y += -0.5f * z;
+    return f + y + 0.693359375f * e;
+}
+
+/* sqrt(x) for x >= 0 by three Newton steps on 1/sqrt (libm's sqrtf keeps an errno branch
+ * that blocks vectorization). Relative error ~1e-7. */
+static inline float sqrt_f(float x)
+{
+    float y = bits_to_float(0x5f3759dfu - (float_to_bits(x) >> 1));
+    float hx = 0.5f * x;
+    y = y * (1.5f - hx * y * y);
+    y = y * (1.5f - hx * y * y);
+    y = y * (1.5f - hx * y * y);
+    return x * y;
+}
+
+/* sin and cos of 2*pi*t for t = x / 2^24 (x < 2^24): quadrant round(4t) computed on the
+ * integer, polynomials on [-pi/4, pi/4]. */
+static inline void sincos_2pi(uint32_t x, float *s, float *c)
+{
+    int32_t qi = (int32_t)((x + (1u << 21)) >> 22);
+    float r = ((float)(int32_t)x * (1.0f / 16777216.0f) - 0.25f * (float)qi) * 6.28318530718f;
+    qi &= 3;
+    float r2 = r * r;
+    float sr = r + r * r2 * (-1.6666654611E-1f + r2 * (8.3321608736E-3f + r2 * -1.9515295891E-4f));
+    float cr = 1.0f - 0.5f * r2 + r2 * r2 * (4.166664568298827E-2f + r2 * (-1.388731625493765E-3f + r2 * 2.443315711809948E-5f));
+    float sw = (float)(qi & 1), fs = (float)(1 - (qi & 2)), fc = (float)(1 - ((qi + 1) & 2));
+    *s = fs * (sw * cr + (1.0f - sw) * sr);
+    *c = fc * (sw * sr + (1.0f - sw) * cr);
+}
+
+/* ---- tiles: words of nb blocks -> values ---- */
+
+/* float32, 4 values per block (uniform, normal, bernoulli). Cloned for AVX2 where the
+ * CPU has it (runtime dispatch). */
+__attribute__((target_clones("avx2", "default")))
+static void tile_f32(const uint32_t *w, int64_t nwords, float *v, tl_dist dist, double a, double b)
+{
+    const float k24 = 1.0f / 16777216.0f;
+    if (dist == TL_DIST_NORMAL) {
+        float mean = (float)a, sd = (float)b;
+        for (int64_t k = 0; k < nwords / 2; k++) {
+            float u1 = (float)(int32_t)((w[2 * k] >> 8) + 1) * k24; /* (0, 1] */
+            float r = sqrt_f(-2.0f * log_f(u1)), s, c;
+            sincos_2pi(w[2 * k + 1] >> 8, &s, &c);
+            v[2 * k] = mean + sd * r * c;
+            v[2 * k + 1] = mean + sd * r * s;
+        }
+    } else if (dist == TL_DIST_UNIFORM) {
+        float from = (float)a, span = (float)(b - a), to = (float)b;
+        for (int64_t k = 0; k < nwords; k++) {
+            float x = from + span * ((float)(w[k] >> 8) * k24);
+            v[k] = x < to ? x : from; /* rounding must not reach `to` */
+        }
+    } else { /* bernoulli */
+        float p = (float)a;
+        for (int64_t k = 0; k < nwords; k++) v[k] = (float)(w[k] >> 8) * k24 < p ? 1.0f : 0.0f;
+    }
+}
+
+static inline double u53(uint32_t hi, uint32_t lo)
+{
+    return (double)((((uint64_t)hi << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* double, 2 values per block. */
+static void tile_f64(const uint32_t *w, int64_t nblocks, double *v, tl_dist dist, double a, double b)
+{
+    for (int64_t k = 0; k < nblocks; k++) {
+        const uint32_t *q = w + 4 * k;
+        double u0 = u53(q[0], q[1]), u1 = u53(q[2], q[3]);
+        switch (dist) {
+        case TL_DIST_UNIFORM: {
+            double x0 = a + (b - a) * u0, x1 = a + (b - a) * u1;
+            v[2 * k] = x0 < b ? x0 : a;
+            v[2 * k + 1] = x1 < b ? x1 : a;
+            break;
+        }
+        case TL_DIST_NORMAL:
+        case TL_DIST_LOG_NORMAL: {
+            double r = sqrt(-2.0 * log(1.0 - u0)), th = 6.283185307179586 * u1;
+            double z0 = a + b * r * cos(th), z1 = a + b * r * sin(th);
+            v[2 * k] = dist == TL_DIST_NORMAL ? z0 : exp(z0);
+            v[2 * k + 1] = dist == TL_DIST_NORMAL ? z1 : exp(z1);
+            break;
+        }
+        case TL_DIST_EXPONENTIAL:
+            v[2 * k] = -log1p(-u0) / a;
+            v[2 * k + 1] = -log1p(-u1) / a;
+            break;
+        case TL_DIST_CAUCHY:
+            v[2 * k] = a + b * tan(3.141592653589793 * (u0 - 0.5));
+            v[2 * k + 1] = a + b * tan(3.141592653589793 * (u1 - 0.5));
+            break;
+        case TL_DIST_GEOMETRIC: {
+            double l = log1p(-a);
+            v[2 * k] = ceil(log(1.0 - u0) / l);
+            v[2 * k + 1] = ceil(log(1.0 - u1) / l);
+            if (v[2 * k] < 1) v[2 * k] = 1;
+            if (v[2 * k + 1] < 1) v[2 * k + 1] = 1;
+            break;
+        }
+        case TL_DIST_BERNOULLI:
+            v[2 * k] = u0 < a ? 1.0 : 0.0;
+            v[2 * k + 1] = u1 < a ? 1.0 : 0.0;
+            break;
+        }
+    }
+}
+
+typedef struct {
+    uint64_t seed, first;
+    void *dst;
+    bool f32;     /* 4 float values per block, else 2 double values per block */
+    tl_dist dist;
+    double a, b;
+} fill_ctx;
+
+static void fill_range(int64_t e0, int64_t e1, void *vctx)
+{
+    const fill_ctx *c = vctx;
+    int vpb = c->f32 ? 4 : 2, isz = c->f32 ? 4 : 8;
+    uint32_t w[4 * TILE];
+    double vals[4 * TILE]; /* big enough for either type */
+    int64_t blk = e0 / vpb, last = (e1 - 1) / vpb;
+    while (blk <= last) {
+        int64_t nb = last - blk + 1 < TILE ? last - blk + 1 : TILE;
+        tl_philox_blocks(c->seed, c->first + (uint64_t)blk, nb, w);
+        if (c->f32) tile_f32(w, 4 * nb, (float *)vals, c->dist, c->a, c->b);
+        else tile_f64(w, nb, vals, c->dist, c->a, c->b);
+        int64_t t0 = blk * vpb, t1 = (blk + nb) * vpb;
+        int64_t lo = e0 > t0 ? e0 : t0, hi = e1 < t1 ? e1 : t1;
+        memcpy((char *)c->dst + lo * isz, (char *)vals + (lo - t0) * isz, (size_t)(hi - lo) * isz);
+        blk += nb;
+    }
+}
+
+/* Fills n contiguous float (f32) or double values. */
+static void fill_values(void *dst, int64_t n, bool f32, tl_generator *g, tl_dist dist, double a, double b)
+{
+    if (n <= 0) return;
+    int vpb = f32 ? 4 : 2;
+    fill_ctx c = {g->seed, 0, dst, f32, dist, a, b};
+    c.first = tl_generator_reserve(g, (uint64_t)((n + vpb - 1) / vpb));
+    tl_parallel_for(n, 65536, fill_range, &c);
+}
+
+/* Raw 64-bit words, 2 per block (random_, randperm). */
+typedef struct {
+    uint64_t seed, first;
+    uint64_t *dst;
+} u64_ctx;
+
+static void u64_range(int64_t e0, int64_t e1, void *vctx)
+{
+    const u64_ctx *c = vctx;
+    uint32_t w[4 * TILE];
+    int64_t blk = e0 / 2, last = (e1 - 1) / 2;
+    while (blk <= last) {
+        int64_t nb = last - blk + 1 < TILE ? last - blk + 1 : TILE;
+        tl_philox_blocks(c->seed, c->first + (uint64_t)blk, nb, w);
+        for (int64_t e = blk * 2 > e0 ? blk * 2 : e0; e < (blk + nb) * 2 && e < e1; e++) {
+            const uint32_t *q = w + 2 * (e - blk * 2);
+            c->dst[e] = ((uint64_t)q[0] << 32) | q[1];
+        }
+        blk += nb;
+    }
+}
+
+static void fill_u64(uint64_t *dst, int64_t n, tl_generator *g)
+{
+    if (n <= 0) return;
+    u64_ctx c = {g->seed, tl_generator_reserve(g, (uint64_t)((n + 1) / 2)), dst};
+    tl_parallel_for(n, 65536, u64_range, &c);
+}
+
+/* ---- dtype plumbing ---- */
+
+static int check_dtype_usable(const tl_tensor *t, const char *kernel)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    if (tl_dtype_is_shell(d) || d == TL_COMPLEX32)
+        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, tl_dtype_infos[d].cname);
+    if (t->device.type != TL_DEV_CPU) return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
+    return tl_check_writable(t);
+}
+
+static int check_float(const tl_tensor *t, const char *kernel, bool allow_complex)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    if (!(tl_dtype_is_float(d) || (allow_complex && tl_dtype_is_complex(d))))
+        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, tl_dtype_infos[d].cname);
+    return 0;
+}
+
+static int check_continuous(const tl_tensor *t, const char *what)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    if (!tl_dtype_is_float(d))
+        return tl_err(TL_ERR_RUNTIME, "%s distribution is a continuous probability distribution. dtype must be a "
+                                      "floating point but you specified %s", what, tl_dtype_infos[d].cname);
+    return 0;
+}
+
+/* Samples into t: directly when t is a contiguous float32/float64 (or complex, as pairs of
+ * reals), else through a contiguous temporary and a casting copy. */
+static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    int64_t n = tl_numel(t);
+    if (n == 0) return 0;
+    bool cplx = tl_dtype_is_complex(d);
+    tl_dtype real = tl_dtype_to_real(d);
+    bool fast_f32 = dist == TL_DIST_UNIFORM || dist == TL_DIST_NORMAL || dist == TL_DIST_BERNOULLI;
+    bool f32 = fast_f32 && (real == TL_FLOAT32 || real == TL_FLOAT16 || real == TL_BFLOAT16 || !tl_dtype_is_float(real));
+    if (cplx && dist == TL_DIST_NORMAL) b *= 0.7071067811865476; /* each part has variance std^2 / 2 */
+    if ((real == TL_FLOAT32 && f32) || (real == TL_FLOAT64 && !f32)) {
+        if (tl_is_contiguous(t)) {
+            fill_values(tl_data(t), cplx ? 2 * n : n, f32, g, dist, a, b);
+            return 0;
+        }
+    }
+    /* temporary of the working type (complex: same complex dtype, filled as reals) */
+    tl_dtype work = cplx ? (f32 ? TL_COMPLEX64 : TL_COMPLEX128) : (f32 ? TL_FLOAT32 : TL_FLOAT64);
+    tl_tensor tmp = {0};
+    if (tl_tensor_empty(&tmp, t->ndim, t->sizes, work, t->device, false) < 0) return -1;
+    fill_values(tl_data(&tmp), cplx ? 2 * n : n, f32, g, dist, a, b);
+    int rc = tl_copy_(t, &tmp);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+int tl_random_dist_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
+{
+    if (check_dtype_usable(t, "random") < 0) return -1;
+    switch (dist) {
+    case TL_DIST_UNIFORM:
+        if (check_float(t, "check_uniform_bounds", true) < 0) return -1;
+        if (!(a <= b))
+            return tl_err(TL_ERR_RUNTIME, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", a, b);
+        break;
+    case TL_DIST_NORMAL:
+        if (check_float(t, "normal_kernel_cpu", true) < 0) return -1;
+        if (!(b >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", b);
+        break;
+    case TL_DIST_EXPONENTIAL:
+        if (check_continuous(t, "Exponential") < 0) return -1;
+        if (!(a > 0.0)) return tl_err(TL_ERR_RUNTIME, "exponential_ expects lambda > 0.0, but found lambda=%g", a);
+        break;
+    case TL_DIST_CAUCHY:
+        if (check_continuous(t, "Cauchy") < 0) return -1;
+        if (!(b > 0.0)) return tl_err(TL_ERR_RUNTIME, "cauchy_ expects sigma > 0.0, but found sigma=%g", b);
+        break;
+    case TL_DIST_LOG_NORMAL:
+        if (check_continuous(t, "log_normal") < 0) return -1;
+        if (!(b > 0.0)) return tl_err(TL_ERR_RUNTIME, "log_normal_ expects std > 0.0, but found std=%g", b);
+        break;
+    case TL_DIST_GEOMETRIC:
+        if (tl_dtype_is_complex((tl_dtype)t->dtype))
+            return tl_err(TL_ERR_NOTIMPL, "\"geometric_cpu\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+        if (!(a > 0.0 && a < 1.0)) return tl_err(TL_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", a);
+        break;
+    case TL_DIST_BERNOULLI:
+        if (tl_dtype_is_complex((tl_dtype)t->dtype))
+            return tl_err(TL_ERR_NOTIMPL, "\"bernoulli_scalar_cpu_\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+        if (!(a >= 0.0 && a <= 1.0)) return tl_err(TL_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", a);
+        break;
+    }
+    return sample_into(t, g, dist, a, b);
+}
+
+/* Largest integer random_() may produce for dtype d (floats: 2^digits). */
+static int64_t dtype_max(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: return 1;
+    case TL_UINT8: return 255;
+    case TL_INT8: return 127;
+    case TL_INT16: return 32767;
+    case TL_INT32: return 2147483647;
+    case TL_FLOAT16: return 1 << 11;
+    case TL_BFLOAT16: return 1 << 8;
+    case TL_FLOAT32: return 1 << 24;
+    case TL_FLOAT64: return (int64_t)1 << 53;
+    default: return INT64_MAX;
+    }
+}
+
+static int64_t dtype_min(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: case TL_UINT8: return 0;
+    case TL_INT8: return -128;
+    case TL_INT16: return -32768;
+    case TL_INT32: return -2147483647 - 1;
+    case TL_FLOAT16: return -(1 << 11);
+    case TL_BFLOAT16: return -(1 << 8);
+    case TL_FLOAT32: return -(1 << 24);
+    case TL_FLOAT64: return -((int64_t)1 << 53);
+    default: return INT64_MIN;
+    }
+}
+
+static const char *c_type_name(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: return "bool";
+    case TL_UINT8: return "unsigned char";
+    case TL_INT8: return "signed char";
+    case TL_INT16: return "short";
+    case TL_INT32: return "int";
+    default: return "long";
+    }
+}
+
+int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, bool has_to, int64_t to)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    if (check_dtype_usable(t, "random_") < 0) return -1;
+    if (tl_dtype_is_complex(d))
+        return tl_err(TL_ERR_NOTIMPL, "\"random_from_to_range_calc\" not implemented for '%s'", tl_dtype_infos[d].cname);
+    uint64_t range; /* 0 means all 2^64 values */
+    if (!has_from) from = 0;
+    if (has_to) {
+        if (from >= to)
+            return tl_err(TL_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                          (long long)from, (long long)to);
+        if (tl_dtype_is_integral(d) || d == TL_BOOL) {
+            if (from < dtype_min(d) || from > dtype_max(d))
+                return tl_err(TL_ERR_RUNTIME, "from is out of bounds for %s", c_type_name(d));
+            if (to - 1 < dtype_min(d) || to - 1 > dtype_max(d))
+                return tl_err(TL_ERR_RUNTIME, "to - 1 is out of bounds for %s", c_type_name(d));
+        }
+        range = (uint64_t)to - (uint64_t)from;
+    } else {
+        int64_t hi = dtype_max(d);
+        if (has_from && (tl_dtype_is_integral(d) || d == TL_BOOL) && (from < dtype_min(d) || from > hi))
+            return tl_err(TL_ERR_RUNTIME, "from is out of bounds for %s", c_type_name(d));
+        if (has_from && from > hi)
+            return tl_err(TL_ERR_RUNTIME, "random_ expects 'from' casted to dtype to be less than or equal to 'to' casted "
+                                          "to dtype, but got from=%lld > to=%lld", (long long)from, (long long)hi);
+        range = (uint64_t)hi - (uint64_t)from + 1;
+    }
+    int64_t n = tl_numel(t);
+    if (n == 0) return 0;
+    tl_tensor tmp = {0};
+    if (tl_tensor_empty(&tmp, t->ndim, t->sizes, TL_INT64, t->device, false) < 0) return -1;
+    uint64_t *u = (uint64_t *)tl_data(&tmp);
+    fill_u64(u, n, g);
+    for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + (range ? u[i] % range : u[i]);
+    int rc = tl_copy_(t, &tmp);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+/* A dense float64 copy of src broadcast to shape (nd, sz). */
+static int dense_f64(tl_tensor *out, const tl_tensor *src, int nd, const int64_t *sz)
+{
+    if (tl_tensor_empty(out, nd, sz, TL_FLOAT64, src->device, false) < 0) return -1;
+    return tl_copy_(out, src);
+}
+
+int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
+{
+    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_") < 0) return -1;
+    if (!tl_dtype_is_float((tl_dtype)p->dtype))
+        return tl_err(TL_ERR_NOTIMPL, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'", tl_dtype_infos[p->dtype].cname);
+    tl_tensor pd = {0}, v = {0};
+    int rc = dense_f64(&pd, p, t->ndim, t->sizes);
+    int64_t n = tl_numel(t);
+    const double *pp = rc == 0 ? (const double *)tl_data(&pd) : NULL;
+    for (int64_t i = 0; rc == 0 && i < n; i++)
+        if (!(pp[i] >= 0.0 && pp[i] <= 1.0))
+            rc = tl_err(TL_ERR_RUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                                        "message be improved?  If so, please report an enhancement request to PyTorch.)");
+    if (rc == 0) rc = tl_tensor_empty(&v, t->ndim, t->sizes, TL_FLOAT64, t->device, false);
+    if (rc == 0 && n) {
+        double *u = (double *)tl_data(&v);
+        fill_values(u, n, false, g, TL_DIST_UNIFORM, 0.0, 1.0);
+        for (int64_t i = 0; i < n; i++) u[i] = u[i] < pp[i] ? 1.0 : 0.0;
+        rc = tl_copy_(t, &v);
+    }
+    tl_tensor_clear(&pd);
+    tl_tensor_clear(&v);
+    return rc;
+}
+
+int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const tl_tensor *std, double std_s,
+                     tl_generator *g)
+{
+    int64_t sz[TL_MAX_DIMS];
+    int nd = 0;
+    if (mean && std) {
+        if (tl_broadcast_shapes(mean->sizes, mean->ndim, std->sizes, std->ndim, sz, &nd) < 0) return -1;
+    } else {
+        const tl_tensor *t = mean ? mean : std;
+        nd = t->ndim;
+        memcpy(sz, t->sizes, sizeof(int64_t) * nd);
+    }
+    tl_dtype dt = (tl_dtype)(mean ? mean->dtype : std->dtype);
+    if (!tl_dtype_is_float(dt))
+        return tl_err(TL_ERR_NOTIMPL, "\"normal_kernel_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+    if (!std && !(std_s >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std_s);
+    tl_tensor md = {0}, sd = {0}, z = {0};
+    int rc = 0;
+    if (mean) rc = dense_f64(&md, mean, nd, sz);
+    if (rc == 0 && std) rc = dense_f64(&sd, std, nd, sz);
+    int64_t n = 1;
+    for (int i = 0; i < nd; i++) n *= sz[i];
+    if (rc == 0 && std) {
+        const double *s = (const double *)tl_data(&sd);
+        for (int64_t i = 0; i < n; i++)
+            if (!(s[i] >= 0.0)) { rc = tl_err(TL_ERR_RUNTIME, "normal expects all elements of std >= 0.0"); break; }
+    }
+    if (rc == 0) rc = tl_tensor_empty(&z, nd, sz, TL_FLOAT64, (mean ? mean : std)->device, false);
+    if (rc == 0) {
+        double *zp = (double *)tl_data(&z);
+        fill_values(zp, n, false, g, TL_DIST_NORMAL, 0.0, 1.0);
+        const double *m = mean ? (const double *)tl_data(&md) : NULL, *s = std ? (const double *)tl_data(&sd) : NULL;
+        for (int64_t i = 0; i < n; i++) zp[i] = (m ? m[i] : mean_s) + (s ? s[i] : std_s) * zp[i];
+        rc = tl_tensor_empty(out, nd, sz, dt, z.device, false);
+        if (rc == 0) rc = tl_copy_(out, &z);
+    }
+    tl_tensor_clear(&md);
+    tl_tensor_clear(&sd);
+    tl_tensor_clear(&z);
+    return rc;
+}
+
+int tl_randperm_(tl_tensor *t, tl_generator *g)
+{
+    if (check_dtype_usable(t, "randperm_cpu") < 0) return -1;
+    int64_t n = t->ndim == 1 ? t->sizes[0] : 0;
+    if (n == 0) return 0;
+    if (tl_dtype_is_float((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
+        return tl_err(TL_ERR_RUNTIME, "n must be less than or equal to %lld for %s", (long long)dtype_max((tl_dtype)t->dtype) + 1,
+                      tl_dtype_infos[t->dtype].name);
+    if (tl_dtype_is_integral((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
+        return tl_err(TL_ERR_RUNTIME, "n must be less than or equal to %lld for %s", (long long)dtype_max((tl_dtype)t->dtype) + 1,
+                      tl_dtype_infos[t->dtype].name);
+    tl_tensor tmp = {0}, r = {0};
+    if (tl_tensor_empty(&tmp, 1, &n, TL_INT64, t->device, false) < 0) return -1;
+    if (tl_tensor_empty(&r, 1, &n, TL_INT64, t->device, false) < 0) { tl_tensor_clear(&tmp); return -1; }
+    uint64_t *u = (uint64_t *)tl_data(&tmp);
+    int64_t *p = (int64_t *)tl_data(&r);
+    fill_u64(u, n, g);
+    for (int64_t i = 0; i < n; i++) p[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int64_t j = (int64_t)(u[i] % (uint64_t)(i + 1)), s = p[i];
+        p[i] = p[j];
+        p[j] = s;
+    }
+    int rc = tl_copy_(t, &r);
+    tl_tensor_clear(&tmp);
+    tl_tensor_clear(&r);
+    return rc;
+}
+
+typedef struct { double key; int64_t idx; } keyed;
+
+static int cmp_keyed(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->key < b->key) return -1;
+    if (a->key > b->key) return 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g)
+{
+    if (probs->ndim < 1 || probs->ndim > 2) return tl_err(TL_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
+    if (!tl_dtype_is_float((tl_dtype)probs->dtype))
+        return tl_err(TL_ERR_RUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
+                      tl_dtype_infos[probs->dtype].cname);
+    if (ns <= 0) return tl_err(TL_ERR_RUNTIME, "cannot sample n_sample <= 0 samples");
+    int64_t rows = probs->ndim == 2 ? probs->sizes[0] : 1, cats = probs->sizes[probs->ndim - 1];
+    if (!replacement && ns > cats)
+        return tl_err(TL_ERR_RUNTIME, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    tl_tensor pd = {0}, u = {0};
+    int rc = dense_f64(&pd, probs, probs->ndim, probs->sizes);
+    const double *p = rc == 0 ? (const double *)tl_data(&pd) : NULL;
+    for (int64_t r = 0; rc == 0 && r < rows; r++) {
+        double s = 0;
+        for (int64_t j = 0; j < cats; j++) {
+            double v = p[r * cats + j];
+            if (!(v >= 0.0) || isinf(v)) {
+                rc = tl_err(TL_ERR_RUNTIME, "probability tensor contains either `inf`, `nan` or element < 0");
+                break;
+            }
+            s += v;
+        }
+        if (rc == 0 && !(s > 0.0)) rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
+        int64_t nz = 0;
+        for (int64_t j = 0; rc == 0 && j < cats; j++) nz += p[r * cats + j] > 0.0;
+        if (rc == 0 && !replacement && nz < ns)
+            rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (with replacement=False, not enough non-negative "
+                                        "category to sample)");
+    }
+    int64_t osz[2] = {rows, ns};
+    int ond = probs->ndim;
+    if (ond == 1) osz[0] = ns;
+    int64_t nu = replacement ? rows * ns : rows * cats;
+    if (rc == 0) rc = tl_tensor_empty(&u, 1, &nu, TL_FLOAT64, probs->device, false);
+    if (rc == 0) rc = tl_tensor_empty(out, ond, osz, TL_INT64, probs->device, false);
+    keyed *k = NULL;
+    double *cdf = NULL;
+    if (rc == 0) {
+        k = malloc(sizeof(keyed) * (size_t)(cats ? cats : 1));
+        cdf = malloc(sizeof(double) * (size_t)(cats ? cats : 1));
+        if (!k || !cdf) rc = tl_err(TL_ERR_MEMORY, "out of memory");
+    }
+    if (rc == 0) {
+        double *uu = (double *)tl_data(&u);
+        int64_t *o = (int64_t *)tl_data(out);
+        fill_values(uu, nu, false, g, TL_DIST_UNIFORM, 0.0, 1.0);
+        for (int64_t r = 0; r < rows; r++) {
+            const double *pr = p + r * cats;
+            if (replacement) {
+                double s = 0;
+                for (int64_t j = 0; j < cats; j++) cdf[j] = (s += pr[j]);
+                for (int64_t i = 0; i < ns; i++) {
+                    double x = uu[r * ns + i] * s;
+                    int64_t lo = 0, hi = cats - 1;
+                    while (lo < hi) { /* first j with cdf[j] > x, skipping zero-probability categories */
+                        int64_t mid = (lo + hi) / 2;
+                        if (cdf[mid] > x) hi = mid;
+                        else lo = mid + 1;
+                    }
+                    while (lo > 0 && pr[lo] == 0.0) lo--;
+                    o[r * ns + i] = lo;
+                }
+            } else { /* exponential race: smallest E_j / p_j win, in order */
+                for (int64_t j = 0; j < cats; j++) {
+                    double e = -log1p(-uu[r * cats + j]);
+                    k[j].key = pr[j] > 0 ? e / pr[j] : INFINITY;
+                    k[j].idx = j;
+                }
+                qsort(k, (size_t)cats, sizeof(keyed), cmp_keyed);
+                for (int64_t i = 0; i < ns; i++) o[r * ns + i] = k[i].idx;
+            }
+        }
+    }
+    free(k);
+    free(cdf);
+    tl_tensor_clear(&pd);
+    tl_tensor_clear(&u);
+    return rc;
+}
