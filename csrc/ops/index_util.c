@@ -226,3 +226,23 @@ int tl_check_unnamed(const tl_tensor *t, const char *opname)
                   "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on the result "
                   "of the operation.", opname);
 }
+
+typedef struct { tl_elem_fn fn; char v[16]; } scale_ctx;
+static void scale_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    scale_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) c->fn(d[0] + i * s[0], c->v);
+}
+
+int tl_scale_(tl_tensor *t, tl_scalar s)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    scale_ctx c;
+    if (!(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_PROD, "mul"))) return -1;
+    if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, c.v) < 0) return -1;
+    const tl_tensor *ops[1] = {t};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, t->sizes, t->ndim, 0) < 0) return -1;
+    tl_iter_run(&it, scale_loop, &c, 0);
+    return 0;
+}

@@ -36,4 +36,8 @@ int tl_check_index_range(const tl_tensor *idx, int64_t size, int dim, tl_errkind
 /* Errors out when t carries names: "<opname>: named tensors are not supported yet". */
 int tl_check_unnamed(const tl_tensor *t, const char *opname);
 
+#include "core/scalar.h"
+/* t *= s in place (t's dtype arithmetic; used for index_add's alpha). */
+int tl_scale_(tl_tensor *t, tl_scalar s);
+
 #endif

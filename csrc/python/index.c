@@ -225,7 +225,17 @@ static PyObject *f_repeat_interleave_index(PyObject *m, PyObject *args)
     return (PyObject *)r;
 }
 
+static PyObject *f_scale_(PyObject *m, PyObject *args)
+{
+    PyObject *t, *v;
+    if (!PyArg_ParseTuple(args, "O!O", TT, &t, &v)) return NULL;
+    tl_scalar s;
+    if (tl_conv_scalar(v, &s) < 0) return NULL;
+    return ret_self_none(tl_scale_(T(t), s));
+}
+
 PyMethodDef tl_module_methods_index[] = {
+    {"_scale_", f_scale_, METH_VARARGS, "_scale_(t, s): t *= s in place."},
     {"_index", f_index, METH_VARARGS, "_index(t, indices): advanced-index gather (indices: tuple of int tensors/None)."},
     {"_index_put_", f_index_put_, METH_VARARGS, "_index_put_(t, indices, values, accumulate[, flags])."},
     {"_gather", f_gather, METH_VARARGS, "_gather(t, dim, index)."},
