@@ -258,7 +258,8 @@ def _dim_index_put(input, dim, index, values, accumulate, opname, allow32):
     else:
         idx = (None,) * d + (index.reshape(-1),)
         target = input
-    _C._index_put_(target, idx, values, accumulate, 2 if opname == "index_add_" else 0)
+    flags = {"index_add_": 8 | 4, "index_copy_": 8 | 16}.get(opname, 0)
+    _C._index_put_(target, idx, values, accumulate, flags)
     return input
 
 
@@ -269,7 +270,7 @@ def index_fill_(input, dim, index, value):
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s).")
         value = value.item()
     if index.dtype != _C.int64:
-        raise RuntimeError("index_fill_(): Expected dtype int64 for index.")
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     return _dim_index_put(input, dim, index, value, False, "index_fill_", False)
 
 
@@ -342,13 +343,14 @@ def take_along_dim(input, indices, dim=None):
     if indices.dtype != _C.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_cname(indices.dtype)}")
     if dim is None:
-        return _C._gather(input.reshape(-1), 0, indices.reshape(-1))
+        return _C._gather(input.view(-1), 0, indices.view(-1))
     d = _wrap(_dim(input, dim), input.dim())
     if input.dim() != indices.dim():
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
     si, sx = list(input.shape), list(indices.shape)
     si[d] = sx[d] = 1
+    from ._join import broadcast_shapes
     b = broadcast_shapes(si, sx)
     si, sx = list(b), list(b)
     si[d] = input.shape[d]
@@ -372,11 +374,11 @@ def _unify_from_right(a, b, action):
     a = (None,) * (n - len(a)) + tuple(a)
     b = (None,) * (n - len(b)) + tuple(b)
     out = []
-    for x, y in zip(a, b):
+    for x, y in reversed(list(zip(a, b))):
         if x is not None and y is not None and x != y:
             raise RuntimeError(f"Error when attempting to {action} dims {list(a)} and dims {list(b)}: dim '{x}' and "
                                f"dim '{y}' are at the same position from the right but do not match.")
-        out.append(x if x is not None else y)
+        out.insert(0, x if x is not None else y)
     for i, x in enumerate(a):
         if x is not None and x in b and b.index(x) != i:
             raise RuntimeError(f"Misaligned dims when attempting to {action} dims {list(a)} and dims {list(b)}: "
@@ -400,6 +402,7 @@ def masked_scatter_(input, mask, source):
 
 def masked_scatter(input, mask, source):
     """Out-of-place masked_scatter_ (input and mask broadcast together)."""
+    from ._join import broadcast_shapes
     shape = broadcast_shapes(input.shape, mask.shape)
     r = input.expand(shape).clone() if tuple(input.shape) != tuple(shape) else input.clone()
     return masked_scatter_(r, mask, source)

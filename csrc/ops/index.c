@@ -136,8 +136,8 @@ static int report_bad(const idx_ctx *c, int dim)
 {
     tl_errkind kind = (c->flags & TL_IDX_RUNTIME) ? TL_ERR_RUNTIME : TL_ERR_INDEX;
     if (c->flags & TL_IDX_MSG_SELF) return tl_err(kind, "index out of range in self");
-    return tl_err(kind, "index %lld is out of bounds for dimension %d with size %lld", (long long)c->badval, dim,
-                  (long long)c->size);
+    return tl_err(kind, "%sindex %lld is out of bounds for dimension %d with size %lld",
+                  (c->flags & TL_IDX_COPY_PREFIX) ? "index_copy_(): " : "", (long long)c->badval, dim, (long long)c->size);
 }
 
 static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
@@ -201,7 +201,7 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
         idx_ctx c = {0};
         c.stride = t->strides[k] * isz;
         c.size = t->sizes[k];
-        c.flags = flags | TL_IDX_WRAP;
+        c.flags = (flags & TL_IDX_NOWRAP) ? flags : (flags | TL_IDX_WRAP);
         c.idx32 = idx[k]->dtype == TL_INT32;
         c.first = done == 0;
         const tl_tensor *ops[2] = {&p->off, idx[k]};
@@ -329,7 +329,15 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
     if (tl_check_unnamed(t, "gather") < 0 || tl_check_unnamed(index, "gather") < 0) return -1;
     int d;
     if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
-    if (tl_check_index_dtype(index, "gather", false) < 0) return -1;
+    if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
+        return tl_err(TL_ERR_RUNTIME, "gather(): Expected dtype int32/int64 for index");
+    if (index->dtype == TL_INT32) {
+        tl_tensor i64 = {0};
+        if (tl_index_as_i64(&i64, index) < 0) return -1;
+        int rc = tl_gather(out, t, dim, &i64);
+        tl_tensor_clear(&i64);
+        return rc;
+    }
     shp st, si;
     shp_of(&st, t);
     shp_of(&si, index);
@@ -374,7 +382,15 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     if (tl_check_unnamed(t, opname) < 0 || tl_check_unnamed(index, opname) < 0) return -1;
     int d;
     if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
-    if (tl_check_index_dtype(index, opname, false) < 0) return -1;
+    if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
+        return tl_err(TL_ERR_RUNTIME, "%s(): Expected dtype int32/int64 for index", opname);
+    if (index->dtype == TL_INT32) {
+        tl_tensor i64 = {0};
+        if (tl_index_as_i64(&i64, index) < 0) return -1;
+        int rc = tl_scatter_(t, dim, &i64, src, value, op, include_self, opname);
+        tl_tensor_clear(&i64);
+        return rc;
+    }
     if (src && src->dtype != t->dtype)
         return tl_err(TL_ERR_RUNTIME, "%s(): Expected self.dtype to be equal to src.dtype", opname);
     shp st, si, ss;
@@ -402,6 +418,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
     tl_tensor sv = {0}, vtmp = {0};
+    int64_t zeros[TL_MAX_DIMS] = {0};
     int rc = 0;
     if (src) {
         if (tl_may_overlap(src, t)) {
@@ -414,7 +431,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     } else {
         if (tl_tensor_empty(&vtmp, 0, NULL, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
         if (tl_fill_(&vtmp, *value) < 0) { tl_tensor_clear(&vtmp); return -1; }
-        sv = geom(&vtmp, si.ndim, si.sizes, (int64_t[TL_MAX_DIMS]){0});
+        sv = geom(&vtmp, si.ndim, si.sizes, zeros);
     }
     int64_t dstr[TL_MAX_DIMS];
     memcpy(dstr, st.strides, 8 * st.ndim);
@@ -431,7 +448,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         rc = tl_tensor_empty(&idv, 0, NULL, (tl_dtype)t->dtype, t->device, false);
         if (rc == 0) {
             tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
-            tl_tensor iv = geom(&idv, si.ndim, si.sizes, (int64_t[TL_MAX_DIMS]){0});
+            tl_tensor iv = geom(&idv, si.ndim, si.sizes, zeros);
             const tl_tensor *ops0[3] = {&dst, &iv, &ix};
             rc = tl_iter_init(&it, 3, ops0, si.sizes, si.ndim, TL_ITER_NO_REORDER);
             if (rc == 0) tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
@@ -450,7 +467,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             cc.fn = tl_elem_reduce_fn(TL_INT64, TL_RED_SUM, opname);
             cstr[d] = 0;
             tl_tensor cd = geom(&cnt, si.ndim, si.sizes, cstr);
-            tl_tensor onev = geom(&cnt, si.ndim, si.sizes, (int64_t[TL_MAX_DIMS]){0});
+            tl_tensor onev = geom(&cnt, si.ndim, si.sizes, zeros);
             onev.storage = &(tl_storage){.data = (char *)&one};
             onev.offset = 0;
             const tl_tensor *opsc[3] = {&cd, &onev, &ix};

@@ -15,6 +15,8 @@ typedef enum {
     TL_IDX_WRAP = 1,          /* negative indices count from the end */
     TL_IDX_MSG_SELF = 2,      /* "index out of range in self" instead of naming the index */
     TL_IDX_RUNTIME = 4,       /* RuntimeError instead of IndexError */
+    TL_IDX_NOWRAP = 8,        /* tl_index/tl_index_put_: negative indices are out of range */
+    TL_IDX_COPY_PREFIX = 16,  /* message prefixed "index_copy_(): " */
 } tl_index_flags;
 
 /* out <- t[indices]: indices has n <= t->ndim entries, one per leading dim of t, NULL for

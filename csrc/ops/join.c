@@ -39,7 +39,7 @@ static const char *names_str(const int32_t *ids, int n, char *buf, int len)
 int tl_unify_names_same_rank(const int32_t *a, const int32_t *b, int n, int32_t *out)
 {
     char b1[1024], b2[1024];
-    for (int i = 0; i < n; i++) {
+    for (int i = n - 1; i >= 0; i--) {
         int32_t x = a ? a[i] : 0, y = b ? b[i] : 0;
         if (x && y && x != y)
             return tl_err(TL_ERR_RUNTIME, "Error when attempting to cat dims %s and dims %s: dim '%s' and dim '%s' are at the same position from the right but do not match.",
