@@ -235,6 +235,7 @@ def scatter_add(input, dim, index, src):
 
 def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
     """In place: reduce src into input at index along dim (sum/prod/mean/amax/amin)."""
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce not in _RED:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     _C._scatter_(input, _dim(input, dim), index, src, _RED[reduce], _bool(include_self), "scatter_reduce")
@@ -280,18 +281,31 @@ def index_fill(input, dim, index, value):
 
 
 def _check_source(input, d, index, source, opname):
-    if source.dtype != input.dtype:
-        raise RuntimeError(f"{opname}(): self ({_cname(input.dtype)}) and source ({_cname(source.dtype)}) must have the same scalar type")
     n = index.numel()
-    exp = list(input.shape)
-    if exp:
-        exp[d] = n
-    if list(source.shape) != exp and not (source.dim() == 0 and n == 1 and input.dim() <= 1):
-        if source.dim() != input.dim() or any(source.shape[k] != input.shape[k] for k in range(input.dim()) if k != d):
-            raise RuntimeError(f"{opname}(): Source/destination tensor must have same slice shapes. Destination "
-                               f"slice shape: {list(input.shape)} at dimension {d} and source slice shape: "
-                               f"{list(source.shape)} at dimension {d}.")
-        raise RuntimeError(f"{opname}(): Number of indices ({n}) should be equal to source.size(dim) ({source.shape[d]})")
+    if opname == "index_add_":
+        if source.dtype != input.dtype:
+            raise RuntimeError(f"index_add_(): self ({_cname(input.dtype)}) and source ({_cname(source.dtype)}) must "
+                               "have the same scalar type")
+        sd = source.shape[d] if source.dim() > 0 else 1
+        if input.dim() > 0 and source.dim() == input.dim() and sd != n:
+            raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({sd}), for dim: {d}")
+        if source.dim() != input.dim() and not (source.dim() <= 1 and input.dim() <= 1) or any(
+                source.shape[k] != input.shape[k] for k in range(input.dim()) if k != d and source.dim() == input.dim()):
+            raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                               f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+        return
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_cname(input.dtype)} and (source) {_cname(source.dtype)}")
+    ds = [input.shape[k] for k in range(input.dim()) if k != d]
+    ss = [source.shape[k] for k in range(source.dim()) if k != d]
+    if ds != ss:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, ds))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, ss))} at dimension {d}.")
+    sd = source.shape[d] if source.dim() > 0 else 1
+    if sd != n:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({sd})")
 
 
 def index_copy_(input, dim, index, source):
@@ -396,6 +410,8 @@ def masked_select(input, mask):
 
 def masked_scatter_(input, mask, source):
     """In place: input's elements where mask is True <- consecutive elements of source."""
+    if mask.dtype == _C.uint8:
+        mask = mask.to(_C.bool)
     _C._masked_scatter_(input, mask, source)
     return input
 

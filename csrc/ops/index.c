@@ -401,7 +401,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     if (tl_numel(index) == 0) return 0;
     if (st.ndim != si.ndim || (src && ss.ndim != si.ndim))
         return tl_err(TL_ERR_RUNTIME, "Index tensor must have the same number of dimensions as %s tensor",
-                      src && ss.ndim != si.ndim ? "src" : "self");
+                      st.ndim != si.ndim ? "self" : "src");
     for (int k = 0; k < st.ndim; k++) {
         if ((k != d && si.sizes[k] > st.sizes[k]) || (src && si.sizes[k] > ss.sizes[k])) {
             if (src)
@@ -644,7 +644,7 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
         return tl_err(TL_ERR_RUNTIME, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
                       tl_dtype_infos[t->dtype].cname, tl_dtype_infos[source->dtype].cname);
     if (tl_numel(index) != tl_numel(source))
-        return tl_err(TL_ERR_RUNTIME, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, index.numel() = %lld",
+        return tl_err(TL_ERR_INDEX, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, index.numel() = %lld",
                       (long long)tl_numel(source), (long long)tl_numel(index));
     idx_ctx c = {0};
     if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;

@@ -110,8 +110,7 @@ int tl_masked_scatter_(tl_tensor *t, const tl_tensor *mask, const tl_tensor *sou
     int64_t n;
     if (count_true(mask, shape, nd, &n) < 0) return -1;
     if (n > tl_numel(source))
-        return tl_err(TL_ERR_RUNTIME, "masked_scatter: expected source to have at least %lld elements but got %lld",
-                      (long long)n, (long long)tl_numel(source));
+        return tl_err(TL_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
     if (n == 0) return 0;
     tl_tensor src = {0};
     if (tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
