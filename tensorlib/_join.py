@@ -195,6 +195,8 @@ def _sizes(args):
 def repeat(input, *sizes):
     """Tiles input: the result's dim i has size input.size(i) * sizes[i] (leading dims added)."""
     _no_names("repeat", input)
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return _C._repeat(input, _sizes(sizes))
 
 
@@ -324,7 +326,7 @@ def meshgrid(*tensors, indexing=None):
         _no_names("meshgrid", t)
     for t in tensors[1:]:
         if t.dtype != tensors[0].dtype:
-            raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the same dtype")
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     ts = list(tensors)
     swap = indexing == "xy" and len(ts) >= 2
     if swap:
@@ -337,7 +339,6 @@ def meshgrid(*tensors, indexing=None):
         out.append(t.reshape(view).expand(shape))
     if swap:
         out[0], out[1] = out[1], out[0]
-        out = [g.transpose(0, 1) for g in out]
     return tuple(out)
 
 

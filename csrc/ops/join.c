@@ -62,7 +62,7 @@ static bool skip_legacy(const tl_tensor *t) { return t->ndim == 1 && t->sizes[0]
 
 int tl_cat(tl_tensor *out, const tl_tensor *const *ts, int n, int64_t dim)
 {
-    if (n == 0) return tl_err(TL_ERR_RUNTIME, "torch.cat(): expected a non-empty list of Tensors");
+    if (n == 0) return tl_err(TL_ERR_VALUE, "torch.cat(): expected a non-empty list of Tensors");
     int ref = -1;
     bool named = false;
     tl_dtype dt = (tl_dtype)ts[0]->dtype;
@@ -205,9 +205,9 @@ int tl_tril_(tl_tensor *t, int64_t k, bool upper)
 
 int tl_trace(tl_tensor *out, const tl_tensor *t)
 {
-    if (t->ndim != 2) return tl_err(TL_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
     tl_dtype dt = (tl_dtype)t->dtype;
-    if (tl_dtype_is_shell(dt)) return tl_err(TL_ERR_RUNTIME, "\"trace\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+    if (tl_dtype_is_shell(dt) || dt == TL_BOOL) return tl_err(TL_ERR_NOTIMPL, "\"trace\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+    if (t->ndim != 2) return tl_err(TL_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
     tl_dtype rt = (dt == TL_BOOL || tl_dtype_is_integral(dt)) ? TL_INT64 : dt;
     int64_t n = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
     int64_t step = (t->strides[0] + t->strides[1]) * tl_itemsize(t);
