@@ -344,21 +344,20 @@ def meshgrid(*tensors, indexing=None):
 
 def broadcast_shapes(*shapes):
     """The shape all given shapes broadcast to (torch.Size)."""
-    res = []
-    for s in shapes:
-        s = [s] if isinstance(s, _int) else list(s)
-        for v in s:
+    shapes = [(s,) if isinstance(s, _int) else tuple(s) for s in shapes]
+    n = builtins.max((len(s) for s in shapes), default=0)
+    res = [1] * n
+    for k, s in enumerate(shapes):
+        for i in range(-1, -1 - len(s), -1):
+            v = s[i]
             if v < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {v}: {s}")
-        n = builtins.max(len(res), len(s))
-        a = [1] * (n - len(res)) + res
-        b = [1] * (n - len(s)) + s
-        out = []
-        for x, y in zip(a, b):
-            if x != y and x != 1 and y != 1:
-                raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape")
-            out.append(y if x == 1 else x)
-        res = out
+                raise RuntimeError(f"Trying to create tensor with negative dimension {v}: {list(s)}")
+            if v == 1 or v == res[i]:
+                continue
+            if res[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {v} at {i}! Mismatching argument at "
+                                   f"index {k} had {s}; but expected shape should be broadcastable to {res}")
+            res[i] = v
     return _C.Size(res)
 
 
