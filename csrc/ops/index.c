@@ -74,10 +74,17 @@ static inline int fix_index(idx_ctx *c, int64_t *v)
         idx_ctx *c = ctx;                                                                          \
         char *o = d[0];                                                                            \
         const char *src = d[1], *ix = d[2];                                                        \
+        const int64_t size = c->size, stride = c->stride, s0 = s[0], s1 = s[1], s2 = s[2];         \
+        const int wrap = c->flags & TL_IDX_WRAP;                                                   \
         for (int64_t i = 0; i < n; i++) {                                                          \
-            int64_t v = *(const int64_t *)(ix + i * s[2]);                                         \
-            if (!fix_index(c, &v)) continue;                                                       \
-            *(T *)(o + i * s[0]) = *(const T *)(src + i * s[1] + v * c->stride);                   \
+            int64_t v = *(const int64_t *)(ix + i * s2);                                           \
+            if (wrap && v < 0) v += size;                                                          \
+            if ((uint64_t)v >= (uint64_t)size) {                                                   \
+                int64_t w = *(const int64_t *)(ix + i * s2);                                       \
+                fix_index(c, &w);                                                                  \
+                continue;                                                                          \
+            }                                                                                      \
+            *(T *)(o + i * s0) = *(const T *)(src + i * s1 + v * stride);                          \
         }                                                                                          \
     }                                                                                              \
     static void put_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
