@@ -75,3 +75,27 @@ def is_complex(input):
 def numel(input):
     """Number of elements of input."""
     return input.numel()
+
+
+# ---- indexing, joining and reshaping (tensorlib/_index.py, tensorlib/_join.py) ----
+from . import _index, _join  # noqa: E402
+from ._index import (  # noqa: E402,F401
+    index_select, gather, scatter, scatter_add, scatter_reduce, index_fill, index_add, index_copy, index_put,
+    index_put_, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere, where,
+)
+from ._join import (  # noqa: E402,F401
+    cat, concat, concatenate, stack, hstack, vstack, row_stack, dstack, column_stack, atleast_1d, atleast_2d,
+    atleast_3d, flip, fliplr, flipud, roll, rot90, tile, repeat_interleave, tril, triu, diag, diag_embed, diagflat,
+    trace, meshgrid, broadcast_shapes, broadcast_to, broadcast_tensors, cross, renorm,
+)
+
+for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce",
+              "scatter_reduce_", "index_fill", "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_",
+              "index_put", "index_put_", "take", "take_along_dim", "put", "put_", "masked_select", "masked_scatter",
+              "masked_scatter_", "nonzero", "argwhere"):
+    setattr(Tensor, _name, getattr(_index, _name))
+for _name in ("flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "repeat_interleave", "tril", "tril_",
+              "triu", "triu_", "diag", "diag_embed", "diagflat", "trace", "broadcast_to", "cross", "renorm",
+              "renorm_", "resize_", "resize_as_"):
+    setattr(Tensor, _name, getattr(_join, _name))
+del _name

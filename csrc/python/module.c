@@ -30,6 +30,7 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_dlpack,
     tl_module_methods_linalg,
     tl_module_methods_random,
+    tl_module_methods_index,
     NULL,
 };
 static PyMethodDef *const tensor_tables[] = {

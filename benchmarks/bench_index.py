@@ -1,0 +1,66 @@
+"""Indexing/joining benchmark rows: cat of 100 tensors, gather and index_select of 1e6,
+boolean-mask select of 1e6 — tensorlib vs NumPy vs torch. Each row is a dict of callables
+in the shape benchmarks/harness.py's bench(name, {...}) takes; run this file directly for
+a standalone timing table (best of several repeats)."""
+import time
+
+import numpy as np
+
+import tensorlib as tl
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+N = 1_000_000
+
+
+def rows():
+    rng = np.random.default_rng(0)
+    out = {}
+    parts = [rng.standard_normal((100, 100)).astype(np.float32) for _ in range(100)]
+    tp = [tl.from_numpy(p) for p in parts]
+    out["cat 100 x (100,100) f32 dim0"] = {"tensorlib": lambda: tl.cat(tp), "numpy": lambda: np.concatenate(parts)}
+    src = rng.standard_normal(N).astype(np.float32)
+    idx = rng.integers(0, N, N)
+    ts, ti = tl.from_numpy(src), tl.from_numpy(idx)
+    out["index_select 1e6 f32"] = {"tensorlib": lambda: tl.index_select(ts, 0, ti), "numpy": lambda: src.take(idx)}
+    out["gather 1e6 f32"] = {"tensorlib": lambda: tl.gather(ts, 0, ti),
+                             "numpy": lambda: np.take_along_axis(src, idx, 0)}
+    mask = src > 0
+    tm = tl.from_numpy(mask)
+    out["mask select 1e6 f32 x[mask]"] = {"tensorlib": lambda: ts[tm], "numpy": lambda: src[mask]}
+    out["masked_select 1e6 f32"] = {"tensorlib": lambda: tl.masked_select(ts, tm), "numpy": lambda: src[mask]}
+    if torch is not None:
+        cp = [torch.from_numpy(p) for p in parts]
+        sr, ir, mr = torch.from_numpy(src), torch.from_numpy(idx), torch.from_numpy(mask)
+        out["cat 100 x (100,100) f32 dim0"]["torch"] = lambda: torch.cat(cp)
+        out["index_select 1e6 f32"]["torch"] = lambda: torch.index_select(sr, 0, ir)
+        out["gather 1e6 f32"]["torch"] = lambda: torch.gather(sr, 0, ir)
+        out["mask select 1e6 f32 x[mask]"]["torch"] = lambda: sr[mr]
+        out["masked_select 1e6 f32"]["torch"] = lambda: torch.masked_select(sr, mr)
+    return out
+
+
+def _best(fn, reps=15):
+    fn()
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main():
+    print(f"{'row':34s} {'tensorlib':>10s} {'numpy':>10s} {'torch':>10s}  tl/np  tl/torch")
+    for name, fns in rows().items():
+        t = {k: _best(f) for k, f in fns.items()}
+        tt, tn, to = t["tensorlib"], t.get("numpy"), t.get("torch")
+        print(f"{name:34s} {tt * 1e3:9.3f}ms {tn * 1e3:9.3f}ms {(to or 0) * 1e3:9.3f}ms  "
+              f"{tt / tn:5.2f}  {tt / to if to else float('nan'):5.2f}")
+
+
+if __name__ == "__main__":
+    main()

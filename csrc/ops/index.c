@@ -1,0 +1,676 @@
+/* index.c - advanced indexing engine: byte offsets computed (and bounds-checked) from the
+ * index tensors first, then one gather or scatter pass through the strided iterator.
+ * Offsets are validated before anything is written, so a bad index leaves t untouched. */
+#include "ops/index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/iter.h"
+#include "core/parallel.h"
+#include "kernels/cast.h"
+#include "ops/copy.h"
+
+typedef struct { uint64_t lo, hi; } b16;
+
+/* A geometry over base's storage: no reference taken, never cleared. */
+static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides)
+{
+    tl_tensor v = *base;
+    v.ndim = ndim;
+    v.sizes = sizes;
+    v.strides = strides;
+    v.names = NULL;
+    return v;
+}
+
+/* ---- inner loops -------------------------------------------------------------------- */
+
+/* Offsets operand holds byte offsets (int64). gather: op0 out, op1 src, op2 off.
+ * put: op0 dst, op1 values, op2 off. dim loops: op2 holds indices (int64) scaled by ctx. */
+typedef struct {
+    int64_t stride;       /* bytes per index step */
+    int64_t size;         /* valid range [0, size) (negatives wrap when flags & WRAP) */
+    int flags;
+    volatile int bad;
+    volatile int64_t badval;
+    tl_elem_fn fn;
+    int idx32;            /* index operand is int32 */
+    int first;            /* offsets loop: assign instead of add */
+} idx_ctx;
+
+static inline int fix_index(idx_ctx *c, int64_t *v)
+{
+    int64_t x = *v;
+    if (x < 0 && (c->flags & TL_IDX_WRAP)) x += c->size;
+    if ((uint64_t)x >= (uint64_t)c->size) {
+        if (!c->bad) { c->badval = *v; c->bad = 1; }
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+#define DEF_LOOPS(N, T)                                                                            \
+    static void gather_off_##N(char **d, const int64_t *s, int64_t n, void *ctx)                  \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        char *o = d[0];                                                                            \
+        const char *src = d[1], *off = d[2];                                                       \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(T *)(o + i * s[0]) = *(const T *)(src + i * s[1] + *(const int64_t *)(off + i * s[2])); \
+    }                                                                                              \
+    static void put_off_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        char *o = d[0];                                                                            \
+        const char *v = d[1], *off = d[2];                                                         \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(T *)(o + i * s[0] + *(const int64_t *)(off + i * s[2])) = *(const T *)(v + i * s[1]); \
+    }                                                                                              \
+    static void gather_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                  \
+    {                                                                                              \
+        idx_ctx *c = ctx;                                                                          \
+        char *o = d[0];                                                                            \
+        const char *src = d[1], *ix = d[2];                                                        \
+        const int64_t size = c->size, stride = c->stride, s0 = s[0], s1 = s[1], s2 = s[2];         \
+        const int wrap = c->flags & TL_IDX_WRAP;                                                   \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            int64_t v = *(const int64_t *)(ix + i * s2);                                           \
+            if (wrap && v < 0) v += size;                                                          \
+            if ((uint64_t)v >= (uint64_t)size) {                                                   \
+                int64_t w = *(const int64_t *)(ix + i * s2);                                       \
+                fix_index(c, &w);                                                                  \
+                continue;                                                                          \
+            }                                                                                      \
+            *(T *)(o + i * s0) = *(const T *)(src + i * s1 + v * stride);                          \
+        }                                                                                          \
+    }                                                                                              \
+    static void put_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
+    {                                                                                              \
+        idx_ctx *c = ctx;                                                                          \
+        char *o = d[0];                                                                            \
+        const char *v = d[1], *ix = d[2];                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            int64_t k = *(const int64_t *)(ix + i * s[2]);                                         \
+            *(T *)(o + i * s[0] + k * c->stride) = *(const T *)(v + i * s[1]);                     \
+        }                                                                                          \
+    }
+DEF_LOOPS(1, uint8_t)
+DEF_LOOPS(2, uint16_t)
+DEF_LOOPS(4, uint32_t)
+DEF_LOOPS(8, uint64_t)
+DEF_LOOPS(16, b16)
+
+static void put_off_acc(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    idx_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++)
+        c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]), d[1] + i * s[1]);
+}
+static void put_dim_acc(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    idx_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++)
+        c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * c->stride, d[1] + i * s[1]);
+}
+
+#define PICK(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
+
+/* op0: int64 offsets (in/out), op1: indices (int64 or int32). */
+static void offsets_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    idx_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = c->idx32 ? *(const int32_t *)(d[1] + i * s[1]) : *(const int64_t *)(d[1] + i * s[1]);
+        int64_t *o = (int64_t *)(d[0] + i * s[0]);
+        if (!fix_index(c, &v)) continue;
+        *o = (c->first ? 0 : *o) + v * c->stride;
+    }
+}
+
+/* Checks indices (int64, any strides) lie in range without writing anything. */
+static void check_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = *(const int64_t *)(d[0] + i * s[0]);
+        fix_index(ctx, &v);
+    }
+}
+
+static int report_bad(const idx_ctx *c, int dim)
+{
+    tl_errkind kind = (c->flags & TL_IDX_RUNTIME) ? TL_ERR_RUNTIME : TL_ERR_INDEX;
+    if (c->flags & TL_IDX_MSG_SELF) return tl_err(kind, "index out of range in self");
+    return tl_err(kind, "%sindex %lld is out of bounds for dimension %d with size %lld",
+                  (c->flags & TL_IDX_COPY_PREFIX) ? "index_copy_(): " : "", (long long)c->badval, dim, (long long)c->size);
+}
+
+static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
+{
+    idx_ctx c = {0};
+    c.size = size;
+    c.flags = flags;
+    const tl_tensor *ops[1] = {idx};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, 0) < 0) return -1;
+    tl_iter_run(&it, check_loop, &c, TL_GRAIN_SIZE);
+    return c.bad ? report_bad(&c, dim) : 0;
+}
+
+/* ---- advanced indexing ------------------------------------------------------------------ */
+
+typedef struct {
+    int ndim;
+    int64_t shape[TL_MAX_DIMS];
+    int64_t src_strides[TL_MAX_DIMS]; /* t's strides on kept dims, 0 on broadcast-index dims */
+    int64_t off_strides[TL_MAX_DIMS]; /* offsets' strides on index dims, 0 elsewhere */
+    tl_tensor off;                    /* int64 byte offsets, shape of the broadcast indices */
+} adv_plan;
+
+static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *idx, int n, int flags)
+{
+    memset(p, 0, sizeof(*p));
+    if (n > t->ndim) return tl_err(TL_ERR_INDEX, "too many indices for tensor of dimension %d", t->ndim);
+    int64_t B[TL_MAX_DIMS];
+    int nb = 0, first = -1, last = -1, count = 0;
+    char b1[512], b2[512];
+    for (int k = 0; k < n; k++) {
+        if (!idx[k]) continue;
+        if (idx[k]->dtype != TL_INT64 && idx[k]->dtype != TL_INT32)
+            return tl_err(TL_ERR_INDEX, "tensors used as indices must be long, int, byte or bool tensors");
+        if (count == 0) {
+            nb = idx[k]->ndim;
+            memcpy(B, idx[k]->sizes, sizeof(int64_t) * nb);
+        } else {
+            int64_t nbs[TL_MAX_DIMS];
+            int nn;
+            if (tl_broadcast_shapes(B, nb, idx[k]->sizes, idx[k]->ndim, nbs, &nn) < 0) {
+                tl_err_clear();
+                return tl_err(TL_ERR_INDEX, "shape mismatch: indexing tensors could not be broadcast together with shapes %s, %s",
+                              tl_shape_str(B, nb, b1, sizeof b1), tl_shape_str(idx[k]->sizes, idx[k]->ndim, b2, sizeof b2));
+            }
+            memcpy(B, nbs, sizeof(int64_t) * nn);
+            nb = nn;
+        }
+        if (first < 0) first = k;
+        last = k;
+        count++;
+    }
+    if (first < 0) first = last = 0;
+    bool adjacent = count == 0 || last - first + 1 == count;
+    if (tl_tensor_empty(&p->off, nb, B, TL_INT64, t->device, count == 0) < 0) return -1;
+    int isz = tl_itemsize(t);
+    int done = 0;
+    for (int k = 0; k < n; k++) {
+        if (!idx[k]) continue;
+        idx_ctx c = {0};
+        c.stride = t->strides[k] * isz;
+        c.size = t->sizes[k];
+        c.flags = (flags & TL_IDX_NOWRAP) ? flags : (flags | TL_IDX_WRAP);
+        c.idx32 = idx[k]->dtype == TL_INT32;
+        c.first = done == 0;
+        const tl_tensor *ops[2] = {&p->off, idx[k]};
+        tl_iter it;
+        if (tl_iter_init(&it, 2, ops, B, nb, 0) < 0) { tl_tensor_clear(&p->off); return -1; }
+        tl_iter_run(&it, offsets_loop, &c, TL_GRAIN_SIZE);
+        if (c.bad) {
+            tl_tensor_clear(&p->off);
+            return report_bad(&c, k);
+        }
+        done++;
+    }
+    int64_t offst[TL_MAX_DIMS];
+    tl_contiguous_strides(B, nb, offst);
+    int nd = 0;
+#define PUSH(sz, ss, os) do { p->shape[nd] = (sz); p->src_strides[nd] = (ss); p->off_strides[nd] = (os); nd++; } while (0)
+    if (nb + t->ndim - count > TL_MAX_DIMS) { tl_tensor_clear(&p->off); return tl_err(TL_ERR_INDEX, "too many dimensions"); }
+    if (adjacent) {
+        for (int d = 0; d < first; d++) PUSH(t->sizes[d], t->strides[d], 0);
+        for (int j = 0; j < nb; j++) PUSH(B[j], 0, offst[j]);
+        for (int d = count ? last + 1 : 0; d < t->ndim; d++) PUSH(t->sizes[d], t->strides[d], 0);
+    } else {
+        for (int j = 0; j < nb; j++) PUSH(B[j], 0, offst[j]);
+        for (int d = 0; d < t->ndim; d++)
+            if (d >= n || !idx[d]) PUSH(t->sizes[d], t->strides[d], 0);
+    }
+#undef PUSH
+    p->ndim = nd;
+    return 0;
+}
+
+int tl_index(tl_tensor *out, const tl_tensor *t, const tl_tensor *const *indices, int n, int flags)
+{
+    if (tl_check_unnamed(t, "index") < 0) return -1;
+    adv_plan p;
+    if (adv_prepare(&p, t, indices, n, flags) < 0) return -1;
+    int rc = tl_tensor_empty(out, p.ndim, p.shape, (tl_dtype)t->dtype, t->device, false);
+    if (rc == 0 && tl_numel(out) > 0) {
+        tl_tensor src = geom(t, p.ndim, p.shape, p.src_strides);
+        tl_tensor off = geom(&p.off, p.ndim, p.shape, p.off_strides);
+        const tl_tensor *ops[3] = {out, &src, &off};
+        tl_iter it;
+        rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, 0);
+        if (rc == 0) tl_iter_run(&it, PICK(gather_off, tl_itemsize(t)), NULL, TL_GRAIN_SIZE);
+    }
+    tl_tensor_clear(&p.off);
+    return rc;
+}
+
+/* values prepared for writing into t over `shape`: t's dtype, no overlap with t, leading
+ * unit dims beyond the result's rank dropped, broadcastable. */
+static int prepare_values(tl_tensor *v, const tl_tensor *t, const tl_tensor *values, const tl_scalar *fill,
+                          const int64_t *shape, int nd)
+{
+    if (fill) {
+        if (tl_tensor_empty(v, 0, NULL, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+        return tl_fill_(v, *fill);
+    }
+    int vn = values->ndim, lead = 0;
+    while (vn - lead > nd && values->sizes[lead] == 1) lead++;
+    char b1[512], b2[512];
+    bool ok = vn - lead <= nd;
+    for (int d = 0; ok && d < vn - lead; d++) {
+        int64_t vs = values->sizes[vn - 1 - d], rs = shape[nd - 1 - d];
+        ok = vs == rs || vs == 1;
+    }
+    if (!ok)
+        return tl_err(TL_ERR_RUNTIME, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                      tl_shape_str(values->sizes, vn, b1, sizeof b1), tl_shape_str(shape, nd, b2, sizeof b2));
+    int rc;
+    if (values->dtype != t->dtype || tl_may_overlap(values, t)) rc = tl_clone(v, values, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
+    else rc = tl_tensor_alias(v, values);
+    if (rc < 0) return -1;
+    if (lead) {
+        tl_tensor tmp = {0};
+        rc = tl_tensor_view_init(&tmp, v, vn - lead, v->sizes + lead, v->strides + lead, v->offset);
+        if (rc == 0) rc = tl_tensor_alias(v, &tmp);
+        tl_tensor_clear(&tmp);
+    }
+    return rc;
+}
+
+int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl_tensor *values,
+                  const tl_scalar *fill, bool accumulate, int flags)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    idx_ctx c = {0};
+    if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "index_put"))) return -1;
+    adv_plan p;
+    if (adv_prepare(&p, t, indices, n, flags) < 0) return -1;
+    tl_tensor v = {0};
+    int rc = prepare_values(&v, t, values, fill, p.shape, p.ndim);
+    int64_t numel = 1;
+    for (int d = 0; d < p.ndim; d++) numel *= p.shape[d];
+    if (rc == 0 && numel > 0) {
+        tl_tensor dst = geom(t, p.ndim, p.shape, p.src_strides);
+        tl_tensor off = geom(&p.off, p.ndim, p.shape, p.off_strides);
+        const tl_tensor *ops[3] = {&dst, &v, &off};
+        tl_iter it;
+        rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, TL_ITER_NO_REORDER);
+        if (rc == 0) {
+            if (accumulate) tl_iter_run(&it, put_off_acc, &c, 0);
+            else tl_iter_run(&it, PICK(put_off, tl_itemsize(t)), NULL, 0);
+        }
+    }
+    tl_tensor_clear(&v);
+    tl_tensor_clear(&p.off);
+    return rc;
+}
+
+/* ---- gather / scatter ------------------------------------------------------------------ */
+
+/* Rank-1 stand-in for 0-d tensors (gather/scatter treat them as size-1 vectors). */
+typedef struct { int ndim; int64_t sizes[TL_MAX_DIMS], strides[TL_MAX_DIMS]; } shp;
+static void shp_of(shp *s, const tl_tensor *t)
+{
+    s->ndim = t->ndim ? t->ndim : 1;
+    if (t->ndim == 0) { s->sizes[0] = 1; s->strides[0] = 0; return; }
+    memcpy(s->sizes, t->sizes, 8 * t->ndim);
+    memcpy(s->strides, t->strides, 8 * t->ndim);
+}
+
+int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *index)
+{
+    if (tl_check_unnamed(t, "gather") < 0 || tl_check_unnamed(index, "gather") < 0) return -1;
+    int d;
+    if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
+    if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
+        return tl_err(TL_ERR_RUNTIME, "gather(): Expected dtype int32/int64 for index");
+    if (index->dtype == TL_INT32) {
+        tl_tensor i64 = {0};
+        if (tl_index_as_i64(&i64, index) < 0) return -1;
+        int rc = tl_gather(out, t, dim, &i64);
+        tl_tensor_clear(&i64);
+        return rc;
+    }
+    shp st, si;
+    shp_of(&st, t);
+    shp_of(&si, index);
+    if (tl_numel(index) != 0 && st.ndim != si.ndim)
+        return tl_err(TL_ERR_RUNTIME, "Index tensor must have the same number of dimensions as input tensor");
+    char b1[512], b2[512];
+    if (tl_numel(index) != 0)
+        for (int k = 0; k < st.ndim; k++)
+            if (k != d && si.sizes[k] > st.sizes[k])
+                return tl_err(TL_ERR_RUNTIME, "Size does not match at dimension %d expected index %s to be no larger than self %s apart from dimension %d",
+                              k, tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d);
+    if (tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    if (tl_numel(index) == 0) return 0;
+    idx_ctx c = {0};
+    c.stride = st.strides[d] * tl_itemsize(t);
+    c.size = st.sizes[d];
+    c.flags = TL_IDX_RUNTIME;
+    int64_t sstr[TL_MAX_DIMS];
+    memcpy(sstr, st.strides, 8 * st.ndim);
+    sstr[d] = 0;
+    tl_tensor src = geom(t, si.ndim, si.sizes, sstr);
+    tl_tensor ix = geom(index, si.ndim, si.sizes, si.strides);
+    tl_tensor o = geom(out, si.ndim, si.sizes, (int64_t[TL_MAX_DIMS]){0});
+    tl_contiguous_strides(si.sizes, si.ndim, o.strides);
+    const tl_tensor *ops[3] = {&o, &src, &ix};
+    tl_iter it;
+    if (tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0) < 0) goto fail;
+    tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+    if (c.bad) { report_bad(&c, d); goto fail; }
+    return 0;
+fail:
+    tl_tensor_clear(out);
+    return -1;
+}
+
+typedef struct { idx_ctx c; char bytes[16]; } fill_ctx;
+
+int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tensor *src, const tl_scalar *value,
+                tl_reduce_op op, bool include_self, const char *opname)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    if (tl_check_unnamed(t, opname) < 0 || tl_check_unnamed(index, opname) < 0) return -1;
+    int d;
+    if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
+    if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
+        return tl_err(TL_ERR_RUNTIME, "%s(): Expected dtype int32/int64 for index", opname);
+    if (index->dtype == TL_INT32) {
+        tl_tensor i64 = {0};
+        if (tl_index_as_i64(&i64, index) < 0) return -1;
+        int rc = tl_scatter_(t, dim, &i64, src, value, op, include_self, opname);
+        tl_tensor_clear(&i64);
+        return rc;
+    }
+    if (src && src->dtype != t->dtype)
+        return tl_err(TL_ERR_RUNTIME, "%s(): Expected self.dtype to be equal to src.dtype", opname);
+    shp st, si, ss;
+    shp_of(&st, t);
+    shp_of(&si, index);
+    if (src) shp_of(&ss, src);
+    char b1[512], b2[512], b3[512];
+    if (tl_numel(index) == 0) return 0;
+    if (st.ndim != si.ndim || (src && ss.ndim != si.ndim))
+        return tl_err(TL_ERR_RUNTIME, "Index tensor must have the same number of dimensions as %s tensor",
+                      st.ndim != si.ndim ? "self" : "src");
+    for (int k = 0; k < st.ndim; k++) {
+        if ((k != d && si.sizes[k] > st.sizes[k]) || (src && si.sizes[k] > ss.sizes[k])) {
+            if (src)
+                return tl_err(TL_ERR_RUNTIME, "Expected index %s to be no larger than self %s apart from dimension %d and to be no larger size than src %s",
+                              tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d,
+                              tl_shape_str(src->sizes, src->ndim, b3, sizeof b3));
+            return tl_err(TL_ERR_RUNTIME, "Expected index %s to be no larger than self %s apart from dimension %d",
+                          tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d);
+        }
+    }
+    tl_elem_fn fn = NULL;
+    if (op != TL_RED_NONE && !(fn = tl_elem_reduce_fn((tl_dtype)t->dtype, op, opname))) return -1;
+    tl_tensor ix = geom(index, si.ndim, si.sizes, si.strides);
+    if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
+    /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
+    tl_tensor sv = {0}, vtmp = {0};
+    int64_t zeros[TL_MAX_DIMS] = {0};
+    int rc = 0;
+    if (src) {
+        if (tl_may_overlap(src, t)) {
+            if (tl_clone(&vtmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+            shp_of(&ss, &vtmp);
+            sv = geom(&vtmp, si.ndim, si.sizes, ss.strides);
+        } else {
+            sv = geom(src, si.ndim, si.sizes, ss.strides);
+        }
+    } else {
+        if (tl_tensor_empty(&vtmp, 0, NULL, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+        if (tl_fill_(&vtmp, *value) < 0) { tl_tensor_clear(&vtmp); return -1; }
+        sv = geom(&vtmp, si.ndim, si.sizes, zeros);
+    }
+    int64_t dstr[TL_MAX_DIMS];
+    memcpy(dstr, st.strides, 8 * st.ndim);
+    dstr[d] = 0;
+    tl_tensor dst = geom(t, si.ndim, si.sizes, dstr);
+    idx_ctx c = {0};
+    c.stride = st.strides[d] * tl_itemsize(t);
+    c.size = st.sizes[d];
+    tl_iter it;
+    tl_tensor cnt = {0};
+    if (op != TL_RED_NONE && !include_self) {
+        /* reset every target to the reduction's identity first */
+        tl_tensor idv = {0};
+        rc = tl_tensor_empty(&idv, 0, NULL, (tl_dtype)t->dtype, t->device, false);
+        if (rc == 0) {
+            tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
+            tl_tensor iv = geom(&idv, si.ndim, si.sizes, zeros);
+            const tl_tensor *ops0[3] = {&dst, &iv, &ix};
+            rc = tl_iter_init(&it, 3, ops0, si.sizes, si.ndim, TL_ITER_NO_REORDER);
+            if (rc == 0) tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
+        }
+        tl_tensor_clear(&idv);
+    }
+    if (rc == 0 && op == TL_RED_MEAN) {
+        /* counts per target: include_self counts self once */
+        rc = tl_tensor_empty(&cnt, st.ndim, st.sizes, TL_INT64, t->device, false);
+        if (rc == 0) rc = tl_fill_(&cnt, tl_scalar_int(include_self ? 1 : 0));
+        if (rc == 0) {
+            int64_t cstr[TL_MAX_DIMS], one = 1;
+            tl_contiguous_strides(st.sizes, st.ndim, cstr);
+            idx_ctx cc = {0};
+            cc.stride = cstr[d] * 8;
+            cc.fn = tl_elem_reduce_fn(TL_INT64, TL_RED_SUM, opname);
+            cstr[d] = 0;
+            tl_tensor cd = geom(&cnt, si.ndim, si.sizes, cstr);
+            tl_tensor onev = geom(&cnt, si.ndim, si.sizes, zeros);
+            onev.storage = &(tl_storage){.data = (char *)&one};
+            onev.offset = 0;
+            const tl_tensor *opsc[3] = {&cd, &onev, &ix};
+            rc = tl_iter_init(&it, 3, opsc, si.sizes, si.ndim, TL_ITER_NO_REORDER);
+            if (rc == 0) tl_iter_run(&it, put_dim_acc, &cc, 0);
+        }
+    }
+    if (rc == 0) {
+        const tl_tensor *ops[3] = {&dst, &sv, &ix};
+        rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, op == TL_RED_NONE ? 0 : TL_ITER_NO_REORDER);
+        if (rc == 0) {
+            if (fn) {
+                c.fn = fn;
+                tl_iter_run(&it, put_dim_acc, &c, 0);
+            } else {
+                tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
+            }
+        }
+    }
+    if (rc == 0 && op == TL_RED_MEAN) {
+        /* divide every element whose count exceeds one */
+        const int64_t *cp = (const int64_t *)tl_data(&cnt);
+        int64_t total = tl_numel(&cnt), cstr[TL_MAX_DIMS], idx[TL_MAX_DIMS] = {0};
+        tl_contiguous_strides(st.sizes, st.ndim, cstr);
+        char *base = tl_data(t);
+        int isz = tl_itemsize(t);
+        for (int64_t lin = 0; lin < total; lin++) {
+            if (cp[lin] > 1) {
+                int64_t off = 0, rem = lin;
+                for (int k = 0; k < st.ndim; k++) {
+                    idx[k] = rem / cstr[k];
+                    rem %= cstr[k];
+                    off += idx[k] * st.strides[k];
+                }
+                tl_elem_div_count(base + off * isz, (tl_dtype)t->dtype, cp[lin]);
+            }
+        }
+    }
+    tl_tensor_clear(&cnt);
+    tl_tensor_clear(&vtmp);
+    return rc;
+}
+
+int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *index)
+{
+    int d;
+    if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
+    if (tl_check_index_dtype(index, "index_select", true) < 0) return -1;
+    if (index->ndim > 1) return tl_err(TL_ERR_INDEX, "index_select(): Index is supposed to be a vector");
+    tl_tensor ix = {0};
+    if (tl_index_as_i64(&ix, index) < 0) return -1;
+    int64_t L = tl_numel(&ix);
+    shp st;
+    shp_of(&st, t);
+    int64_t osz[TL_MAX_DIMS], sstr[TL_MAX_DIMS], istr[TL_MAX_DIMS] = {0};
+    memcpy(osz, st.sizes, 8 * st.ndim);
+    memcpy(sstr, st.strides, 8 * st.ndim);
+    osz[d] = L;
+    sstr[d] = 0;
+    istr[d] = 1;
+    int rc;
+    if (t->ndim == 0) {
+        if (L != 1) { tl_tensor_clear(&ix); return tl_err(TL_ERR_INDEX, "index_select(): Index to scalar can have only 1 value, got %lld value(s)", (long long)L); }
+        rc = tl_tensor_empty(out, 0, NULL, (tl_dtype)t->dtype, t->device, false);
+    } else {
+        rc = tl_tensor_empty(out, t->ndim, osz, (tl_dtype)t->dtype, t->device, false);
+    }
+    if (rc == 0 && L > 0 && tl_numel(t) > 0) {
+        idx_ctx c = {0};
+        c.stride = st.strides[d] * tl_itemsize(t);
+        c.size = st.sizes[d];
+        c.flags = TL_IDX_MSG_SELF;
+        tl_tensor src = geom(t, st.ndim, osz, sstr);
+        tl_tensor iv = geom(&ix, st.ndim, osz, istr);
+        int64_t ostr[TL_MAX_DIMS];
+        tl_contiguous_strides(osz, st.ndim, ostr);
+        tl_tensor o = geom(out, st.ndim, osz, ostr);
+        const tl_tensor *ops[3] = {&o, &src, &iv};
+        tl_iter it;
+        rc = tl_iter_init(&it, 3, ops, osz, st.ndim, 0);
+        if (rc == 0) {
+            tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+            if (c.bad) rc = report_bad(&c, d);
+        }
+    } else if (rc == 0 && L > 0) {
+        rc = check_range(&ix, st.sizes[d], d, TL_IDX_MSG_SELF);
+    }
+    if (rc == 0 && t->names) rc = tl_tensor_copy_names(out, t);
+    tl_tensor_clear(&ix);
+    if (rc < 0) tl_tensor_clear(out);
+    return rc;
+}
+
+/* ---- take / put_ ------------------------------------------------------------------------- */
+
+typedef struct {
+    const tl_tensor *t;
+    int64_t numel, cstr[TL_MAX_DIMS];
+    bool contig;
+    volatile int bad;
+    volatile int64_t badval;
+} lin_ctx;
+
+/* op0: int64 byte offsets out, op1: int64 linear indices into t (row-major, negatives wrap). */
+static void linear_offsets_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    lin_ctx *c = ctx;
+    const tl_tensor *t = c->t;
+    int isz = tl_itemsize(t);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = *(const int64_t *)(d[1] + i * s[1]), x = v < 0 ? v + c->numel : v;
+        if (x < 0 || x >= c->numel) {
+            if (!c->bad) { c->badval = v; c->bad = 1; }
+            continue;
+        }
+        int64_t off = 0;
+        if (c->contig) off = x;
+        else
+            for (int k = 0; k < t->ndim; k++) {
+                off += (x / c->cstr[k]) * t->strides[k];
+                x %= c->cstr[k];
+            }
+        *(int64_t *)(d[0] + i * s[0]) = off * isz;
+    }
+}
+
+static int linear_offsets(tl_tensor *off, const tl_tensor *t, const tl_tensor *index)
+{
+    lin_ctx c = {0};
+    c.t = t;
+    c.numel = tl_numel(t);
+    c.contig = tl_is_contiguous(t);
+    tl_contiguous_strides(t->sizes, t->ndim, c.cstr);
+    if (tl_tensor_empty(off, index->ndim, index->sizes, TL_INT64, t->device, false) < 0) return -1;
+    const tl_tensor *ops[2] = {off, index};
+    tl_iter it;
+    if (tl_iter_init(&it, 2, ops, index->sizes, index->ndim, 0) < 0) { tl_tensor_clear(off); return -1; }
+    tl_iter_run(&it, linear_offsets_loop, &c, TL_GRAIN_SIZE);
+    if (c.bad) {
+        tl_tensor_clear(off);
+        return tl_err(TL_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld elements.",
+                      (long long)c.badval, (long long)c.numel);
+    }
+    return 0;
+}
+
+int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
+{
+    if (tl_check_unnamed(t, "take") < 0) return -1;
+    if (index->dtype != TL_INT64)
+        return tl_err(TL_ERR_RUNTIME, "take(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
+    tl_tensor off = {0};
+    if (linear_offsets(&off, t, index) < 0) return -1;
+    int rc = tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
+    if (rc == 0 && tl_numel(out) > 0) {
+        int64_t zero[TL_MAX_DIMS] = {0};
+        tl_tensor src = geom(t, index->ndim, index->sizes, zero);
+        const tl_tensor *ops[3] = {out, &src, &off};
+        tl_iter it;
+        rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, 0);
+        if (rc == 0) tl_iter_run(&it, PICK(gather_off, tl_itemsize(t)), NULL, TL_GRAIN_SIZE);
+    }
+    tl_tensor_clear(&off);
+    return rc;
+}
+
+int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool accumulate)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    if (tl_check_unnamed(t, "put_") < 0) return -1;
+    if (index->dtype != TL_INT64)
+        return tl_err(TL_ERR_RUNTIME, "put_(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
+    if (source->dtype != t->dtype)
+        return tl_err(TL_ERR_RUNTIME, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+                      tl_dtype_infos[t->dtype].cname, tl_dtype_infos[source->dtype].cname);
+    if (tl_numel(index) != tl_numel(source))
+        return tl_err(TL_ERR_INDEX, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, index.numel() = %lld",
+                      (long long)tl_numel(source), (long long)tl_numel(index));
+    idx_ctx c = {0};
+    if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
+    if (tl_numel(index) > 0 && tl_numel(t) == 0)
+        return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
+    tl_tensor off = {0}, src = {0};
+    if (linear_offsets(&off, t, index) < 0) return -1;
+    int rc = tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS);
+    if (rc == 0 && tl_numel(index) > 0) {
+        int64_t zero[TL_MAX_DIMS] = {0}, cs[TL_MAX_DIMS];
+        tl_contiguous_strides(index->sizes, index->ndim, cs);
+        tl_tensor dst = geom(t, index->ndim, index->sizes, zero);
+        tl_tensor sv = geom(&src, index->ndim, index->sizes, cs);
+        const tl_tensor *ops[3] = {&dst, &sv, &off};
+        tl_iter it;
+        rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, TL_ITER_NO_REORDER);
+        if (rc == 0) tl_iter_run(&it, accumulate ? put_off_acc : PICK(put_off, tl_itemsize(t)), &c, 0);
+    }
+    tl_tensor_clear(&src);
+    tl_tensor_clear(&off);
+    return rc;
+}

@@ -1,0 +1,248 @@
+/* index_util.c - index validation, per-dtype accumulation and promote_types for the
+ * indexing and joining ops. */
+#include "ops/index_util.h"
+
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/convert.h"
+#include "core/iter.h"
+#include "kernels/cast.h"
+#include "ops/copy.h"
+
+/* ---- accumulation ------------------------------------------------------------------
+ * Per dtype: storage type T, compute type C, load/store between them. Integers add and
+ * multiply through their unsigned type (wrapping, no UB); bool sums are logical or. */
+static inline float complex c32_ld(tl_complex32 v) { return CMPLXF(tl_f16_to_f32(v.re), tl_f16_to_f32(v.im)); }
+static inline tl_complex32 c32_st(float complex c)
+{
+    tl_complex32 r = {tl_f32_to_f16(crealf(c)), tl_f32_to_f16(cimagf(c))};
+    return r;
+}
+#define ID_(x) (x)
+#define F16_LD(v) tl_f16_to_f32(v)
+#define F16_ST(v) tl_f32_to_f16(v)
+#define BF16_LD(v) tl_bf16_to_f32(v)
+#define BF16_ST(v) tl_f32_to_bf16(v)
+
+#define WRAP_ADD(UT, T) (T)((UT)a + (UT)b)
+#define WRAP_MUL(UT, T) (T)((UT)a * (UT)b)
+#define NAN_MAX ((a != a) ? a : (b != b) ? b : (a > b ? a : b))
+#define NAN_MIN ((a != a) ? a : (b != b) ? b : (a < b ? a : b))
+
+/* X(ID, T, C, LD, ST, ADD, MUL, HAS_ORDER) */
+#define ARITH_LIST(X)                                                                          \
+    X(BOOL, uint8_t, int, ID_, ID_, (a | b), (a & b), 1)                                       \
+    X(UINT8, uint8_t, uint8_t, ID_, ID_, WRAP_ADD(uint8_t, uint8_t), WRAP_MUL(unsigned, uint8_t), 1) \
+    X(INT8, int8_t, int8_t, ID_, ID_, WRAP_ADD(uint8_t, int8_t), WRAP_MUL(unsigned, int8_t), 1) \
+    X(INT16, int16_t, int16_t, ID_, ID_, WRAP_ADD(uint16_t, int16_t), WRAP_MUL(unsigned, int16_t), 1) \
+    X(INT32, int32_t, int32_t, ID_, ID_, WRAP_ADD(uint32_t, int32_t), WRAP_MUL(uint32_t, int32_t), 1) \
+    X(INT64, int64_t, int64_t, ID_, ID_, WRAP_ADD(uint64_t, int64_t), WRAP_MUL(uint64_t, int64_t), 1) \
+    X(FLOAT16, uint16_t, float, F16_LD, F16_ST, (a + b), (a * b), 1)                            \
+    X(BFLOAT16, uint16_t, float, BF16_LD, BF16_ST, (a + b), (a * b), 1)                         \
+    X(FLOAT32, float, float, ID_, ID_, (a + b), (a * b), 1)                                     \
+    X(FLOAT64, double, double, ID_, ID_, (a + b), (a * b), 1)                                   \
+    X(COMPLEX32, tl_complex32, float complex, c32_ld, c32_st, (a + b), (a * b), 0)              \
+    X(COMPLEX64, float complex, float complex, ID_, ID_, (a + b), (a * b), 0)                   \
+    X(COMPLEX128, double complex, double complex, ID_, ID_, (a + b), (a * b), 0)
+
+#define DEF_FNS(ID, T, C, LD, ST, ADD, MUL, ORD)                                                     \
+    static void sum_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(ADD); } \
+    static void prod_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(MUL); }
+ARITH_LIST(DEF_FNS)
+#define DEF_ORD(ID, T, C, LD, ST)                                                                     \
+    static void max_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(NAN_MAX); } \
+    static void min_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(NAN_MIN); }
+DEF_ORD(BOOL, uint8_t, int, ID_, ID_)
+DEF_ORD(UINT8, uint8_t, uint8_t, ID_, ID_)
+DEF_ORD(INT8, int8_t, int8_t, ID_, ID_)
+DEF_ORD(INT16, int16_t, int16_t, ID_, ID_)
+DEF_ORD(INT32, int32_t, int32_t, ID_, ID_)
+DEF_ORD(INT64, int64_t, int64_t, ID_, ID_)
+DEF_ORD(FLOAT16, uint16_t, float, F16_LD, F16_ST)
+DEF_ORD(BFLOAT16, uint16_t, float, BF16_LD, BF16_ST)
+DEF_ORD(FLOAT32, float, float, ID_, ID_)
+DEF_ORD(FLOAT64, double, double, ID_, ID_)
+
+tl_elem_fn tl_elem_reduce_fn(tl_dtype dt, tl_reduce_op op, const char *opname)
+{
+    switch (op) {
+    case TL_RED_SUM:
+    case TL_RED_MEAN:
+        switch (dt) {
+#define CASE_SUM(ID, ...) case TL_##ID: return sum_##ID;
+            ARITH_LIST(CASE_SUM)
+        default: break;
+        }
+        break;
+    case TL_RED_PROD:
+        switch (dt) {
+#define CASE_PROD(ID, ...) case TL_##ID: return prod_##ID;
+            ARITH_LIST(CASE_PROD)
+        default: break;
+        }
+        break;
+    case TL_RED_AMAX:
+    case TL_RED_AMIN: {
+        bool mx = op == TL_RED_AMAX;
+        switch (dt) {
+#define CASE_ORD(ID) case TL_##ID: return mx ? max_##ID : min_##ID;
+            CASE_ORD(BOOL) CASE_ORD(UINT8) CASE_ORD(INT8) CASE_ORD(INT16) CASE_ORD(INT32) CASE_ORD(INT64)
+            CASE_ORD(FLOAT16) CASE_ORD(BFLOAT16) CASE_ORD(FLOAT32) CASE_ORD(FLOAT64)
+        default: break;
+        }
+        break;
+    }
+    default: break;
+    }
+    tl_err(TL_ERR_RUNTIME, "\"%s\" not implemented for '%s'", opname, tl_dtype_infos[dt].cname);
+    return NULL;
+}
+
+void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op)
+{
+    tl_scalar s;
+    bool is_f = tl_dtype_is_float(dt) || tl_dtype_is_complex(dt);
+    switch (op) {
+    case TL_RED_PROD: s = tl_scalar_int(1); break;
+    case TL_RED_AMAX:
+        if (is_f) s = tl_scalar_double(-INFINITY);
+        else if (dt == TL_BOOL || !tl_dtype_infos[dt].is_signed) s = tl_scalar_int(0);
+        else s = tl_scalar_int(dt == TL_INT64 ? INT64_MIN : -(INT64_C(1) << (8 * tl_dtype_itemsize(dt) - 1)));
+        break;
+    case TL_RED_AMIN:
+        if (is_f) s = tl_scalar_double(INFINITY);
+        else if (dt == TL_BOOL) s = tl_scalar_int(1);
+        else if (dt == TL_INT64) s = tl_scalar_int(INT64_MAX);
+        else s = tl_scalar_int(tl_dtype_infos[dt].is_signed ? (INT64_C(1) << (8 * tl_dtype_itemsize(dt) - 1)) - 1
+                                                              : (INT64_C(1) << (8 * tl_dtype_itemsize(dt))) - 1);
+        break;
+    default: s = tl_scalar_int(0); break;
+    }
+    tl_scalar_to_bytes(s, dt, out);
+}
+
+void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count)
+{
+    tl_scalar v = tl_scalar_from_bytes(dst, dt);
+    if (v.kind == TL_KIND_COMPLEX) v.v.c /= (double)count;
+    else if (v.kind == TL_KIND_FLOAT) v.v.d /= (double)count;
+    else {
+        int64_t q = v.v.i / count;
+        if ((v.v.i % count != 0) && ((v.v.i < 0) != (count < 0))) q--;
+        v.v.i = q;
+    }
+    tl_scalar_to_bytes(v, dt, dst);
+}
+
+/* ---- promote_types ------------------------------------------------------------------ */
+
+static bool is_barebones_unsigned(tl_dtype d) { return d == TL_UINT16 || d == TL_UINT32 || d == TL_UINT64; }
+static bool is_float8(tl_dtype d) { return d >= TL_FLOAT8_E4M3FN && d <= TL_FLOAT8_E8M0FNU; }
+
+int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out)
+{
+    if (a == b) { *out = a; return 0; }
+    const char *an = tl_dtype_infos[a].cname, *bn = tl_dtype_infos[b].cname;
+    if (is_float8(a) || is_float8(b))
+        return tl_err(TL_ERR_RUNTIME, "Promotion for Float8 Types is not supported, attempted to promote %s and %s", an, bn);
+    if (a == TL_FLOAT4_E2M1FN_X2 || b == TL_FLOAT4_E2M1FN_X2)
+        return tl_err(TL_ERR_RUNTIME, "Promotion for Float4 Types is not supported, attempted to promote %s and %s", an, bn);
+    if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
+        /* torch promotes the unsigned shells only with bool and with floats it fits into. */
+        tl_dtype u = is_barebones_unsigned(a) ? a : b, o = u == a ? b : a;
+        if (o == TL_BOOL) { *out = u; return 0; }
+        if (o == TL_UINT8 && u != TL_UINT8) { *out = u; return 0; }
+        if (tl_dtype_is_float(o) || tl_dtype_is_complex(o)) { *out = o; return 0; }
+        return tl_err(TL_ERR_RUNTIME, "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s", an, bn);
+    }
+    tl_kind ka = tl_dtype_kind(a), kb = tl_dtype_kind(b);
+    if (ka == TL_KIND_BOOL) { *out = b; return 0; }
+    if (kb == TL_KIND_BOOL) { *out = a; return 0; }
+    if (ka != kb) {
+        tl_dtype hi = ka > kb ? a : b, lo = ka > kb ? b : a;
+        tl_kind kh = ka > kb ? ka : kb, kl = ka > kb ? kb : ka;
+        if (kl == TL_KIND_INT) { *out = hi; return 0; }
+        /* float with complex */
+        (void)kh;
+        tl_dtype r = tl_dtype_to_real(hi), f;
+        if (tl_promote_types(r, lo, &f) < 0) return -1;
+        *out = tl_dtype_to_complex(f);
+        return 0;
+    }
+    if (ka == TL_KIND_INT) {
+        bool sa = tl_dtype_infos[a].is_signed, sb = tl_dtype_infos[b].is_signed;
+        int ia = tl_dtype_itemsize(a), ib = tl_dtype_itemsize(b);
+        if (sa == sb) { *out = ia >= ib ? a : b; return 0; }
+        /* uint8 with a signed type */
+        tl_dtype s = sa ? a : b;
+        *out = s == TL_INT8 ? TL_INT16 : s;
+        return 0;
+    }
+    if (ka == TL_KIND_FLOAT) {
+        if ((a == TL_FLOAT16 && b == TL_BFLOAT16) || (a == TL_BFLOAT16 && b == TL_FLOAT16)) { *out = TL_FLOAT32; return 0; }
+        *out = tl_dtype_itemsize(a) >= tl_dtype_itemsize(b) ? a : b;
+        return 0;
+    }
+    *out = tl_dtype_itemsize(a) >= tl_dtype_itemsize(b) ? a : b;
+    return 0;
+}
+
+/* ---- index tensors -------------------------------------------------------------------- */
+
+int tl_check_index_dtype(const tl_tensor *idx, const char *opname, bool allow_int32)
+{
+    if (idx->dtype == TL_INT64 || (allow_int32 && idx->dtype == TL_INT32)) return 0;
+    return tl_err(TL_ERR_RUNTIME, "%s(): Expected dtype %s for index", opname, allow_int32 ? "int32 or int64" : "int64");
+}
+
+int tl_index_as_i64(tl_tensor *out, const tl_tensor *idx)
+{
+    if (idx->dtype == TL_INT64 && tl_is_contiguous(idx)) return tl_tensor_alias(out, idx);
+    return tl_clone(out, idx, TL_INT64, TL_MEMFMT_CONTIGUOUS);
+}
+
+int tl_check_index_range(const tl_tensor *idx, int64_t size, int dim, tl_errkind kind)
+{
+    const int64_t *p = (const int64_t *)tl_data(idx);
+    int64_t n = tl_numel(idx);
+    int64_t bad = 0;
+    int found = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = p[i];
+        if (v < -size || v >= size) { bad = v; found = 1; break; }
+    }
+    if (!found) return 0;
+    return tl_err(kind, "index %lld is out of bounds for dimension %d with size %lld", (long long)bad, dim, (long long)size);
+}
+
+int tl_check_unnamed(const tl_tensor *t, const char *opname)
+{
+    if (!t->names) return 0;
+    return tl_err(TL_ERR_RUNTIME, "%s is not yet supported with named tensors. Please drop names via "
+                  "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on the result "
+                  "of the operation.", opname);
+}
+
+typedef struct { tl_elem_fn fn; char v[16]; } scale_ctx;
+static void scale_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    scale_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) c->fn(d[0] + i * s[0], c->v);
+}
+
+int tl_scale_(tl_tensor *t, tl_scalar s)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    scale_ctx c;
+    if (!(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_PROD, "mul"))) return -1;
+    if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, c.v) < 0) return -1;
+    const tl_tensor *ops[1] = {t};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, t->sizes, t->ndim, 0) < 0) return -1;
+    tl_iter_run(&it, scale_loop, &c, 0);
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* index_util.h - what the indexing and joining ops share: index-tensor validation and
+ * conversion, element-wise accumulation (sum/prod/max/min) per dtype, and a local copy of
+ * torch's promote_types for cat (the lead dedupes it with core/promote once merged). */
+#ifndef TL_OPS_INDEX_UTIL_H
+#define TL_OPS_INDEX_UTIL_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+#include "core/tensor.h"
+
+typedef enum { TL_RED_NONE = 0, TL_RED_SUM, TL_RED_PROD, TL_RED_MEAN, TL_RED_AMAX, TL_RED_AMIN } tl_reduce_op;
+
+/* *dst = op(*dst, *src) for one element of dtype `dt` (both pointers to that dtype). */
+typedef void (*tl_elem_fn)(char *dst, const char *src);
+/* The accumulation function for (dt, op), or NULL (error set naming `opname`) when the
+ * dtype has no arithmetic (shell dtypes). TL_RED_MEAN accumulates like TL_RED_SUM. */
+tl_elem_fn tl_elem_reduce_fn(tl_dtype dt, tl_reduce_op op, const char *opname);
+/* Writes op's identity (0, 1, lowest, highest) as an element of dtype dt into out. */
+void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
+/* *dst = *dst / count (floor division for integers, as torch's scatter_reduce mean). */
+void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count);
+
+/* torch.promote_types; -1 with RuntimeError for shell dtypes that do not promote. */
+int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out);
+
+/* Checks idx's dtype is int64 (or int32 when allow_int32) with torch's
+ * "<op>(): Expected dtype int64 for index" text (RuntimeError). */
+int tl_check_index_dtype(const tl_tensor *idx, const char *opname, bool allow_int32);
+/* out <- idx as a contiguous int64 tensor (aliased when already so). */
+int tl_index_as_i64(tl_tensor *out, const tl_tensor *idx);
+/* Validates every value of the int64 tensor idx against [-size, size); on failure sets
+ * the error "index %lld is out of bounds for dimension %d with size %lld" (kind `kind`). */
+int tl_check_index_range(const tl_tensor *idx, int64_t size, int dim, tl_errkind kind);
+
+/* Errors out when t carries names: "<opname>: named tensors are not supported yet". */
+int tl_check_unnamed(const tl_tensor *t, const char *opname);
+
+#include "core/scalar.h"
+/* t *= s in place (t's dtype arithmetic; used for index_add's alpha). */
+int tl_scale_(tl_tensor *t, tl_scalar s);
+
+#endif

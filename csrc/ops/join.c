@@ -1,0 +1,410 @@
+/* join.c - cat, flip, repeat, tril/triu, trace, cross, renorm, resize_ and the index
+ * repeat_interleave gathers with. Data moves through tl_copy_ over strided views of the
+ * output wherever possible, so every dtype and layout is covered by the cast loops. */
+#include "ops/join.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kernels/cast.h"
+#include "ops/copy.h"
+#include "ops/index_util.h"
+
+static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides, int64_t offset)
+{
+    tl_tensor v = *base;
+    v.ndim = ndim;
+    v.sizes = sizes;
+    v.strides = strides;
+    v.offset = offset;
+    v.names = NULL;
+    return v;
+}
+
+/* ---- names ------------------------------------------------------------------------------- */
+
+static const char *names_str(const int32_t *ids, int n, char *buf, int len)
+{
+    int p = snprintf(buf, len, "[");
+    for (int i = 0; i < n && p < len; i++)
+        p += snprintf(buf + p, len - p, "%s%s", i ? ", " : "", ids && ids[i] ? tl_name_str(ids[i]) : "None");
+    if (p < len) snprintf(buf + p, len - p, "]");
+    return buf;
+}
+
+int tl_unify_names_same_rank(const int32_t *a, const int32_t *b, int n, int32_t *out)
+{
+    char b1[1024], b2[1024];
+    for (int i = n - 1; i >= 0; i--) {
+        int32_t x = a ? a[i] : 0, y = b ? b[i] : 0;
+        if (x && y && x != y)
+            return tl_err(TL_ERR_RUNTIME, "Error when attempting to cat dims %s and dims %s: dim '%s' and dim '%s' are at the same position from the right but do not match.",
+                          names_str(a, n, b1, sizeof b1), names_str(b, n, b2, sizeof b2), tl_name_str(x), tl_name_str(y));
+        out[i] = x ? x : y;
+    }
+    for (int i = 0; i < n; i++) {
+        int32_t x = a ? a[i] : 0;
+        for (int j = 0; x && b && j < n; j++)
+            if (j != i && b[j] == x)
+                return tl_err(TL_ERR_RUNTIME, "Misaligned dims when attempting to cat dims %s and dims %s: dim '%s' appears in a different position from the right across both lists.",
+                              names_str(a, n, b1, sizeof b1), names_str(b, n, b2, sizeof b2), tl_name_str(x));
+    }
+    return 0;
+}
+
+/* ---- cat ---------------------------------------------------------------------------------- */
+
+static bool skip_legacy(const tl_tensor *t) { return t->ndim == 1 && t->sizes[0] == 0; }
+
+int tl_cat(tl_tensor *out, const tl_tensor *const *ts, int n, int64_t dim)
+{
+    if (n == 0) return tl_err(TL_ERR_VALUE, "torch.cat(): expected a non-empty list of Tensors");
+    int ref = -1;
+    bool named = false;
+    tl_dtype dt = (tl_dtype)ts[0]->dtype;
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->ndim == 0)
+            return tl_err(TL_ERR_RUNTIME, "zero-dimensional tensor (at position %d) cannot be concatenated", i);
+        if (ts[i]->device.type != ts[0]->device.type)
+            return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device");
+        if (i && tl_promote_types(dt, (tl_dtype)ts[i]->dtype, &dt) < 0) return -1;
+        named |= ts[i]->names != NULL;
+        if (ref < 0 && !skip_legacy(ts[i])) ref = i;
+    }
+    if (ref < 0) ref = 0;
+    const tl_tensor *r = ts[ref];
+    int d;
+    if (tl_wrap_dim(dim, r->ndim, &d) < 0) return -1;
+    int64_t shape[TL_MAX_DIMS];
+    memcpy(shape, r->sizes, 8 * r->ndim);
+    shape[d] = 0;
+    int32_t names[TL_MAX_DIMS] = {0};
+    for (int i = 0; i < n; i++) {
+        const tl_tensor *t = ts[i];
+        if (skip_legacy(t) && i != ref) continue;
+        if (t->ndim != r->ndim)
+            return tl_err(TL_ERR_RUNTIME, "Tensors must have same number of dimensions: got %d and %d", r->ndim, t->ndim);
+        for (int k = 0; k < r->ndim; k++)
+            if (k != d && t->sizes[k] != r->sizes[k])
+                return tl_err(TL_ERR_RUNTIME, "Sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor number %d in the list.",
+                              d, (long long)r->sizes[k], (long long)t->sizes[k], i);
+        shape[d] += t->sizes[d];
+        if (named && tl_unify_names_same_rank(names, t->names, r->ndim, names) < 0) return -1;
+    }
+    if (tl_tensor_empty(out, r->ndim, shape, dt, r->device, false) < 0) return -1;
+    int64_t pos = 0;
+    for (int i = 0; i < n; i++) {
+        const tl_tensor *t = ts[i];
+        if (skip_legacy(t) && i != ref) continue;
+        if (t->sizes[d] == 0) continue;
+        tl_tensor slot = geom(out, t->ndim, t->sizes, out->strides, pos * out->strides[d]);
+        tl_tensor src = *t;
+        src.names = NULL;
+        if (tl_copy_(&slot, &src) < 0) { tl_tensor_clear(out); return -1; }
+        pos += t->sizes[d];
+    }
+    if (named && tl_tensor_set_names(out, names) < 0) { tl_tensor_clear(out); return -1; }
+    return 0;
+}
+
+/* ---- flip / repeat --------------------------------------------------------------------------- */
+
+int tl_flip(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
+{
+    int64_t st[TL_MAX_DIMS];
+    bool seen[TL_MAX_DIMS] = {0};
+    memcpy(st, t->strides, 8 * t->ndim);
+    int64_t off = t->offset;
+    for (int i = 0; i < n; i++) {
+        int d;
+        if (tl_wrap_dim(dims[i], t->ndim, &d) < 0) return -1;
+        if (seen[d]) return tl_err(TL_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", d);
+        seen[d] = true;
+        if (t->sizes[d] > 0) off += (t->sizes[d] - 1) * st[d];
+        st[d] = -st[d];
+    }
+    if (tl_tensor_empty_like(out, t, (tl_dtype)t->dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
+    tl_tensor src = geom(t, t->ndim, t->sizes, st, off);
+    if (tl_copy_(out, &src) < 0) { tl_tensor_clear(out); return -1; }
+    return 0;
+}
+
+int tl_repeat(tl_tensor *out, const tl_tensor *t, const int64_t *reps, int n)
+{
+    if (n < t->ndim)
+        return tl_err(TL_ERR_RUNTIME, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    if (2 * n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "repeat: too many dimensions");
+    int64_t shape[TL_MAX_DIMS], vsz[TL_MAX_DIMS], vst[TL_MAX_DIMS], ssz[TL_MAX_DIMS], sst[TL_MAX_DIMS];
+    int lead = n - t->ndim;
+    for (int i = 0; i < n; i++) {
+        if (reps[i] < 0)
+            return tl_err(TL_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld]", (long long)reps[i], (long long)reps[i]);
+        int64_t s = i < lead ? 1 : t->sizes[i - lead];
+        if (tl_mul_checked(s, reps[i], &shape[i]) < 0) return -1;
+    }
+    if (tl_tensor_empty(out, n, shape, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    if (tl_numel(out) == 0) return 0;
+    for (int i = 0; i < n; i++) {
+        int64_t s = i < lead ? 1 : t->sizes[i - lead];
+        vsz[2 * i] = reps[i];
+        vsz[2 * i + 1] = s;
+        vst[2 * i] = s * out->strides[i];
+        vst[2 * i + 1] = out->strides[i];
+        ssz[2 * i] = 1;
+        sst[2 * i] = 0;
+        ssz[2 * i + 1] = s;
+        sst[2 * i + 1] = i < lead ? 0 : t->strides[i - lead];
+    }
+    tl_tensor dst = geom(out, 2 * n, vsz, vst, out->offset);
+    tl_tensor src = geom(t, 2 * n, ssz, sst, t->offset);
+    if (tl_copy_(&dst, &src) < 0) { tl_tensor_clear(out); return -1; }
+    return 0;
+}
+
+/* ---- tril / triu / trace ----------------------------------------------------------------------- */
+
+int tl_tril_(tl_tensor *t, int64_t k, bool upper)
+{
+    if (t->ndim < 2)
+        return tl_err(TL_ERR_RUNTIME, "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
+    if (tl_check_writable(t) < 0) return -1;
+    int nd = t->ndim, isz = tl_itemsize(t);
+    int64_t R = t->sizes[nd - 2], C = t->sizes[nd - 1], rs = t->strides[nd - 2] * isz, cs = t->strides[nd - 1] * isz;
+    int64_t batch = 1;
+    for (int i = 0; i < nd - 2; i++) batch *= t->sizes[i];
+    if (batch == 0 || R == 0 || C == 0) return 0;
+    int64_t idx[TL_MAX_DIMS] = {0};
+    char *base = tl_data(t);
+    for (int64_t b = 0; b < batch; b++) {
+        char *m = base;
+        for (int i = 0; i < nd - 2; i++) m += idx[i] * t->strides[i] * isz;
+        for (int64_t i = 0; i < R; i++) {
+            /* zero columns [lo, hi) of row i */
+            int64_t lo, hi;
+            if (upper) { lo = 0; hi = i + k; }
+            else { lo = i + k + 1; hi = C; }
+            if (lo < 0) lo = 0;
+            if (hi > C) hi = C;
+            char *row = m + i * rs;
+            if (hi <= lo) continue;
+            if (cs == isz) memset(row + lo * cs, 0, (size_t)(hi - lo) * isz);
+            else
+                for (int64_t j = lo; j < hi; j++) memset(row + j * cs, 0, isz);
+        }
+        for (int i = nd - 3; i >= 0; i--) {
+            if (++idx[i] < t->sizes[i]) break;
+            idx[i] = 0;
+        }
+    }
+    return 0;
+}
+
+int tl_trace(tl_tensor *out, const tl_tensor *t)
+{
+    tl_dtype dt = (tl_dtype)t->dtype;
+    if (tl_dtype_is_shell(dt) || dt == TL_BOOL) return tl_err(TL_ERR_NOTIMPL, "\"trace\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+    if (t->ndim != 2) return tl_err(TL_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
+    tl_dtype rt = (dt == TL_BOOL || tl_dtype_is_integral(dt)) ? TL_INT64 : dt;
+    int64_t n = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
+    int64_t step = (t->strides[0] + t->strides[1]) * tl_itemsize(t);
+    const char *p = tl_data(t);
+    tl_scalar acc;
+    if (tl_dtype_kind(rt) == TL_KIND_COMPLEX) {
+        double complex s = 0;
+        for (int64_t i = 0; i < n; i++) s += tl_scalar_from_bytes(p + i * step, dt).v.c;
+        acc = tl_scalar_complex(s);
+    } else if (tl_dtype_kind(rt) == TL_KIND_FLOAT) {
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) s += tl_scalar_from_bytes(p + i * step, dt).v.d;
+        acc = tl_scalar_double(s);
+    } else {
+        uint64_t s = 0;
+        for (int64_t i = 0; i < n; i++) s += (uint64_t)tl_scalar_from_bytes(p + i * step, dt).v.i;
+        acc = tl_scalar_int((int64_t)s);
+    }
+    if (tl_tensor_empty(out, 0, NULL, rt, t->device, false) < 0) return -1;
+    return tl_scalar_to_bytes(acc, rt, tl_data(out));
+}
+
+/* ---- cross ------------------------------------------------------------------------------------- */
+
+#include "core/iter.h"
+
+typedef struct { int64_t ds[3]; tl_dtype dt; } cross_ctx;
+
+static tl_scalar sc_mul(tl_scalar a, tl_scalar b)
+{
+    if (a.kind == TL_KIND_COMPLEX) return tl_scalar_complex(a.v.c * b.v.c);
+    if (a.kind == TL_KIND_FLOAT) return tl_scalar_double(a.v.d * b.v.d);
+    return tl_scalar_int((int64_t)((uint64_t)a.v.i * (uint64_t)b.v.i));
+}
+static tl_scalar sc_sub(tl_scalar a, tl_scalar b)
+{
+    if (a.kind == TL_KIND_COMPLEX) return tl_scalar_complex(a.v.c - b.v.c);
+    if (a.kind == TL_KIND_FLOAT) return tl_scalar_double(a.v.d - b.v.d);
+    return tl_scalar_int((int64_t)((uint64_t)a.v.i - (uint64_t)b.v.i));
+}
+
+static void cross_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    cross_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) {
+        tl_scalar a[3], b[3];
+        for (int k = 0; k < 3; k++) {
+            a[k] = tl_scalar_from_bytes(d[1] + i * s[1] + k * c->ds[1], c->dt);
+            b[k] = tl_scalar_from_bytes(d[2] + i * s[2] + k * c->ds[2], c->dt);
+        }
+        for (int k = 0; k < 3; k++) {
+            int j = (k + 1) % 3, l = (k + 2) % 3;
+            tl_scalar r = sc_sub(sc_mul(a[j], b[l]), sc_mul(a[l], b[j]));
+            tl_scalar_to_bytes(r, c->dt, d[0] + i * s[0] + k * c->ds[0]);
+        }
+    }
+}
+
+int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim)
+{
+    if (tl_check_unnamed(a, "cross") < 0 || tl_check_unnamed(b, "cross") < 0) return -1;
+    if (a->ndim != b->ndim) return tl_err(TL_ERR_RUNTIME, "linalg.cross: inputs must have the same number of dimensions.");
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "linalg.cross: expected input and other to have the same dtype, but got %s and %s",
+                      tl_dtype_infos[a->dtype].cname, tl_dtype_infos[b->dtype].cname);
+    if (tl_dtype_is_shell((tl_dtype)a->dtype) || a->dtype == TL_BOOL)
+        return tl_err(TL_ERR_RUNTIME, "\"cross\" not implemented for '%s'", tl_dtype_infos[a->dtype].cname);
+    int d;
+    if (tl_wrap_dim(dim, a->ndim, &d) < 0) return -1;
+    if (a->sizes[d] != 3 || b->sizes[d] != 3)
+        return tl_err(TL_ERR_RUNTIME, "linalg.cross: inputs dimension %lld must have length 3. Got %lld and %lld",
+                      (long long)dim, (long long)a->sizes[d], (long long)b->sizes[d]);
+    int64_t shape[TL_MAX_DIMS];
+    int nd;
+    if (tl_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &nd) < 0) return -1;
+    if (tl_tensor_empty(out, nd, shape, (tl_dtype)a->dtype, a->device, false) < 0) return -1;
+    if (tl_numel(out) == 0) return 0;
+    int64_t s1[TL_MAX_DIMS];
+    memcpy(s1, shape, 8 * nd);
+    s1[d] = 1;
+    int64_t az[TL_MAX_DIMS], bz[TL_MAX_DIMS];
+    memcpy(az, a->sizes, 8 * nd);
+    memcpy(bz, b->sizes, 8 * nd);
+    az[d] = bz[d] = 1;
+    tl_tensor o = geom(out, nd, s1, out->strides, out->offset);
+    tl_tensor av = geom(a, nd, az, a->strides, a->offset), bv = geom(b, nd, bz, b->strides, b->offset);
+    cross_ctx c = {{out->strides[d] * tl_itemsize(out), a->strides[d] * tl_itemsize(a), b->strides[d] * tl_itemsize(b)}, (tl_dtype)a->dtype};
+    const tl_tensor *ops[3] = {&o, &av, &bv};
+    tl_iter it;
+    if (tl_iter_init(&it, 3, ops, s1, nd, TL_ITER_NO_REORDER) < 0) { tl_tensor_clear(out); return -1; }
+    tl_iter_run(&it, cross_loop, &c, 0);
+    return 0;
+}
+
+/* ---- renorm ------------------------------------------------------------------------------------- */
+
+int tl_renorm(tl_tensor *out, const tl_tensor *t, double p, int64_t dim, double maxnorm)
+{
+    if (tl_check_unnamed(t, "renorm") < 0) return -1;
+    tl_dtype dt = (tl_dtype)t->dtype;
+    if (!(tl_dtype_is_float(dt) || tl_dtype_is_complex(dt)) || tl_dtype_is_shell(dt))
+        return tl_err(TL_ERR_RUNTIME, "renorm: expected a floating point or complex tensor as input. Got %s", tl_dtype_infos[dt].cname);
+    if (!(p > 0)) return tl_err(TL_ERR_RUNTIME, "renorm: non-positive-norm not supported");
+    if (maxnorm < 0) return tl_err(TL_ERR_RUNTIME, "renorm: expected maxnorm to be >= 0 but got %g", maxnorm);
+    if (t->ndim <= 1) return tl_err(TL_ERR_RUNTIME, "renorm: input needs at least 2 dimensions, got %d dimensions", t->ndim);
+    int d;
+    if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
+    if (tl_clone(out, t, dt, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+    /* out is contiguous: slice i along d is rows of length inner at stride sizes[d]*inner */
+    int64_t outer = 1, inner = 1, S = out->sizes[d];
+    for (int k = 0; k < d; k++) outer *= out->sizes[k];
+    for (int k = d + 1; k < out->ndim; k++) inner *= out->sizes[k];
+    int isz = tl_itemsize(out);
+    char *base = tl_data(out);
+    bool cplx = tl_dtype_is_complex(dt);
+    for (int64_t i = 0; i < S; i++) {
+        double acc = 0;
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t j = 0; j < inner; j++) {
+                tl_scalar v = tl_scalar_from_bytes(base + ((o * S + i) * inner + j) * isz, dt);
+                double a = cplx ? cabs(v.v.c) : fabs(v.v.d);
+                if (isinf(p)) acc = a > acc || isnan(a) ? a : acc;
+                else acc += pow(a, p);
+            }
+        double norm = isinf(p) ? acc : pow(acc, 1.0 / p);
+        if (!(norm > maxnorm)) continue;
+        double f = maxnorm / (norm + 1e-7);
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t j = 0; j < inner; j++) {
+                char *e = base + ((o * S + i) * inner + j) * isz;
+                tl_scalar v = tl_scalar_from_bytes(e, dt);
+                if (cplx) v.v.c *= f;
+                else v.v.d *= f;
+                tl_scalar_to_bytes(v, dt, e);
+            }
+    }
+    return 0;
+}
+
+/* ---- resize_ ------------------------------------------------------------------------------------- */
+
+int tl_resize_(tl_tensor *t, const int64_t *sizes, int n)
+{
+    if (tl_check_shape(sizes, n) < 0) return -1;
+    if (t->names) {
+        if (n != t->ndim || memcmp(sizes, t->sizes, 8 * n)) {
+            char b1[512], b2[512];
+            return tl_err(TL_ERR_RUNTIME, "Cannot resize named tensor with resize_ or resize_as_ (tried to resize Tensor with size %s to %s). "
+                          "This may be caused by passing a named tensor as an `out=` argument; please ensure that the sizes are the same.",
+                          tl_shape_str(t->sizes, t->ndim, b1, sizeof b1), tl_shape_str(sizes, n, b2, sizeof b2));
+        }
+        return 0;
+    }
+    int64_t numel;
+    if (tl_numel_checked(sizes, n, &numel) < 0) return -1;
+    int64_t need;
+    if (numel > 0) {
+        if (tl_mul_checked(t->offset + numel, tl_itemsize(t), &need) < 0) return -1;
+    } else {
+        need = 0;
+    }
+    tl_storage *s = t->storage;
+    if ((size_t)need > s->nbytes) {
+        if (!s->resizable) return tl_err(TL_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+        if (s->exports > 0)
+            return tl_err(TL_ERR_RUNTIME, "cannot resize a tensor's storage while it has live buffer exports (NumPy arrays or memoryviews)");
+        if (tl_storage_resize(s, (size_t)need) < 0) return -1;
+    }
+    if (tl_tensor_set_ndim(t, n) < 0) return -1;
+    memcpy(t->sizes, sizes, 8 * n);
+    tl_contiguous_strides(sizes, n, t->strides);
+    return 0;
+}
+
+int tl_repeat_interleave_index(tl_tensor *out, const tl_tensor *repeats, int64_t output_size)
+{
+    if (repeats->ndim != 1) return tl_err(TL_ERR_RUNTIME, "repeat_interleave only accept 1D vector as repeat");
+    if (repeats->dtype != TL_INT64 && repeats->dtype != TL_INT32)
+        return tl_err(TL_ERR_RUNTIME, "repeats has to be Long or Int tensor");
+    tl_tensor r = {0};
+    if (tl_index_as_i64(&r, repeats) < 0) return -1;
+    const int64_t *rp = (const int64_t *)tl_data(&r);
+    int64_t n = tl_numel(&r), total = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (rp[i] < 0) { tl_tensor_clear(&r); return tl_err(TL_ERR_RUNTIME, "repeats can not be negative"); }
+        total += rp[i];
+    }
+    if (output_size >= 0 && output_size != total) {
+        tl_tensor_clear(&r);
+        return tl_err(TL_ERR_RUNTIME, "allocated size does not match required size");
+    }
+    int rc = tl_tensor_empty(out, 1, &total, TL_INT64, repeats->device, false);
+    if (rc == 0) {
+        int64_t *o = (int64_t *)tl_data(out);
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < rp[i]; k++) *o++ = i;
+    }
+    tl_tensor_clear(&r);
+    return rc;
+}

@@ -1,0 +1,189 @@
+/* mask.c - boolean-mask ops: masked_select, masked_scatter_, nonzero. Row-major order
+ * throughout (the iterator runs with TL_ITER_NO_REORDER); counts first, then one pass. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/convert.h"
+#include "core/error.h"
+#include "core/iter.h"
+#include "core/parallel.h"
+#include "ops/copy.h"
+#include "ops/index.h"
+
+typedef struct { int64_t count; } count_ctx;
+
+/* op0 (or the only operand): bool mask */
+static void count_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    int64_t k = 0;
+    const char *m = d[0];
+    if (s[0] == 1)
+        for (int64_t i = 0; i < n; i++) k += m[i] != 0;
+    else
+        for (int64_t i = 0; i < n; i++) k += m[i * s[0]] != 0;
+    __atomic_fetch_add(&((count_ctx *)ctx)->count, k, __ATOMIC_RELAXED);
+}
+
+static int count_true(const tl_tensor *mask, const int64_t *shape, int nd, int64_t *out)
+{
+    count_ctx c = {0};
+    const tl_tensor *ops[1] = {mask};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, shape, nd, TL_ITER_ALLOW_OUTPUT_BROADCAST) < 0) return -1;
+    tl_iter_run(&it, count_loop, &c, TL_GRAIN_SIZE);
+    *out = c.count;
+    return 0;
+}
+
+typedef struct { char *out; int isz; } sel_ctx;
+
+#define DEF_SEL(N, T)                                                               \
+    static void select_##N(char **d, const int64_t *s, int64_t n, void *ctx)       \
+    {                                                                               \
+        sel_ctx *c = ctx;                                                           \
+        T *o = (T *)c->out;                                                         \
+        const char *src = d[0], *m = d[1];                                          \
+        for (int64_t i = 0; i < n; i++) {                                           \
+            *o = *(const T *)(src + i * s[0]);                                      \
+            o += m[i * s[1]] != 0;                                                  \
+        }                                                                           \
+        c->out = (char *)o;                                                         \
+    }                                                                               \
+    static void scatter_##N(char **d, const int64_t *s, int64_t n, void *ctx)      \
+    {                                                                               \
+        sel_ctx *c = ctx;                                                           \
+        const T *v = (const T *)c->out;                                             \
+        char *dst = d[0];                                                           \
+        const char *m = d[1];                                                       \
+        for (int64_t i = 0; i < n; i++)                                             \
+            if (m[i * s[1]]) *(T *)(dst + i * s[0]) = *v++;                         \
+        c->out = (char *)v;                                                         \
+    }
+typedef struct { uint64_t lo, hi; } b16m;
+DEF_SEL(1, uint8_t)
+DEF_SEL(2, uint16_t)
+DEF_SEL(4, uint32_t)
+DEF_SEL(8, uint64_t)
+DEF_SEL(16, b16m)
+#define PICKM(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
+
+int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
+{
+    if (mask->dtype != TL_BOOL) return tl_err(TL_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
+    int64_t shape[TL_MAX_DIMS];
+    int nd;
+    if (tl_broadcast_shapes(t->sizes, t->ndim, mask->sizes, mask->ndim, shape, &nd) < 0) return -1;
+    int64_t n;
+    if (count_true(mask, shape, nd, &n) < 0) return -1;
+    /* the select loop writes one element past the last kept one: over-allocate by one */
+    if (tl_tensor_empty(out, 1, (int64_t[]){n + 1}, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    out->sizes[0] = n;
+    if (n == 0) return 0;
+    sel_ctx c = {tl_data(out), tl_itemsize(t)};
+    const tl_tensor *ops[2] = {t, mask};
+    tl_iter it;
+    if (tl_iter_init(&it, 2, ops, shape, nd, TL_ITER_NO_REORDER | TL_ITER_ALLOW_OUTPUT_BROADCAST) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
+    tl_iter_run(&it, PICKM(select, c.isz), &c, 0);
+    return 0;
+}
+
+int tl_masked_scatter_(tl_tensor *t, const tl_tensor *mask, const tl_tensor *source)
+{
+    if (tl_check_writable(t) < 0) return -1;
+    if (mask->dtype != TL_BOOL)
+        return tl_err(TL_ERR_RUNTIME, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
+                      tl_dtype_infos[mask->dtype].cname);
+    if (source->dtype != t->dtype)
+        return tl_err(TL_ERR_RUNTIME, "masked_scatter_: expected self and source to have same dtypes but got %s and %s",
+                      tl_dtype_infos[t->dtype].cname, tl_dtype_infos[source->dtype].cname);
+    int64_t shape[TL_MAX_DIMS];
+    int nd;
+    if (tl_broadcast_shapes(t->sizes, t->ndim, mask->sizes, mask->ndim, shape, &nd) < 0) return -1;
+    char b1[512], b2[512];
+    if (nd != t->ndim || memcmp(shape, t->sizes, 8 * nd))
+        return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                      tl_shape_str(t->sizes, t->ndim, b1, sizeof b1), tl_shape_str(shape, nd, b2, sizeof b2));
+    int64_t n;
+    if (count_true(mask, shape, nd, &n) < 0) return -1;
+    if (n > tl_numel(source))
+        return tl_err(TL_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
+    if (n == 0) return 0;
+    tl_tensor src = {0};
+    if (tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+    sel_ctx c = {tl_data(&src), tl_itemsize(t)};
+    const tl_tensor *ops[2] = {t, mask};
+    tl_iter it;
+    int rc = tl_iter_init(&it, 2, ops, shape, nd, TL_ITER_NO_REORDER);
+    if (rc == 0) tl_iter_run(&it, PICKM(scatter, c.isz), &c, 0);
+    tl_tensor_clear(&src);
+    return rc;
+}
+
+/* ---- nonzero ---------------------------------------------------------------------------- */
+
+static bool elem_nonzero(const char *p, tl_dtype dt)
+{
+    switch (dt) {
+    case TL_FLOAT32: return *(const float *)p != 0;
+    case TL_FLOAT64: return *(const double *)p != 0;
+    case TL_FLOAT16: return (*(const uint16_t *)p & 0x7fff) != 0;
+    case TL_BFLOAT16: return (*(const uint16_t *)p & 0x7fff) != 0;
+    case TL_COMPLEX32: return (((const uint16_t *)p)[0] & 0x7fff) || (((const uint16_t *)p)[1] & 0x7fff);
+    case TL_COMPLEX64: return ((const float *)p)[0] != 0 || ((const float *)p)[1] != 0;
+    case TL_COMPLEX128: return ((const double *)p)[0] != 0 || ((const double *)p)[1] != 0;
+    case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return (*(const uint8_t *)p & 0x7f) != 0;
+    default: {
+        /* integers, bool and the remaining shells: any set bit */
+        int isz = tl_dtype_itemsize(dt);
+        for (int i = 0; i < isz; i++)
+            if (p[i]) return true;
+        return false;
+    }
+    }
+}
+
+int tl_nonzero(tl_tensor *out, const tl_tensor *t)
+{
+    if (tl_check_unnamed(t, "nonzero") < 0) return -1;
+    if (t->dtype == TL_FLOAT4_E2M1FN_X2 || t->dtype == TL_FLOAT8_E8M0FNU || t->dtype == TL_FLOAT8_E4M3FNUZ ||
+        t->dtype == TL_FLOAT8_E5M2FNUZ)
+        return tl_err(TL_ERR_RUNTIME, "\"nonzero_cpu\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+    tl_tensor c = {0};
+    if (tl_contiguous(&c, t, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+    int64_t numel = tl_numel(&c), n = 0;
+    int isz = tl_itemsize(&c), nd = t->ndim;
+    tl_dtype dt = (tl_dtype)t->dtype;
+    const char *p = tl_data(&c);
+    /* per-element flags, then coordinates */
+    uint8_t *flags = numel ? malloc(numel) : NULL;
+    if (numel && !flags) { tl_tensor_clear(&c); return tl_err(TL_ERR_MEMORY, "out of memory"); }
+    if (dt == TL_BOOL || (tl_dtype_kind(dt) == TL_KIND_INT && isz == 1)) {
+        for (int64_t i = 0; i < numel; i++) n += (flags[i] = p[i] != 0);
+    } else if (dt == TL_FLOAT32) {
+        const float *f = (const float *)p;
+        for (int64_t i = 0; i < numel; i++) n += (flags[i] = f[i] != 0);
+    } else {
+        for (int64_t i = 0; i < numel; i++) n += (flags[i] = elem_nonzero(p + i * isz, dt));
+    }
+    int rc = tl_tensor_empty(out, 2, (int64_t[]){n, nd}, TL_INT64, t->device, false);
+    if (rc == 0 && n > 0) {
+        int64_t *o = (int64_t *)tl_data(out), idx[TL_MAX_DIMS] = {0};
+        for (int64_t i = 0; i < numel; i++) {
+            if (flags[i]) {
+                memcpy(o, idx, 8 * nd);
+                o += nd;
+            }
+            for (int k = nd - 1; k >= 0; k--) {
+                if (++idx[k] < t->sizes[k]) break;
+                idx[k] = 0;
+            }
+        }
+    }
+    free(flags);
+    tl_tensor_clear(&c);
+    return rc;
+}

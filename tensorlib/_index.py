@@ -1,0 +1,445 @@
+"""Indexing, joining and reshaping ops: key translation for advanced ``__getitem__`` /
+``__setitem__`` and the public functions (also attached as Tensor methods).
+
+The C core (``csrc/ops/index.c``, ``mask.c``, ``join.c``) does the work; this module only
+translates arguments: dim names to positions, index keys to per-dim index tensors, and
+composites (stack, hstack, roll, rot90, meshgrid, ...) of those primitives.
+"""
+import builtins
+import operator
+
+from . import _C
+
+_RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
+_int = builtins.int
+_bool = builtins.bool
+
+
+def _Tensor():
+    from ._tensor import Tensor
+    return Tensor
+
+
+def _as_tensor(obj, dtype=None):
+    from ._factories import tensor
+    return tensor(obj, dtype=dtype)
+
+
+def _dim(t, d):
+    """Resolves a dim given as int or name against t."""
+    if isinstance(d, str):
+        names = t.names
+        if d not in names:
+            raise RuntimeError(f"Name '{d}' not found in Tensor{list(names)}.")
+        return names.index(d)
+    return operator.index(d)
+
+
+def _wrap(d, ndim):
+    n = ndim if ndim > 0 else 1
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d + n if d < 0 else d
+
+
+def _no_names(op, *ts):
+    for t in ts:
+        if t.has_names():
+            raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
+                               "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set "
+                               "names on the result of the operation.")
+
+
+# ---- advanced indexing -----------------------------------------------------------------
+
+def _is_int_like(o):
+    if isinstance(o, _C.TensorBase):
+        return o.dim() == 0 and not o.dtype.is_floating_point and not o.dtype.is_complex and o.dtype != _C.bool
+    return not isinstance(o, _bool) and hasattr(o, "__index__")
+
+
+def _to_index_tensor(o):
+    if isinstance(o, _C.TensorBase):
+        return o
+    if isinstance(o, (list, tuple)) or hasattr(o, "__array__"):
+        if isinstance(o, (list, tuple)) and len(o) == 0:
+            return _as_tensor([], dtype=_C.int64)
+        t = _as_tensor(o)
+        if t.dtype.is_floating_point or t.dtype.is_complex:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return t
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                     f"valid indices (got {type(o).__name__})")
+
+
+def _translate(self, key):
+    """Applies the basic parts of key to self; returns (view, indices) where indices lists,
+    per dim of view, an integer index tensor or None (empty when nothing advanced)."""
+    if not isinstance(key, tuple) or (isinstance(key, tuple) and False):
+        key = (key,)
+    items = []
+    for o in key:
+        if o is None or o is Ellipsis or isinstance(o, (slice, _bool)) or _is_int_like(o):
+            items.append(o)
+        else:
+            items.append(_to_index_tensor(o))
+    specified = 0
+    for o in items:
+        if o is None or o is Ellipsis or isinstance(o, _bool):
+            continue
+        if isinstance(o, _C.TensorBase) and o.dtype in (_C.bool, _C.uint8):
+            specified += o.dim()
+        else:
+            specified += 1
+    if specified > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    if builtins.sum(1 for o in items if o is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    view, dim, indices = self, 0, []
+    for o in items:
+        if o is None:
+            view = view.unsqueeze(dim)
+            indices.append(None)
+            dim += 1
+        elif o is Ellipsis:
+            n = self.dim() - specified
+            indices.extend([None] * n)
+            dim += n
+        elif isinstance(o, slice):
+            view = view[(slice(None),) * dim + (o,)]
+            indices.append(None)
+            dim += 1
+        elif isinstance(o, _bool) or (isinstance(o, _C.TensorBase) and o.dtype == _C.bool and o.dim() == 0):
+            view = view.unsqueeze(dim)
+            indices.append(_C.zeros((1 if _bool(o) else 0,), dtype=_C.int64))
+            dim += 1
+        elif _is_int_like(o):
+            i = operator.index(o)
+            size = view.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+            view = view.select(dim, i)
+        elif o.dtype in (_C.bool, _C.uint8):
+            k = o.dim()
+            for j in range(k):
+                if o.shape[j] != view.shape[dim + j]:
+                    raise IndexError(f"The shape of the mask {list(o.shape)} at index {j} does not match the shape "
+                                     f"of the indexed tensor {list(view.shape)} at index {dim + j}")
+            nz = _C._nonzero(o)
+            indices.extend(nz.select(1, j) for j in range(k))
+            dim += k
+        else:
+            if o.dtype not in (_C.int64, _C.int32, _C.int16, _C.int8):
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if o.dtype in (_C.int16, _C.int8):
+                o = o.to(_C.int64)
+            indices.append(o)
+            dim += 1
+    if all(i is None for i in indices):
+        indices = []
+    return view, indices
+
+
+def _getitem(self, key):
+    # fast path: a full-shape boolean mask selects in one pass
+    if isinstance(key, _C.TensorBase) and key.dtype == _C.bool and key.dim() > 0 and key.shape == self.shape:
+        return _C._masked_select(self, key)
+    view, indices = _translate(self, key)
+    if not indices:
+        return view if view is not self else self.view(self.shape)
+    return _C._index(view, tuple(indices))
+
+
+def _setitem(self, key, value):
+    view, indices = _translate(self, key)
+    if not isinstance(value, (_C.TensorBase, _int, float, complex, _bool)):
+        value = _as_tensor(value, dtype=self.dtype)
+    if not indices:
+        if isinstance(value, _C.TensorBase):
+            view.copy_(value)
+        else:
+            view.fill_(value)
+        return
+    _C._index_put_(view, tuple(indices), value, False)
+
+
+_C._set_indexing_hooks(_getitem, _setitem)
+
+
+def index_put_(input, indices, values, accumulate=False):
+    """In place: input[indices] = values (or += with accumulate=True); indices is a tuple of
+    integer/bool tensors (None for whole dims)."""
+    if isinstance(values, _C.TensorBase) and values.dtype != input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_cname(input.dtype)} for the destination and {_cname(values.dtype)} for the source.")
+    view, idx = _translate(input, tuple(indices))
+    if not idx:
+        idx = [None] * view.dim()
+    _C._index_put_(view, tuple(idx), values, _bool(accumulate))
+    return input
+
+
+def index_put(input, indices, values, accumulate=False):
+    """Out-of-place index_put_."""
+    return index_put_(input.clone(), indices, values, accumulate)
+
+
+def _cname(dt):
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+            "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16", "complex64": "ComplexFloat",
+            "complex128": "ComplexDouble"}.get(str(dt).replace("tensorlib.", ""), str(dt))
+
+
+# ---- index ops ------------------------------------------------------------------------------
+
+def index_select(input, dim, index, *, out=None):
+    """Entries of input along dim at the 1-D index (int32/int64); keeps input's names."""
+    return _C._index_select(input, _dim(input, dim), index)
+
+
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (int64 index, same rank)."""
+    return _C._gather(input, _dim(input, dim), index)
+
+
+def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
+    """In place: input[...index...] = src (or value), with reduce='add'/'multiply'."""
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter_() missing required argument 'src' or 'value'")
+    op = 0
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+        op = 1 if reduce == "add" else 2
+    _C._scatter_(input, _dim(input, dim), index, src, op, True, "scatter")
+    return input
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """Out-of-place scatter_."""
+    return scatter_(input.clone(), dim, index, src, value, reduce=reduce)
+
+
+def scatter_add_(input, dim, index, src):
+    """In place: input[...index...] += src."""
+    _C._scatter_(input, _dim(input, dim), index, src, 1, True, "scatter_add")
+    return input
+
+
+def scatter_add(input, dim, index, src):
+    """Out-of-place scatter_add_."""
+    return scatter_add_(input.clone(), dim, index, src)
+
+
+def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
+    """In place: reduce src into input at index along dim (sum/prod/mean/amax/amin)."""
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
+    if reduce not in _RED:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    _C._scatter_(input, _dim(input, dim), index, src, _RED[reduce], _bool(include_self), "scatter_reduce")
+    return input
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """Out-of-place scatter_reduce_."""
+    return scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
+
+
+def _dim_index_put(input, dim, index, values, accumulate, opname, allow32):
+    d = _wrap(_dim(input, dim), input.dim())
+    if index.dtype != _C.int64 and not (allow32 and index.dtype == _C.int32):
+        raise RuntimeError(f"{opname}(): Expected dtype {'int32/int64' if allow32 else 'int64'} for index")
+    if index.dim() > 1:
+        raise IndexError(f"{opname}(): Index is supposed to be a vector")
+    if input.dim() == 0:
+        idx = (index.reshape(-1),)
+        target = input.view(1)
+    else:
+        idx = (None,) * d + (index.reshape(-1),)
+        target = input
+    flags = {"index_add_": 8 | 4, "index_copy_": 8 | 16}.get(opname, 0)
+    _C._index_put_(target, idx, values, accumulate, flags)
+    return input
+
+
+def index_fill_(input, dim, index, value):
+    """In place: input's slices along dim at index set to value (negative indices wrap)."""
+    if isinstance(value, _C.TensorBase):
+        if value.dim() != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s).")
+        value = value.item()
+    if index.dtype != _C.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    return _dim_index_put(input, dim, index, value, False, "index_fill_", False)
+
+
+def index_fill(input, dim, index, value):
+    """Out-of-place index_fill_ (keeps input's names)."""
+    return index_fill_(input.clone(), dim, index, value)
+
+
+def _check_source(input, d, index, source, opname):
+    n = index.numel()
+    if opname == "index_add_":
+        if source.dtype != input.dtype:
+            raise RuntimeError(f"index_add_(): self ({_cname(input.dtype)}) and source ({_cname(source.dtype)}) must "
+                               "have the same scalar type")
+        sd = source.shape[d] if source.dim() > 0 else 1
+        if input.dim() > 0 and source.dim() == input.dim() and sd != n:
+            raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({sd}), for dim: {d}")
+        if source.dim() != input.dim() and not (source.dim() <= 1 and input.dim() <= 1) or any(
+                source.shape[k] != input.shape[k] for k in range(input.dim()) if k != d and source.dim() == input.dim()):
+            raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                               f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+        return
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_cname(input.dtype)} and (source) {_cname(source.dtype)}")
+    ds = [input.shape[k] for k in range(input.dim()) if k != d]
+    ss = [source.shape[k] for k in range(source.dim()) if k != d]
+    if ds != ss:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, ds))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, ss))} at dimension {d}.")
+    sd = source.shape[d] if source.dim() > 0 else 1
+    if sd != n:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({sd})")
+
+
+def index_copy_(input, dim, index, source):
+    """In place: input's slices along dim at index <- source's slices."""
+    d = _wrap(_dim(input, dim), input.dim())
+    if index.dtype != _C.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_cname(index.dtype)}")
+    _check_source(input, d, index, source, "index_copy_")
+    return _dim_index_put(input, dim, index, source.reshape(_shape_for(input, d, index)), False, "index_copy_", False)
+
+
+def _shape_for(input, d, index):
+    s = list(input.shape)
+    if s:
+        s[d] = index.numel()
+    return s
+
+
+def index_copy(input, dim, index, source):
+    """Out-of-place index_copy_."""
+    return index_copy_(input.clone(), dim, index, source)
+
+
+def index_add_(input, dim, index, source, *, alpha=1):
+    """In place: input's slices along dim at index += alpha * source's slices (duplicates add)."""
+    d = _wrap(_dim(input, dim), input.dim())
+    if index.dtype not in (_C.int64, _C.int32):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
+    _check_source(input, d, index, source, "index_add_")
+    src = source.reshape(_shape_for(input, d, index))
+    if alpha != 1:
+        src = src.clone()
+        _C._scale_(src, alpha)
+    return _dim_index_put(input, dim, index, src, True, "index_add_", True)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """Out-of-place index_add_."""
+    return index_add_(input.clone(), dim, index, source, alpha=alpha)
+
+
+def take(input, index):
+    """input treated as 1-D (row-major), read at index; result has index's shape."""
+    return _C._take(input, index)
+
+
+def take_along_dim(input, indices, dim=None):
+    """Gathers values along dim at indices broadcast against input (flattened when dim is None)."""
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {_cname(indices.dtype)}")
+    if dim is None:
+        return _C._gather(input.view(-1), 0, indices.view(-1))
+    d = _wrap(_dim(input, dim), input.dim())
+    if input.dim() != indices.dim():
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
+    si, sx = list(input.shape), list(indices.shape)
+    si[d] = sx[d] = 1
+    from ._join import broadcast_shapes
+    b = broadcast_shapes(si, sx)
+    si, sx = list(b), list(b)
+    si[d] = input.shape[d]
+    sx[d] = indices.shape[d]
+    return _C._gather(input.expand(si), d, indices.expand(sx))
+
+
+def put_(input, index, source, accumulate=False):
+    """In place: input (as 1-D, row-major) at index <- source (or += with accumulate)."""
+    _C._put_(input, index, source, _bool(accumulate))
+    return input
+
+
+def put(input, index, source, accumulate=False):
+    """Out-of-place put_."""
+    return put_(input.clone(), index, source, accumulate)
+
+
+def _unify_from_right(a, b, action):
+    n = builtins.max(len(a), len(b))
+    a = (None,) * (n - len(a)) + tuple(a)
+    b = (None,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in reversed(list(zip(a, b))):
+        if x is not None and y is not None and x != y:
+            raise RuntimeError(f"Error when attempting to {action} dims {list(a)} and dims {list(b)}: dim '{x}' and "
+                               f"dim '{y}' are at the same position from the right but do not match.")
+        out.insert(0, x if x is not None else y)
+    for i, x in enumerate(a):
+        if x is not None and x in b and b.index(x) != i:
+            raise RuntimeError(f"Misaligned dims when attempting to {action} dims {list(a)} and dims {list(b)}: "
+                               f"dim '{x}' appears in a different position from the right across both lists.")
+    return out
+
+
+def masked_select(input, mask):
+    """1-D tensor of input's elements where the (broadcast) bool mask is True. Names: the
+    mask is aligned with input and the names must unify; the 1-D result is unnamed."""
+    if input.has_names() or mask.has_names():
+        _unify_from_right(input.names, mask.names, "broadcast")
+    return _C._masked_select(input, mask)
+
+
+def masked_scatter_(input, mask, source):
+    """In place: input's elements where mask is True <- consecutive elements of source."""
+    if mask.dtype == _C.uint8:
+        mask = mask.to(_C.bool)
+    _C._masked_scatter_(input, mask, source)
+    return input
+
+
+def masked_scatter(input, mask, source):
+    """Out-of-place masked_scatter_ (input and mask broadcast together)."""
+    from ._join import broadcast_shapes
+    shape = broadcast_shapes(input.shape, mask.shape)
+    r = input.expand(shape).clone() if tuple(input.shape) != tuple(shape) else input.clone()
+    return masked_scatter_(r, mask, source)
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """Indices of non-zero elements: [n, ndim] int64, or a tuple of 1-D tensors with as_tuple."""
+    if as_tuple:
+        t = input if input.dim() > 0 else input.unsqueeze(0)
+        return tuple(_C._nonzero(t).unbind(1))
+    return _C._nonzero(input)
+
+
+def argwhere(input):
+    """Same as nonzero(input)."""
+    return _C._nonzero(input)
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """where(condition): nonzero(condition, as_tuple=True). The three-argument form
+    belongs to the elementwise engine."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    raise NotImplementedError("where(condition, input, other) is provided by the elementwise ops")

@@ -1,0 +1,326 @@
+"""Advanced indexing and the index/scatter/mask ops against torch 2.13 (values, dtypes,
+shapes, raise-vs-not and messages); bad input leaves inputs untouched."""
+import numpy as np
+import pytest
+
+import tensorlib as tl
+from _oracle import DTYPES, both, close, make, noncontig, pair, same, tnp, torch
+
+KEYS = [
+    ([0, 2],),
+    ((0, slice(None), [1, 2])),
+    (([0, 1], slice(None), [1, 2])),
+    ((slice(None), [0, 2], [1, 3])),
+    ((Ellipsis, [1, 0])),
+    ((None, [1], slice(None), [[0], [2]])),
+    (([[0, 1], [1, 0]], [[2], [0]])),
+    ((slice(None, None, 2), [-1, 0])),
+    ((1, [0, 2], slice(1, 3))),
+    (([0, 1], None, [1, 2], slice(None))),
+    ((True,)),
+    ((False, 1)),
+    (([],)),
+    ((slice(None), [])),
+    ((Ellipsis, None, [0, 0, 3])),
+    ((0, 1, [2])),
+]
+
+
+def _tkey(key, lib):
+    if not isinstance(key, tuple):
+        key = (key,)
+    return key
+
+
+@pytest.mark.parametrize("key", KEYS, ids=[repr(k) for k in KEYS])
+@pytest.mark.parametrize("contig", [True, False])
+def test_getitem_keys(key, contig):
+    if contig:
+        x, t = pair(make((2, 3, 4)))
+    else:
+        x, t = noncontig((2, 3, 4))
+    both(lambda: x[key], lambda: t[key])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_getitem_dtypes_tensor_index(dtype):
+    x, t = pair(make((4, 5), dtype))
+    ia = np.array([[3, -1], [0, 2]])
+    ix, it = pair(ia)
+    same(x[ix], t[it])
+    same(x[:, ix], t[:, it])
+    same(x[ix, ix.to(tl.int32)], t[it, it.int()])
+
+
+@pytest.mark.parametrize("shape", [(6,), (2, 3), (2, 3, 4), (0, 3), (3, 0)])
+def test_bool_mask(shape):
+    a = make(shape, "float64", 1)
+    x, t = pair(a)
+    mx, mt = pair(a > 0)
+    same(x[mx], t[mt])
+    if len(shape) >= 2:
+        rx, rt = pair(a[..., 0] > 0) if shape[-1] else pair(np.zeros(shape[:-1], bool))
+        same(x[rx], t[rt])
+        cx, ct = pair(np.arange(shape[1]) % 2 == 0)
+        same(x[:, cx], t[:, ct])
+
+
+def test_getitem_errors_and_0d():
+    x, t = pair(make((3, 4)))
+    for key in [([5],), ([0], [7]), ([-4],), ([[0, 1]], [0, 1, 2]), (0, 0, [0]),
+                (tl.tensor([1.0]),)]:
+        tkey = tuple(torch.from_numpy(np.asarray(tnp(k))) if isinstance(k, tl.Tensor) else k for k in key)
+        both(lambda: x[key], lambda: t[tkey], match_msg=False)
+    # out of range text
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        x[[5]]
+    s, st = pair(np.array(3.0))
+    same(s[None], st[None])
+    same(s[True], st[True])
+    same(s[tl.tensor(True)], st[torch.tensor(True)])
+
+
+@pytest.mark.parametrize("key", KEYS[:10], ids=[repr(k) for k in KEYS[:10]])
+def test_setitem_keys(key):
+    x, t = pair(make((2, 3, 4), "float32", 3))
+    try:
+        t[key]
+    except IndexError:
+        before = tnp(x).copy()
+        with pytest.raises(IndexError):
+            x[key] = 7.5
+        np.testing.assert_array_equal(tnp(x), before)  # torch half-writes here; tensorlib writes nothing
+        return
+    x[key] = 7.5
+    t[key] = 7.5
+    same(x, t)
+    shape = tuple(t[key].shape)
+    v = make(shape, "float64", 5)
+    vx, vt = pair(v)
+    x.__setitem__(key, vx)
+    t.__setitem__(key, vt.float())
+    same(x, t)
+    # broadcasting value (last dim only)
+    if shape and shape[-1] > 0:
+        vx, vt = pair(make(shape[-1:], "float32", 6))
+        x[key] = vx
+        t[key] = vt
+        same(x, t)
+
+
+def test_setitem_mask_and_errors():
+    a = make((3, 4), "int64", 2)
+    x, t = pair(a)
+    mx, mt = pair(a > 0)
+    x[mx] = -1
+    t[mt] = -1
+    same(x, t)
+    x[[0, 2], [1, 1]] = tl.tensor([10, 20])
+    t[[0, 2], [1, 1]] = torch.tensor([10, 20])
+    same(x, t)
+    x[[1]] = [[1, 2, 3, 4]]
+    t[[1]] = torch.tensor([[1, 2, 3, 4]])
+    same(x, t)
+    before = tnp(x).copy()
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        x[[0, 5]] = 3
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        x[[0, 1]] = tl.tensor([1, 2, 3])
+    np.testing.assert_array_equal(tnp(x), before)
+
+
+@pytest.mark.parametrize("acc", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "float64", "complex64", "int16"])
+def test_index_put(acc, dtype):
+    x, t = pair(make((4, 3), dtype))
+    ix, it = pair(np.array([0, 2, 0, 3]))
+    vx, vt = pair(make((4, 3), dtype, 9))
+    same(x.index_put((ix,), vx, accumulate=acc), t.index_put((it,), vt, accumulate=acc))
+    same(x.index_put_((ix, ix.remainder(3) if hasattr(ix, "remainder") else tl.tensor([0, 2, 0, 0])),
+                      vx[:, 0], accumulate=acc),
+         t.index_put_((it, torch.tensor([0, 2, 0, 0])), vt[:, 0], accumulate=acc))
+    both(lambda: x.index_put_((ix,), vx.to(tl.float64 if dtype != "float64" else tl.float32)),
+         lambda: t.index_put_((it,), vt.double() if dtype != "float64" else vt.float()))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("contig", [True, False])
+def test_index_select_gather(dtype, contig):
+    x, t = pair(make((4, 5), dtype)) if contig else noncontig((4, 5), dtype)
+    for dim in (0, 1, -1):
+        ix, it = pair(np.array([3, 0, 0, 1]))
+        same(tl.index_select(x, dim, ix), torch.index_select(t, dim, it))
+        same(x.index_select(dim, ix.to(tl.int32)), t.index_select(dim, it.int()))
+        g = make((3, 2), "int64", 4, 0, 4)
+        gx, gt = pair(g)
+        same(tl.gather(x, dim, gx), torch.gather(t, dim, gt))
+    # take / take_along_dim
+    ix, it = pair(np.array([[0, -1], [7, 19]]))
+    same(tl.take(x, ix), torch.take(t, it))
+    ix, it = pair(make((4, 2), "int64", 3, 0, 5))
+    same(tl.take_along_dim(x, ix, 1), torch.take_along_dim(t, it, 1))
+    both(lambda: x.take_along_dim(ix), lambda: t.take_along_dim(it))  # torch refuses non-contiguous here
+
+
+def test_index_errors():
+    x, t = pair(make((3, 4)))
+    cases = [
+        (lambda a, i: a.index_select(0, i(np.array([3]))), IndexError),
+        (lambda a, i: a.index_select(0, i(np.array([1.0]))), RuntimeError),
+        (lambda a, i: a.index_select(0, i(np.array([[1]]))), IndexError),
+        (lambda a, i: a.gather(0, i(np.array([[3]]))), RuntimeError),
+        (lambda a, i: a.gather(1, i(np.array([[1]], dtype=np.int32))), RuntimeError),
+        (lambda a, i: a.gather(1, i(np.array([1]))), RuntimeError),
+        (lambda a, i: a.gather(1, i(np.zeros((4, 1), np.int64))), RuntimeError),
+        (lambda a, i: a.take(i(np.array([12]))), IndexError),
+        (lambda a, i: a.take(i(np.array([1], np.int32))), RuntimeError),
+        (lambda a, i: a.gather(2, i(np.zeros((1, 1), np.int64))), IndexError),
+    ]
+    for f, exc in cases:
+        tx = lambda a: tl.from_numpy(a)  # noqa: E731
+        tt = lambda a: torch.from_numpy(a)  # noqa: E731
+        both(lambda: f(x, tx), lambda: f(t, tt))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "complex64", "bool", "uint8"])
+def test_scatter_family(dtype):
+    base = make((3, 5), dtype, 1)
+    src = make((2, 5), dtype, 2)
+    idx = np.array([[0, 1, 2, 0, 0], [2, 0, 0, 1, 2]])
+    (x, t), (sx, st), (ix, it) = pair(base), pair(src), pair(idx)
+    same(x.scatter(0, ix, sx), t.scatter(0, it, st))
+    same(x.scatter(0, ix, 3), t.scatter(0, it, 3))
+    if dtype != "bool":
+        same(x.scatter_add(0, ix, sx), t.scatter_add(0, it, st))
+        same(x.scatter(0, ix, sx, reduce="add"), t.scatter(0, it, st, reduce="add"))
+        same(x.scatter(0, ix, sx, reduce="multiply"), t.scatter(0, it, st, reduce="multiply"))
+    reds = ["sum", "prod", "mean", "amax", "amin"] if dtype not in ("complex64", "bool") else ["sum", "prod"]
+    for red in reds:
+        for inc in (True, False):
+            both(lambda: x.scatter_reduce(0, ix, sx, red, include_self=inc),
+                 lambda: t.scatter_reduce(0, it, st, red, include_self=inc), check=close if dtype.startswith("f") else same)
+    # along dim 1 with a smaller index
+    i1 = np.array([[4, 0], [1, 1]])
+    (ix1, it1) = pair(i1)
+    same(x.scatter(1, ix1, sx), t.scatter(1, it1, st))
+    same(tl.scatter(x, -1, ix1, sx), torch.scatter(t, -1, it1, st))
+
+
+def test_scatter_errors_leave_input():
+    x, t = pair(make((3, 4)))
+    before = tnp(x).copy()
+    tx = lambda a: tl.from_numpy(a)  # noqa: E731
+    tt = lambda a: torch.from_numpy(a)  # noqa: E731
+    cases = [
+        lambda a, i: a.scatter_(0, i(np.array([[0, 3]])), i(np.ones((1, 2), np.float32))),
+        lambda a, i: a.scatter_(0, i(np.array([[0, 1]], np.float32)), i(np.ones((1, 2), np.float32))),
+        lambda a, i: a.scatter_(0, i(np.array([[0, 1]])), i(np.ones((1, 2), np.float64))),
+        lambda a, i: a.scatter_(0, i(np.zeros((1, 5), np.int64)), i(np.ones((1, 5), np.float32))),
+        lambda a, i: a.scatter_(0, i(np.zeros((2, 2), np.int64)), i(np.ones((1, 2), np.float32))),
+        lambda a, i: a.scatter_(0, i(np.zeros((2,), np.int64)), i(np.ones((2, 2), np.float32))),
+        lambda a, i: a.scatter_add_(0, i(np.array([[0, -1]])), i(np.ones((1, 2), np.float32))),
+        lambda a, i: a.scatter_reduce_(0, i(np.array([[0, 1]])), i(np.ones((1, 2), np.float32)), "maximum"),
+        lambda a, i: a.index_put_((i(np.array([0, 3])),), i(np.ones(4, np.float32))),
+        lambda a, i: a.index_fill_(0, i(np.array([0, 3])), 1.0),
+        lambda a, i: a.index_fill_(0, i(np.array([0], np.int32)), 1.0),
+        lambda a, i: a.put_(i(np.array([0, 12])), i(np.ones(2, np.float32))),
+        lambda a, i: a.put_(i(np.array([0, 1])), i(np.ones(3, np.float32))),
+        lambda a, i: a.masked_scatter_(i(np.ones((3, 4), bool)), i(np.ones(3, np.float32))),
+        lambda a, i: a.index_add_(0, i(np.array([0, 5])), i(np.ones((2, 4), np.float32))),
+        lambda a, i: a.index_copy_(0, i(np.array([0, 1])), i(np.ones((3, 4), np.float32))),
+    ]
+    for f in cases:
+        with pytest.raises(Exception) as e:
+            f(t, tt)
+        with pytest.raises(type(e.value)):
+            f(x, tx)
+        np.testing.assert_array_equal(tnp(x), before)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "bool", "float16"])
+def test_index_fill_add_copy(dtype):
+    x, t = pair(make((4, 3), dtype))
+    ix, it = pair(np.array([2, 0, -1]))
+    same(x.index_fill(0, ix, 1), t.index_fill(0, it, 1))
+    same(x.index_fill(1, ix, 0), t.index_fill(1, it, 0))
+    ix, it = pair(np.array([2, 0, 2]))
+    sx, st = pair(make((3, 3), dtype, 5))
+    if dtype != "bool":
+        same(x.index_add(0, ix, sx), t.index_add(0, it, st))
+        sx4, st4 = pair(make((4, 3), dtype, 6))
+        same(x.index_add(1, ix, sx4, alpha=2), t.index_add(1, it, st4, alpha=2))
+        same(x.index_add(0, ix.to(tl.int32), sx), t.index_add(0, it.int(), st))
+    ix, it = pair(np.array([3, 0, 1]))
+    same(x.index_copy(0, ix, sx), t.index_copy(0, it, st))
+    y, u = x.clone(), t.clone()
+    y.index_fill_(1, tl.tensor(1), -1)
+    u.index_fill_(1, torch.tensor(1), -1)
+    same(y, u)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "uint8"])
+def test_put_take(dtype):
+    x, t = noncontig((3, 4), dtype)
+    x, t = x.clone(), t.clone()
+    ix, it = pair(np.array([0, -1, 5, 5]))
+    sx, st = pair(make((2, 2), dtype, 3))
+    same(x.put(ix, sx), t.put(it, st))
+    same(x.put(ix, sx, accumulate=True), t.put(it, st, accumulate=True))
+    xv, tv = x.t(), t.t()
+    xv.put_(ix, sx)
+    tv.put_(it, st)
+    same(x, t)
+    same(xv.take(ix), tv.take(it))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masked_select_scatter_nonzero(dtype):
+    a = make((3, 4), dtype, 7)
+    x, t = pair(a)
+    m = make((4,), "bool", 8)
+    mx, mt = pair(m)
+    same(tl.masked_select(x, mx), torch.masked_select(t, mt))
+    xn, tn = noncontig((3, 4), dtype)
+    same(xn.masked_select(mx), tn.masked_select(mt))
+    src = make((12,), dtype, 9)
+    sx, st = pair(src)
+    same(x.masked_scatter(mx, sx), t.masked_scatter(mt, st))
+    same(tl.nonzero(x), torch.nonzero(t))
+    same(x.argwhere(), t.argwhere())
+    both(lambda: tl.nonzero(x, as_tuple=True), lambda: torch.nonzero(t, as_tuple=True))
+    both(lambda: tl.where(x), lambda: torch.where(t))
+    s, st0 = pair(make((), dtype, 1))
+    same(tl.nonzero(s), torch.nonzero(st0))
+    both(lambda: tl.nonzero(s, as_tuple=True), lambda: torch.nonzero(st0, as_tuple=True))
+    e, et = pair(make((0, 3), dtype))
+    same(tl.nonzero(e), torch.nonzero(et))
+
+
+def test_masked_errors_and_names():
+    x, t = pair(make((3, 4)))
+    both(lambda: x.masked_select(tl.ones(4, dtype=tl.uint8)), lambda: t.masked_select(torch.ones(4, dtype=torch.uint8)),
+         match_msg=False)
+    both(lambda: x.masked_select(tl.ones(5, dtype=tl.bool)), lambda: t.masked_select(torch.ones(5, dtype=torch.bool)),
+         match_msg=False)
+    # names: the mask aligns from the right and must unify; the result is 1-D and unnamed
+    n = tl.ones(3, 4, names=("N", "C"))
+    r = n.masked_select(tl.ones(4, dtype=tl.bool, names=("C",)))
+    assert r.names == (None,) and r.shape == (12,)
+    with pytest.raises(RuntimeError, match="do not match"):
+        n.masked_select(tl.ones(4, dtype=tl.bool, names=("H",)))
+    with pytest.raises(RuntimeError, match="different position"):
+        tl.ones(3, 4, names=("N", None)).masked_select(tl.ones(4, dtype=tl.bool, names=("N",)))
+
+
+def test_named_index_ops():
+    n = tl.arange(12.0).reshape(3, 4).rename("N", "C")
+    r = n.index_select("C", tl.tensor([0, 2]))
+    assert r.names == ("N", "C") and r.shape == (3, 2)
+    f = n.index_fill("N", tl.tensor([1]), 0.0)
+    assert f.names == ("N", "C")
+    for op in (lambda: n.gather(0, tl.zeros(1, 1, dtype=tl.int64)), lambda: n[[0, 1]], lambda: n.take(tl.tensor([0])),
+               lambda: n.flip(0), lambda: n.tril(), lambda: n.repeat(1, 2), lambda: n.nonzero()):
+        with pytest.raises(RuntimeError, match="named tensors"):
+            op()
+    with pytest.raises(RuntimeError, match="not found"):
+        n.index_select("H", tl.tensor([0]))
