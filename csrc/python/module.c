@@ -24,7 +24,8 @@ static PyMethodDef module_methods[] = {
 
 /* Every binding file that adds module functions or Tensor methods lists its table here:
  * adding an op family is one line in each list. */
-static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop, NULL};
+extern PyMethodDef tl_module_methods_reduce[];
+static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop, tl_module_methods_reduce, NULL};
 static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, NULL};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "tensorlib._C", "tensorlib's C core.", -1, module_methods};
