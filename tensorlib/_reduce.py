@@ -183,6 +183,14 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         p = 2.0
     elif isinstance(p, str):
         raise RuntimeError(f"norm(): p='{p}' is not supported by tensorlib yet")
+    if isinstance(input, _C.TensorBase) and p in (math.inf, -math.inf) and input.numel() == 0:
+        if dim is None or dim == () or dim == []:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
+                               f"the operation does not have an identity")
+        for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+            if input.size(d) == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the dimension {d}"
+                                   f"because this dimension is empty and the operation does not have an identity")
     return _reduce("norm", _NORM, input, dim, keepdim, dtype, out, float(p))
 
 

@@ -38,7 +38,7 @@ int tl_reduce_mask(const tl_tensor *x, const int64_t *dims, int n, uint64_t *mas
 static bool is_fc(tl_dtype d) { return tl_dtype_is_float(d) || tl_dtype_is_complex(d); }
 
 /* The dtype the input is cast to before reducing and the result dtype (torch's rules). */
-static int red_dtypes(tl_red_op op, tl_dtype x, int darg, tl_dtype *in, tl_dtype *res)
+static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dtype *in, tl_dtype *res)
 {
     const char *name = op_names[op];
     const char *xn = tl_dtype_infos[x].cname;
@@ -51,7 +51,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, tl_dtype *in, tl_dtype
     case TL_RED_NANSUM:
     case TL_RED_PROD:
         if (op == TL_RED_NANSUM && tl_dtype_is_complex(x))
-            return tl_err(TL_ERR_RUNTIME, "nansum does not support complex inputs");
+            return tl_err(TL_ERR_RUNTIME, "nansum on CPU does not support complex inputs");
         if (darg >= 0) *in = *res = (tl_dtype)darg;
         else *res = tl_dtype_kind(x) <= TL_KIND_INT ? TL_INT64 : x;
         return 0;
@@ -64,6 +64,8 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, tl_dtype *in, tl_dtype
             *in = *res = (tl_dtype)darg;
             return 0;
         }
+        if (op == TL_RED_NANMEAN && tl_dtype_is_complex(x))
+            return tl_err(TL_ERR_RUNTIME, "nansum on CPU does not support complex inputs");
         if (!is_fc(x)) {
             if (op == TL_RED_MEAN)
                 return tl_err(TL_ERR_RUNTIME, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", xn);
@@ -95,6 +97,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, tl_dtype *in, tl_dtype
     case TL_RED_ARGMAX:
     case TL_RED_ARGMIN:
         if (tl_dtype_is_complex(x)) return tl_err(TL_ERR_RUNTIME, "%s(): does not support complex input", name);
+        if (x == TL_BOOL) return tl_err(TL_ERR_RUNTIME, "%s(): does not support bool input", name);
         *res = TL_INT64;
         return 0;
     case TL_RED_ALL:
@@ -105,9 +108,11 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, tl_dtype *in, tl_dtype
         *res = TL_INT64;
         return 0;
     default: /* max, min, amax, amin, aminmax */
-        if (tl_dtype_is_complex(x))
-            return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'",
-                          op == TL_RED_MAX || op == TL_RED_AMAX || op == TL_RED_AMINMAX_MAX ? "max_all" : "min_all", xn);
+        if (tl_dtype_is_complex(x) && !empty_out) { /* torch runs no kernel for an empty result */
+            const char *k = op == TL_RED_AMAX ? "max_values_cpu" : op == TL_RED_AMIN ? "min_values_cpu"
+                          : op == TL_RED_MAX || op == TL_RED_AMINMAX_MAX ? "max_all" : "min_all";
+            return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", k, xn);
+        }
         *res = x;
         return 0;
     }
@@ -398,12 +403,17 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
 {
     tl_dtype in = (tl_dtype)x->dtype, rd = (tl_dtype)x->dtype;
     if (x->ndim < 64) mask &= x->ndim ? (((uint64_t)1 << x->ndim) - 1) : 0;
-    if (red_dtypes(op, (tl_dtype)x->dtype, dtype, &in, &rd) < 0) return -1;
-    if (check_empty(op, x, mask, full) < 0) return -1;
     int64_t sizes[TL_MAX_DIMS];
     int32_t names[TL_MAX_DIMS];
     int n;
     tl_reduce_shape(x, mask, keepdim, sizes, names, &n);
+    bool empty_out = false;
+    for (int i = 0; i < n; i++) empty_out |= sizes[i] == 0;
+    /* torch checks argmax's dtype before emptiness, the other ops the other way round */
+    bool arg = op == TL_RED_ARGMAX || op == TL_RED_ARGMIN;
+    if (!arg && check_empty(op, x, mask, full) < 0) return -1;
+    if (red_dtypes(op, (tl_dtype)x->dtype, dtype, empty_out, &in, &rd) < 0) return -1;
+    if (arg && check_empty(op, x, mask, full) < 0) return -1;
     tl_tensor cast = {0}, res = {0}, kv = {0};
     const tl_tensor *src = x;
     tl_rplan p;

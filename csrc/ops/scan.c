@@ -89,7 +89,7 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
     tl_dtype xd = (tl_dtype)x->dtype, in = xd, rd;
     int d;
     bool minmax = op == TL_SCAN_CUMMAX || op == TL_SCAN_CUMMIN;
-    if (tl_dtype_is_shell(xd) || (minmax && tl_dtype_is_complex(xd)))
+    if (tl_dtype_is_shell(xd) || (minmax && tl_dtype_is_complex(xd) && tl_numel(x) > 0))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[xd].cname);
     if (dtype >= 0 && tl_dtype_is_shell((tl_dtype)dtype))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[dtype].cname);

@@ -247,6 +247,7 @@ int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t d
 int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest)
 {
     int d;
+    if (x->dtype == TL_BOOL) return tl_err(TL_ERR_RUNTIME, "topk does not support bool dtypes on CPU");
     if (check_sortable(x, "topk") < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t N = x->ndim ? x->sizes[d] : 1;
     if (k < 0 || k > N) return tl_err(TL_ERR_RUNTIME, "selected index k out of range");
@@ -260,15 +261,26 @@ int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, t
     static const job_kind kinds[] = {JOB_ARGMAX, JOB_ARGMIN, JOB_KTH, JOB_MEDIAN, JOB_NANMEDIAN, JOB_MODE};
     int d;
     const char *name = names[op];
-    if (op == TL_IDX_MAX || op == TL_IDX_MIN) {
-        if (tl_dtype_is_complex((tl_dtype)x->dtype) || tl_dtype_is_shell((tl_dtype)x->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name, tl_dtype_infos[x->dtype].cname);
+    const char *cname = tl_dtype_infos[x->dtype].cname;
+    if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
+    int64_t N = x->ndim ? x->sizes[d] : 1;
+    /* torch: emptiness of the reduced dim first, then dtype (mode checks no dtype when empty) */
+    if (N == 0)
+        return tl_err(TL_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.",
+                      op == TL_IDX_NANMEDIAN ? "median" : name, d);
+    if (op == TL_IDX_MODE && tl_numel(x) == 0) {
+    } else if (op == TL_IDX_MAX || op == TL_IDX_MIN) {
+        if (tl_dtype_is_complex((tl_dtype)x->dtype)) return tl_err(TL_ERR_RUNTIME, "%s(): does not support complex input", name);
+        if (tl_dtype_is_shell((tl_dtype)x->dtype))
+            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name, cname);
+    } else if (op == TL_IDX_MEDIAN || op == TL_IDX_NANMEDIAN) {
+        if (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype) || tl_dtype_is_shell((tl_dtype)x->dtype))
+            return tl_err(TL_ERR_NOTIMPL, "\"median_out\" not implemented for '%s'", cname);
+    } else if (op == TL_IDX_KTHVALUE && (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype))) {
+        return tl_err(TL_ERR_NOTIMPL, "\"kthvalue_cpu\" not implemented for '%s'", cname);
     } else if (check_sortable(x, name) < 0) {
         return -1;
     }
-    if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
-    int64_t N = x->ndim ? x->sizes[d] : 1;
-    if (N == 0) return tl_err(TL_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.", name, d);
     if (op == TL_IDX_KTHVALUE && (k < 1 || k > N))
         return tl_err(TL_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %d", d);
     return run_job(values, indices, x, d, kinds[op], false, k - 1, 1, keepdim);
