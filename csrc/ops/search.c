@@ -91,13 +91,15 @@ typedef struct {
 static void ss_rows(int64_t lo, int64_t hi, void *c)
 {
     ss_ctx *s = c;
-    int64_t B = s->b->N, V = s->v->N, isz = 8;
+    int64_t B = s->b->N, V = s->v->N;
     for (int64_t r = lo; r < hi; r++) {
         const char *brow = tl_rplan_row(s->b, s->b->M == 1 ? 0 : r);
         const int64_t *srow = s->s ? (const int64_t *)tl_rplan_row(s->s, s->s->M == 1 ? 0 : r) : NULL;
         const char *vrow = tl_rplan_row(s->v, r);
         for (int64_t i = 0; i < V; i++) {
-            uint64_t key = tl_sort_key(vrow + i * isz, s->f64);
+            /* torch's comparisons, not a total order: a NaN value lands past every boundary */
+            double vd = s->f64 ? ((const double *)vrow)[i] : 0;
+            int64_t vi = s->f64 ? 0 : ((const int64_t *)vrow)[i];
             int64_t a = 0, e = B;
             while (a < e) {
                 int64_t m = a + (e - a) / 2;
@@ -106,8 +108,15 @@ static void ss_rows(int64_t lo, int64_t hi, void *c)
                     s->failed = 1;
                     return;
                 }
-                uint64_t bk = tl_sort_key(brow + bi * isz, s->f64);
-                if (s->right ? bk <= key : bk < key) a = m + 1;
+                bool go_right;
+                if (s->f64) {
+                    double bd = ((const double *)brow)[bi];
+                    go_right = s->right ? !(bd > vd) : !(bd >= vd);
+                } else {
+                    int64_t bv = ((const int64_t *)brow)[bi];
+                    go_right = s->right ? !(bv > vi) : !(bv >= vi);
+                }
+                if (go_right) a = m + 1;
                 else e = m;
             }
             s->out[r * V + i] = a;
