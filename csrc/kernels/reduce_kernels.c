@@ -25,6 +25,45 @@
 SUM_REAL(sum_f32, float)
 SUM_REAL(sum_f64, double)
 
+/* Max/min with eight independent lanes (vectorizable without -ffast-math); *nan says a
+ * NaN was seen. n == 0 returns 0. */
+#define EXTREME(NAME, T, CMP)                                                \
+    static T NAME(const T *p, int64_t n, int *nan)                          \
+    {                                                                        \
+        T lane[8], z[8] = {0};                                               \
+        T init = n ? p[0] : 0;                                               \
+        for (int k = 0; k < 8; k++) lane[k] = init;                          \
+        int64_t i = 0;                                                       \
+        /* z stays 0 unless a NaN or an infinity passes (v * 0 is NaN) */   \
+        for (; i + 8 <= n; i += 8)                                           \
+            for (int k = 0; k < 8; k++) {                                    \
+                T v = p[i + k];                                              \
+                z[k] += v * (T)0;                                            \
+                lane[k] = v CMP lane[k] ? v : lane[k];                       \
+            }                                                                \
+        T m = init;                                                          \
+        int any = 0;                                                         \
+        for (; i < n; i++) {                                                 \
+            T v = p[i];                                                      \
+            any |= v != v;                                                   \
+            m = v CMP m ? v : m;                                             \
+        }                                                                    \
+        for (int k = 0; k < 8; k++) {                                        \
+            any |= z[k] != 0;                                                \
+            m = lane[k] CMP m ? lane[k] : m;                                 \
+        }                                                                    \
+        if (any) { /* rare: confirm a real NaN (an infinity also trips z) */ \
+            any = 0;                                                         \
+            for (i = 0; i < n && !any; i++) any = p[i] != p[i];              \
+        }                                                                    \
+        *nan = any;                                                          \
+        return m;                                                            \
+    }
+EXTREME(ext_max_f32, float, >)
+EXTREME(ext_min_f32, float, <)
+EXTREME(ext_max_f64, double, >)
+EXTREME(ext_min_f64, double, <)
+
 /* Real kernels shared by float32 and float64 buffers. */
 #define REAL_OPS(SUF, T, SUMF)                                                          \
     static void row_##SUF(tl_kop op, const T *p, int64_t n, int64_t idx0, double center, \
@@ -50,26 +89,20 @@ SUM_REAL(sum_f64, double)
         }                                                                               \
         case TL_K_MAX:                                                                  \
         case TL_K_MIN: {                                                                \
-            double m = op == TL_K_MAX ? -INFINITY : INFINITY;                           \
-            for (i = 0; i < n; i++) {                                                   \
-                double v = p[i];                                                        \
-                if (v != v) { m = v; break; }                                           \
-                m = op == TL_K_MAX ? (v > m ? v : m) : (v < m ? v : m);                 \
-            }                                                                           \
-            a->d = m;                                                                   \
+            int nan;                                                                    \
+            T m = op == TL_K_MAX ? ext_max_##SUF(p, n, &nan) : ext_min_##SUF(p, n, &nan); \
+            a->d = nan ? NAN : n ? (double)m : op == TL_K_MAX ? -INFINITY : INFINITY;   \
             break;                                                                      \
         }                                                                               \
         case TL_K_ARGMAX:                                                               \
         case TL_K_ARGMIN: {                                                             \
-            double m = n ? p[0] : NAN;                                                  \
+            /* extreme (vectorized), then the first index holding it or the first NaN */ \
+            int nan;                                                                    \
+            T m = op == TL_K_ARGMAX ? ext_max_##SUF(p, n, &nan) : ext_min_##SUF(p, n, &nan); \
             int64_t k = 0;                                                              \
-            if (m == m)                                                                 \
-                for (i = 1; i < n; i++) {                                               \
-                    double v = p[i];                                                    \
-                    if (v != v) { m = v; k = i; break; }                                \
-                    if (op == TL_K_ARGMAX ? v > m : v < m) m = v, k = i;                \
-                }                                                                       \
-            a->d = m;                                                                   \
+            if (nan) while (k < n && p[k] == p[k]) k++;                                 \
+            else while (k < n && p[k] != m) k++;                                        \
+            a->d = nan ? NAN : (double)m;                                               \
             a->cnt = idx0 + k;                                                          \
             break;                                                                      \
         }                                                                               \

@@ -336,15 +336,6 @@ static int compute(const tl_tensor *x, const tl_rplan *p, tl_red_op op, double p
     tl_dtype ad = (tl_dtype)res->dtype;
     char *out = tl_data(res);
     bool cplx = p->bt == TL_COMPLEX64 || p->bt == TL_COMPLEX128;
-    if ((op == TL_RED_SUM || op == TL_RED_MEAN) && !cplx) {
-        int r = outer_sums(x, p, (double *)out);
-        if (r < 0) return -1;
-        if (r == 1) {
-            if (op == TL_RED_MEAN)
-                for (int64_t i = 0; i < M; i++) ((double *)out)[i] /= (double)N;
-            return 0;
-        }
-    }
     tl_racc *accs = malloc(sizeof(tl_racc) * (size_t)(M ? M : 1));
     double complex *center = NULL;
     if (!accs) return tl_err(TL_ERR_MEMORY, "out of memory");
@@ -423,15 +414,33 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         rc = tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
         src = &cast;
     }
-    if (rc == 0) rc = tl_rplan_init(&p, src, mask, tl_rplan_buffer_dtype(in), any_order_op(op));
-    if (rc == 0) {
+    /* sums over outer dims of a contiguous float tensor: columns, no transposing copy */
+    bool outer = false;
+    if (rc == 0 && (op == TL_RED_SUM || op == TL_RED_MEAN) && src->dtype == tl_rplan_buffer_dtype(in) &&
+        (src->dtype == TL_FLOAT32 || src->dtype == TL_FLOAT64)) {
+        tl_rplan_dims(&p, src, mask);
+        p.bt = (tl_dtype)src->dtype;
+        int64_t rs[TL_MAX_DIMS];
+        int rn = 0;
+        for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
+        for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
+        rc = tl_tensor_empty(&res, rn, rs, TL_FLOAT64, x->device, false);
+        int r = rc == 0 ? outer_sums(src, &p, (double *)tl_data(&res)) : 0;
+        if (r < 0) rc = -1;
+        outer = r == 1;
+        if (outer && op == TL_RED_MEAN)
+            for (int64_t i = 0; i < p.M; i++) ((double *)tl_data(&res))[i] /= (double)p.N;
+        if (!outer && res.storage) tl_tensor_clear(&res);
+    }
+    if (rc == 0 && !outer) rc = tl_rplan_init(&p, src, mask, tl_rplan_buffer_dtype(in), any_order_op(op));
+    if (rc == 0 && !outer) {
         int64_t rs[TL_MAX_DIMS];
         int rn = 0;
         for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
         for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
         rc = tl_tensor_empty(&res, rn, rs, acc_dtype(op, p.bt), x->device, false);
     }
-    if (rc == 0) rc = compute(src, &p, op, param, &res);
+    if (rc == 0 && !outer) rc = compute(src, &p, op, param, &res);
     if (rc == 0) rc = tl_tensor_empty(out, n, sizes, rd, x->device, false);
     if (rc == 0) rc = keepdim ? tl_tensor_alias(&kv, out) : tl_rplan_keepdim_view(&kv, out, x, mask);
     if (rc == 0) rc = tl_rplan_scatter(&p, &kv, &res);

@@ -31,11 +31,10 @@ static bool dims_chain(const tl_tensor *x, const int *dims, int n, int64_t inner
     return true;
 }
 
-int tl_rplan_init(tl_rplan *p, const tl_tensor *x, uint64_t mask, tl_dtype bt, bool any_order)
+void tl_rplan_dims(tl_rplan *p, const tl_tensor *x, uint64_t mask)
 {
     memset(p, 0, sizeof(*p));
     p->ndim = x->ndim;
-    p->bt = bt;
     p->M = 1;
     p->N = 1;
     for (int d = 0; d < x->ndim; d++) {
@@ -47,6 +46,12 @@ int tl_rplan_init(tl_rplan *p, const tl_tensor *x, uint64_t mask, tl_dtype bt, b
             p->M *= x->sizes[d];
         }
     }
+}
+
+int tl_rplan_init(tl_rplan *p, const tl_tensor *x, uint64_t mask, tl_dtype bt, bool any_order)
+{
+    tl_rplan_dims(p, x, mask);
+    p->bt = bt;
     int64_t total = p->M * p->N;
     if (x->dtype == bt && total > 0) {
         if (any_order && p->nk == 0 && tl_is_non_overlapping_and_dense(x)) {

@@ -24,6 +24,8 @@ typedef struct {
 /* Plans rows over `x` reducing the dims set in `mask`. any_order: the op does not care
  * about element order within a row (sum, max), so a dense full reduction needs no copy. */
 int tl_rplan_init(tl_rplan *p, const tl_tensor *x, uint64_t mask, tl_dtype bt, bool any_order);
+/* Only the dim split (kdims, rdims, M, N): no layout analysis, nothing to free. */
+void tl_rplan_dims(tl_rplan *p, const tl_tensor *x, uint64_t mask);
 void tl_rplan_free(tl_rplan *p);
 
 static inline const char *tl_rplan_row(const tl_rplan *p, int64_t i)
