@@ -205,7 +205,8 @@ static void run_kop(const tl_rplan *p, tl_kop op, const double complex *center, 
 
 /* ---- sums over outer dims of a contiguous float tensor: columns accumulate in double ---- */
 
-#define COLS 512
+/* Column block width: whole rows (streaming reads, accumulators in L2) up to 64K columns. */
+#define COLS 65536
 
 typedef struct {
     const char *base;
@@ -222,7 +223,7 @@ static void outer_fn(int64_t b, int64_t e, void *c)
         int64_t rc = t / ncb, cb = t % ncb;
         int64_t c0 = cb * COLS, w = c0 + COLS < o->M ? COLS : o->M - c0;
         int64_t r0 = rc * o->rchunk, r1 = r0 + o->rchunk < o->N ? r0 + o->rchunk : o->N;
-        double acc[COLS];
+        double *acc = o->part + rc * o->M + c0;
         memset(acc, 0, sizeof(double) * (size_t)w);
         if (o->f64) {
             for (int64_t r = r0; r < r1; r++) {
@@ -235,7 +236,6 @@ static void outer_fn(int64_t b, int64_t e, void *c)
                 for (int64_t j = 0; j < w; j++) acc[j] += (double)row[j];
             }
         }
-        memcpy(o->part + rc * o->M + c0, acc, sizeof(double) * (size_t)w);
     }
 }
 
@@ -262,14 +262,15 @@ static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
     int nt = tl_get_num_threads();
     int64_t ncb = (p->M + COLS - 1) / COLS;
     if (ncb < nt && p->M * p->N >= 4 * TL_GRAIN_SIZE) {
-        o.nrch = p->N / 64 < 8 * nt ? (p->N / 64 > 0 ? p->N / 64 : 1) : 8 * nt;
+        /* a fixed number of row stretches (not the thread count) keeps results reproducible */
+        o.nrch = p->N / 64 < 16 ? (p->N / 64 > 0 ? p->N / 64 : 1) : 16;
         o.rchunk = (p->N + o.nrch - 1) / o.nrch;
         o.nrch = (p->N + o.rchunk - 1) / o.rchunk;
     }
     o.part = o.nrch == 1 ? sums : malloc(sizeof(double) * (size_t)(o.nrch * p->M));
     if (!o.part) return tl_err(TL_ERR_MEMORY, "out of memory");
     int64_t tasks = o.nrch * ncb;
-    int64_t grain = TL_GRAIN_SIZE / (o.rchunk * COLS);
+    int64_t grain = TL_GRAIN_SIZE / (o.rchunk * (p->M < COLS ? p->M : COLS));
     tl_parallel_for(tasks, grain > 0 ? grain : 1, outer_fn, &o);
     if (o.nrch > 1) {
         memcpy(sums, o.part, sizeof(double) * (size_t)p->M);
