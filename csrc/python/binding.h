@@ -82,6 +82,7 @@ void tl_linalg_install_operators(void);                                    /* py
 extern PyMethodDef tl_module_methods_random[], tl_tensor_methods_random[]; /* python/random.c */
 int tl_random_init(PyObject *m);                                           /* python/random.c */
 extern PyMethodDef tl_module_methods_index[];                              /* python/index.c */
+extern PyMethodDef tl_module_methods_reduce[];                             /* python/reduce.c */
 extern PyBufferProcs tl_tensor_as_buffer;
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);

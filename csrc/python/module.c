@@ -31,6 +31,7 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_linalg,
     tl_module_methods_random,
     tl_module_methods_index,
+    tl_module_methods_reduce,
     NULL,
 };
 static PyMethodDef *const tensor_tables[] = {

@@ -1,0 +1,40 @@
+"""Reduction, scan and sort rows: sum and mean of 1e7 float32 (all, axis 0, axis -1),
+argmax, var, cumsum, and sort of 1e6 float32."""
+from harness import libs
+
+np, torch, tl = libs()
+N = 10**7
+SHAPE = (1000, 10000)  # 1e7 elements for the axis rows
+
+
+def _inputs(shape):
+    a = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    return a, tl.from_numpy(a.copy()), (torch.from_numpy(a.copy()) if torch else None)
+
+
+def _row(shape, f_tl, f_np, f_torch):
+    def make():
+        a, x, t = _inputs(shape)
+        return {"tensorlib": lambda: f_tl(x), "numpy": lambda: f_np(a), "torch": torch and (lambda: f_torch(t))}
+    return make
+
+
+def _same(op, **kw):
+    """The same method call on all three libraries (NumPy spells dim as axis)."""
+    np_kw = {("axis" if k == "dim" else k): v for k, v in kw.items()}
+    return (lambda x: getattr(x, op)(**kw)), (lambda a: getattr(a, op)(**np_kw)), (lambda t: getattr(t, op)(**kw))
+
+
+ROWS = [
+    ("sum 1e7 float32 (all)", _row((N,), *_same("sum"))),
+    ("sum 1e7 float32 (axis 0)", _row(SHAPE, *_same("sum", dim=0))),
+    ("sum 1e7 float32 (axis -1)", _row(SHAPE, *_same("sum", dim=-1))),
+    ("mean 1e7 float32 (all)", _row((N,), *_same("mean"))),
+    ("mean 1e7 float32 (axis 0)", _row(SHAPE, *_same("mean", dim=0))),
+    ("mean 1e7 float32 (axis -1)", _row(SHAPE, *_same("mean", dim=-1))),
+    ("argmax 1e7 float32 (all)", _row((N,), *_same("argmax"))),
+    ("var 1e7 float32 (all)", _row((N,), lambda x: x.var(), lambda a: a.var(ddof=1), lambda t: t.var())),
+    ("cumsum 1e7 float32", _row((N,), lambda x: x.cumsum(0), lambda a: a.cumsum(0), lambda t: t.cumsum(0))),
+    ("sort 1e6 float32", _row((10**6,), lambda x: x.sort(), lambda a: np.sort(a, kind="stable"),
+                               lambda t: t.sort(stable=True))),
+]

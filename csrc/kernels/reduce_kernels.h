@@ -1,0 +1,46 @@
+/* reduce_kernels.h - per-row reduction kernels over the planner's buffer dtypes
+ * (float32, float64, int64, complex64, complex128). Each computes a partial result
+ * (tl_racc) over a stretch of one row; partials of consecutive stretches combine, so
+ * a long row can be split across threads. */
+#ifndef TL_KERNELS_REDUCE_H
+#define TL_KERNELS_REDUCE_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "core/dtype.h"
+
+typedef enum {
+    TL_K_SUM,     /* float: d, complex: c, int: i */
+    TL_K_NANSUM,  /* d (+ cnt = non-NaN count) */
+    TL_K_PROD,    /* d / c / i */
+    TL_K_MAX,     /* d / i, NaN propagates */
+    TL_K_MIN,
+    TL_K_ARGMAX,  /* value in d / i, index in cnt; first NaN wins */
+    TL_K_ARGMIN,
+    TL_K_ANY,     /* i */
+    TL_K_ALL,
+    TL_K_CNZ,     /* i = count of non-zeros */
+    TL_K_ABSPOW,  /* d = sum |x|^p */
+    TL_K_ABSMAX,  /* d = max |x| */
+    TL_K_ABSMIN,
+    TL_K_SSD,     /* d = sum |x - center|^2 */
+    TL_K_SUMEXP,  /* d = sum exp(x - center) */
+} tl_kop;
+
+typedef struct {
+    double complex c;
+    double d;
+    int64_t i;
+    int64_t cnt;
+} tl_racc;
+
+/* Partial result of op over n elements at p (buffer dtype bt); idx0 is the index of p[0]
+ * within its row (for the arg ops); center is the per-row parameter of SSD/SUMEXP;
+ * power the p of ABSPOW. */
+void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0, double complex center,
+                 double power, tl_racc *a);
+/* a <- a (earlier stretch) combined with b (the following stretch). */
+void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b);
+
+#endif

@@ -1,0 +1,39 @@
+/* sort.h - ordering along one dim: sort, topk, and the order-statistic reductions
+ * (kthvalue, median, nanmedian, mode, and max/min with a dim) returning (values,
+ * indices); plus unique, searchsorted and histc (search.c), and scans (scan.c).
+ * NaN orders above +inf (torch's rule); -0.0 and 0.0 compare equal. */
+#ifndef TL_OPS_SORT_H
+#define TL_OPS_SORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+typedef enum { TL_IDX_MAX, TL_IDX_MIN, TL_IDX_KTHVALUE, TL_IDX_MEDIAN, TL_IDX_NANMEDIAN, TL_IDX_MODE } tl_idx_op;
+typedef enum { TL_SCAN_CUMSUM, TL_SCAN_CUMPROD, TL_SCAN_CUMMAX, TL_SCAN_CUMMIN } tl_scan_op;
+
+int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t dim, bool descending);
+int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest);
+/* Order statistics along dim; k is 1-based (kthvalue only). */
+int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, tl_idx_op op, int64_t dim,
+                    bool keepdim, int64_t k);
+/* cumsum/cumprod (indices NULL; dtype -1 for none) and cummax/cummin. */
+int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op op, int64_t dim, int dtype);
+
+/* unique of the flattened input, sorted; inverse (x's shape) and counts when asked. */
+int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, bool want_inverse,
+              bool want_counts);
+/* Indices where values would be inserted into the innermost dim of sorted (1-D, or with
+ * leading dims matching values'); sorter NULL or the argsort of sorted. */
+int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,
+                    bool right, bool out_int32);
+int tl_histc(tl_tensor *out, const tl_tensor *x, int64_t bins, double lo, double hi);
+
+/* Sortable key of one element of a float64 or int64 buffer (NaN largest, -0 == 0). */
+uint64_t tl_sort_key(const char *p, bool is_f64);
+/* Stable sort of n (key, index) pairs by key; tmp holds 2n more. */
+typedef struct { uint64_t key; int64_t idx; } tl_kv;
+void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp);
+
+#endif

@@ -1,0 +1,214 @@
+/* reduce.c (binding) - positional primitives for reductions, scans, sorting and
+ * searching. tensorlib/_reduce.py gives them torch's signatures (keywords, overloads,
+ * out=, return types); here arguments are only converted and the core called. */
+#include "python/binding.h"
+
+#include "ops/reduce.h"
+#include "ops/sort.h"
+
+static int get_tensor(PyObject *o, const char *fname, tl_tensor **t)
+{
+    if (!tl_is_tensor(o)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *t = TL_TENSOR(o);
+    return 0;
+}
+
+static int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *fname)
+{
+    if (nargs == want) return 0;
+    PyErr_Format(PyExc_TypeError, "%s expects %zd arguments, got %zd", fname, want, nargs);
+    return -1;
+}
+
+/* dims: None (every dim), an int or name, or a sequence of them (empty = every dim). */
+static int conv_dims(PyObject *o, const tl_tensor *t, uint64_t *mask, bool *full)
+{
+    int64_t dims[TL_MAX_DIMS];
+    int n = 0;
+    *full = o == Py_None;
+    if (o != Py_None) {
+        if (PyTuple_Check(o) || PyList_Check(o)) {
+            Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
+            if (len > TL_MAX_DIMS) {
+                PyErr_SetString(PyExc_RuntimeError, "too many dims");
+                return -1;
+            }
+            for (Py_ssize_t i = 0; i < len; i++)
+                if (tl_conv_dim(PySequence_Fast_GET_ITEM(o, i), t, &dims[n++]) < 0) return -1;
+            *full = len == 0;
+        } else if (tl_conv_dim(o, t, &dims[n++]) < 0) {
+            return -1;
+        }
+    }
+    return tl_reduce_mask(t, dims, n, mask) < 0 ? tl_raise_int() : 0;
+}
+
+static int conv_opt_dtype(PyObject *o, int *out)
+{
+    *out = -1;
+    if (o == Py_None) return 0;
+    tl_dtype d = TL_FLOAT32;
+    if (tl_conv_dtype(o, &d) < 0) return -1;
+    *out = d;
+    return 0;
+}
+
+static PyObject *pair(TensorObject *a, TensorObject *b) { return PyTuple_Pack(2, (PyObject *)a, (PyObject *)b); }
+
+/* _reduce(x, op, dims, keepdim, dtype, param) */
+static PyObject *m_reduce(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    uint64_t mask;
+    bool full;
+    int dtype;
+    if (check_nargs(nargs, 6, "_reduce") < 0 || get_tensor(args[0], "reduce", &x) < 0) return NULL;
+    long op = PyLong_AsLong(args[1]);
+    if ((op == -1 && PyErr_Occurred()) || conv_dims(args[2], x, &mask, &full) < 0) return NULL;
+    if (conv_opt_dtype(args[4], &dtype) < 0) return NULL;
+    double param = PyFloat_AsDouble(args[5]);
+    if (param == -1 && PyErr_Occurred()) return NULL;
+    if (op < 0 || op >= TL_RED_NUM) return PyErr_Format(PyExc_ValueError, "bad reduction op %ld", op);
+    TL_NEW_TENSOR(r, tl_reduce(&r->t, x, (tl_red_op)op, mask, full, PyObject_IsTrue(args[3]), dtype, param));
+    return (PyObject *)r;
+}
+
+/* _reduce_index(x, op, dim, keepdim, k) -> (values, indices) */
+static PyObject *m_reduce_index(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    int64_t dim, k;
+    if (check_nargs(nargs, 5, "_reduce_index") < 0 || get_tensor(args[0], "reduce", &x) < 0) return NULL;
+    long op = PyLong_AsLong(args[1]);
+    if ((op == -1 && PyErr_Occurred()) || tl_conv_dim(args[2], x, &dim) < 0 || tl_conv_int64(args[4], &k, "k") < 0)
+        return NULL;
+    if (op < TL_IDX_MAX || op > TL_IDX_MODE) return PyErr_Format(PyExc_ValueError, "bad op %ld", op);
+    TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
+    PyObject *res = NULL;
+    if (v && i) {
+        if (tl_reduce_index(&v->t, &i->t, x, (tl_idx_op)op, dim, PyObject_IsTrue(args[3]), k) < 0) tl_raise();
+        else res = pair(v, i);
+    }
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return res;
+}
+
+/* _sort(x, dim, descending) / _topk(x, k, dim, largest) -> (values, indices) */
+static PyObject *m_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    int64_t dim;
+    if (check_nargs(nargs, 3, "_sort") < 0 || get_tensor(args[0], "sort", &x) < 0 || tl_conv_dim(args[1], x, &dim) < 0)
+        return NULL;
+    TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
+    PyObject *res = NULL;
+    if (v && i) {
+        if (tl_sort(&v->t, &i->t, x, dim, PyObject_IsTrue(args[2])) < 0) tl_raise();
+        else res = pair(v, i);
+    }
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return res;
+}
+
+static PyObject *m_topk(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    int64_t dim, k;
+    if (check_nargs(nargs, 4, "_topk") < 0 || get_tensor(args[0], "topk", &x) < 0 || tl_conv_int64(args[1], &k, "k") < 0 ||
+        tl_conv_dim(args[2], x, &dim) < 0)
+        return NULL;
+    TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
+    PyObject *res = NULL;
+    if (v && i) {
+        if (tl_topk(&v->t, &i->t, x, k, dim, PyObject_IsTrue(args[3])) < 0) tl_raise();
+        else res = pair(v, i);
+    }
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return res;
+}
+
+/* _scan(x, op, dim, dtype) -> tensor (cumsum, cumprod) or (values, indices) */
+static PyObject *m_scan(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    int64_t dim;
+    int dtype;
+    if (check_nargs(nargs, 4, "_scan") < 0 || get_tensor(args[0], "scan", &x) < 0) return NULL;
+    long op = PyLong_AsLong(args[1]);
+    if ((op == -1 && PyErr_Occurred()) || tl_conv_dim(args[2], x, &dim) < 0 || conv_opt_dtype(args[3], &dtype) < 0)
+        return NULL;
+    if (op < TL_SCAN_CUMSUM || op > TL_SCAN_CUMMIN) return PyErr_Format(PyExc_ValueError, "bad op %ld", op);
+    bool two = op >= TL_SCAN_CUMMAX;
+    TensorObject *v = tl_tensor_alloc(), *i = two ? tl_tensor_alloc() : NULL;
+    PyObject *res = NULL;
+    if (v && (i || !two)) {
+        if (tl_scan(&v->t, i ? &i->t : NULL, x, (tl_scan_op)op, dim, dtype) < 0) tl_raise();
+        else if (two) res = pair(v, i);
+        else res = (PyObject *)v, Py_INCREF(v);
+    }
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return res;
+}
+
+/* _unique(x, return_inverse, return_counts) -> (values, inverse or None, counts or None) */
+static PyObject *m_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    if (check_nargs(nargs, 3, "_unique") < 0 || get_tensor(args[0], "unique", &x) < 0) return NULL;
+    bool wi = PyObject_IsTrue(args[1]), wc = PyObject_IsTrue(args[2]);
+    TensorObject *v = tl_tensor_alloc(), *i = wi ? tl_tensor_alloc() : NULL, *c = wc ? tl_tensor_alloc() : NULL;
+    PyObject *res = NULL;
+    if (v && (i || !wi) && (c || !wc)) {
+        if (tl_unique(&v->t, i ? &i->t : NULL, c ? &c->t : NULL, x, wi, wc) < 0) tl_raise();
+        else res = PyTuple_Pack(3, (PyObject *)v, i ? (PyObject *)i : Py_None, c ? (PyObject *)c : Py_None);
+    }
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    Py_XDECREF(c);
+    return res;
+}
+
+/* _searchsorted(sorted, values, sorter or None, right, out_int32) */
+static PyObject *m_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *s, *v, *so = NULL;
+    if (check_nargs(nargs, 5, "_searchsorted") < 0 || get_tensor(args[0], "searchsorted", &s) < 0 ||
+        get_tensor(args[1], "searchsorted", &v) < 0)
+        return NULL;
+    if (args[2] != Py_None && get_tensor(args[2], "searchsorted", &so) < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_searchsorted(&r->t, s, v, so, PyObject_IsTrue(args[3]), PyObject_IsTrue(args[4])));
+    return (PyObject *)r;
+}
+
+/* _histc(x, bins, min, max) */
+static PyObject *m_histc(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    tl_tensor *x;
+    int64_t bins;
+    if (check_nargs(nargs, 4, "_histc") < 0 || get_tensor(args[0], "histc", &x) < 0 || tl_conv_int64(args[1], &bins, "bins") < 0)
+        return NULL;
+    double lo = PyFloat_AsDouble(args[2]), hi = PyFloat_AsDouble(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    TL_NEW_TENSOR(r, tl_histc(&r->t, x, bins, lo, hi));
+    return (PyObject *)r;
+}
+
+#define FC(f) (PyCFunction)(void (*)(void))(f)
+PyMethodDef tl_module_methods_reduce[] = {
+    {"_reduce", FC(m_reduce), METH_FASTCALL, "_reduce(x, op, dims, keepdim, dtype, param): reduction primitive."},
+    {"_reduce_index", FC(m_reduce_index), METH_FASTCALL, "_reduce_index(x, op, dim, keepdim, k) -> (values, indices)."},
+    {"_sort", FC(m_sort), METH_FASTCALL, "_sort(x, dim, descending) -> (values, indices); stable."},
+    {"_topk", FC(m_topk), METH_FASTCALL, "_topk(x, k, dim, largest) -> (values, indices), sorted."},
+    {"_scan", FC(m_scan), METH_FASTCALL, "_scan(x, op, dim, dtype) -> cumulative result (and indices)."},
+    {"_unique", FC(m_unique), METH_FASTCALL, "_unique(x, return_inverse, return_counts) -> (values, inverse, counts)."},
+    {"_searchsorted", FC(m_searchsorted), METH_FASTCALL, "_searchsorted(sorted, values, sorter, right, out_int32)."},
+    {"_histc", FC(m_histc), METH_FASTCALL, "_histc(x, bins, min, max) -> histogram."},
+    {NULL},
+};

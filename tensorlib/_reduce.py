@@ -1,0 +1,465 @@
+"""Reductions, scans, sorting and searching with torch's signatures.
+
+The C primitives in ``tensorlib._C`` (``_reduce``, ``_reduce_index``, ``_sort``, ``_topk``,
+``_scan``, ``_unique``, ``_searchsorted``, ``_histc``) do the work; this module maps torch's
+argument forms onto them (overloads such as ``max(x)`` / ``max(x, dim)``, ``std(x, unbiased)``,
+``out=``), builds torch's named-tuple return types, and applies seed 003's rule that ops
+without named-tensor support refuse named inputs instead of dropping names.
+
+    >>> import tensorlib as tl
+    >>> x = tl.tensor([[1., 5.], [3., 2.]])
+    >>> x.sum(0).tolist(), x.max(1).indices.tolist()
+    ([4.0, 7.0], [1, 0])
+"""
+import builtins
+import math
+from collections import namedtuple
+
+from . import _C
+from ._tensor import Tensor
+
+__all__ = [
+    "sum", "nansum", "prod", "mean", "nanmean", "std", "var", "std_mean", "var_mean",
+    "max", "min", "amax", "amin", "aminmax", "argmax", "argmin", "median", "nanmedian", "mode",
+    "kthvalue", "logsumexp", "all", "any", "count_nonzero", "cumsum", "cumprod", "cummax", "cummin",
+    "histc", "norm", "sort", "argsort", "msort", "topk", "unique", "searchsorted", "bucketize",
+    "return_types",
+]
+
+# op codes shared with csrc/ops/reduce.h, csrc/ops/sort.h
+(_SUM, _NANSUM, _PROD, _MEAN, _NANMEAN, _VAR, _STD, _MAX, _MIN, _AMAX, _AMIN, _ARGMAX, _ARGMIN,
+ _ALL, _ANY, _COUNT_NONZERO, _NORM, _LOGSUMEXP, _AMINMAX_MIN, _AMINMAX_MAX) = range(20)
+_IDX_MAX, _IDX_MIN, _IDX_KTH, _IDX_MEDIAN, _IDX_NANMEDIAN, _IDX_MODE = range(6)
+_CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN = range(4)
+
+
+class _ReturnTypes:
+    """torch.return_types: named tuples returned by ops with several results."""
+
+
+return_types = _ReturnTypes()
+for _name, _fields in [("max", "values indices"), ("min", "values indices"), ("median", "values indices"),
+                       ("nanmedian", "values indices"), ("mode", "values indices"),
+                       ("kthvalue", "values indices"), ("sort", "values indices"), ("topk", "values indices"),
+                       ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max")]:
+    _cls = namedtuple(_name, _fields)
+    _cls.__module__ = "tensorlib.return_types"
+    _cls.__qualname__ = _name
+    setattr(return_types, _name, _cls)
+del _name, _fields, _cls
+
+# ops listed with a name rule in seed 003 (removes dims / keeps input names / none)
+_NAMED_OK = {"sum", "mean", "prod", "std", "var", "median", "nanmedian", "mode", "max", "min", "argmax",
+             "argmin", "kthvalue", "logsumexp", "cumsum", "cumprod", "histc", "all", "any"}
+
+
+def _unnamed(op, *tensors):
+    for t in tensors:
+        if isinstance(t, _C.TensorBase) and op not in _NAMED_OK and t.has_names():
+            raise RuntimeError(
+                f"{op} is not yet supported with named tensors. Please drop names via "
+                f"`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on the "
+                f"result of the operation.")
+
+
+def _check_tensor(op, x):
+    if not isinstance(x, _C.TensorBase):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+
+
+def _write_out(op, result, out):
+    """torch's out= semantics: the result is written into out (same dtype required)."""
+    if out is None:
+        return result
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{op}(): argument 'out' must be tuple of {len(result)} Tensors")
+        for r, o in zip(result, out):
+            _write_out(op, r, o)
+        return type(result)(*out)
+    if not isinstance(out, _C.TensorBase):
+        raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.dtype != result.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {result.dtype}, but got {out.dtype} instead")
+    if tuple(out.shape) != tuple(result.shape):
+        if hasattr(out, "resize_"):
+            out.resize_(result.shape)
+        else:
+            raise RuntimeError(f"{op}(): out= has shape {tuple(out.shape)} but the result has shape "
+                               f"{tuple(result.shape)}, and tensorlib cannot resize it")
+    if out.has_names() and result.has_names() and out.names != result.names:
+        raise RuntimeError(f"{op}(): out= has names {out.names} but the result has names {result.names}")
+    out.copy_(result)
+    if result.has_names() and not out.has_names():
+        out.rename_(*result.names)
+    return out
+
+
+def _reduce(op, code, x, dim, keepdim, dtype, out, param=0.0):
+    _check_tensor(op, x)
+    _unnamed(op, x)
+    return _write_out(op, _C._reduce(x, code, dim, bool(keepdim), dtype, float(param)), out)
+
+
+# ---- sums and means ------------------------------------------------------------------
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum over dim (int, name or a sequence of them; None: every element)."""
+    return _reduce("sum", _SUM, input, dim, keepdim, dtype, out)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum treating NaN as zero."""
+    return _reduce("nansum", _NANSUM, input, dim, keepdim, dtype, out)
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Product over one dim (or every element)."""
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
+    return _reduce("prod", _PROD, input, dim, keepdim, dtype, out)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Arithmetic mean; input (or dtype=) must be floating point or complex."""
+    return _reduce("mean", _MEAN, input, dim, keepdim, dtype, out)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean of the non-NaN elements."""
+    return _reduce("nanmean", _NANMEAN, input, dim, keepdim, dtype, out)
+
+
+def _correction(op, dim, unbiased, correction):
+    if isinstance(dim, builtins.bool):  # std(x, unbiased)
+        if unbiased is not None:
+            raise TypeError(f"{op}() received an invalid combination of arguments")
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise RuntimeError(f"{op}: can't specify both unbiased and correction")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, float(correction)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Variance with Bessel's correction by default (correction=1)."""
+    dim, c = _correction("var", dim, unbiased, correction)
+    return _reduce("var", _VAR, input, dim, keepdim, None, out, c)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Standard deviation (square root of var)."""
+    dim, c = _correction("std", dim, unbiased, correction)
+    return _reduce("std", _STD, input, dim, keepdim, None, out, c)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """(var, mean) over the same dims."""
+    dim, c = _correction("var_mean", dim, unbiased, correction)
+    _unnamed("var_mean", input)
+    r = (_C._reduce(input, _VAR, dim, builtins.bool(keepdim), None, c),
+         _C._reduce(input, _MEAN, dim, builtins.bool(keepdim), None, 0.0))
+    return _write_out("var_mean", r, out)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """(std, mean) over the same dims."""
+    dim, c = _correction("std_mean", dim, unbiased, correction)
+    _unnamed("std_mean", input)
+    r = (_C._reduce(input, _STD, dim, builtins.bool(keepdim), None, c),
+         _C._reduce(input, _MEAN, dim, builtins.bool(keepdim), None, 0.0))
+    return _write_out("std_mean", r, out)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """log(sum(exp(x))) computed stably (integers promote to the default float)."""
+    return _reduce("logsumexp", _LOGSUMEXP, input, dim, keepdim, None, out)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """Vector p-norm over dim ('fro' is the 2-norm of the elements; inf, -inf, 0 and any real p)."""
+    if p == "fro" or p is None:
+        p = 2.0
+    elif isinstance(p, str):
+        raise RuntimeError(f"norm(): p='{p}' is not supported by tensorlib yet")
+    if isinstance(input, _C.TensorBase) and p in (math.inf, -math.inf) and input.numel() == 0:
+        if dim is None or dim == () or dim == []:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
+                               f"the operation does not have an identity")
+        for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+            if input.size(d) == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the dimension {d}"
+                                   f"because this dimension is empty and the operation does not have an identity")
+    return _reduce("norm", _NORM, input, dim, keepdim, dtype, out, float(p))
+
+
+# ---- extrema -----------------------------------------------------------------------------
+
+def _minmax(op, code, idx_code, input, dim, keepdim, out, other=None):
+    _check_tensor(op, input)
+    if isinstance(dim, _C.TensorBase) or other is not None:
+        other = dim if other is None else other
+        fn = getattr(_C, "maximum" if op == "max" else "minimum", None)
+        if fn is None:
+            raise RuntimeError(f"{op}(input, other) needs the elementwise engine (maximum/minimum)")
+        return fn(input, other, out=out) if out is not None else fn(input, other)
+    _unnamed(op, input)
+    if dim is None:
+        if keepdim:
+            raise TypeError(f"{op}() received an invalid combination of arguments - keepdim needs dim")
+        return _write_out(op, _C._reduce(input, code, None, False, None, 0.0), out)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+    r = _C._reduce_index(input, idx_code, dim, builtins.bool(keepdim), 0)
+    return _write_out(op, getattr(return_types, op)(*r), out)
+
+
+def max(input, dim=None, keepdim=False, *, out=None, other=None):
+    """max(x): largest element (NaN if any); max(x, dim): (values, indices); max(x, other): maximum."""
+    return _minmax("max", _MAX, _IDX_MAX, input, dim, keepdim, out, other)
+
+
+def min(input, dim=None, keepdim=False, *, out=None, other=None):
+    """min(x): smallest element (NaN if any); min(x, dim): (values, indices); min(x, other): minimum."""
+    return _minmax("min", _MIN, _IDX_MIN, input, dim, keepdim, out, other)
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """Largest values over dims (every dim when dim is empty); NaN propagates."""
+    return _reduce("amax", _AMAX, input, dim, keepdim, None, out)
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """Smallest values over dims."""
+    return _reduce("amin", _AMIN, input, dim, keepdim, None, out)
+
+
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """(min, max) over one dim or every element."""
+    _check_tensor("aminmax", input)
+    _unnamed("aminmax", input)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("aminmax(): argument 'dim' must be int, not " + type(dim).__name__)
+    kd = builtins.bool(keepdim)
+    r = return_types.aminmax(_C._reduce(input, _AMINMAX_MIN, dim, kd, None, 0.0),
+                             _C._reduce(input, _AMINMAX_MAX, dim, kd, None, 0.0))
+    return _write_out("aminmax", r, out)
+
+
+def argmax(input, dim=None, keepdim=False, *, out=None):
+    """Index of the first maximum (of the flattened input when dim is None); NaN counts as maximal."""
+    _check_tensor("argmax", input)
+    if dim is None:
+        r = _C._reduce(input.reshape(-1) if input.dim() else input, _ARGMAX, None, False, None, 0.0)
+        if keepdim:
+            r = r.reshape([1] * input.dim())
+        return _write_out("argmax", r, out)
+    return _reduce("argmax", _ARGMAX, input, dim, keepdim, None, out)
+
+
+def argmin(input, dim=None, keepdim=False, *, out=None):
+    """Index of the first minimum; NaN counts as minimal (torch's rule)."""
+    _check_tensor("argmin", input)
+    if dim is None:
+        r = _C._reduce(input.reshape(-1) if input.dim() else input, _ARGMIN, None, False, None, 0.0)
+        if keepdim:
+            r = r.reshape([1] * input.dim())
+        return _write_out("argmin", r, out)
+    return _reduce("argmin", _ARGMIN, input, dim, keepdim, None, out)
+
+
+# ---- order statistics ------------------------------------------------------------------
+
+def _full_stat(op, code, input):
+    """median()/nanmedian() of every element: the value only."""
+    _check_tensor(op, input)
+    _unnamed(op, input)
+    flat = input.rename(None).reshape(-1) if input.has_names() else input.reshape(-1)
+    if flat.numel() == 0:
+        return _C.full((), math.nan, dtype=input.dtype)
+    return _C._reduce_index(flat, code, 0, False, 0)[0]
+
+
+def median(input, dim=None, keepdim=False, *, out=None):
+    """Lower median; with dim: (values, indices). NaN if the reduced elements hold a NaN."""
+    if dim is None:
+        return _write_out("median", _full_stat("median", _IDX_MEDIAN, input), out)
+    _check_tensor("median", input)
+    _unnamed("median", input)
+    return _write_out("median", return_types.median(*_C._reduce_index(input, _IDX_MEDIAN, dim, keepdim, 0)), out)
+
+
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
+    """Median ignoring NaN; with dim: (values, indices)."""
+    if dim is None:
+        return _write_out("nanmedian", _full_stat("nanmedian", _IDX_NANMEDIAN, input), out)
+    _check_tensor("nanmedian", input)
+    _unnamed("nanmedian", input)
+    r = _C._reduce_index(input, _IDX_NANMEDIAN, dim, keepdim, 0)
+    return _write_out("nanmedian", return_types.nanmedian(*r), out)
+
+
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """Most frequent value along dim (smallest on ties) and an index where it occurs."""
+    _check_tensor("mode", input)
+    _unnamed("mode", input)
+    return _write_out("mode", return_types.mode(*_C._reduce_index(input, _IDX_MODE, dim, keepdim, 0)), out)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """k-th smallest element along dim (1-based) and its index."""
+    _check_tensor("kthvalue", input)
+    _unnamed("kthvalue", input)
+    return _write_out("kthvalue", return_types.kthvalue(*_C._reduce_index(input, _IDX_KTH, dim, keepdim, k)), out)
+
+
+# ---- logical ------------------------------------------------------------------------------
+
+def all(input, dim=None, keepdim=False, *, out=None):
+    """True when every element is non-zero (uint8 inputs give uint8)."""
+    return _reduce("all", _ALL, input, dim, keepdim, None, out)
+
+
+def any(input, dim=None, keepdim=False, *, out=None):
+    """True when some element is non-zero (uint8 inputs give uint8)."""
+    return _reduce("any", _ANY, input, dim, keepdim, None, out)
+
+
+def count_nonzero(input, dim=None):
+    """Number of non-zero elements over dim (int or tuple; None: all)."""
+    _check_tensor("count_nonzero", input)
+    _unnamed("count_nonzero", input)
+    return _C._reduce(input, _COUNT_NONZERO, dim, False, None, 0.0)
+
+
+# ---- scans -----------------------------------------------------------------------------
+
+def cumsum(input, dim, *, dtype=None, out=None):
+    """Cumulative sum along dim (integers and bool accumulate in int64)."""
+    _check_tensor("cumsum", input)
+    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, dtype), out)
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    """Cumulative product along dim."""
+    _check_tensor("cumprod", input)
+    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, dtype), out)
+
+
+def cummax(input, dim, *, out=None):
+    """Running maximum along dim and the index where it was reached (last on ties)."""
+    _check_tensor("cummax", input)
+    _unnamed("cummax", input)
+    return _write_out("cummax", return_types.cummax(*_C._scan(input, _CUMMAX, dim, None)), out)
+
+
+def cummin(input, dim, *, out=None):
+    """Running minimum along dim and its index."""
+    _check_tensor("cummin", input)
+    _unnamed("cummin", input)
+    return _write_out("cummin", return_types.cummin(*_C._scan(input, _CUMMIN, dim, None)), out)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Histogram with equal-width bins over [min, max] (the data range when min == max)."""
+    _check_tensor("histc", input)
+    return _write_out("histc", _C._histc(input, bins, float(min), float(max)), out)
+
+
+# ---- sorting ---------------------------------------------------------------------------
+
+def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+    """Sorted values and their indices along dim (always stable; NaN sorts as the largest)."""
+    _check_tensor("sort", input)
+    _unnamed("sort", input)
+    return _write_out("sort", return_types.sort(*_C._sort(input, dim, builtins.bool(descending))), out)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    """Indices that sort input along dim."""
+    _check_tensor("argsort", input)
+    _unnamed("argsort", input)
+    return _C._sort(input, dim, builtins.bool(descending))[1]
+
+
+def msort(input, *, out=None):
+    """Sort along the first dim (values only)."""
+    _check_tensor("msort", input)
+    _unnamed("msort", input)
+    return _write_out("msort", _C._sort(input, 0, False)[0], out)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """The k largest (or smallest) elements along dim with their indices, in sorted order."""
+    _check_tensor("topk", input)
+    _unnamed("topk", input)
+    return _write_out("topk", return_types.topk(*_C._topk(input, k, dim, builtins.bool(largest))), out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """Unique elements of the flattened input (always sorted), optionally inverse and counts."""
+    _check_tensor("unique", input)
+    _unnamed("unique", input)
+    if dim is not None:
+        raise NotImplementedError("unique(dim=...) is not supported by tensorlib yet")
+    v, inv, cnt = _C._unique(input, builtins.bool(return_inverse), builtins.bool(return_counts))
+    if return_inverse and return_counts:
+        return v, inv, cnt
+    if return_inverse:
+        return v, inv
+    if return_counts:
+        return v, cnt
+    return v
+
+
+def _as_values(values, like):
+    if isinstance(values, _C.TensorBase):
+        return values
+    from ._factories import tensor
+    return tensor(values, dtype=like.dtype if isinstance(values, float) == like.dtype.is_floating_point else None)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
+    """Insertion indices of input in the innermost dim of sorted_sequence (left, or right=True)."""
+    _check_tensor("searchsorted", sorted_sequence)
+    _unnamed("searchsorted", sorted_sequence, input)
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                               "left while right was True")
+        right = side == "right"
+    values = _as_values(input, sorted_sequence)
+    r = _C._searchsorted(sorted_sequence, values, sorter, builtins.bool(right), builtins.bool(out_int32))
+    return _write_out("searchsorted", r, out)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """Index of the bucket of each input element given 1-D sorted boundaries."""
+    _check_tensor("bucketize", boundaries)
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    _unnamed("bucketize", input, boundaries)
+    values = _as_values(input, boundaries)
+    r = _C._searchsorted(boundaries, values, None, builtins.bool(right), builtins.bool(out_int32))
+    return _write_out("bucketize", r, out)
+
+
+# ---- Tensor methods ---------------------------------------------------------------------
+
+def _method(fn):
+    def m(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    m.__name__ = fn.__name__
+    m.__qualname__ = "Tensor." + fn.__name__
+    m.__doc__ = fn.__doc__
+    return m
+
+
+for _fn in (sum, nansum, prod, mean, nanmean, std, var, logsumexp, norm, max, min, amax, amin, aminmax,
+            argmax, argmin, median, nanmedian, mode, kthvalue, all, any, count_nonzero, cumsum, cumprod,
+            cummax, cummin, histc, sort, argsort, msort, topk, unique):
+    setattr(Tensor, _fn.__name__, _method(_fn))
+del _fn

@@ -1,0 +1,148 @@
+"""Ordering ops against torch 2.13: sort (stable, descending, NaN placement), argsort,
+msort, topk, unique (inverse, counts), searchsorted (right/side/sorter/out_int32, N-D),
+bucketize; dtype grids, non-contiguous inputs, bad input."""
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+torch = pytest.importorskip("torch")
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+
+
+def make(shape, dtype, seed=0, nan=False, step=1):
+    rng = np.random.default_rng(seed)
+    full = tuple(s * step for s in shape)
+    base = rng.integers(-3, 4, size=full).astype(np.float64)  # many ties: stability matters
+    if nan and base.size > 3 and "float" in dtype:
+        base.flat[::3] = np.nan
+        base.flat[1] = -0.0
+    if dtype == "bool":
+        base = base > 0
+    elif dtype.startswith("uint"):
+        base = np.abs(base)
+    src = np.ascontiguousarray(base.astype(np.float32) if dtype == "bfloat16" else base.astype(dtype))
+    a, t = tl.from_numpy(src), torch.from_numpy(src.copy())
+    if dtype == "bfloat16":
+        a, t = a.to(tl.bfloat16), t.to(torch.bfloat16)
+    if step > 1:
+        sl = tuple(slice(None, None, step) for _ in shape)
+        a, t = a[sl], t[sl]
+    return a, t
+
+
+def npv(x):
+    if str(x.dtype).endswith("bfloat16"):
+        x = x.to(tl.float32) if isinstance(x, tl.Tensor) else x.float()
+    return x.numpy()
+
+
+def same(r, e):
+    assert str(r.dtype).split(".")[-1] == str(e.dtype).split(".")[-1]
+    assert tuple(r.shape) == tuple(e.shape)
+    np.testing.assert_array_equal(npv(r), npv(e))
+
+
+SHAPES = [((), 1), ((0,), 1), ((9,), 1), ((4, 6), 1), ((3, 4, 5), 2), ((5, 0), 1)]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_stable(dt, descending):
+    for shape, step in SHAPES:
+        for nan in (False, True):
+            a, t = make(shape, dt, nan=nan, step=step)
+            for dim in ([0, -1] if len(shape) else [0]):
+                r = a.sort(dim=dim, descending=descending, stable=True)
+                e = t.sort(dim=dim, descending=descending, stable=True)
+                assert type(r).__name__ == "sort"
+                same(r.values, e.values)
+                same(r.indices, e.indices)
+                same(a.argsort(dim, descending=descending), t.argsort(dim=dim, descending=descending, stable=True))
+                same(tl.sort(a, dim, descending).values, e.values)
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64", "float16", "float32", "float64"])
+def test_topk(dt):
+    for shape, step in [((9,), 1), ((4, 6), 1), ((3, 4, 5), 2)]:
+        a, t = make(shape, dt, seed=4, step=step)
+        for k in (0, 1, 3):
+            for largest in (True, False):
+                r = a.topk(k, dim=-1, largest=largest)
+                e = t.topk(k, dim=-1, largest=largest)
+                same(r.values, e.values)
+                np.testing.assert_array_equal(np.take_along_axis(npv(a), r.indices.numpy(), -1), npv(r.values))
+    x = tl.tensor([1.0, float("nan"), 3.0])
+    assert np.isnan(x.topk(1).values.numpy()[0])
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        x.topk(4)
+    same(tl.msort(make((4, 6), "float32")[0]), torch.msort(make((4, 6), "float32")[1]))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_unique(dt):
+    for shape, step in SHAPES:
+        a, t = make(shape, dt, seed=2, step=step)
+        v, i, c = tl.unique(a, return_inverse=True, return_counts=True)
+        ev, ei, ec = torch.unique(t, return_inverse=True, return_counts=True)
+        same(v, ev)
+        same(i, ei)
+        same(c, ec)
+        same(a.unique(), t.unique())
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64", "float32", "float64"])
+def test_searchsorted(dt):
+    bnd_np = np.array([-2, -1, -1, 0, 2, 3], dtype=dt)
+    vals_np = np.array([[-3, -1, 0], [1, 3, 5]], dtype=dt)
+    b, tb = tl.from_numpy(bnd_np), torch.from_numpy(bnd_np)
+    v, tv = tl.from_numpy(vals_np), torch.from_numpy(vals_np)
+    for kw in ({}, {"right": True}, {"side": "right"}, {"out_int32": True}):
+        same(tl.searchsorted(b, v, **kw), torch.searchsorted(tb, tv, **kw))
+        same(tl.bucketize(v, b, **{k: x for k, x in kw.items() if k != "side"}),
+             torch.bucketize(tv, tb, **{k: x for k, x in kw.items() if k != "side"}))
+    # N-D boundaries, a transposed (non-contiguous) values tensor, a scalar value
+    bb = np.sort(np.random.default_rng(0).integers(-5, 5, (3, 7)).astype(dt), axis=1)
+    vv = np.random.default_rng(1).integers(-6, 6, (4, 3)).astype(dt)
+    same(tl.searchsorted(tl.from_numpy(bb), tl.from_numpy(vv).t()),
+         torch.searchsorted(torch.from_numpy(bb), torch.from_numpy(vv).t()))
+    same(tl.searchsorted(b, 0), torch.searchsorted(tb, 0))
+    # sorter
+    perm = np.random.default_rng(3).permutation(6)
+    shuffled = bnd_np[perm]
+    sorter = np.argsort(shuffled, kind="stable")
+    same(tl.searchsorted(tl.from_numpy(shuffled), v, sorter=tl.from_numpy(sorter)),
+         torch.searchsorted(torch.from_numpy(shuffled), tv, sorter=torch.from_numpy(sorter)))
+
+
+def test_searchsorted_nan_and_errors():
+    b = np.array([1.0, 2.0, np.nan], dtype=np.float32)
+    v = np.array([np.nan, 2.0, -np.inf], dtype=np.float32)
+    for right in (False, True):
+        same(tl.searchsorted(tl.from_numpy(b), tl.from_numpy(v), right=right),
+             torch.searchsorted(torch.from_numpy(b), torch.from_numpy(v), right=right))
+    b2 = tl.tensor([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(RuntimeError, match="boundaries tensor should be 1 dimension"):
+        tl.searchsorted(b2, tl.tensor([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="side can only be"):
+        tl.searchsorted(tl.tensor([1.0]), tl.tensor([1.0]), side="x")
+    with pytest.raises(RuntimeError, match="can't be set to opposites"):
+        tl.searchsorted(tl.tensor([1.0]), tl.tensor([1.0]), side="left", right=True)
+    with pytest.raises(RuntimeError, match="boundaries tensor must be 1 dimension"):
+        tl.bucketize(tl.tensor([1.0]), b2)
+
+
+def test_sort_bad_input():
+    a, t = make((2, 3), "float32")
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        a.sort(2)
+    with pytest.raises(RuntimeError, match="complex"):
+        tl.zeros(3, dtype=tl.complex64).sort()
+    x = tl.zeros(2, 3, names=("A", "B"))
+    with pytest.raises(RuntimeError, match="named tensors"):
+        x.sort()
+    big = np.random.default_rng(0).standard_normal(200_000).astype(np.float32)
+    r = tl.from_numpy(big).sort()
+    np.testing.assert_array_equal(r.values.numpy(), np.sort(big, kind="stable"))
+    np.testing.assert_array_equal(r.indices.numpy(), np.argsort(big, kind="stable"))
