@@ -1,95 +1,111 @@
 """Build script for tensorlib's C extension.
 
 The extension ``tensorlib._C`` is compiled from every ``.c`` file under csrc/
-against the NumPy C API. Dense linear algebra links OpenBLAS: by default the
-``scipy-openblas32`` wheel (a build requirement only) provides headers and the
-shared library, which is copied into the package and found through an
-``$ORIGIN`` rpath, so the wheel is not needed at run time. Set
-``TENSORLIB_SYSTEM_OPENBLAS=1`` (or have no scipy-openblas32 importable) to
-link the system's libopenblas instead.
+(csrc/cuda/ excepted) against the NumPy C API; every header under csrc/ is a
+dependency, so editing one rebuilds the extension.
 
-``TENSORLIB_SANITIZE=1`` builds with AddressSanitizer and UBSan.
+BLAS: by default the ``scipy-openblas32`` wheel (a build requirement only)
+provides the header and ``libscipy_openblas.so``; the library is copied next to
+the extension and found through an ``$ORIGIN`` rpath, so the wheel is not a
+run-time dependency. With ``TENSORLIB_SYSTEM_OPENBLAS=1``, or when
+scipy_openblas32 is not importable (e.g. ``pip install --no-build-isolation .``
+on a machine with only Debian's libopenblas-dev), the system's libopenblas and
+its cblas.h are used instead.
+
+Build variants (environment variables):
+  TENSORLIB_SANITIZE=1  AddressSanitizer + UBSan, -O1 -g (see scripts/sanitize.sh)
+  TENSORLIB_DEBUG=1     -O0 -g
 """
 import glob
 import os
 import shutil
-import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
-from setuptools.dist import Distribution
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+SYSTEM_BLAS_INCLUDES = ("/usr/include/x86_64-linux-gnu/openblas-pthread",
+                        "/usr/include/aarch64-linux-gnu/openblas-pthread",
+                        "/usr/include/openblas")
 
 
-def _openblas():
-    """Return (include_dirs, library_dirs, libraries, macros, shared_lib_to_copy)."""
-    if os.environ.get("TENSORLIB_SYSTEM_OPENBLAS") != "1":
+def _env(name):
+    return os.environ.get(name) == "1"
+
+
+def find_blas():
+    """Return (include_dirs, library_dirs, libraries, macros, shared library to bundle or None)."""
+    sob = None
+    if not _env("TENSORLIB_SYSTEM_OPENBLAS"):
         try:
             import scipy_openblas32 as sob
         except ImportError:
-            sob = None
-        if sob is not None:
-            libdir = sob.get_lib_dir()
-            libname = sob.get_library()  # "scipy_openblas"
-            so = os.path.join(libdir, "lib%s.so" % libname)
-            return ([sob.get_include_dir()], [libdir], [libname],
-                    [("TL_BLAS_PREFIX", "scipy_"), ("TL_BLAS_HEADER", '"scipy_openblas.h"')], so)
-    inc = [d for d in ("/usr/include/x86_64-linux-gnu/openblas-pthread",
-                       "/usr/include/aarch64-linux-gnu/openblas-pthread",
-                       "/usr/include/openblas") if os.path.isdir(d)]
-    return (inc, [], ["openblas"], [("TL_BLAS_PREFIX", ""), ("TL_BLAS_HEADER", '"cblas.h"')], None)
+            print("tensorlib: scipy_openblas32 not importable; linking the system OpenBLAS")
+    if sob is not None:
+        libdir, libname = sob.get_lib_dir(), sob.get_library()  # libname: "scipy_openblas"
+        macros = [("TL_BLAS_PREFIX", "scipy_"), ("TL_BLAS_HEADER", '"scipy_openblas.h"')]
+        return [sob.get_include_dir()], [libdir], [libname], macros, os.path.join(libdir, "lib%s.so" % libname)
+    includes = [d for d in SYSTEM_BLAS_INCLUDES if os.path.isdir(d)]
+    macros = [("TL_BLAS_PREFIX", ""), ("TL_BLAS_HEADER", '"cblas.h"')]
+    return includes, [], ["openblas"], macros, None
+
+
+def compile_flags():
+    """Return (cflags, ldflags) for the selected build variant."""
+    cflags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter",
+              "-Wno-missing-field-initializers", "-Wno-cast-function-type",
+              "-fopenmp", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+    ldflags = ["-fopenmp", "-Wl,-rpath,$ORIGIN"]
+    if _env("TENSORLIB_SANITIZE"):
+        san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g"] + san
+        ldflags += san
+    elif _env("TENSORLIB_DEBUG"):
+        cflags = [f for f in cflags if f != "-O3"] + ["-O0", "-g"]
+    return cflags, ldflags
+
+
+BLAS_INCLUDES, BLAS_LIBDIRS, BLAS_LIBS, BLAS_MACROS, BLAS_SO = find_blas()
 
 
 class BuildExt(build_ext):
-    """Copies the bundled OpenBLAS next to the extension after linking."""
+    """Adds NumPy's headers (importable only once build requirements are installed) and
+    copies the bundled OpenBLAS next to the built extension."""
 
     def run(self):
         import numpy
         for ext in self.extensions:
             ext.include_dirs.append(numpy.get_include())
         super().run()
-        so = getattr(self.distribution, "_tl_blas_so", None)
-        if so:
-            for dest_dir in {os.path.dirname(self.get_ext_fullpath(e.name)) for e in self.extensions}:
-                os.makedirs(dest_dir, exist_ok=True)
-                shutil.copy2(so, os.path.join(dest_dir, os.path.basename(so)))
+        if BLAS_SO:
+            for ext in self.extensions:
+                dest = os.path.dirname(self.get_ext_fullpath(ext.name))
+                os.makedirs(dest, exist_ok=True)
+                shutil.copy2(BLAS_SO, os.path.join(dest, os.path.basename(BLAS_SO)))
 
 
-def _extension():
-    sources = sorted(glob.glob(os.path.join("csrc", "**", "*.c"), recursive=True))
-    sources = [s for s in sources if not s.startswith(os.path.join("csrc", "cuda"))]
-    inc, libdirs, libs, macros, so = _openblas()
-    cflags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter",
-              "-Wno-missing-field-initializers", "-Wno-cast-function-type",
-              "-fopenmp", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
-    ldflags = ["-fopenmp", "-Wl,-rpath,$ORIGIN"]
-    if os.environ.get("TENSORLIB_SANITIZE") == "1":
-        san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
-        cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g"] + san
-        ldflags += san
-    if os.environ.get("TENSORLIB_DEBUG") == "1":
-        cflags = [f for f in cflags if f != "-O3"] + ["-O0", "-g"]
-    ext = Extension(
-        "tensorlib._C",
-        sources=sources,
-        include_dirs=["csrc"] + inc,
-        library_dirs=libdirs,
-        libraries=libs + ["m"],
-        define_macros=macros + [("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
-        extra_compile_args=cflags,
-        extra_link_args=ldflags,
-    )
-    return ext, so
+def _files(pattern):
+    return sorted(f for f in glob.glob(os.path.join("csrc", "**", pattern), recursive=True)
+                  if not f.startswith(os.path.join("csrc", "cuda", "")))
 
 
-ext, blas_so = _extension()
+cflags, ldflags = compile_flags()
+extension = Extension(
+    "tensorlib._C",
+    sources=_files("*.c"),
+    depends=_files("*.h"),
+    include_dirs=["csrc"] + BLAS_INCLUDES,
+    library_dirs=BLAS_LIBDIRS,
+    libraries=BLAS_LIBS + ["m"],
+    define_macros=BLAS_MACROS + [("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+    extra_compile_args=cflags,
+    extra_link_args=ldflags,
+)
 
-
-class TLDistribution(Distribution):
-    """Carries the path of the OpenBLAS library that BuildExt copies."""
-    _tl_blas_so = blas_so
-
-
-setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt}, distclass=TLDistribution,
-      packages=["tensorlib"], package_data={"tensorlib": ["*.so*", "*.pyi", "py.typed"]})
+# Shared libraries reach build/ and the wheel only through build_ext. Left to build_py, an
+# in-place build's tensorlib/_C*.so (listed in a stale egg-info SOURCES.txt) would be copied
+# into build/lib, where build_ext would take it as up to date and ship or reuse it.
+setup(ext_modules=[extension], cmdclass={"build_ext": BuildExt},
+      packages=find_packages(include=["tensorlib", "tensorlib.*"]),
+      include_package_data=False,
+      package_data={"tensorlib": ["*.pyi", "py.typed"]},
+      exclude_package_data={"": ["*.so", "*.so.*"]})

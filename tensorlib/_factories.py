@@ -47,102 +47,164 @@ def _infer_scalar_dtype(x):
 
 
 def _from_nested(data, dtype):
-    """Copies nested sequences of Python numbers (and tensors) into a new tensor."""
+    """Copies nested sequences of Python numbers (and one-element tensors, NumPy arrays
+    and scalars) into a new tensor, with torch's shape, dtype and conversion rules.
+
+    The shape follows the first elements (torch's compute_sizes); other elements must
+    agree. Tensors inside a list are scalars (one element each); NumPy arrays are
+    sequences. The dtype is the promotion of every leaf's dtype (Python bool, int,
+    float and complex count as bool, int64, the default dtype and its complex type).
+    """
     np = _numpy()
-    kinds = set()
     shape = []
+    x = data
+    while isinstance(x, (list, tuple, np.ndarray)):
+        if isinstance(x, np.ndarray):
+            shape.extend(x.shape)
+            break
+        shape.append(len(x))
+        if len(x) == 0:
+            break
+        x = x[0]
+    ndim = len(shape)
+    leaves, kinds = [], set()
 
     def walk(x, depth):
-        if isinstance(x, _C.TensorBase):
-            if depth == len(shape):
-                shape.extend(x.shape)
-            kinds.add(x.dtype)
-            return
-        if isinstance(x, (list, tuple)):
-            if depth == len(shape):
-                shape.append(len(x))
-            elif depth > len(shape) or shape[depth] != len(x):
-                raise ValueError(f"expected sequence of length {shape[depth] if depth < len(shape) else 0} "
-                                 f"at dim {depth} (got {len(x)})")
-            for e in x:
-                walk(e, depth + 1)
+        if depth == ndim:
+            if isinstance(x, _C.TensorBase):
+                if x.numel() != 1:
+                    leaves.append(x)  # raises when converted, with torch's message
+                else:
+                    leaves.append(x.item())
+                kinds.add(x.dtype)
+            elif isinstance(x, (np.generic, np.ndarray)) and np.ndim(x) == 0 and x.dtype != object:
+                leaves.append(x.item())
+                kinds.add(_dtype_of_numpy(x.dtype))
+            elif isinstance(x, (bool, numbers.Number)):
+                leaves.append(x)
+                kinds.add(_infer_scalar_dtype(x))
+            elif isinstance(x, (list, tuple, np.ndarray)):
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+            elif isinstance(x, str):
+                raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            else:
+                raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
             return
         if isinstance(x, np.ndarray):
-            if depth == len(shape):
-                shape.extend(x.shape)
+            if x.shape != tuple(shape[depth:depth + x.ndim]) or depth + x.ndim != ndim:
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got {len(x)})")
+            if x.dtype == object:
+                for e in x:
+                    walk(e, depth + 1)
+                return
+            leaves.extend(x.reshape(-1).tolist())
             kinds.add(_dtype_of_numpy(x.dtype))
             return
-        if isinstance(x, np.generic):
-            kinds.add(_dtype_of_numpy(x.dtype))
-            return
-        if isinstance(x, (bool, numbers.Number)):
-            kinds.add(type(x) if not isinstance(x, bool) else bool)
-            return
-        raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+        if not isinstance(x, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(x) != shape[depth]:
+            raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got {len(x)})")
+        for e in x:
+            walk(e, depth + 1)
 
     walk(data, 0)
     if dtype is None:
-        dtype = _infer_nested_dtype(kinds)
+        dtype = _C.get_default_dtype()
+        first = True
+        for k in kinds:
+            dtype = k if first else _promote(dtype, k)
+            first = False
+    arr = _convert_leaves(leaves, dtype, np)
     out = _C.empty(shape, dtype=dtype)
-    flat_ok = not any(isinstance(k, _C.dtype) for k in kinds)
-    if flat_ok and dtype not in (_C.complex32,) and not dtype._is_shell:
-        arr = np.array(data, dtype=_numpy_compute_dtype(dtype))
-        if arr.shape != tuple(shape):
-            raise ValueError("nested sequences have inconsistent lengths")
-        out.copy_(_C.from_numpy(arr))
-        return out
-    _fill_nested(out, data)
+    if arr.size:
+        src = _C.from_numpy(arr.reshape(shape))
+        out.copy_(src)
     return out
+
+
+_SIGNED_INTS = ["int8", "int16", "int32", "int64"]
+_FLOATS = ["float16", "bfloat16", "float32", "float64"]
+
+
+def _promote(a, b):
+    """torch.promote_types for the dtypes tensor() infers (non-shell dtypes)."""
+    if a == b:
+        return a
+    if a._is_shell or b._is_shell:
+        raise RuntimeError(f"Promotion for {a} and {b} types is not supported")
+    cat_a, cat_b = _category(a), _category(b)
+    if cat_a != cat_b:
+        hi, lo = (a, b) if cat_a > cat_b else (b, a)
+        if hi.is_complex and lo.is_floating_point:
+            return _promote(hi.to_real(), lo).to_complex() if hi != _C.complex32 or lo != _C.float16 else hi
+        return hi
+    if cat_a == 3:
+        return _promote(a.to_real(), b.to_real()).to_complex()
+    if cat_a == 2:
+        if {a, b} == {_C.float16, _C.bfloat16}:
+            return _C.float32
+        return a if a.itemsize > b.itemsize else b
+    if cat_a == 1:
+        if a == _C.uint8 or b == _C.uint8:
+            other = b if a == _C.uint8 else a
+            return _C.int16 if other == _C.int8 else other
+        return a if a.itemsize > b.itemsize else b
+    return a
+
+
+_INT_RANGE = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-2 ** 15, 2 ** 15 - 1),
+              "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+              "uint16": (0, 2 ** 16 - 1), "uint32": (0, 2 ** 32 - 1), "uint64": (0, 2 ** 64 - 1)}
+
+
+def _convert_leaves(leaves, dtype, np):
+    """The leaves as a flat NumPy array ready to be cast to dtype, with torch's checks
+    (store_scalar): range-checked integers, no complex into real dtypes."""
+    name = str(dtype).split(".")[-1]
+    for v in leaves:
+        if isinstance(v, _C.TensorBase):
+            if dtype.is_floating_point or dtype.is_complex:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+    if dtype == _C.bool:
+        return np.array([bool(v) for v in leaves], dtype=np.bool_)
+    if dtype.is_complex:
+        return np.array(leaves, dtype=np.complex128)
+    if dtype.is_floating_point:
+        if any(isinstance(v, complex) for v in leaves):
+            raise TypeError("must be real number, not complex")
+        try:
+            return np.array([float(v) for v in leaves], dtype=np.float64)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking double") from None
+    # integers: torch's c10::checked_convert
+    lo, hi = _INT_RANGE[name]
+    vals = []
+    for v in leaves:
+        if isinstance(v, complex):
+            raise TypeError("'complex' object cannot be interpreted as an integer")
+        if isinstance(v, float):
+            if not (math.isfinite(v) and lo <= v <= hi):
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+            v = int(v)
+        else:
+            v = int(v)
+            if not -2 ** 63 <= v < 2 ** 63 and name != "uint64":
+                raise ValueError("Overflow when unpacking long long")
+            if lo == 0 and v < 0:
+                if -v > hi:
+                    raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+                v += hi + 1  # unsigned types wrap small negative values, like torch
+            elif not lo <= v <= hi:
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        vals.append(v)
+    npdt = {"uint8": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+            "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64}[name]
+    return np.array(vals, dtype=npdt)
 
 
 def _category(dt):
     return 3 if dt.is_complex else 2 if dt.is_floating_point else 0 if dt == _C.bool else 1
-
-
-def _infer_nested_dtype(kinds):
-    """torch's rule: Python bools, ints, floats and complex numbers map to bool, int64, the
-    default dtype and its complex type; tensors and NumPy values keep their dtype; the
-    highest category wins."""
-    best, best_cat = _C.get_default_dtype(), -1
-    for k in kinds:
-        if isinstance(k, _C.dtype):
-            d = k
-        elif k is bool:
-            d = _C.bool
-        elif issubclass(k, complex):
-            d = _C.get_default_dtype().to_complex()
-        elif issubclass(k, numbers.Integral):
-            d = _C.int64
-        else:
-            d = _C.get_default_dtype()
-        if _category(d) > best_cat:
-            best, best_cat = d, _category(d)
-    return best
-
-
-def _fill_nested(out, data):
-    if isinstance(data, _C.TensorBase):
-        out.copy_(data)
-    elif isinstance(data, (list, tuple)):
-        for i, e in enumerate(data):
-            _fill_nested(out[i], e)
-    else:
-        np = _numpy()
-        if isinstance(data, (np.ndarray, np.generic)):
-            out.copy_(_C.from_numpy(np.ascontiguousarray(data)))
-        else:
-            out.fill_(data)
-
-
-def _numpy_compute_dtype(dtype):
-    np = _numpy()
-    return {
-        _C.bool: np.bool_, _C.uint8: np.uint8, _C.int8: np.int8, _C.int16: np.int16, _C.int32: np.int32,
-        _C.int64: np.int64, _C.uint16: np.uint16, _C.uint32: np.uint32, _C.uint64: np.uint64,
-        _C.float16: np.float64, _C.bfloat16: np.float64, _C.float32: np.float64, _C.float64: np.float64,
-        _C.complex64: np.complex128, _C.complex128: np.complex128,
-    }.get(dtype, np.float64)
-
 
 
 def _dtype_of_numpy(npdtype):
@@ -165,8 +227,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     if isinstance(data, _C.TensorBase):
         out = data.to(dtype if dtype is not None else data.dtype, copy=True)
     elif isinstance(data, (bool, numbers.Number)) and not (np is not None and isinstance(data, np.generic)):
-        dt = dtype if dtype is not None else _infer_scalar_dtype(data)
-        out = _C.full((), data, dtype=dt)
+        out = _from_nested([data], dtype).reshape(())
+    elif isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     elif np is not None and isinstance(data, (np.ndarray, np.generic)):
         arr = np.asarray(data)
         if arr.dtype == object:
@@ -185,7 +248,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
         try:
             mv = memoryview(data)
         except TypeError:
-            raise TypeError(f"Could not infer dtype of {type(data).__name__}") from None
+            raise RuntimeError(f"Could not infer dtype of {type(data).__name__}") from None
         return tensor(np.array(mv), dtype=dtype, names=names)
     if names is not None:
         out = out.refine_names(*names)
@@ -196,7 +259,7 @@ def _from_numpy_any(arr):
     """from_numpy that also accepts negative strides (by copying)."""
     if any(s < 0 for s in arr.strides):
         arr = arr.copy()
-    if not arr.flags.aligned or arr.dtype.byteorder == ">":
+    if not arr.flags.aligned or not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="), copy=True)
     return _C.from_numpy(arr)
 
@@ -208,10 +271,9 @@ def as_tensor(data, dtype=None, device=None):
         return data if dtype is None or dtype == data.dtype else data.to(dtype)
     np = _numpy()
     if isinstance(data, np.ndarray) and data.dtype != object:
-        try:
-            t = _C.from_numpy(data)
-        except ValueError:
-            t = _from_numpy_any(data).clone()
+        # _from_numpy_any copies only what from_numpy cannot share (negative strides,
+        # swapped byte order, misalignment); the copy is then private to the tensor
+        t = _from_numpy_any(data)
         return t if dtype is None or dtype == t.dtype else t.to(dtype)
     return tensor(data, dtype=dtype)
 

@@ -68,6 +68,8 @@ def _to_index_tensor(o):
         if t.dtype.is_floating_point or t.dtype.is_complex:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return t
+    if isinstance(o, (str, bytes)):  # torch tries to build an index tensor from it
+        raise TypeError(f"new(): invalid data type '{type(o).__name__}'")
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                      f"valid indices (got {type(o).__name__})")
 

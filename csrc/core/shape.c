@@ -21,7 +21,7 @@ int tl_numel_checked(const int64_t *sizes, int ndim, int64_t *out)
             return tl_err(TL_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
                           (long long)sizes[i], tl_shape_str(sizes, ndim, (char[512]){0}, 512));
         if (__builtin_mul_overflow(n, sizes[i], &n))
-            return tl_err(TL_ERR_RUNTIME, "numel: integer multiplication overflow for sizes %s",
+            return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s",
                           tl_shape_str(sizes, ndim, (char[512]){0}, 512));
     }
     *out = n;

@@ -35,8 +35,8 @@ int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, 
                    const int64_t *strides, tl_dtype dtype)
 {
     if (tl_tensor_set_ndim(t, ndim) < 0) return -1;
-    memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
-    if (strides) memcpy(t->strides, strides, sizeof(int64_t) * ndim);
+    if (ndim) memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
+    if (strides && ndim) memcpy(t->strides, strides, sizeof(int64_t) * ndim);
     else tl_contiguous_strides(sizes, ndim, t->strides);
     tl_storage_retain(storage);
     tl_storage_release(t->storage);
@@ -126,16 +126,45 @@ int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype
     return rc;
 }
 
+/* Dims ordered innermost first by stride; stride-0 dims are ambiguous and keep their
+ * place; equal strides order by size (torch's TensorIterator reorder rule). */
+static void infer_dense_order(const tl_tensor *src, int *perm)
+{
+    int n = src->ndim;
+    for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
+    for (int i = 1; i < n; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int a = perm[d0], b = perm[d1], cmp = 0;
+            int64_t sa = src->strides[a], sb = src->strides[b];
+            if (sa != 0 && sb != 0) cmp = sa < sb ? -1 : sa > sb ? 1 : src->sizes[a] > src->sizes[b] ? 1 : 0;
+            if (cmp > 0) {
+                perm[d0] = b;
+                perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+}
+
 int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt)
 {
     int64_t strides[TL_MAX_DIMS];
     int perm[TL_MAX_DIMS];
     int n = src->ndim;
     if (fmt == TL_MEMFMT_PRESERVE) {
-        if (tl_is_non_overlapping_and_dense(src)) {
+        if (tl_is_non_overlapping_and_dense(src) || tl_numel(src) == 0)
             return tl_tensor_empty_strided(t, n, src->sizes, src->strides, dtype, src->device);
+        /* torch's infer_dense_strides: dense strides in the source's stride order */
+        infer_dense_order(src, perm);
+        int64_t s = 1;
+        for (int k = 0; k < n; k++) {
+            strides[perm[k]] = s;
+            s *= src->sizes[perm[k]] > 1 ? src->sizes[perm[k]] : 1;
         }
-        fmt = tl_suggest_memory_format(src);
+        return tl_tensor_empty_strided(t, n, src->sizes, strides, dtype, src->device);
     }
     if (fmt == TL_MEMFMT_CHANNELS_LAST || fmt == TL_MEMFMT_CHANNELS_LAST_3D) {
         int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
@@ -208,13 +237,9 @@ bool tl_is_contiguous_format(const tl_tensor *t, tl_memory_format fmt)
     if (fmt == TL_MEMFMT_CONTIGUOUS || fmt == TL_MEMFMT_PRESERVE) return tl_is_contiguous(t);
     int want = fmt == TL_MEMFMT_CHANNELS_LAST ? 4 : 5;
     if (t->ndim != want) return false;
-    /* order: C innermost, then W, H, (D), N outermost -- as torch's is_channels_last_strides */
-    int order[5];
-    order[0] = 1;
-    for (int k = 1; k < want; k++) order[k] = want - k; /* 3,2,(1..) */
-    order[want - 1] = 0;
-    if (want == 4) { order[1] = 3; order[2] = 2; order[3] = 0; }
-    else { order[1] = 4; order[2] = 3; order[3] = 2; order[4] = 0; }
+    /* C innermost, then W, H, (D), N outermost */
+    static const int order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
+    const int *order = want == 4 ? order4 : order5;
     int64_t expected = 1;
     for (int k = 0; k < want; k++) {
         int d = order[k];

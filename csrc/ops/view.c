@@ -172,8 +172,8 @@ int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
     if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
     int64_t size = t->sizes[d];
     if (index < -size || index >= size)
-        return tl_err(TL_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)index, d,
-                      (long long)size);
+        return tl_err(TL_ERR_INDEX, "select(): index %lld out of range for tensor of size %s at dimension %d",
+                      (long long)index, tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), d);
     if (index < 0) index += size;
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
     int32_t nm[TL_MAX_DIMS];

@@ -104,7 +104,7 @@ int tl_conv_int64(PyObject *o, int64_t *out, const char *what)
         int overflow;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (overflow) {
-            PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long: %s out of range", what);
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }
         if (v == -1 && PyErr_Occurred()) return -1;
@@ -126,7 +126,7 @@ int tl_conv_int64(PyObject *o, int64_t *out, const char *what)
     long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
     Py_DECREF(i);
     if (overflow) {
-        PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long: %s out of range", what);
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
         return -1;
     }
     *out = v;
@@ -164,8 +164,16 @@ int tl_conv_size_args(PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, i
         return -1;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (PyBool_Check(args[i])) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not bool", fname);
+            return -1;
+        }
         if (tl_conv_int64(args[i], &sizes[i], "size") < 0) {
-            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "%s(): argument 'size' failed to unpack the object at pos %zd with error "
+                                              "\"Overflow when unpacking long long\"", fname, i + 1);
+            } else if (PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear();
                 PyErr_Format(PyExc_TypeError, "%s(): argument 'size' must be tuple of ints, but found element of type %s at pos %zd",
                              fname, Py_TYPE(args[i])->tp_name, i);

@@ -131,6 +131,11 @@ static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_
     int n;
     factory_opts o;
     if (split_factory_args(fname, args, nargs, kwnames, mode == 3, kw, sz, &n) < 0) return NULL;
+    for (int i = 0; mode == 1 && i < n; i++)
+        if (sz[i] < 0) { /* zeros has a message of its own in torch */
+            PyErr_SetString(PyExc_RuntimeError, "zeros: Dimension size must be non-negative.");
+            return NULL;
+        }
     tl_scalar fill = tl_scalar_int(mode == 2);
     tl_dtype def = tl_default_dtype;
     if (mode == 3) {

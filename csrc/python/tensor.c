@@ -183,7 +183,10 @@ static PyObject *m_contiguous(FASTARGS)
     PyObject *a[1];
     tl_memory_format f = TL_MEMFMT_CONTIGUOUS;
     if (tl_parse_args(args, nargs, kwnames, "contiguous", names, 0, 1, a) < 0 || tl_conv_memfmt(a[0], &f) < 0) return NULL;
-    if (f == TL_MEMFMT_PRESERVE) f = tl_suggest_memory_format(SELF);
+    if (f == TL_MEMFMT_PRESERVE && !tl_is_contiguous(SELF)) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     if (tl_is_contiguous_format(SELF, f)) {
         Py_INCREF(self);
         return self;

@@ -131,6 +131,11 @@ static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     const char *s = PyUnicode_AsUTF8(a);
     if (!s || tl_device_parse(s, &d) < 0) return s ? tl_raise() : NULL;
+    /* torch's keyword form counts the index as given even when it is None */
+    if (idx == Py_None && d.index >= 0 && kwds && PyDict_GetItemString(kwds, "type")) {
+        PyErr_Format(PyExc_RuntimeError, "type (string) must not include an index because index was passed explicitly: %s", s);
+        return NULL;
+    }
     if (idx != Py_None) {
         if (!PyLong_Check(idx) || PyBool_Check(idx)) {
             PyErr_Format(PyExc_TypeError, "device(): argument 'index' must be int, not %s", Py_TYPE(idx)->tp_name);
