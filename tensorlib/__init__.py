@@ -20,6 +20,7 @@ from ._factories import (  # noqa: F401
     empty_like, zeros_like, ones_like, full_like, from_numpy, frombuffer,
 )
 from ._finfo import finfo, iinfo  # noqa: F401
+from ._ops import *  # noqa: F401,F403  (elementwise ops)
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",

@@ -24,8 +24,8 @@ static PyMethodDef module_methods[] = {
 
 /* Every binding file that adds module functions or Tensor methods lists its table here:
  * adding an op family is one line in each list. */
-static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop, NULL};
-static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, NULL};
+static PyMethodDef *const module_tables[] = {tl_module_methods_factory, tl_module_methods_interop, tl_module_methods_arith, NULL};
+static PyMethodDef *const tensor_tables[] = {tl_tensor_methods_interop, tl_tensor_methods_arith, NULL};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "tensorlib._C", "tensorlib's C core.", -1, module_methods};
 
@@ -33,6 +33,7 @@ PyMODINIT_FUNC PyInit__C(void)
 {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
+    tl_init_arith();
     if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0) goto fail;
     for (int i = 0; module_tables[i]; i++)
         if (PyModule_AddFunctions(m, module_tables[i]) < 0) goto fail;
