@@ -51,11 +51,21 @@ static int promote_nonshell(tl_dtype a, tl_dtype b)
     }
 }
 
+/* torch 2.13 defines a shell unsigned integer with a real float: the float (float4_e2m1fn_x2,
+ * a shell, included, as torch's table has it); everything else involving a shell raises. */
+static int promote_shell(tl_dtype a, tl_dtype b)
+{
+    if (is_shell_unsigned(b)) { tl_dtype t = a; a = b; b = t; }
+    if (!is_shell_unsigned(a) || tl_dtype_kind(b) != TL_KIND_FLOAT) return -1;
+    if (!tl_dtype_is_shell(b) || b == TL_FLOAT4_E2M1FN_X2) return b;
+    return -1;
+}
+
 static void build_table(void)
 {
     for (int a = 0; a < TL_NUM_DTYPES; a++)
         for (int b = 0; b < TL_NUM_DTYPES; b++)
-            table[a][b] = a == b ? a : (tl_dtype_is_shell(a) || tl_dtype_is_shell(b)) ? -1
+            table[a][b] = a == b ? a : (tl_dtype_is_shell(a) || tl_dtype_is_shell(b)) ? promote_shell(a, b)
                                                                                          : promote_nonshell(a, b);
     table_ready = true;
 }

@@ -189,7 +189,7 @@ static int run(ew_call *c, tl_ew_dest *dst)
     tl_dtype cdt = compute_of(rdt);
     if (!c->kernel || tl_dtype_is_shell(rdt) || ((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) ||
         ((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32))
-        return tl_err(TL_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[rdt].cname);
+        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[rdt].cname);
     tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
     tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
     /* 3. names */
@@ -220,7 +220,7 @@ static int run(ew_call *c, tl_ew_dest *dst)
     if (dst->mode != TL_EW_NEW) {
         if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
         if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
-            return tl_err(TL_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
         for (int i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
@@ -270,7 +270,7 @@ static int run(ew_call *c, tl_ew_dest *dst)
     if (out->dtype != kodt) {
         m.cast[0] = tl_cast_loop(kodt, (tl_dtype)out->dtype);
         m.csize[0] = tl_dtype_itemsize(kodt);
-        if (!m.cast[0]) return tl_err(TL_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+        if (!m.cast[0]) return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
         mixed = 1;
     }
     for (int k = 0; k < c->nin; k++) {
@@ -295,7 +295,7 @@ static int run(ew_call *c, tl_ew_dest *dst)
                 m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
                 m.csize[k + 1] = tl_dtype_itemsize(want);
                 if (!m.cast[k + 1])
-                    return tl_err(TL_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[t->dtype].cname);
+                    return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[t->dtype].cname);
                 mixed = 1;
             }
         }

@@ -66,13 +66,13 @@ enum {
     X(deg2rad, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
     X(rad2deg, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
     X(angle, REAL, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
-    X(conj_physical, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)          \
-    X(isnan, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                  \
-    X(isinf, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                  \
+    X(conj_physical, SAME, 0, 1, 1, 1, 1, 1)          \
+    X(isnan, BOOL, 0, 1, 1, 1, 1, 1)                  \
+    X(isinf, BOOL, 0, 1, 1, 1, 1, 1)                  \
     X(isposinf, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)               \
     X(isneginf, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)               \
-    X(isfinite, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)               \
-    X(isreal, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                 \
+    X(isfinite, BOOL, 0, 1, 1, 1, 1, 1)               \
+    X(isreal, BOOL, 0, 1, 1, 1, 1, 1)                 \
     X(signbit, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                \
     X(nan_to_num, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)             \
     X(logical_not, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)            \
@@ -82,11 +82,11 @@ enum {
     X(clamp_max_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)
 
 #define TL_BINARY_OPS(X)                                   \
-    X(add, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)                         \
-    X(add_alpha, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)                   \
-    X(sub, SAME, EWF_NO_C32, 0, 1, 1, 1, 1)                         \
-    X(mul, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)                         \
-    X(div, SAME, EWF_FLOAT, 0, 0, 0, 1, 1)                 \
+    X(add, SAME, 0, 1, 1, 1, 1, 1)                         \
+    X(add_alpha, SAME, 0, 1, 1, 1, 1, 1)                   \
+    X(sub, SAME, 0, 0, 1, 1, 1, 1)                         \
+    X(mul, SAME, 0, 1, 1, 1, 1, 1)                         \
+    X(div, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1)                 \
     X(div_trunc, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
     X(div_floor, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
     X(remainder, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
@@ -102,8 +102,8 @@ enum {
     X(xlogy, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)               \
     X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)                   \
     X(lerp_s, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                      \
-    X(eq, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                          \
-    X(ne, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                          \
+    X(eq, BOOL, 0, 1, 1, 1, 1, 1)                          \
+    X(ne, BOOL, 0, 1, 1, 1, 1, 1)                          \
     X(lt, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
     X(le, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
     X(gt, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
@@ -120,7 +120,7 @@ enum {
 
 /* Ternary kernels: (a, b, c) with a's role given by the op. */
 #define TL_TERNARY_OPS(X)                                  \
-    X(where, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)                       \
+    X(where, SAME, 0, 1, 1, 1, 1, 1)                       \
     X(lerp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)
 
 typedef enum {
