@@ -252,7 +252,9 @@ def _m_round_(self, decimals=0):
 
 
 def _m_square_(self):
-    return _C._square_(self)
+    if self.dtype == _C.bool:
+        raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+    return self._square_()
 
 
 def _m_clamp_(self, min=None, max=None):

@@ -100,6 +100,7 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_fmod_U E_remainder_U
 #define E_fmod_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? (T)0 : (T)((x) % (y)))
 #define E_fmod_F(T, U, x, y) fmod(x, y)
+#define E_pow_B(T, U, x, y) ((uint8_t)((x) | ((y) == 0)))
 #define E_pow_U(T, U, x, y) ((T)ipow((int64_t)(x), (int64_t)(y)))
 #define E_pow_I E_pow_U
 #define E_pow_F(T, U, x, y) pow(x, y)
@@ -125,6 +126,7 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_copysign_F(T, U, x, y) copysign(x, y)
 #define E_xlogy_F(T, U, x, y) ((y) != (y) ? (y) : (x) == 0 ? (T)0 : (x) * log(y))
 #define E_logaddexp_F(T, U, x, y) LOGADDEXP(T, x, y)
+#define E_logaddexp_C(T, U, x, y) ({ T m_ = creal(x) > creal(y) ? (x) : (y); m_ + log(exp((x) - m_) + exp((y) - m_)); })
 #define E_lerp_s_F(T, U, x, y) (fabs(p0) < 0.5 ? (x) + p0 * ((y) - (x)) : (y) - ((y) - (x)) * ((T)1 - p0))
 #define E_lerp_s_C E_lerp_s_F
 #define E_eq_B(T, U, x, y) ((x) == (y))

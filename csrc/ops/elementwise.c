@@ -363,7 +363,7 @@ int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds
     if (x->dtype == TL_BOOL && op == TL_UOP_neg)
         return tl_err(TL_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     if (tl_dtype_is_complex((tl_dtype)x->dtype) && op == TL_UOP_sign)
-        return tl_err(TL_ERR_RUNTIME, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
+        return tl_err(TL_ERR_NOTIMPL, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
     if (pick_kernel_unary(&c, op) < 0) return -1;
     return run(&c, dst);
 }
@@ -391,6 +391,17 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     tl_dtype r;
     if (tl_ew_result_type2(a, b, &r) < 0) return -1;
     if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
+    if (op == TL_BOP_pow && tl_dtype_kind(r) <= TL_KIND_INT) {
+        if (r == TL_BOOL && b.t) return tl_err(TL_ERR_NOTIMPL, "\"pow\" not implemented for 'Bool'");
+        if (!b.t && b.s.kind == TL_KIND_INT && b.s.v.i < 0)
+            return tl_err(TL_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+    }
+    if (op == TL_BOP_pow && !b.t && (r == TL_FLOAT16 || r == TL_BFLOAT16)) {
+        /* torch's pow(Tensor, Scalar) rounds the exponent to the tensor's dtype first */
+        char tmp[16];
+        if (tl_scalar_to_bytes(b.s, r, tmp) < 0) return -1;
+        c.in[1].s = tl_scalar_from_bytes(tmp, r);
+    }
     c.kernel = tl_ew_binary_kernel(op, compute_of(r));
     if (op == TL_BOP_add_alpha || op == TL_BOP_sub) c.name = op == TL_BOP_sub || (prm && prm->flag) ? "sub" : "add";
     if (op == TL_BOP_div_trunc || op == TL_BOP_div_floor) c.name = "div";

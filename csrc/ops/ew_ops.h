@@ -91,7 +91,7 @@ enum {
     X(div_floor, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
     X(remainder, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
     X(fmod, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)              \
-    X(pow, SAME, EWF_NO_C32, 0, 1, 1, 1, 1)                         \
+    X(pow, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)                         \
     X(atan2, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)               \
     X(hypot, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)                       \
     X(maximum, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                     \
@@ -100,7 +100,7 @@ enum {
     X(fmin, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                        \
     X(copysign, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)            \
     X(xlogy, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)               \
-    X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)                   \
+    X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                   \
     X(lerp_s, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                      \
     X(eq, BOOL, 0, 1, 1, 1, 1, 1)                          \
     X(ne, BOOL, 0, 1, 1, 1, 1, 1)                          \

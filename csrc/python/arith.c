@@ -236,7 +236,7 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int cmp)
 /* ---- generic method / function entries ---- */
 
 /* How an op's extra keyword arguments are read. */
-enum { BK_PLAIN, BK_ALPHA_ADD, BK_ALPHA_SUB, BK_DIV };
+enum { BK_PLAIN, BK_ALPHA_ADD, BK_ALPHA_SUB, BK_DIV, BK_TENSOR /* no Python-scalar operands, as torch */ };
 
 typedef struct {
     const char *name;
@@ -284,7 +284,7 @@ static PyObject *binary_entry(const bspec *sp, PyObject *self, PyObject *const *
         if (nargs == 1 && !kwnames) v[1] = args[0];
         else {
             PyObject *mv[3];
-            if (tl_parse_args(args, nargs, kwnames, sp->name, m_names, 1, sp->kind == BK_PLAIN || sp->kind == BK_DIV ? 1 : 2, mv) < 0)
+            if (tl_parse_args(args, nargs, kwnames, sp->name, m_names, 1, sp->kind == BK_PLAIN || sp->kind == BK_DIV || sp->kind == BK_TENSOR ? 1 : 2, mv) < 0)
                 return NULL;
             v[1] = mv[0]; alpha = mv[1]; rmode = mv[2];
         }
@@ -304,8 +304,10 @@ static PyObject *binary_entry(const bspec *sp, PyObject *self, PyObject *const *
     if (self ? 0 : arg_or_raise(v[0], &pa, sp->name, "input", 1) < 0) return NULL;
     if (self) pa.a.t = TL_TENSOR(self);
     if (arg_or_raise(v[1], &pb, sp->name, "other", 2) < 0) return NULL;
-    if (!pa.a.t && !pb.a.t && !self) {
-        /* both scalars: torch.add(5, 5) */
+    if (sp->kind == BK_TENSOR && (!pa.a.t || !pb.a.t)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s", sp->name,
+                     pa.a.t ? "other" : "input", pa.a.t ? 2 : 1, Py_TYPE(pa.a.t ? v[1] : v[0])->tp_name);
+        return NULL;
     }
     tl_bop op = sp->op;
     tl_ew_params prm, *pp = NULL;
@@ -376,18 +378,18 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
     X(mul, mul, BK_PLAIN) X(multiply, mul, BK_PLAIN) X(div, div, BK_DIV) X(divide, div, BK_DIV) \
     X(true_divide, div, BK_PLAIN) X(floor_divide, div_floor, BK_PLAIN)                         \
     X(remainder, remainder, BK_PLAIN) X(fmod, fmod, BK_PLAIN) X(pow, pow, BK_PLAIN)            \
-    X(atan2, atan2, BK_PLAIN) X(arctan2, atan2, BK_PLAIN)       \
-    X(hypot, hypot, BK_PLAIN) X(maximum, maximum, BK_PLAIN) X(minimum, minimum, BK_PLAIN)      \
-    X(fmax, fmax, BK_PLAIN) X(fmin, fmin, BK_PLAIN) X(copysign, copysign, BK_PLAIN)            \
-    X(xlogy, xlogy, BK_PLAIN) X(logaddexp, logaddexp, BK_PLAIN)                                \
+    X(atan2, atan2, BK_TENSOR) X(arctan2, atan2, BK_TENSOR)       \
+    X(hypot, hypot, BK_TENSOR) X(maximum, maximum, BK_TENSOR) X(minimum, minimum, BK_TENSOR)      \
+    X(fmax, fmax, BK_TENSOR) X(fmin, fmin, BK_TENSOR) X(copysign, copysign, BK_PLAIN)            \
+    X(xlogy, xlogy, BK_PLAIN) X(logaddexp, logaddexp, BK_TENSOR)                                \
     X(eq, eq, BK_PLAIN) X(ne, ne, BK_PLAIN) X(lt, lt, BK_PLAIN) X(le, le, BK_PLAIN)            \
     X(gt, gt, BK_PLAIN) X(ge, ge, BK_PLAIN) X(not_equal, ne, BK_PLAIN) X(less, lt, BK_PLAIN)   \
     X(less_equal, le, BK_PLAIN) X(greater, gt, BK_PLAIN) X(greater_equal, ge, BK_PLAIN)        \
-    X(logical_and, logical_and, BK_PLAIN) X(logical_or, logical_or, BK_PLAIN)                  \
-    X(logical_xor, logical_xor, BK_PLAIN) X(bitwise_and, bitwise_and, BK_PLAIN)                \
+    X(logical_and, logical_and, BK_TENSOR) X(logical_or, logical_or, BK_TENSOR)                  \
+    X(logical_xor, logical_xor, BK_TENSOR) X(bitwise_and, bitwise_and, BK_PLAIN)                \
     X(bitwise_or, bitwise_or, BK_PLAIN) X(bitwise_xor, bitwise_xor, BK_PLAIN)                  \
     X(bitwise_left_shift, lshift, BK_PLAIN) X(bitwise_right_shift, rshift, BK_PLAIN)           \
-    X(_clamp_min_t, maximum, BK_PLAIN) X(_clamp_max_t, minimum, BK_PLAIN)
+    X(_clamp_min_t, maximum, BK_TENSOR) X(_clamp_max_t, minimum, BK_TENSOR)
 
 #define UNARY_FUNCS(X)                                                                         \
     X(abs, abs) X(absolute, abs) X(neg, neg) X(negative, neg) X(sign, sign) X(sgn, sgn)        \
