@@ -20,6 +20,7 @@ from ._factories import (  # noqa: F401
     empty_like, zeros_like, ones_like, full_like, from_numpy, frombuffer,
 )
 from ._finfo import finfo, iinfo  # noqa: F401
+from ._ops import *  # noqa: F401,F403  (elementwise ops)
 from ._printing import set_printoptions, get_printoptions  # noqa: F401
 from ._linalg import (  # noqa: F401
     mm, bmm, matmul, mv, dot, vdot, outer, ger, addmm, addmv, addr, baddbmm, addbmm,
@@ -82,7 +83,7 @@ def numel(input):
 from . import _index, _join  # noqa: E402
 from ._index import (  # noqa: E402,F401
     index_select, gather, scatter, scatter_add, scatter_reduce, index_fill, index_add, index_copy, index_put,
-    index_put_, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere, where,
+    index_put_, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere,
 )
 from ._join import (  # noqa: E402,F401
     cat, concat, concatenate, stack, hstack, vstack, row_stack, dstack, column_stack, atleast_1d, atleast_2d,

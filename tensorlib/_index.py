@@ -439,9 +439,3 @@ def argwhere(input):
     return _C._nonzero(input)
 
 
-def where(condition, input=None, other=None, *, out=None):
-    """where(condition): nonzero(condition, as_tuple=True). The three-argument form
-    belongs to the elementwise engine."""
-    if input is None and other is None:
-        return nonzero(condition, as_tuple=True)
-    raise NotImplementedError("where(condition, input, other) is provided by the elementwise ops")

@@ -1,5 +1,5 @@
-/* index_util.c - index validation, per-dtype accumulation and promote_types for the
- * indexing and joining ops. */
+/* index_util.c - index validation and per-dtype accumulation for the indexing and
+ * joining ops. */
 #include "ops/index_util.h"
 
 #include <complex.h>
@@ -138,58 +138,6 @@ void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count)
     tl_scalar_to_bytes(v, dt, dst);
 }
 
-/* ---- promote_types ------------------------------------------------------------------ */
-
-static bool is_barebones_unsigned(tl_dtype d) { return d == TL_UINT16 || d == TL_UINT32 || d == TL_UINT64; }
-static bool is_float8(tl_dtype d) { return d >= TL_FLOAT8_E4M3FN && d <= TL_FLOAT8_E8M0FNU; }
-
-int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out)
-{
-    if (a == b) { *out = a; return 0; }
-    const char *an = tl_dtype_infos[a].cname, *bn = tl_dtype_infos[b].cname;
-    if (is_float8(a) || is_float8(b))
-        return tl_err(TL_ERR_RUNTIME, "Promotion for Float8 Types is not supported, attempted to promote %s and %s", an, bn);
-    if (a == TL_FLOAT4_E2M1FN_X2 || b == TL_FLOAT4_E2M1FN_X2)
-        return tl_err(TL_ERR_RUNTIME, "Promotion for Float4 Types is not supported, attempted to promote %s and %s", an, bn);
-    if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
-        /* torch promotes the unsigned shells only with bool and with floats it fits into. */
-        tl_dtype u = is_barebones_unsigned(a) ? a : b, o = u == a ? b : a;
-        if (o == TL_BOOL) { *out = u; return 0; }
-        if (o == TL_UINT8 && u != TL_UINT8) { *out = u; return 0; }
-        if (tl_dtype_is_float(o) || tl_dtype_is_complex(o)) { *out = o; return 0; }
-        return tl_err(TL_ERR_RUNTIME, "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s", an, bn);
-    }
-    tl_kind ka = tl_dtype_kind(a), kb = tl_dtype_kind(b);
-    if (ka == TL_KIND_BOOL) { *out = b; return 0; }
-    if (kb == TL_KIND_BOOL) { *out = a; return 0; }
-    if (ka != kb) {
-        tl_dtype hi = ka > kb ? a : b, lo = ka > kb ? b : a;
-        tl_kind kh = ka > kb ? ka : kb, kl = ka > kb ? kb : ka;
-        if (kl == TL_KIND_INT) { *out = hi; return 0; }
-        /* float with complex */
-        (void)kh;
-        tl_dtype r = tl_dtype_to_real(hi), f;
-        if (tl_promote_types(r, lo, &f) < 0) return -1;
-        *out = tl_dtype_to_complex(f);
-        return 0;
-    }
-    if (ka == TL_KIND_INT) {
-        bool sa = tl_dtype_infos[a].is_signed, sb = tl_dtype_infos[b].is_signed;
-        int ia = tl_dtype_itemsize(a), ib = tl_dtype_itemsize(b);
-        if (sa == sb) { *out = ia >= ib ? a : b; return 0; }
-        /* uint8 with a signed type */
-        tl_dtype s = sa ? a : b;
-        *out = s == TL_INT8 ? TL_INT16 : s;
-        return 0;
-    }
-    if (ka == TL_KIND_FLOAT) {
-        if ((a == TL_FLOAT16 && b == TL_BFLOAT16) || (a == TL_BFLOAT16 && b == TL_FLOAT16)) { *out = TL_FLOAT32; return 0; }
-        *out = tl_dtype_itemsize(a) >= tl_dtype_itemsize(b) ? a : b;
-        return 0;
-    }
-    *out = tl_dtype_itemsize(a) >= tl_dtype_itemsize(b) ? a : b;
-    return 0;
-}
 
 /* ---- index tensors -------------------------------------------------------------------- */
 

@@ -1,6 +1,5 @@
 /* index_util.h - what the indexing and joining ops share: index-tensor validation and
- * conversion, element-wise accumulation (sum/prod/max/min) per dtype, and a local copy of
- * torch's promote_types for cat (the lead dedupes it with core/promote once merged). */
+ * conversion and element-wise accumulation (sum/prod/max/min) per dtype. */
 #ifndef TL_OPS_INDEX_UTIL_H
 #define TL_OPS_INDEX_UTIL_H
 
@@ -21,8 +20,7 @@ void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
 /* *dst = *dst / count (floor division for integers, as torch's scatter_reduce mean). */
 void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count);
 
-/* torch.promote_types; -1 with RuntimeError for shell dtypes that do not promote. */
-int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out);
+#include "core/promote.h" /* tl_promote_types */
 
 /* Checks idx's dtype is int64 (or int32 when allow_int32) with torch's
  * "<op>(): Expected dtype int64 for index" text (RuntimeError). */

@@ -84,6 +84,10 @@ int tl_random_init(PyObject *m);                                           /* py
 extern PyMethodDef tl_module_methods_index[];                              /* python/index.c */
 extern PyMethodDef tl_module_methods_reduce[];                             /* python/reduce.c */
 extern PyBufferProcs tl_tensor_as_buffer;
+extern PyMethodDef tl_module_methods_arith[];
+extern PyMethodDef tl_tensor_methods_arith[];
+/* Fills the operator slots (nb_add ...) and tp_richcompare; call before tl_init_tensor. */
+void tl_init_arith(void);
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
 PyObject *tl_names_tuple(const tl_tensor *t);

@@ -32,6 +32,7 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_random,
     tl_module_methods_index,
     tl_module_methods_reduce,
+    tl_module_methods_arith,
     NULL,
 };
 static PyMethodDef *const tensor_tables[] = {
@@ -39,6 +40,7 @@ static PyMethodDef *const tensor_tables[] = {
     tl_tensor_methods_dlpack,
     tl_tensor_methods_linalg,
     tl_tensor_methods_random,
+    tl_tensor_methods_arith,
     NULL,
 };
 
@@ -48,6 +50,7 @@ PyMODINIT_FUNC PyInit__C(void)
 {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
+    tl_init_arith();
     tl_linalg_install_operators();
     if (tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0) goto fail;
     for (int i = 0; module_tables[i]; i++)

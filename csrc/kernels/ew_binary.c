@@ -1,0 +1,229 @@
+/* ew_binary.c - binary elementwise kernels, one per (op, compute dtype), generated from
+ * TL_BINARY_OPS (ops/ew_ops.h). Integer ops wrap through unsigned arithmetic; integer
+ * division by zero sets zd instead of trapping; INT_MIN / -1 wraps. */
+#include <tgmath.h>
+
+#include "kernels/ew_gen.h"
+
+static inline double fdivfloor_d(double a, double b)
+{
+    if (b == 0) return a / b;
+    double mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div != 0) {
+        double f = floor(div);
+        if (div - f > 0.5) f += 1.0;
+        return f;
+    }
+    return copysign(0.0, a / b);
+}
+static inline float fdivfloor_f(float a, float b)
+{
+    if (b == 0) return a / b;
+    float mod = fmodf(a, b), div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div != 0) {
+        float f = floorf(div);
+        if (div - f > 0.5f) f += 1.0f;
+        return f;
+    }
+    return copysignf(0.0f, a / b);
+}
+#define FDIVFLOOR(x, y) _Generic((x), float: fdivfloor_f, default: fdivfloor_d)(x, y)
+#define FREM(x, y) ({ __typeof__(x) m_ = fmod(x, y); (m_ != 0 && ((y) < 0) != (m_ < 0)) ? m_ + (y) : m_; })
+
+static inline int64_t ipow(int64_t b, int64_t e)
+{
+    if (e < 0) {
+        if (b == 1) return 1;
+        if (b == -1) return (e & 1) ? -1 : 1;
+        return 0;
+    }
+    uint64_t r = 1, bb = (uint64_t)b;
+    while (e) {
+        if (e & 1) r *= bb;
+        bb *= bb;
+        e >>= 1;
+    }
+    return (int64_t)r;
+}
+
+static inline double logaddexp_d(double a, double b)
+{
+    if (isinf(a) && a == b) return a;
+    double m = a > b ? a : b;
+    if (a != a || b != b) return a + b;
+    return m + log1p(exp(-fabs(a - b)));
+}
+#define LOGADDEXP(T, x, y) ((T)logaddexp_d((double)(x), (double)(y)))
+
+/* maximum/minimum propagate NaN; fmax/fmin ignore it. */
+#define NANMAX(x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) > (y) ? (x) : (y))
+#define NANMIN(x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) < (y) ? (x) : (y))
+
+static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits; }
+#define IWRAP(T, U, e) ((T)(U)(e))
+#define BITS(T) ((int64_t)sizeof(T) * 8)
+
+#define E_add_B(T, U, x, y) ((x) | (y))
+#define E_add_U(T, U, x, y) IWRAP(T, U, (U)(x) + (U)(y))
+#define E_add_I E_add_U
+#define E_add_F(T, U, x, y) ((x) + (y))
+#define E_add_C E_add_F
+#define E_add_alpha_B(T, U, x, y) ((x) | ((y) & p0))
+#define E_add_alpha_U(T, U, x, y) IWRAP(T, U, (U)(x) + (U)p0 * (U)(y))
+#define E_add_alpha_I E_add_alpha_U
+#define E_add_alpha_F(T, U, x, y) ((x) + p0 * (y))
+#define E_add_alpha_C E_add_alpha_F
+#define E_sub_U(T, U, x, y) IWRAP(T, U, (U)(x) - (U)(y))
+#define E_sub_I E_sub_U
+#define E_sub_F(T, U, x, y) ((x) - (y))
+#define E_sub_C E_sub_F
+#define E_mul_B(T, U, x, y) ((x) & (y))
+#define E_mul_U(T, U, x, y) IWRAP(T, U, (U)(x) * (U)(y))
+#define E_mul_I E_mul_U
+#define E_mul_F(T, U, x, y) ((x) * (y))
+#define E_mul_C E_mul_F
+#define E_div_F(T, U, x, y) ((x) / (y))
+#define E_div_C E_div_F
+#define E_div_trunc_U(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (T)((x) / (y)))
+#define E_div_trunc_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? IWRAP(T, U, (U)0 - (U)(x)) : (T)((x) / (y)))
+#define E_div_trunc_F(T, U, x, y) trunc((x) / (y))
+#define E_div_floor_U E_div_trunc_U
+#define E_div_floor_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? IWRAP(T, U, (U)0 - (U)(x)) \
+    : (T)((x) / (y) - ((x) % (y) != 0 && (((x) < 0) != ((y) < 0)))))
+#define E_div_floor_F(T, U, x, y) FDIVFLOOR(x, y)
+#define E_remainder_U(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (T)((x) % (y)))
+#define E_remainder_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? (T)0 \
+    : (T)(((x) % (y) != 0 && (((x) % (y) < 0) != ((y) < 0))) ? (x) % (y) + (y) : (x) % (y)))
+#define E_remainder_F(T, U, x, y) FREM(x, y)
+#define E_fmod_U E_remainder_U
+#define E_fmod_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? (T)0 : (T)((x) % (y)))
+#define E_fmod_F(T, U, x, y) fmod(x, y)
+#define E_pow_B(T, U, x, y) ((uint8_t)((x) | ((y) == 0)))
+#define E_pow_U(T, U, x, y) ((T)ipow((int64_t)(x), (int64_t)(y)))
+#define E_pow_I E_pow_U
+#define E_pow_F(T, U, x, y) pow(x, y)
+#define E_pow_C(T, U, x, y) ((y) == 0 ? (T)1 : pow(x, y))
+#define E_atan2_F(T, U, x, y) atan2(x, y)
+#define E_hypot_F(T, U, x, y) hypot(x, y)
+#define E_maximum_B(T, U, x, y) ((x) | (y))
+#define E_maximum_U(T, U, x, y) ((x) > (y) ? (x) : (y))
+#define E_maximum_I E_maximum_U
+#define E_maximum_F(T, U, x, y) NANMAX(x, y)
+#define E_minimum_B(T, U, x, y) ((x) & (y))
+#define E_minimum_U(T, U, x, y) ((x) < (y) ? (x) : (y))
+#define E_minimum_I E_minimum_U
+#define E_minimum_F(T, U, x, y) NANMIN(x, y)
+#define E_fmax_B E_maximum_B
+#define E_fmax_U E_maximum_U
+#define E_fmax_I E_maximum_U
+#define E_fmax_F(T, U, x, y) fmax(x, y)
+#define E_fmin_B E_minimum_B
+#define E_fmin_U E_minimum_U
+#define E_fmin_I E_minimum_U
+#define E_fmin_F(T, U, x, y) fmin(x, y)
+#define E_copysign_F(T, U, x, y) copysign(x, y)
+#define E_xlogy_F(T, U, x, y) ((y) != (y) ? (y) : (x) == 0 ? (T)0 : (x) * log(y))
+#define E_logaddexp_F(T, U, x, y) LOGADDEXP(T, x, y)
+#define E_logaddexp_C(T, U, x, y) ({ T m_ = creal(x) > creal(y) ? (x) : (y); m_ + log(exp((x) - m_) + exp((y) - m_)); })
+#define E_lerp_s_F(T, U, x, y) (fabs(p0) < 0.5 ? (x) + p0 * ((y) - (x)) : (y) - ((y) - (x)) * ((T)1 - p0))
+#define E_lerp_s_C E_lerp_s_F
+#define E_eq_B(T, U, x, y) ((x) == (y))
+#define E_eq_U E_eq_B
+#define E_eq_I E_eq_B
+#define E_eq_F E_eq_B
+#define E_eq_C E_eq_B
+#define E_ne_B(T, U, x, y) ((x) != (y))
+#define E_ne_U E_ne_B
+#define E_ne_I E_ne_B
+#define E_ne_F E_ne_B
+#define E_ne_C E_ne_B
+#define E_lt_B(T, U, x, y) ((x) < (y))
+#define E_lt_U E_lt_B
+#define E_lt_I E_lt_B
+#define E_lt_F E_lt_B
+#define E_le_B(T, U, x, y) ((x) <= (y))
+#define E_le_U E_le_B
+#define E_le_I E_le_B
+#define E_le_F E_le_B
+#define E_gt_B(T, U, x, y) ((x) > (y))
+#define E_gt_U E_gt_B
+#define E_gt_I E_gt_B
+#define E_gt_F E_gt_B
+#define E_ge_B(T, U, x, y) ((x) >= (y))
+#define E_ge_U E_ge_B
+#define E_ge_I E_ge_B
+#define E_ge_F E_ge_B
+#define E_logical_and_B(T, U, x, y) ((x) != 0 && (y) != 0)
+#define E_logical_and_U E_logical_and_B
+#define E_logical_and_I E_logical_and_B
+#define E_logical_and_F E_logical_and_B
+#define E_logical_and_C E_logical_and_B
+#define E_logical_or_B(T, U, x, y) ((x) != 0 || (y) != 0)
+#define E_logical_or_U E_logical_or_B
+#define E_logical_or_I E_logical_or_B
+#define E_logical_or_F E_logical_or_B
+#define E_logical_or_C E_logical_or_B
+#define E_logical_xor_B(T, U, x, y) (((x) != 0) != ((y) != 0))
+#define E_logical_xor_U E_logical_xor_B
+#define E_logical_xor_I E_logical_xor_B
+#define E_logical_xor_F E_logical_xor_B
+#define E_logical_xor_C E_logical_xor_B
+#define E_bitwise_and_B(T, U, x, y) ((T)((x) & (y)))
+#define E_bitwise_and_U E_bitwise_and_B
+#define E_bitwise_and_I E_bitwise_and_B
+#define E_bitwise_or_B(T, U, x, y) ((T)((x) | (y)))
+#define E_bitwise_or_U E_bitwise_or_B
+#define E_bitwise_or_I E_bitwise_or_B
+#define E_bitwise_xor_B(T, U, x, y) ((T)((x) ^ (y)))
+#define E_bitwise_xor_U E_bitwise_xor_B
+#define E_bitwise_xor_I E_bitwise_xor_B
+#define E_lshift_U(T, U, x, y) (shift_out((int64_t)(y), BITS(T)) ? (T)0 : IWRAP(T, U, (U)(x) << (y)))
+#define E_lshift_I E_lshift_U
+#define E_rshift_U(T, U, x, y) (shift_out((int64_t)(y), BITS(T)) ? (T)((x) >> (BITS(T) - 1)) : (T)((x) >> (y)))
+#define E_rshift_I E_rshift_U
+/* isclose: prm->d[0] rtol, d[1] atol, flag equal_nan. */
+#define E_isclose_B(T, U, x, y) ((x) == (y))
+#define E_isclose_U(T, U, x, y) ((x) == (y) || fabs((double)(x) - (double)(y)) <= prm->d[1] + fabs(prm->d[0] * (double)(y)))
+#define E_isclose_I E_isclose_U
+#define E_isclose_F(T, U, x, y) ((x) == (y) || (prm->flag && (x) != (x) && (y) != (y)) || \
+    (isfinite(fabs((x) - (y))) && fabs((x) - (y)) <= (T)prm->d[1] + fabs((T)prm->d[0] * (y))))
+#define E_isclose_C(T, U, x, y) ((x) == (y) || (prm->flag && ((x) != (x)) && ((y) != (y))) || \
+    (isfinite(fabs((x) - (y))) && fabs((x) - (y)) <= prm->d[1] + fabs(prm->d[0] * (y))))
+
+#define KB(op, out, ID, T, U, RT, CAT)                                                      \
+    static void kb_##op##_##ID(char **d, const int64_t *s, int64_t n, void *ctx)           \
+    {                                                                                       \
+        typedef EW_OUT_##out(T, RT) OT;                                                     \
+        EW_BEGIN(T);                                                                        \
+        if (s[0] == sizeof(OT) && s[1] == sizeof(T) && s[2] == sizeof(T)) {                 \
+            OT *o = (OT *)d[0];                                                             \
+            const T *a = (const T *)d[1], *b = (const T *)d[2];                             \
+            for (int64_t i = 0; i < n; i++) { const T x = a[i], y = b[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x, y)); } \
+        } else if (s[0] == sizeof(OT) && s[1] == sizeof(T) && s[2] == 0) {                  \
+            OT *o = (OT *)d[0];                                                             \
+            const T *a = (const T *)d[1];                                                   \
+            const T y = *(const T *)d[2];                                                   \
+            for (int64_t i = 0; i < n; i++) { const T x = a[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x, y)); } \
+        } else if (s[0] == sizeof(OT) && s[1] == 0 && s[2] == sizeof(T)) {                  \
+            OT *o = (OT *)d[0];                                                             \
+            const T *b = (const T *)d[2];                                                   \
+            const T x = *(const T *)d[1];                                                   \
+            for (int64_t i = 0; i < n; i++) { const T y = b[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x, y)); } \
+        } else {                                                                            \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                const T x = *(const T *)(d[1] + i * s[1]), y = *(const T *)(d[2] + i * s[2]); \
+                *(OT *)(d[0] + i * s[0]) = (OT)(E_##op##_##CAT(T, U, x, y));                \
+            }                                                                               \
+        }                                                                                   \
+        EW_END;                                                                             \
+    }
+#define KB_OP(op, out, flags, b, u, i, f, c) EW_GEN_ALL(KB, op, out, b, u, i, f, c)
+TL_BINARY_OPS(KB_OP)
+
+#define KB_ENTRY(op, out, ID, T, U, RT, CAT) [TL_##ID] = kb_##op##_##ID,
+#define KB_ROW(op, out, flags, b, u, i, f, c) [TL_BOP_##op] = {EW_GEN_ALL(KB_ENTRY, op, out, b, u, i, f, c)},
+static const tl_loop_fn binary_table[TL_NUM_BOPS][TL_NUM_DTYPES] = {TL_BINARY_OPS(KB_ROW)};
+
+tl_loop_fn tl_ew_binary_kernel(tl_bop op, tl_dtype compute) { return binary_table[op][compute]; }

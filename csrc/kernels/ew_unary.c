@@ -1,0 +1,285 @@
+/* ew_unary.c - unary elementwise kernels, one per (op, compute dtype), generated from
+ * TL_UNARY_OPS (ops/ew_ops.h). Special functions without a C library routine (erfinv,
+ * digamma) follow torch's implementations. */
+#include <tgmath.h>
+
+#include "kernels/ew_gen.h"
+
+#define PI_D 3.14159265358979323846
+
+static double erfinv_d(double y)
+{
+    static const double a[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
+    static const double b[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
+    static const double c[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
+    static const double d[2] = {3.543889200, 1.637067800};
+    double ya = fabs(y), x;
+    if (ya > 1.0) return NAN;
+    if (ya == 1.0) return copysign(INFINITY, y);
+    if (ya <= 0.7) {
+        double z = y * y;
+        double num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];
+        double dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0;
+        x = y * num / dem;
+    } else {
+        double z = sqrt(-log((1.0 - ya) / 2.0));
+        double num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];
+        double dem = (d[1] * z + d[0]) * z + 1.0;
+        x = copysign(num, y) / dem;
+    }
+    x = x - (erf(x) - y) / ((2.0 / sqrt(PI_D)) * exp(-x * x));
+    x = x - (erf(x) - y) / ((2.0 / sqrt(PI_D)) * exp(-x * x));
+    return x;
+}
+
+static double digamma_d(double x)
+{
+    static const double PSI_10 = 2.25175258906672110764;
+    static const double A[] = {8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                               -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                               8.33333333333333333333E-2};
+    if (x == 0) return copysign(INFINITY, -x);
+    if (x < 0) {
+        if (x == trunc(x)) return NAN;
+        double q, r = modf(x, &q);
+        return digamma_d(1 - x) - PI_D / tan(PI_D * r);
+    }
+    double result = 0;
+    while (x < 10) {
+        result -= 1 / x;
+        x += 1;
+    }
+    if (x == 10) return result + PSI_10;
+    double y = 0;
+    if (x < 1.0e17) {
+        double z = 1.0 / (x * x), p = A[0];
+        for (int i = 1; i <= 6; i++) p = p * z + A[i];
+        y = z * p;
+    }
+    return result + log(x) - (0.5 / x) - y;
+}
+
+static float digamma_f(float x)
+{
+    static const float PSI_10 = 2.25175258906672110764f;
+    static const float A[] = {8.33333333333333333333E-2f, -2.10927960927960927961E-2f, 7.57575757575757575758E-3f,
+                              -4.16666666666666666667E-3f, 3.96825396825396825397E-3f, -8.33333333333333333333E-3f,
+                              8.33333333333333333333E-2f};
+    if (x == 0) return copysignf(INFINITY, -x);
+    if (x < 0) {
+        if (x == truncf(x)) return NAN;
+        float q, r = modff(x, &q);
+        float pi_over_tan_pi_x = (float)(PI_D / tan(PI_D * (double)r));
+        return digamma_f(1 - x) - pi_over_tan_pi_x;
+    }
+    float result = 0;
+    while (x < 10) {
+        result -= 1 / x;
+        x += 1;
+    }
+    if (x == 10) return result + PSI_10;
+    float y = 0;
+    if (x < 1.0e17f) {
+        float z = 1 / (x * x), p = A[0];
+        for (int i = 1; i <= 6; i++) p = p * z + A[i];
+        y = z * p;
+    }
+    return result + logf(x) - (0.5f / x) - y;
+}
+
+#define ERFINV(T, x) ((T)erfinv_d((double)(x)))
+#define DIGAMMA(x) _Generic((x), float: digamma_f, default: digamma_d)(x)
+
+#define IWRAP(T, U, e) ((T)(U)(e))
+
+#define E_abs_B(T, U, x) (x)
+#define E_abs_U E_abs_B
+#define E_abs_I(T, U, x) ((x) < 0 ? IWRAP(T, U, (U)0 - (U)(x)) : (x))
+#define E_abs_F(T, U, x) fabs(x)
+#define E_abs_C(T, U, x) fabs(x)
+#define E_neg_U(T, U, x) IWRAP(T, U, (U)0 - (U)(x))
+#define E_neg_I E_neg_U
+#define E_neg_F(T, U, x) (-(x))
+#define E_neg_C E_neg_F
+#define E_sign_B(T, U, x) (x)
+#define E_sign_U(T, U, x) ((T)((x) != 0))
+#define E_sign_I(T, U, x) ((T)(((x) > 0) - ((x) < 0)))
+#define E_sign_F(T, U, x) ((T)(((x) > 0) - ((x) < 0)))
+#define E_sgn_B E_sign_B
+#define E_sgn_U E_sign_U
+#define E_sgn_I E_sign_I
+#define E_sgn_F E_sign_F
+#define E_sgn_C(T, U, x) ((x) == 0 ? (T)0 : (x) / fabs(x))
+#define E_ceil_U(T, U, x) (x)
+#define E_ceil_I E_ceil_U
+#define E_ceil_F(T, U, x) ceil(x)
+#define E_floor_U E_ceil_U
+#define E_floor_I E_ceil_U
+#define E_floor_F(T, U, x) floor(x)
+#define E_trunc_U E_ceil_U
+#define E_trunc_I E_ceil_U
+#define E_trunc_F(T, U, x) trunc(x)
+#define E_round_U E_ceil_U
+#define E_round_I E_ceil_U
+#define E_round_F(T, U, x) nearbyint(x)
+/* round(decimals): p0 = 10^|decimals|, flag = decimals < 0 */
+#define E_round_dec_U E_ceil_U
+#define E_round_dec_I E_ceil_U
+#define E_round_dec_F(T, U, x) (prm->flag ? nearbyint((x) / p0) * p0 : nearbyint((x) * p0) / p0)
+#define E_frac_F(T, U, x) ((x) - trunc(x))
+#define E_sqrt_F(T, U, x) sqrt(x)
+#define E_sqrt_C E_sqrt_F
+#define E_rsqrt_F(T, U, x) ((T)1 / sqrt(x))
+#define E_rsqrt_C E_rsqrt_F
+#define E_square_U(T, U, x) IWRAP(T, U, (U)(x) * (U)(x))
+#define E_square_I E_square_U
+#define E_square_F(T, U, x) ((x) * (x))
+#define E_square_C E_square_F
+#define E_exp_F(T, U, x) exp(x)
+#define E_exp_C E_exp_F
+#define E_exp2_F(T, U, x) exp2(x)
+#define E_exp2_C(T, U, x) exp((x) * (T)0.693147180559945309417232121458176568)
+#define E_expm1_F(T, U, x) expm1(x)
+#define E_expm1_C(T, U, x) (exp(x) - (T)1)
+#define E_log_F(T, U, x) log(x)
+#define E_log_C E_log_F
+#define E_log2_F(T, U, x) log2(x)
+#define E_log2_C(T, U, x) (log(x) / (T)0.693147180559945309417232121458176568)
+#define E_log10_F(T, U, x) log10(x)
+#define E_log10_C(T, U, x) (log(x) / (T)2.30258509299404568401799145468436421)
+#define E_log1p_F(T, U, x) log1p(x)
+#define E_log1p_C(T, U, x) log((T)1 + (x))
+#define E_sin_F(T, U, x) sin(x)
+#define E_sin_C E_sin_F
+#define E_cos_F(T, U, x) cos(x)
+#define E_cos_C E_cos_F
+#define E_tan_F(T, U, x) tan(x)
+#define E_tan_C E_tan_F
+#define E_asin_F(T, U, x) asin(x)
+#define E_asin_C E_asin_F
+#define E_acos_F(T, U, x) acos(x)
+#define E_acos_C E_acos_F
+#define E_atan_F(T, U, x) atan(x)
+#define E_atan_C E_atan_F
+#define E_sinh_F(T, U, x) sinh(x)
+#define E_sinh_C E_sinh_F
+#define E_cosh_F(T, U, x) cosh(x)
+#define E_cosh_C E_cosh_F
+#define E_tanh_F(T, U, x) tanh(x)
+#define E_tanh_C E_tanh_F
+#define E_asinh_F(T, U, x) asinh(x)
+#define E_asinh_C E_asinh_F
+#define E_acosh_F(T, U, x) acosh(x)
+#define E_acosh_C E_acosh_F
+#define E_atanh_F(T, U, x) atanh(x)
+#define E_atanh_C E_atanh_F
+#define E_sigmoid_F(T, U, x) ((T)1 / ((T)1 + exp(-(x))))
+#define E_sigmoid_C E_sigmoid_F
+/* logit: flag = eps given, p0 = eps */
+#define E_logit_F(T, U, x) ({ T z_ = (x); if (prm->flag) z_ = z_ < p0 ? p0 : z_ > (T)1 - p0 ? (T)1 - p0 : z_; log(z_ / ((T)1 - z_)); })
+#define E_relu_U(T, U, x) (x)
+#define E_relu_I(T, U, x) ((x) < 0 ? (T)0 : (x))
+#define E_relu_F(T, U, x) ((x) < 0 ? (T)0 : (x))
+#define E_gelu_F(T, U, x) ((x) * (T)0.5 * ((T)1 + erf((x) * (T)0.70710678118654752440)))
+#define E_gelu_tanh_F(T, U, x) ((T)0.5 * (x) * ((T)1 + tanh((T)0.79788456080286535588 * ((x) + (T)0.044715 * (x) * (x) * (x)))))
+#define E_silu_F(T, U, x) ((x) / ((T)1 + exp(-(x))))
+#define E_silu_C E_silu_F
+#define E_mish_F(T, U, x) ((x) * tanh(log1p(exp(x))))
+#define E_erf_F(T, U, x) erf(x)
+#define E_erfc_F(T, U, x) erfc(x)
+#define E_erfinv_F(T, U, x) ERFINV(T, x)
+#define E_digamma_F(T, U, x) DIGAMMA(x)
+#define E_lgamma_F(T, U, x) lgamma(x)
+#define E_reciprocal_F(T, U, x) ((T)1 / (x))
+#define E_reciprocal_C E_reciprocal_F
+#define E_deg2rad_F(T, U, x) ((x) * (T)(PI_D / 180.0))
+#define E_rad2deg_F(T, U, x) ((x) * (T)(180.0 / PI_D))
+#define E_angle_F(T, U, x) ((x) != (x) ? (x) : (x) < 0 ? (T)PI_D : (T)0)
+#define E_angle_C(T, U, x) carg(x)
+#define E_conj_physical_B(T, U, x) (x)
+#define E_conj_physical_U E_conj_physical_B
+#define E_conj_physical_I E_conj_physical_B
+#define E_conj_physical_F E_conj_physical_B
+#define E_conj_physical_C(T, U, x) conj(x)
+#define E_isnan_B(T, U, x) ((void)(x), 0)
+#define E_isnan_U E_isnan_B
+#define E_isnan_I E_isnan_B
+#define E_isnan_F(T, U, x) ((x) != (x))
+#define E_isnan_C(T, U, x) ((x) != (x))
+#define E_isinf_B(T, U, x) ((void)(x), 0)
+#define E_isinf_U E_isinf_B
+#define E_isinf_I E_isinf_B
+#define E_isinf_F(T, U, x) (fabs(x) == (T)INFINITY)
+#define E_isinf_C(T, U, x) (isinf(creal(x)) || isinf(cimag(x)))
+#define E_isposinf_B E_isinf_B
+#define E_isposinf_U E_isinf_B
+#define E_isposinf_I E_isinf_B
+#define E_isposinf_F(T, U, x) ((x) == (T)INFINITY)
+#define E_isneginf_B E_isinf_B
+#define E_isneginf_U E_isinf_B
+#define E_isneginf_I E_isinf_B
+#define E_isneginf_F(T, U, x) ((x) == -(T)INFINITY)
+#define E_isfinite_B(T, U, x) ((void)(x), 1)
+#define E_isfinite_U E_isfinite_B
+#define E_isfinite_I E_isfinite_B
+#define E_isfinite_F(T, U, x) (fabs(x) < (T)INFINITY)
+#define E_isfinite_C(T, U, x) (isfinite(creal(x)) && isfinite(cimag(x)))
+#define E_isreal_B(T, U, x) ((void)(x), 1)
+#define E_isreal_U E_isreal_B
+#define E_isreal_I E_isreal_B
+#define E_isreal_F E_isreal_B
+#define E_isreal_C(T, U, x) (cimag(x) == 0)
+#define E_signbit_B(T, U, x) ((void)(x), 0)
+#define E_signbit_U E_signbit_B
+#define E_signbit_I(T, U, x) ((x) < 0)
+#define E_signbit_F(T, U, x) (signbit(x) != 0)
+/* nan_to_num: d[0] nan, d[1] posinf, d[2] neginf (already resolved to the dtype's limits) */
+#define NTN(R, v) ((v) != (v) ? (R)prm->d[0] : (v) == (R)INFINITY ? (R)prm->d[1] : (v) == -(R)INFINITY ? (R)prm->d[2] : (v))
+#define E_nan_to_num_B(T, U, x) (x)
+#define E_nan_to_num_U E_nan_to_num_B
+#define E_nan_to_num_I E_nan_to_num_B
+#define E_nan_to_num_F(T, U, x) NTN(T, x)
+#define E_nan_to_num_C(T, U, x) EW_MKC(T, NTN(__typeof__(creal(x)), creal(x)), NTN(__typeof__(creal(x)), cimag(x)))
+#define E_logical_not_B(T, U, x) ((x) == 0)
+#define E_logical_not_U E_logical_not_B
+#define E_logical_not_I E_logical_not_B
+#define E_logical_not_F E_logical_not_B
+#define E_logical_not_C E_logical_not_B
+#define E_bitwise_not_B(T, U, x) ((T)!(x))
+#define E_bitwise_not_U(T, U, x) ((T)~(x))
+#define E_bitwise_not_I E_bitwise_not_U
+#define E_clamp_s_U(T, U, x) ({ T t_ = (x) < p0 ? p0 : (x); t_ > p1 ? p1 : t_; })
+#define E_clamp_s_I E_clamp_s_U
+#define E_clamp_s_F(T, U, x) ((x) != (x) ? (x) : ({ T t_ = (x) < p0 ? p0 : (x); t_ > p1 ? p1 : t_; }))
+#define E_clamp_min_s_U(T, U, x) ((x) < p0 ? p0 : (x))
+#define E_clamp_min_s_I E_clamp_min_s_U
+#define E_clamp_min_s_F E_clamp_min_s_U
+#define E_clamp_max_s_U(T, U, x) ((x) > p1 ? p1 : (x))
+#define E_clamp_max_s_I E_clamp_max_s_U
+#define E_clamp_max_s_F E_clamp_max_s_U
+
+#define KU(op, out, ID, T, U, RT, CAT)                                                      \
+    static void ku_##op##_##ID(char **d, const int64_t *s, int64_t n, void *ctx)           \
+    {                                                                                       \
+        typedef EW_OUT_##out(T, RT) OT;                                                     \
+        EW_BEGIN(T);                                                                        \
+        if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                                      \
+            OT *o = (OT *)d[0];                                                             \
+            const T *a = (const T *)d[1];                                                   \
+            for (int64_t i = 0; i < n; i++) { const T x = a[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x)); } \
+        } else {                                                                            \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                const T x = *(const T *)(d[1] + i * s[1]);                                  \
+                *(OT *)(d[0] + i * s[0]) = (OT)(E_##op##_##CAT(T, U, x));                   \
+            }                                                                               \
+        }                                                                                   \
+        EW_END;                                                                             \
+    }
+#define KU_OP(op, out, flags, b, u, i, f, c) EW_GEN_ALL(KU, op, out, b, u, i, f, c)
+TL_UNARY_OPS(KU_OP)
+
+#define KU_ENTRY(op, out, ID, T, U, RT, CAT) [TL_##ID] = ku_##op##_##ID,
+#define KU_ROW(op, out, flags, b, u, i, f, c) [TL_UOP_##op] = {EW_GEN_ALL(KU_ENTRY, op, out, b, u, i, f, c)},
+static const tl_loop_fn unary_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_UNARY_OPS(KU_ROW)};
+
+tl_loop_fn tl_ew_unary_kernel(tl_uop op, tl_dtype compute) { return unary_table[op][compute]; }

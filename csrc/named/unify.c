@@ -1,0 +1,71 @@
+/* unify.c - name unification from the right (torch's unify_from_right): positional
+ * match (None matches anything) and the misalignment check for names matched with None. */
+#include "named/unify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+
+static void fmt_names(char *buf, size_t len, const int32_t *n, int k)
+{
+    size_t pos = (size_t)snprintf(buf, len, "[");
+    for (int i = 0; i < k && pos < len; i++) {
+        int32_t id = n ? n[i] : TL_NAME_NONE;
+        if (id) pos += (size_t)snprintf(buf + pos, len - pos, "%s'%s'", i ? ", " : "", tl_name_str(id));
+        else pos += (size_t)snprintf(buf + pos, len - pos, "%sNone", i ? ", " : "");
+    }
+    if (pos < len) snprintf(buf + pos, len - pos, "]");
+}
+
+/* `name` sits at distance `dist` from the right of `names`; if it also appears in
+ * `other` it must sit at the same distance there. */
+static int check_misaligned(int32_t name, int dist, const int32_t *names, int nn, const int32_t *other, int no)
+{
+    if (name == TL_NAME_NONE || !other) return 0;
+    for (int j = 0; j < no; j++) {
+        if (other[j] != name) continue;
+        if (no - 1 - j == dist) return 0;
+        char b1[512], b2[512];
+        fmt_names(b1, sizeof b1, names, nn);
+        fmt_names(b2, sizeof b2, other, no);
+        return tl_err(TL_ERR_RUNTIME,
+                      "Misaligned dims when attempting to broadcast dims %s and dims %s: dim '%s' appears in a different position from the right across both lists.",
+                      b1, b2, tl_name_str(name));
+    }
+    return 0;
+}
+
+int tl_names_unify_lists(int32_t *out, const int32_t *a, int na, const int32_t *b, int nb, int out_ndim)
+{
+    if (!a && !b) return 0;
+    int any = 0;
+    for (int k = 0; k < out_ndim; k++) {
+        int ia = na - 1 - k, ib = nb - 1 - k;
+        int32_t x = (a && ia >= 0) ? a[ia] : TL_NAME_NONE;
+        int32_t y = (b && ib >= 0) ? b[ib] : TL_NAME_NONE;
+        int32_t r;
+        if (x == y || y == TL_NAME_NONE) r = x;
+        else if (x == TL_NAME_NONE) r = y;
+        else {
+            char b1[512], b2[512];
+            fmt_names(b1, sizeof b1, a, na);
+            fmt_names(b2, sizeof b2, b, nb);
+            return tl_err(TL_ERR_RUNTIME,
+                          "Error when attempting to broadcast dims %s and dims %s: dim '%s' and dim '%s' are at the same position from the right but do not match.",
+                          b1, b2, tl_name_str(x), tl_name_str(y));
+        }
+        if ((ia >= 0 || ib >= 0) && (x == TL_NAME_NONE || y == TL_NAME_NONE)) {
+            if (ia >= 0 && check_misaligned(x, k, a, na, b, nb) < 0) return -1;
+            if (ib >= 0 && check_misaligned(y, k, b, nb, a, na) < 0) return -1;
+        }
+        out[out_ndim - 1 - k] = r;
+        any |= r != TL_NAME_NONE;
+    }
+    return any;
+}
+
+int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out_ndim)
+{
+    return tl_names_unify_lists(out, a ? a->names : NULL, a ? a->ndim : 0, b ? b->names : NULL, b ? b->ndim : 0, out_ndim);
+}

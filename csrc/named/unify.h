@@ -1,0 +1,18 @@
+/* unify.h - the "unifies names from inputs" rule of seed 003, shared by every op family
+ * that combines names of two inputs positionally from the right. */
+#ifndef TL_NAMED_UNIFY_H
+#define TL_NAMED_UNIFY_H
+
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+/* Unifies names of a and b from the right into out[out_ndim] (out_ndim >= both ranks;
+ * leading dims beyond both are unnamed). Returns 1 when the result has a name, 0 when
+ * neither input is named (out untouched), -1 with RuntimeError (the seed's two messages)
+ * when names differ at the same position or a name is misaligned. */
+int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out_ndim);
+/* Same over raw name lists (NULL = all unnamed). */
+int tl_names_unify_lists(int32_t *out, const int32_t *a, int na, const int32_t *b, int nb, int out_ndim);
+
+#endif

@@ -1,0 +1,480 @@
+/* elementwise.c - one generic driver for every elementwise op.
+ *
+ * Operands of the compute dtype go straight to the kernel; 0-d tensors and Python
+ * scalars are converted once to the compute dtype (as torch reads CPU scalars in its
+ * op math type); other operands of another dtype are converted inside the loop in
+ * chunks of EW_CHUNK elements through the cast loops, never through a full-size
+ * temporary. float16/bfloat16 compute in float32 and complex32 in complex64, rounding
+ * once on store. */
+#include "ops/elementwise.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/iter.h"
+#include "core/parallel.h"
+#include "core/promote.h"
+#include "kernels/cast.h"
+#include "named/unify.h"
+
+#define EW_CHUNK 256
+
+tl_dtype tl_ew_default_float = TL_FLOAT32;
+
+typedef struct { const char *name; int out; int flags; } op_info;
+#define OUT_SAME TL_EW_OUT_SAME
+#define OUT_BOOL TL_EW_OUT_BOOL
+#define OUT_REAL TL_EW_OUT_REAL
+#define INFO(op, out, flags, ...) {#op, OUT_##out, flags},
+static const op_info uinfo[] = {TL_UNARY_OPS(INFO)};
+static const op_info binfo[] = {TL_BINARY_OPS(INFO)};
+static const op_info tinfo[] = {TL_TERNARY_OPS(INFO)};
+
+void tl_ew_param(tl_ew_params *prm, int k, tl_scalar s)
+{
+    switch (s.kind) {
+    case TL_KIND_BOOL:
+    case TL_KIND_INT: prm->i[k] = s.v.i; prm->d[k] = (double)s.v.i; prm->c[k] = (double)s.v.i; break;
+    case TL_KIND_FLOAT: prm->d[k] = s.v.d; prm->i[k] = (s.v.d != s.v.d || s.v.d > 9.2e18 || s.v.d < -9.2e18) ? 0 : (int64_t)s.v.d;
+        prm->c[k] = s.v.d; break;
+    default: prm->c[k] = s.v.c; prm->d[k] = creal(s.v.c); prm->i[k] = (int64_t)creal(s.v.c); break;
+    }
+}
+
+static tl_dtype scalar_dtype(tl_scalar s)
+{
+    switch (s.kind) {
+    case TL_KIND_BOOL: return TL_BOOL;
+    case TL_KIND_INT: return TL_INT64;
+    case TL_KIND_FLOAT: return TL_FLOAT64;
+    default: return TL_COMPLEX128;
+    }
+}
+
+static tl_dtype arg_dtype(tl_ew_arg a) { return a.t ? (tl_dtype)a.t->dtype : scalar_dtype(a.s); }
+
+static tl_operand_desc arg_desc(tl_ew_arg a)
+{
+    tl_operand_desc d;
+    d.dtype = arg_dtype(a);
+    d.tier = !a.t ? TL_TIER_SCALAR : a.t->ndim == 0 ? TL_TIER_ZERO_DIM : TL_TIER_DIM;
+    return d;
+}
+
+int tl_ew_result_type2(tl_ew_arg a, tl_ew_arg b, tl_dtype *out)
+{
+    tl_operand_desc d[2] = {arg_desc(a), arg_desc(b)};
+    return tl_result_type(d, 2, tl_ew_default_float, out);
+}
+
+static tl_dtype compute_of(tl_dtype d)
+{
+    if (d == TL_FLOAT16 || d == TL_BFLOAT16) return TL_FLOAT32;
+    if (d == TL_COMPLEX32) return TL_COMPLEX64;
+    return d;
+}
+
+/* The description of one call the driver runs. */
+typedef struct {
+    const char *name;
+    int out_kind, flags;
+    tl_loop_fn kernel;
+    int nin;
+    tl_ew_arg in[3];
+    int promote_mask;        /* inputs that take part in promotion */
+    const tl_scalar *extra;  /* scalars promoting too (clamp bounds) */
+    int nextra;
+    int force_dtype;         /* result dtype fixed (masked_fill), -1 otherwise */
+    int in_compute[3];       /* compute dtype override per input (-1: the op's) */
+    int names_from;          /* -1: unify all tensor inputs; k: keep input k's names */
+    const tl_ew_params *prm;
+} ew_call;
+
+typedef struct {
+    tl_loop_fn kernel;
+    void *kctx;
+    int nops;
+    tl_loop_fn cast[4];
+    int csize[4];
+} mixed_ctx;
+
+static void mixed_loop(char **d, const int64_t *s, int64_t n, void *c)
+{
+    const mixed_ctx *m = c;
+    _Alignas(64) char buf[4][EW_CHUNK * 16];
+    char *kd[4], *cd[2];
+    int64_t ks[4], cs[2];
+    for (int64_t off = 0; off < n; off += EW_CHUNK) {
+        int64_t k = n - off < EW_CHUNK ? n - off : EW_CHUNK;
+        for (int j = 0; j < m->nops; j++) {
+            char *p = d[j] + off * s[j];
+            if (m->cast[j]) {
+                kd[j] = buf[j];
+                ks[j] = m->csize[j];
+                if (j > 0) {
+                    cd[0] = buf[j]; cd[1] = p;
+                    cs[0] = m->csize[j]; cs[1] = s[j];
+                    m->cast[j](cd, cs, k, NULL);
+                }
+            } else {
+                kd[j] = p;
+                ks[j] = s[j];
+            }
+        }
+        m->kernel(kd, ks, k, m->kctx);
+        if (m->cast[0]) {
+            cd[0] = d[0] + off * s[0]; cd[1] = buf[0];
+            cs[0] = s[0]; cs[1] = m->csize[0];
+            m->cast[0](cd, cs, k, NULL);
+        }
+    }
+}
+
+static int names_equal(const tl_tensor *t, const int32_t *names, int has)
+{
+    for (int i = 0; i < t->ndim; i++) {
+        int32_t a = t->names ? t->names[i] : 0, b = has ? names[i] : 0;
+        if (a != b) return 0;
+    }
+    return 1;
+}
+
+/* Resizes an out= tensor to `shape` (contiguous, fresh storage), as torch's resize_. */
+static int resize_out(tl_tensor *out, const int64_t *shape, int ndim)
+{
+    tl_tensor tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.sizes = tmp.small;
+    tmp.strides = tmp.small + TL_SMALL_DIMS;
+    if (tl_tensor_empty(&tmp, ndim, shape, (tl_dtype)out->dtype, out->device, false) < 0) return -1;
+    int rc = tl_tensor_view_init(out, &tmp, tmp.ndim, tmp.sizes, tmp.strides, 0);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+static int run(ew_call *c, tl_ew_dest *dst)
+{
+    int64_t shape[TL_MAX_DIMS];
+    int ndim = 0;
+    const tl_tensor *tin[3] = {NULL, NULL, NULL};
+    /* 1. operand checks and the broadcast shape */
+    for (int k = 0; k < c->nin; k++) {
+        const tl_tensor *t = c->in[k].t;
+        if (!t) continue;
+        if (t->layout != TL_LAYOUT_STRIDED)
+            return tl_err(TL_ERR_NOTIMPL, "%s: sparse operands are not supported by the strided elementwise kernels", c->name);
+        if (tin[0] && t->device.type != tin[0]->device.type)
+            return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices");
+        if (k > 0 || ndim > 0 || t->ndim > 0) {
+            if (tl_broadcast_shapes(shape, ndim, t->sizes, t->ndim, shape, &ndim) < 0) return -1;
+        }
+        tin[k] = t;
+    }
+    /* 2. result dtype */
+    tl_dtype rdt;
+    if (c->force_dtype >= 0) rdt = (tl_dtype)c->force_dtype;
+    else {
+        tl_operand_desc descs[5];
+        int nd = 0;
+        for (int k = 0; k < c->nin; k++)
+            if (c->promote_mask & (1 << k)) descs[nd++] = arg_desc(c->in[k]);
+        for (int k = 0; k < c->nextra; k++) {
+            tl_ew_arg a = {NULL, c->extra[k]};
+            descs[nd++] = arg_desc(a);
+        }
+        if (tl_result_type(descs, nd, tl_ew_default_float, &rdt) < 0) return -1;
+    }
+    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(rdt) <= TL_KIND_INT) rdt = tl_ew_default_float;
+    tl_dtype cdt = compute_of(rdt);
+    if (!c->kernel || tl_dtype_is_shell(rdt) || ((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) ||
+        ((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32))
+        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[rdt].cname);
+    tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
+    tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
+    /* 3. names */
+    int32_t names[TL_MAX_DIMS];
+    int has_names = 0;
+    if (c->names_from >= 0) {
+        const tl_tensor *t = c->in[c->names_from].t;
+        if (t && t->names && t->ndim == ndim) {
+            memcpy(names, t->names, sizeof(int32_t) * ndim);
+            has_names = 1;
+        }
+    } else {
+        int32_t acc[TL_MAX_DIMS];
+        int acc_n = 0, acc_has = 0;
+        for (int k = 0; k < c->nin; k++) {
+            const tl_tensor *t = c->in[k].t;
+            if (!t) continue;
+            int r = tl_names_unify_lists(names, acc_has ? acc : NULL, acc_n, t->names, t->ndim,
+                                         acc_n > t->ndim ? acc_n : t->ndim);
+            if (r < 0) return -1;
+            acc_n = acc_n > t->ndim ? acc_n : t->ndim;
+            if (r > 0) { memcpy(acc, names, sizeof(int32_t) * acc_n); acc_has = 1; }
+        }
+        if (acc_has) { memcpy(names, acc, sizeof(int32_t) * ndim); has_names = 1; }
+    }
+    /* 4. destination */
+    tl_tensor *out = dst->out;
+    if (dst->mode != TL_EW_NEW) {
+        if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
+        if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
+            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+        if (tl_check_writable(out) < 0) return -1;
+        int same = out->ndim == ndim;
+        for (int i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+        if (!same) {
+            char b1[128], b2[128];
+            if (dst->mode == TL_EW_INPLACE)
+                return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
+                              tl_shape_str(out->sizes, out->ndim, b1, sizeof b1), tl_shape_str(shape, ndim, b2, sizeof b2));
+        }
+        if (out->names && has_names && dst->mode == TL_EW_OUT && same && !names_equal(out, names, has_names))
+            return tl_err(TL_ERR_RUNTIME, "%s: the names of out= do not match the names of the result", c->name);
+        if (!same) {
+            if (tl_numel(out) > 0) {
+                dst->resized = 1;
+                tl_shape_str(out->sizes, out->ndim, dst->old_shape, sizeof dst->old_shape);
+                tl_shape_str(shape, ndim, dst->new_shape, sizeof dst->new_shape);
+            }
+            if (resize_out(out, shape, ndim) < 0) return -1;
+        }
+    } else {
+        const tl_tensor *dom = NULL;
+        for (int k = 0; k < c->nin && !dom; k++) {
+            const tl_tensor *t = c->in[k].t;
+            if (!t || t->ndim != ndim || ndim == 0) continue;
+            int same = 1;
+            for (int i = 0; same && i < ndim; i++) same = t->sizes[i] == shape[i];
+            if (same) dom = t;
+        }
+        int rc = dom && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
+                                               : tl_tensor_empty(out, ndim, shape, odt, tin[0] ? tin[0]->device : (tl_device){0}, false);
+        if (rc < 0) return -1;
+    }
+    if (has_names || dst->mode != TL_EW_NEW) {
+        if (!(dst->mode == TL_EW_OUT && out->names && !has_names))
+            if (tl_tensor_set_names(out, has_names ? names : NULL) < 0) return -1;
+    }
+    /* 5. operands: scalars and 0-d tensors converted once; others cast in chunks */
+    tl_storage sst[3];
+    tl_tensor st[3];
+    _Alignas(16) char sbuf[3][16];
+    const tl_tensor *ops[4];
+    mixed_ctx m;
+    memset(&m, 0, sizeof m);
+    m.nops = c->nin + 1;
+    int mixed = 0;
+    ops[0] = out;
+    if (out->dtype != kodt) {
+        m.cast[0] = tl_cast_loop(kodt, (tl_dtype)out->dtype);
+        m.csize[0] = tl_dtype_itemsize(kodt);
+        if (!m.cast[0]) return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+        mixed = 1;
+    }
+    for (int k = 0; k < c->nin; k++) {
+        tl_dtype want = c->in_compute[k] >= 0 ? (tl_dtype)c->in_compute[k] : cdt;
+        const tl_tensor *t = c->in[k].t;
+        if (!t || (t->ndim == 0 && t->dtype != want)) {
+            tl_scalar s = t ? tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype) : c->in[k].s;
+            if (tl_scalar_to_bytes(s, want, sbuf[k]) < 0) return -1;
+            memset(&sst[k], 0, sizeof sst[k]);
+            sst[k].refcnt = 1;
+            sst[k].data = sbuf[k];
+            sst[k].nbytes = 16;
+            memset(&st[k], 0, sizeof st[k]);
+            st[k].storage = &sst[k];
+            st[k].sizes = st[k].small;
+            st[k].strides = st[k].small + TL_SMALL_DIMS;
+            st[k].dtype = (uint8_t)want;
+            ops[k + 1] = &st[k];
+        } else {
+            ops[k + 1] = t;
+            if (t->dtype != want) {
+                m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
+                m.csize[k + 1] = tl_dtype_itemsize(want);
+                if (!m.cast[k + 1])
+                    return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[t->dtype].cname);
+                mixed = 1;
+            }
+        }
+    }
+    /* 6. iterate */
+    tl_iter it;
+    if (tl_iter_init(&it, m.nops, ops, shape, ndim, 0) < 0) return -1;
+    tl_ew_params prm;
+    if (c->prm) prm = *c->prm;
+    else memset(&prm, 0, sizeof prm);
+    prm.zerodiv = 0;
+    if (mixed) {
+        m.kernel = c->kernel;
+        m.kctx = &prm;
+        tl_iter_run(&it, mixed_loop, &m, TL_GRAIN_SIZE);
+    } else {
+        tl_iter_run(&it, c->kernel, &prm, TL_GRAIN_SIZE);
+    }
+    if (prm.zerodiv) return tl_err(TL_ERR_ZERODIV, "ZeroDivisionError");
+    return 0;
+}
+
+static void call_init(ew_call *c, const op_info *info, tl_loop_fn kernel, const tl_ew_params *prm)
+{
+    memset(c, 0, sizeof *c);
+    c->name = info->name;
+    c->out_kind = info->out;
+    c->flags = info->flags;
+    c->kernel = kernel;
+    c->force_dtype = -1;
+    c->in_compute[0] = c->in_compute[1] = c->in_compute[2] = -1;
+    c->names_from = -1;
+    c->prm = prm;
+}
+
+/* The kernel for the op after promotion is only known inside run(); look it up lazily. */
+static int pick_kernel_unary(ew_call *c, tl_uop op)
+{
+    /* result dtype is needed to choose; compute it the same way run() does */
+    tl_operand_desc descs[3];
+    int nd = 0;
+    descs[nd++] = arg_desc(c->in[0]);
+    for (int k = 0; k < c->nextra; k++) {
+        tl_ew_arg a = {NULL, c->extra[k]};
+        descs[nd++] = arg_desc(a);
+    }
+    tl_dtype r;
+    if (tl_result_type(descs, nd, tl_ew_default_float, &r) < 0) return -1;
+    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
+    c->kernel = tl_ew_unary_kernel(op, compute_of(r));
+    return 0;
+}
+
+int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds, int nb, tl_ew_dest *dst,
+                          const tl_ew_params *prm)
+{
+    ew_call c;
+    call_init(&c, &uinfo[op], NULL, prm);
+    c.nin = 1;
+    c.in[0].t = x;
+    c.promote_mask = 1;
+    c.extra = bounds;
+    c.nextra = nb;
+    c.names_from = 0;
+    if (x->dtype == TL_BOOL && op == TL_UOP_neg)
+        return tl_err(TL_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    if (tl_dtype_is_complex((tl_dtype)x->dtype) && op == TL_UOP_sign)
+        return tl_err(TL_ERR_NOTIMPL, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
+    if (pick_kernel_unary(&c, op) < 0) return -1;
+    return run(&c, dst);
+}
+
+int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_params *prm)
+{
+    return tl_ew_unary_promoting(op, x, NULL, 0, dst, prm);
+}
+
+int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_ew_params *prm)
+{
+    ew_call c;
+    call_init(&c, &binfo[op], NULL, prm);
+    if (op == TL_BOP_sub || (op == TL_BOP_add_alpha && prm && prm->flag)) {
+        int ba = arg_dtype(a) == TL_BOOL, bb = arg_dtype(b) == TL_BOOL;
+        if (ba && bb)
+            return tl_err(TL_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        if (ba || bb)
+            return tl_err(TL_ERR_RUNTIME, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    c.nin = 2;
+    c.in[0] = a;
+    c.in[1] = b;
+    c.promote_mask = 3;
+    tl_dtype r;
+    if (tl_ew_result_type2(a, b, &r) < 0) return -1;
+    if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
+    if (op == TL_BOP_pow && tl_dtype_kind(r) <= TL_KIND_INT) {
+        if (r == TL_BOOL && b.t) return tl_err(TL_ERR_NOTIMPL, "\"pow\" not implemented for 'Bool'");
+        if (!b.t && b.s.kind == TL_KIND_INT && b.s.v.i < 0)
+            return tl_err(TL_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+    }
+    if (op == TL_BOP_pow && !b.t && (r == TL_FLOAT16 || r == TL_BFLOAT16)) {
+        /* torch's pow(Tensor, Scalar) rounds the exponent to the tensor's dtype first */
+        char tmp[16];
+        if (tl_scalar_to_bytes(b.s, r, tmp) < 0) return -1;
+        c.in[1].s = tl_scalar_from_bytes(tmp, r);
+    }
+    c.kernel = tl_ew_binary_kernel(op, compute_of(r));
+    if (op == TL_BOP_add_alpha || op == TL_BOP_sub) c.name = op == TL_BOP_sub || (prm && prm->flag) ? "sub" : "add";
+    if (op == TL_BOP_div_trunc || op == TL_BOP_div_floor) c.name = "div";
+    if (op == TL_BOP_lerp_s) c.name = "lerp";
+    return run(&c, dst);
+}
+
+int tl_ew_where(const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst)
+{
+    if (cond->dtype != TL_BOOL && cond->dtype != TL_UINT8)
+        return tl_err(TL_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                      tl_dtype_infos[cond->dtype].cname);
+    ew_call c;
+    call_init(&c, &tinfo[TL_TOP_where], NULL, NULL);
+    c.nin = 3;
+    c.in[0].t = cond;
+    c.in[1] = a;
+    c.in[2] = b;
+    c.promote_mask = 6;
+    c.in_compute[0] = TL_BOOL;
+    tl_dtype r;
+    if (tl_ew_result_type2(a, b, &r) < 0) return -1;
+    c.kernel = tl_ew_ternary_kernel(TL_TOP_where, compute_of(r));
+    return run(&c, dst);
+}
+
+int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew_dest *dst)
+{
+    if (a->dtype != b->dtype || a->dtype != w->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s", tl_dtype_infos[a->dtype].cname,
+                      tl_dtype_infos[a->dtype != b->dtype ? b->dtype : w->dtype].cname);
+    ew_call c;
+    call_init(&c, &tinfo[TL_TOP_lerp], NULL, NULL);
+    c.nin = 3;
+    c.in[0].t = a;
+    c.in[1].t = b;
+    c.in[2].t = w;
+    c.promote_mask = 7;
+    c.kernel = tl_ew_ternary_kernel(TL_TOP_lerp, compute_of((tl_dtype)a->dtype));
+    return run(&c, dst);
+}
+
+int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value, tl_ew_dest *dst)
+{
+    if (mask->dtype != TL_BOOL)
+        return tl_err(TL_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                      tl_dtype_infos[mask->dtype].cname);
+    if (value.t && value.t->ndim != 0)
+        return tl_err(TL_ERR_RUNTIME, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
+                      value.t->ndim);
+    ew_call c;
+    call_init(&c, &tinfo[TL_TOP_where], NULL, NULL);
+    c.name = "masked_fill";
+    c.nin = 3;
+    c.in[0].t = mask;
+    c.in[1] = value;
+    c.in[2].t = x;
+    c.force_dtype = x->dtype;
+    c.in_compute[0] = TL_BOOL;
+    c.names_from = 2;
+    c.kernel = tl_ew_ternary_kernel(TL_TOP_where, compute_of((tl_dtype)x->dtype));
+    return run(&c, dst);
+}
+
+int tl_ew_real_view(tl_tensor *out, const tl_tensor *x, int imag)
+{
+    if (!tl_dtype_is_complex((tl_dtype)x->dtype)) {
+        if (imag) return tl_err(TL_ERR_RUNTIME, "imag is not implemented for tensors with non-complex dtypes.");
+        return tl_tensor_alias(out, x);
+    }
+    if (tl_tensor_alias(out, x) < 0) return -1;
+    for (int i = 0; i < out->ndim; i++) out->strides[i] *= 2;
+    out->offset = x->offset * 2 + (imag ? 1 : 0);
+    out->dtype = (uint8_t)tl_dtype_to_real((tl_dtype)x->dtype);
+    return tl_tensor_copy_names(out, x);
+}

@@ -1,0 +1,331 @@
+"""Elementwise op namespace glue: module functions and Tensor methods implemented in
+Python on top of the C entries of csrc/python/arith.c (ops with options such as
+round(decimals=), clamp, where, lerp, isclose, nan_to_num), plus promotion helpers.
+
+The plain unary and binary ops (tensorlib.add, Tensor.add, Tensor.add_, ...) and the
+Python operators are C functions; this module only re-exports them.
+"""
+import builtins as _builtins
+
+from . import _C
+from ._tensor import Tensor
+
+_IDX = _C._ew_op_indices()
+
+BINARY = ("add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow atan2 arctan2 "
+          "hypot maximum minimum fmax fmin copysign xlogy logaddexp eq ne lt le gt ge not_equal less less_equal "
+          "greater greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
+          "bitwise_left_shift bitwise_right_shift").split()
+UNARY = ("abs absolute neg negative sign sgn ceil floor trunc fix frac sqrt rsqrt exp exp2 expm1 log log2 log10 "
+         "log1p sin cos tan asin arcsin acos arccos atan arctan sinh cosh tanh asinh arcsinh acosh arccosh atanh "
+         "arctanh sigmoid relu erf erfc erfinv digamma lgamma reciprocal deg2rad rad2deg angle conj_physical isnan "
+         "isinf isposinf isneginf isfinite isreal signbit logical_not bitwise_not").split()
+
+__all__ = list(BINARY + UNARY) + [
+    "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
+    "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
+    "result_type", "promote_types", "can_cast", "float_power",
+]
+
+globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
+promote_types = _C.promote_types
+can_cast = _C.can_cast
+
+
+def _unary(name, input, out=None, inplace=False, flag=False, p0=0, p1=0, p2=0):
+    return _C._ew_unary(_IDX["u_" + name], input, out, inplace, flag, p0, p1, p2)
+
+
+def result_type(tensor, other):
+    """The dtype an arithmetic op on tensor and other produces (seed 002's three tiers)."""
+    return _C._result_type2(tensor, other)
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001
+    """Rounds half to even; with decimals, to that many decimal places."""
+    return _round(input, decimals, out, False)
+
+
+def _round(input, decimals, out, inplace):
+    if decimals == 0:
+        return _unary("round", input, out, inplace)
+    return _unary("round_dec", input, out, inplace, decimals < 0, 10.0 ** _builtins.abs(decimals))
+
+
+def square(input, *, out=None):
+    """input * input (bool input gives int64, as torch)."""
+    if isinstance(input, Tensor) and input.dtype == _C.bool:
+        input = input.to(_C.int64)
+    return _C._square(input, out=out)
+
+
+def _clamp(input, min, max, out, inplace, fname="clamp"):
+    if min is None and max is None:
+        raise RuntimeError("torch.%s: At least one of 'min' or 'max' must not be None" % fname)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        res = input
+        if min is not None:
+            res = _C._clamp_min_t(res, min) if (max is not None or not (out is not None or inplace)) else None
+            if res is None:
+                return _C._ew_binary(_IDX["b_maximum"], input, min, out, inplace, False, 0, 0)
+        if max is not None:
+            if min is None:
+                return _C._ew_binary(_IDX["b_minimum"], input, max, out, inplace, False, 0, 0)
+            if inplace:
+                return _C._ew_binary(_IDX["b_minimum"], res, max, input, False, False, 0, 0) if _check_inplace(
+                    input, res, max) else None
+            return _C._ew_binary(_IDX["b_minimum"], res, max, out, False, False, 0, 0)
+        return res
+    return _C._ew_clamp(input, min, max, out, inplace)
+
+
+def _check_inplace(input, res, other):
+    """clamp_ with tensor bounds: the final result must fit input's shape and dtype."""
+    rt = _C.promote_types(res.dtype, other.dtype) if isinstance(other, Tensor) else res.dtype
+    if not _C.can_cast(rt, input.dtype):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s" % (
+            _cname(rt), _cname(input.dtype)))
+    return True
+
+
+def _cname(dt):
+    return {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
+            "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double",
+            "complex32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(
+                str(dt).split(".")[-1], str(dt))
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    """Clamps every element into [min, max] (scalar or tensor bounds)."""
+    return _clamp(input, min, max, out, False)
+
+
+clip = clamp
+
+
+def clamp_min(input, min, *, out=None):
+    """max(input, min) elementwise."""
+    return _clamp(input, min, None, out, False, "clamp_min")
+
+
+def clamp_max(input, max, *, out=None):
+    """min(input, max) elementwise."""
+    return _clamp(input, None, max, out, False, "clamp_max")
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """Elements of input where condition holds, of other elsewhere."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
+    return _C._ew_where(condition, input, other, out)
+
+
+def masked_fill(input, mask, value):
+    """A copy of input with value where mask is True."""
+    return _C._ew_masked_fill(input, mask, value, False)
+
+
+def lerp(input, end, weight, *, out=None):
+    """input + weight * (end - input)."""
+    return _lerp(input, end, weight, out, False)
+
+
+def _lerp(input, end, weight, out, inplace):
+    if isinstance(weight, Tensor):
+        return _C._ew_lerp(input, end, weight, out, inplace)
+    if not isinstance(end, Tensor) or input.dtype != end.dtype:
+        raise RuntimeError("expected dtype %s for `end` but got dtype %s" % (
+            _cname(input.dtype), _cname(getattr(end, "dtype", type(end).__name__))))
+    return _C._ew_binary(_IDX["b_lerp_s"], input, end, out, inplace, False, weight, 0)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise |input - other| <= atol + rtol * |other| (and exact equality, NaNs when asked)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and input.dtype != other.dtype:
+        raise RuntimeError("%s did not match %s" % (_cname(input.dtype), _cname(other.dtype)))
+    if rtol < 0:
+        raise RuntimeError("rtol must be greater than or equal to zero, but got %s" % rtol)
+    if atol < 0:
+        raise RuntimeError("atol must be greater than or equal to zero, but got %s" % atol)
+    return _C._ew_binary(_IDX["b_isclose"], input, other, None, False, bool(equal_nan), float(rtol), float(atol))
+
+
+def _all_true(t):
+    import numpy as np
+    return bool(np.asarray(t).all())
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True when isclose holds everywhere."""
+    return _all_true(isclose(input, other, rtol, atol, equal_nan))
+
+
+def equal(input, other):
+    """True when both tensors have the same shape and elements."""
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TypeError("equal(): argument 'other' must be Tensor, not %s" % type(other).__name__)
+    if input.shape != other.shape:
+        return False
+    return _all_true(eq(input, other))  # noqa: F821 (from _C)
+
+
+def _finfo_limits(dt):
+    from ._finfo import finfo
+    f = finfo(dt if not dt.is_complex else {"complex32": _C.float16, "complex64": _C.float32,
+                                            "complex128": _C.float64}[str(dt).split(".")[-1]])
+    return f.max, f.min
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """Replaces NaN, +inf and -inf with finite values (the dtype's extremes by default)."""
+    return _nan_to_num(input, nan, posinf, neginf, out, False)
+
+
+def _nan_to_num(input, nan, posinf, neginf, out, inplace):
+    if input.dtype.is_floating_point or input.dtype.is_complex:
+        hi, lo = _finfo_limits(input.dtype)
+    else:
+        hi, lo = 0, 0
+    return _unary("nan_to_num", input, out, inplace, False, 0.0 if nan is None else nan,
+                  hi if posinf is None else posinf, lo if neginf is None else neginf)
+
+
+def logit(input, eps=None, *, out=None):
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    return _unary("logit", input, out, False, eps is not None, 0.0 if eps is None else eps)
+
+
+def positive(input):
+    """input itself (bool raises, as torch)."""
+    return +input
+
+
+def conj(input):
+    """The complex conjugate (a copy for complex tensors: tensorlib has no lazy conjugate bit), input itself otherwise."""
+    return _C.conj_physical(input) if input.dtype.is_complex else input
+
+
+def real(input):
+    """View of the real parts (input itself for real tensors)."""
+    return _C._ew_real(input, False)
+
+
+def imag(input):
+    """View of the imaginary parts of a complex tensor."""
+    return _C._ew_real(input, True)
+
+
+def gelu(input, approximate="none"):
+    """Gaussian error linear unit; approximate='tanh' for the tanh form."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _unary("gelu" if approximate == "none" else "gelu_tanh", input)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x)."""
+    return _unary("silu", input, None, inplace)
+
+
+def mish(input, inplace=False):
+    """x * tanh(softplus(x))."""
+    return _unary("mish", input, None, inplace)
+
+
+def float_power(input, exponent, *, out=None):
+    """pow computed in float64 (complex128 for complex operands)."""
+    cplx = any(isinstance(v, complex) or (isinstance(v, Tensor) and v.dtype.is_complex) for v in (input, exponent))
+    dt = _C.complex128 if cplx else _C.float64
+    a = input.to(dt) if isinstance(input, Tensor) else input
+    b = exponent.to(dt) if isinstance(exponent, Tensor) else exponent
+    return _C.pow(a, b, out=out)
+
+
+# ---- Tensor methods for the ops above ----
+
+def _m_round(self, decimals=0):
+    return _round(self, decimals, None, False)
+
+
+def _m_round_(self, decimals=0):
+    return _round(self, decimals, None, True)
+
+
+def _m_square_(self):
+    if self.dtype == _C.bool:
+        raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+    return self._square_()
+
+
+def _m_clamp_(self, min=None, max=None):
+    return _clamp(self, min, max, None, True)
+
+
+def _m_clamp_min_(self, min):
+    return _clamp(self, min, None, None, True, "clamp_min")
+
+
+def _m_clamp_max_(self, max):
+    return _clamp(self, None, max, None, True, "clamp_max")
+
+
+def _m_masked_fill_(self, mask, value):
+    return _C._ew_masked_fill(self, mask, value, True)
+
+
+def _m_lerp_(self, end, weight):
+    return _lerp(self, end, weight, None, True)
+
+
+def _m_nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    return _nan_to_num(self, nan, posinf, neginf, None, True)
+
+
+def _m_logit_(self, eps=None):
+    return _unary("logit", self, None, True, eps is not None, 0.0 if eps is None else eps)
+
+
+def _m_where(self, condition, y):
+    return where(condition, self, y)
+
+
+def _m_conj_physical_(self):
+    return _C._ew_unary(_IDX["u_conj_physical"], self, None, True, False, 0, 0, 0)
+
+
+def _make_cmp_inplace(name):
+    def f(self, other):
+        return _C._ew_binary(_IDX["b_" + name], self, other, None, True, False, 0, 0)
+    f.__name__ = name + "_"
+    f.__doc__ = "In-place %s: self gets the comparison result in its own dtype." % name
+    return f
+
+
+_METHODS = {
+    "round": _m_round, "round_": _m_round_, "square": lambda self: square(self), "square_": _m_square_,
+    "clamp": lambda self, min=None, max=None: clamp(self, min, max), "clamp_": _m_clamp_,
+    "clip": lambda self, min=None, max=None: clamp(self, min, max), "clip_": _m_clamp_,
+    "clamp_min": lambda self, min: clamp_min(self, min), "clamp_min_": _m_clamp_min_,
+    "clamp_max": lambda self, max: clamp_max(self, max), "clamp_max_": _m_clamp_max_,
+    "where": _m_where, "masked_fill": masked_fill, "masked_fill_": _m_masked_fill_,
+    "lerp": lambda self, end, weight: lerp(self, end, weight), "lerp_": _m_lerp_,
+    "isclose": isclose, "allclose": allclose, "equal": equal,
+    "nan_to_num": lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf),
+    "nan_to_num_": _m_nan_to_num_, "logit": lambda self, eps=None: logit(self, eps), "logit_": _m_logit_,
+    "positive": positive, "conj": conj, "conj_physical_": _m_conj_physical_,
+    "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,
+    "is_conj": lambda self: False, "is_neg": lambda self: False,
+    "float_power": lambda self, exponent: float_power(self, exponent),
+    "eq_": _make_cmp_inplace("eq"), "ne_": _make_cmp_inplace("ne"), "lt_": _make_cmp_inplace("lt"),
+    "le_": _make_cmp_inplace("le"), "gt_": _make_cmp_inplace("gt"), "ge_": _make_cmp_inplace("ge"),
+}
+for _n, _f in _METHODS.items():
+    setattr(Tensor, _n, _f)
+Tensor.real = property(real, doc="View of the real parts.")
+Tensor.imag = property(imag, doc="View of the imaginary parts (complex tensors only).")
+for _n in ("_square", "_square_", "_silu", "_silu_", "_mish", "_mish_", "_clamp_min_t", "_clamp_min_t_",
+           "_clamp_max_t", "_clamp_max_t_"):
+    if hasattr(_C.TensorBase, _n):
+        pass
+del _n, _f
+

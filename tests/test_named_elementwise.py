@@ -1,0 +1,83 @@
+"""Names through elementwise ops (seed 003): unary ops keep names, binary ops unify
+names from the right with the seed's two checks and messages, out=/in-place semantics."""
+import pytest
+
+import tensorlib as tl
+
+
+def named(*names, shape=None):
+    shape = shape or (2,) * len(names)
+    return tl.ones(*shape, names=names)
+
+
+def test_unary_keeps_names():
+    x = named("N", "C")
+    for f in (tl.exp, tl.abs, tl.neg, tl.isnan, tl.sigmoid, lambda t: t.clamp(0, 1), lambda t: tl.round(t, decimals=1)):
+        assert f(x).names == ("N", "C")
+    y = x.clone()
+    y.exp_()
+    assert y.names == ("N", "C")
+
+
+def test_seed_example_unify():
+    t = tl.randn(3, 3, names=("N", None)) if hasattr(tl, "randn") else tl.ones(3, 3, names=("N", None))
+    o = tl.ones(3, 3, names=(None, "C"))
+    assert (t + o).names == ("N", "C")
+    assert tl.mul(t, o).names == ("N", "C")
+    assert (t < o).names == ("N", "C")
+
+
+def test_broadcast_from_right_with_unnamed_and_scalars():
+    x = named("N", "C")
+    assert (x + tl.ones(2)).names == ("N", "C")
+    assert (x * 2).names == ("N", "C")
+    assert (2 - x).names == ("N", "C")
+    assert (tl.ones(3, 2, 2) + x).names == (None, "N", "C")
+
+
+def test_mismatch_error_message():
+    t = tl.ones(3, 3, names=("N", "C"))
+    o = tl.ones(3, names=("N",))
+    with pytest.raises(RuntimeError, match=r"Error when attempting to broadcast dims \['N', 'C'\] and dims \['N'\]: "
+                                           r"dim 'C' and dim 'N' are at the same position from the right but do not match."):
+        t + o
+
+
+def test_misaligned_error_message():
+    t = tl.ones(3, 3, names=("N", None))
+    o = tl.ones(3, names=("N",))
+    with pytest.raises(RuntimeError, match=r"Misaligned dims when attempting to broadcast dims \['N'\] and dims "
+                                           r"\['N', None\]: dim 'N' appears in a different position from the right "
+                                           r"across both lists."):
+        t + o
+
+
+def test_inplace_and_out_names():
+    x = tl.ones(2, 2)
+    x.add_(named("N", "C"))
+    assert x.names == ("N", "C")
+    out = tl.empty(2, 2)
+    tl.add(named("N", None), named(None, "C"), out=out)
+    assert out.names == ("N", "C")
+    bad = tl.empty(2, 2, names=("A", "B"))
+    with pytest.raises(RuntimeError):
+        tl.add(named("N", "C"), named("N", "C"), out=bad)
+    y = named("N", "C")
+    with pytest.raises(RuntimeError, match="do not match"):
+        y.add_(named("C", "N"))
+    assert y.names == ("N", "C")
+
+
+def test_align_as_then_add():
+    a = tl.ones(2, 3, names=("N", "C"))
+    b = tl.ones(3, names=("C",))
+    assert (a + b.align_as(a)).names == ("N", "C")
+    c = tl.ones(3, 2, names=("C", "N"))
+    assert (a + c.align_as(a)).shape == (2, 3)
+    assert (a + c.align_to("N", "C")).names == ("N", "C")
+
+
+def test_where_unifies():
+    a = named("N", "C")
+    assert tl.where(a > 0, a, tl.zeros(2)).names == ("N", "C")
+    assert a.masked_fill(a > 0, 0).names == ("N", "C")
