@@ -5,6 +5,7 @@ The C core (``csrc/ops/index.c``, ``mask.c``, ``join.c``) does the work; this mo
 translates arguments: dim names to positions, index keys to per-dim index tensors, and
 composites (stack, hstack, roll, rot90, meshgrid, ...) of those primitives.
 """
+from ._out import supports_out
 import builtins
 import operator
 
@@ -194,12 +195,14 @@ def _cname(dt):
 
 # ---- index ops ------------------------------------------------------------------------------
 
-def index_select(input, dim, index, *, out=None):
+@supports_out
+def index_select(input, dim, index):
     """Entries of input along dim at the 1-D index (int32/int64); keeps input's names."""
     return _C._index_select(input, _dim(input, dim), index)
 
 
-def gather(input, dim, index, *, sparse_grad=False, out=None):
+@supports_out
+def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j][k] = input[i][index[i][j][k]][k] for dim=1 (int64 index, same rank)."""
     return _C._gather(input, _dim(input, dim), index)
 
@@ -426,7 +429,8 @@ def masked_scatter(input, mask, source):
     return masked_scatter_(r, mask, source)
 
 
-def nonzero(input, *, out=None, as_tuple=False):
+@supports_out
+def nonzero(input, *, as_tuple=False):
     """Indices of non-zero elements: [n, ndim] int64, or a tuple of 1-D tensors with as_tuple."""
     if as_tuple:
         t = input if input.dim() > 0 else input.unsqueeze(0)

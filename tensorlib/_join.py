@@ -1,6 +1,7 @@
 """Joining and reshaping ops: cat/stack families, flip/roll/rot90, repeat/tile,
 repeat_interleave, tril/triu, diag family, trace, meshgrid, broadcasting helpers, cross,
 renorm, resize_. Data movement is in C (csrc/ops/join.c); this is argument glue."""
+from ._out import supports_out, write_out
 import builtins
 import operator
 
@@ -21,12 +22,7 @@ def cat(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "cat")
     if isinstance(dim, str):
         dim = _dim(ts[0], dim)
-    r = _C._cat(ts, operator.index(dim))
-    if out is not None:
-        out.resize_(r.shape)
-        out.copy_(r)
-        return out
-    return r
+    return write_out(_C._cat(ts, operator.index(dim)), out)
 
 
 def concat(tensors, dim=0, *, out=None):
@@ -251,7 +247,8 @@ def triu_(input, diagonal=0):
     return input
 
 
-def tril(input, diagonal=0, *, out=None):
+@supports_out
+def tril(input, diagonal=0):
     """Lower triangle (on and below diagonal) of the last two dims; the rest zero."""
     _no_names("tril", input)
     if input.dim() < 2:
@@ -259,7 +256,8 @@ def tril(input, diagonal=0, *, out=None):
     return tril_(input.clone(), diagonal)
 
 
-def triu(input, diagonal=0, *, out=None):
+@supports_out
+def triu(input, diagonal=0):
     """Upper triangle (on and above diagonal) of the last two dims; the rest zero."""
     _no_names("triu", input)
     if input.dim() < 2:
@@ -267,7 +265,8 @@ def triu(input, diagonal=0, *, out=None):
     return triu_(input.clone(), diagonal)
 
 
-def diag(input, diagonal=0, *, out=None):
+@supports_out
+def diag(input, diagonal=0):
     """1-D input: a square matrix with input on the given diagonal; 2-D: that diagonal (copy)."""
     _no_names("diag", input)
     if input.dim() == 1:
@@ -374,7 +373,8 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(shape) for t in tensors)
 
 
-def cross(input, other, dim=None, *, out=None):
+@supports_out
+def cross(input, other, dim=None):
     """Cross product of 3-vectors along dim (the first dim of size 3 when None)."""
     if dim is None:
         shape = broadcast_shapes(input.shape, other.shape) if input.dim() == other.dim() else input.shape

@@ -216,3 +216,18 @@ def test_unfold_view(dtype):
     for dim, size, step in [(0, 2, 1), (1, 3, 2), (-1, 7, 1), (0, 5, 3)]:
         same(x.unfold(dim, size, step), t.unfold(dim, size, step), strides=True)
     both(lambda: x.unfold(0, 6, 1), lambda: t.unfold(0, 6, 1), match_msg=False)
+
+
+def test_out_argument_receives_result():
+    torch = pytest.importorskip("torch")
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    cases = [("tril", (x,), {}), ("triu", (x, 1), {}), ("diag", (x,), {}),
+             ("index_select", (x, 1, np.array([3, 0])), {}), ("gather", (x, 1, np.array([[0], [2], [3]])), {})]
+    for name, args, kw in cases:
+        tl_args = [tl.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
+        th_args = [torch.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
+        out_tl, out_th = tl.empty(0), torch.empty(0)
+        r = getattr(tl, name)(*tl_args, out=out_tl, **kw)
+        getattr(torch, name)(*th_args, out=out_th, **kw)
+        assert r is out_tl
+        np.testing.assert_array_equal(out_tl.numpy(), out_th.numpy())
