@@ -22,9 +22,9 @@ import harness  # noqa: E402 - must come before NumPy is imported (see harness.c
 
 
 def module_rows(mod):
-    if hasattr(mod, "rows"):
-        return list(mod.rows())
-    return list(getattr(mod, "ROWS", []))
+    """(name, impls or setup) pairs from a module's rows() or ROWS (a list or a dict)."""
+    rows = mod.rows() if hasattr(mod, "rows") else getattr(mod, "ROWS", [])
+    return list(rows.items()) if isinstance(rows, dict) else list(rows)
 
 
 def main(argv=None):
