@@ -110,31 +110,17 @@ static PyGetSetDef tensor_getset[] = {
 
 /* ---- geometry queries ---- */
 
-static PyObject *m_size(FASTARGS)
+/* size(dim=None) and stride(dim=None): the whole tuple, or one entry of `vals`. */
+static PyObject *dim_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                           const char *fname, const int64_t *vals, bool as_size)
 {
     static const char *const names[] = {"dim", NULL};
     PyObject *a[1];
-    if (tl_parse_args(args, nargs, kwnames, "size", names, 0, 1, a) < 0) return NULL;
-    if (!a[0] || a[0] == Py_None) return tl_size_new(SELF->sizes, SELF->ndim);
-    int64_t d;
-    int w;
-    if (tl_conv_dim(a[0], SELF, &d) < 0) return NULL;
-    if (SELF->ndim == 0) {
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
-        return NULL;
-    }
-    if (tl_wrap_dim(d, SELF->ndim, &w) < 0) return tl_raise();
-    return PyLong_FromLongLong(SELF->sizes[w]);
-}
-
-static PyObject *m_stride(FASTARGS)
-{
-    static const char *const names[] = {"dim", NULL};
-    PyObject *a[1];
-    if (tl_parse_args(args, nargs, kwnames, "stride", names, 0, 1, a) < 0) return NULL;
+    if (tl_parse_args(args, nargs, kwnames, fname, names, 0, 1, a) < 0) return NULL;
     if (!a[0] || a[0] == Py_None) {
+        if (as_size) return tl_size_new(vals, SELF->ndim);
         PyObject *r = PyTuple_New(SELF->ndim);
-        for (int i = 0; r && i < SELF->ndim; i++) PyTuple_SET_ITEM(r, i, PyLong_FromLongLong(SELF->strides[i]));
+        for (int i = 0; r && i < SELF->ndim; i++) PyTuple_SET_ITEM(r, i, PyLong_FromLongLong(vals[i]));
         return r;
     }
     int64_t d;
@@ -145,8 +131,11 @@ static PyObject *m_stride(FASTARGS)
         return NULL;
     }
     if (tl_wrap_dim(d, SELF->ndim, &w) < 0) return tl_raise();
-    return PyLong_FromLongLong(SELF->strides[w]);
+    return PyLong_FromLongLong(vals[w]);
 }
+
+static PyObject *m_size(FASTARGS) { return dim_query(self, args, nargs, kwnames, "size", SELF->sizes, true); }
+static PyObject *m_stride(FASTARGS) { return dim_query(self, args, nargs, kwnames, "stride", SELF->strides, false); }
 
 static PyObject *m_dim(PyObject *self, PyObject *u) { return PyLong_FromLong(SELF->ndim); }
 static PyObject *m_numel(PyObject *self, PyObject *u) { return PyLong_FromLongLong(tl_numel(SELF)); }
