@@ -5,11 +5,12 @@ The C core (``csrc/ops/index.c``, ``mask.c``, ``join.c``) does the work; this mo
 translates arguments: dim names to positions, index keys to per-dim index tensors, and
 composites (stack, hstack, roll, rot90, meshgrid, ...) of those primitives.
 """
-from ._out import supports_out
 import builtins
 import operator
 
 from . import _C
+from ._out import supports_out
+from ._util import no_names as _no_names, wrap_dim as _wrap
 
 _RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
 _int = builtins.int
@@ -36,19 +37,10 @@ def _dim(t, d):
     return operator.index(d)
 
 
-def _wrap(d, ndim):
-    n = ndim if ndim > 0 else 1
-    if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    return d + n if d < 0 else d
 
 
-def _no_names(op, *ts):
-    for t in ts:
-        if t.has_names():
-            raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
-                               "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set "
-                               "names on the result of the operation.")
+
+
 
 
 # ---- advanced indexing -----------------------------------------------------------------

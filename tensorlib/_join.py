@@ -1,11 +1,11 @@
 """Joining and reshaping ops: cat/stack families, flip/roll/rot90, repeat/tile,
 repeat_interleave, tril/triu, diag family, trace, meshgrid, broadcasting helpers, cross,
 renorm, resize_. Data movement is in C (csrc/ops/join.c); this is argument glue."""
-from ._out import supports_out, write_out
 import builtins
 import operator
 
 from . import _C
+from ._out import supports_out, write_out
 from ._index import _dim, _wrap, _no_names, index_select
 
 _int = builtins.int

@@ -5,17 +5,13 @@ einsum parses the subscripts, takes diagonals for repeated labels, sums labels u
 one operand only, and contracts operands pairwise left to right, each contraction as one
 permute/reshape + bmm (OpenBLAS underneath)."""
 from . import _C
+from ._util import no_names as _no_names, wrap_dim as _wrap
 
 _OPS = ("mm", "bmm", "matmul", "mv", "dot", "vdot", "outer", "ger", "addmm", "addmv", "addr", "baddbmm", "addbmm")
 globals().update({name: getattr(_C, name) for name in _OPS})
 
 
-def _no_names(op, *tensors):
-    for t in tensors:
-        if t.has_names():
-            raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
-                               "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, "
-                               "and set names on the result of the operation.")
+
 
 
 def _prod(xs):
@@ -76,11 +72,7 @@ def tensordot(a, b, dims=2, out=None):
     return r if out is None else _C._linalg_write_out(r, out, "tensordot")
 
 
-def _wrap(d, n):
-    if not -max(n, 1) <= d < max(n, 1):
-        lo, hi = -max(n, 1), max(n, 1) - 1
-        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
-    return d + n if d < 0 else d
+
 
 
 def inner(input, other, out=None):

@@ -17,6 +17,7 @@ from collections import namedtuple
 
 from . import _C
 from ._tensor import Tensor
+from ._util import no_names
 
 __all__ = [
     "sum", "nansum", "prod", "mean", "nanmean", "std", "var", "std_mean", "var_mean",
@@ -54,12 +55,8 @@ _NAMED_OK = {"sum", "mean", "prod", "std", "var", "median", "nanmedian", "mode",
 
 
 def _unnamed(op, *tensors):
-    for t in tensors:
-        if isinstance(t, _C.TensorBase) and op not in _NAMED_OK and t.has_names():
-            raise RuntimeError(
-                f"{op} is not yet supported with named tensors. Please drop names via "
-                f"`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on the "
-                f"result of the operation.")
+    if op not in _NAMED_OK:
+        no_names(op, *(t for t in tensors if isinstance(t, _C.TensorBase)))
 
 
 def _check_tensor(op, x):

@@ -8,16 +8,12 @@ Python protocols (pickle, copy, NumPy's __array__, iteration).
 import builtins
 
 from . import _C
+from ._util import wrap_dim as _wrap_dim
 
 __all__ = ["Tensor"]
 
 
-def _wrap_dim(d, ndim):
-    n = ndim if ndim > 0 else 1
-    if not -n <= d < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    return d + n if d < 0 else d
+
 
 
 class Tensor(_C.TensorBase):

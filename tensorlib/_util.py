@@ -1,0 +1,20 @@
+"""Argument helpers every Python-level op module shares."""
+
+__all__ = ["wrap_dim", "no_names"]
+
+
+def wrap_dim(d, ndim):
+    """d wrapped into [0, ndim) (a 0-d tensor accepts -1 and 0); torch's IndexError otherwise."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d + n if d < 0 else d
+
+
+def no_names(op, *tensors):
+    """RuntimeError for ops without a named-tensor rule, instead of silently dropping names."""
+    for t in tensors:
+        if t.has_names():
+            raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
+                               "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set "
+                               "names on the result of the operation.")
