@@ -65,6 +65,27 @@ EXTREME(ext_max_f64, double, >)
 EXTREME(ext_min_f64, double, <)
 
 /* Real kernels shared by float32 and float64 buffers. */
+/* any/all/count_nonzero: the same for real and complex elements. */
+#define TRUTH_CASES                                                                     \
+    case TL_K_ANY: {                                                                    \
+        int64_t r = 0;                                                                  \
+        for (i = 0; i < n && !r; i++) r = p[i] != 0;                                    \
+        a->i = r;                                                                       \
+        break;                                                                          \
+    }                                                                                   \
+    case TL_K_ALL: {                                                                    \
+        int64_t r = 1;                                                                  \
+        for (i = 0; i < n && r; i++) r = p[i] != 0;                                     \
+        a->i = r;                                                                       \
+        break;                                                                          \
+    }                                                                                   \
+    case TL_K_CNZ: {                                                                    \
+        int64_t c = 0;                                                                  \
+        for (i = 0; i < n; i++) c += p[i] != 0;                                         \
+        a->i = c;                                                                       \
+        break;                                                                          \
+    }
+
 #define REAL_OPS(SUF, T, SUMF)                                                          \
     static void row_##SUF(tl_kop op, const T *p, int64_t n, int64_t idx0, double center, \
                           double power, tl_racc *a)                                     \
@@ -106,24 +127,7 @@ EXTREME(ext_min_f64, double, <)
             a->cnt = idx0 + k;                                                          \
             break;                                                                      \
         }                                                                               \
-        case TL_K_ANY: {                                                                \
-            int64_t r = 0;                                                              \
-            for (i = 0; i < n && !r; i++) r = p[i] != 0;                                \
-            a->i = r;                                                                   \
-            break;                                                                      \
-        }                                                                               \
-        case TL_K_ALL: {                                                                \
-            int64_t r = 1;                                                              \
-            for (i = 0; i < n && r; i++) r = p[i] != 0;                                 \
-            a->i = r;                                                                   \
-            break;                                                                      \
-        }                                                                               \
-        case TL_K_CNZ: {                                                                \
-            int64_t c = 0;                                                              \
-            for (i = 0; i < n; i++) c += p[i] != 0;                                     \
-            a->i = c;                                                                   \
-            break;                                                                      \
-        }                                                                               \
+        TRUTH_CASES                                                                     \
         case TL_K_ABSPOW: {                                                             \
             double s = 0;                                                               \
             if (power == 1) for (i = 0; i < n; i++) s += fabs((double)p[i]);            \
@@ -267,24 +271,7 @@ static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double
             a->c = s;                                                                    \
             break;                                                                       \
         }                                                                                \
-        case TL_K_ANY: {                                                                 \
-            int64_t r = 0;                                                               \
-            for (i = 0; i < n && !r; i++) r = p[i] != 0;                                 \
-            a->i = r;                                                                    \
-            break;                                                                       \
-        }                                                                                \
-        case TL_K_ALL: {                                                                 \
-            int64_t r = 1;                                                               \
-            for (i = 0; i < n && r; i++) r = p[i] != 0;                                  \
-            a->i = r;                                                                    \
-            break;                                                                       \
-        }                                                                                \
-        case TL_K_CNZ: {                                                                 \
-            int64_t c = 0;                                                               \
-            for (i = 0; i < n; i++) c += p[i] != 0;                                      \
-            a->i = c;                                                                    \
-            break;                                                                       \
-        }                                                                                \
+        TRUTH_CASES                                                                      \
         case TL_K_ABSPOW: {                                                              \
             double s = 0;                                                                \
             for (i = 0; i < n; i++) {                                                    \

@@ -23,26 +23,26 @@ uint64_t tl_sort_key(const char *p, bool is_f64)
     return (u >> 63) ? ~u : u | ((uint64_t)1 << 63);
 }
 
+static void insertion_sort_kv(tl_kv *a, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        tl_kv v = a[i];
+        int64_t j = i;
+        while (j > 0 && a[j - 1].key > v.key) a[j] = a[j - 1], j--;
+        a[j] = v;
+    }
+}
+
 void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
 {
     if (n <= 32) {
-        for (int64_t i = 1; i < n; i++) {
-            tl_kv v = a[i];
-            int64_t j = i;
-            while (j > 0 && a[j - 1].key > v.key) a[j] = a[j - 1], j--;
-            a[j] = v;
-        }
+        insertion_sort_kv(a, n);
         return;
     }
     static const int B = 8;
     int64_t (*cnt)[256] = calloc(B, sizeof(*cnt));
     if (!cnt) { /* fall back to insertion sort rather than fail mid-op */
-        for (int64_t i = 1; i < n; i++) {
-            tl_kv v = a[i];
-            int64_t j = i;
-            while (j > 0 && a[j - 1].key > v.key) a[j] = a[j - 1], j--;
-            a[j] = v;
-        }
+        insertion_sort_kv(a, n);
         return;
     }
     for (int64_t i = 0; i < n; i++)
