@@ -101,3 +101,32 @@ for _name in ("flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "re
               "renorm_", "resize_", "resize_as_"):
     setattr(Tensor, _name, getattr(_join, _name))
 del _name
+
+
+# ---- module-level forms of Tensor methods (torch.transpose(x, 0, 1) == x.transpose(0, 1)) ----
+def _method_function(name):
+    method = getattr(Tensor, name)
+
+    def fn(input, *args, **kwargs):
+        if not isinstance(input, _C.TensorBase):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return method(input, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{name}(input, *args, **kwargs): the same as ``input.{name}(*args, **kwargs)``.\n\n" + (
+        method.__doc__ or "")
+    return fn
+
+
+for _name in ("as_strided", "chunk", "clone", "detach", "detach_", "diagonal", "flatten", "get_device", "is_signed",
+              "moveaxis", "movedim", "narrow", "permute", "reshape", "select", "split", "squeeze", "swapaxes",
+              "swapdims", "t", "tensor_split", "transpose", "unbind", "unflatten", "unsqueeze", "is_nonzero",
+              "is_same_size", "fill_", "zero_", "resize_as_", "ravel",
+              "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_",
+              "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_",
+              "cosh_", "deg2rad_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "log10_",
+              "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_",
+              "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
+              "trunc_", "xlogy_", "addmv_", "conj_physical_"):
+    if hasattr(Tensor, _name) and _name not in globals():
+        globals()[_name] = _method_function(_name)
+del _name

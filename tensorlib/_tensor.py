@@ -300,6 +300,37 @@ class Tensor(_C.TensorBase):
         """-1 for CPU tensors, else the device index."""
         return -1 if self.device.type == "cpu" else self.device.index
 
+    def detach_(self):
+        """Detaches in place: self (tensorlib keeps no autograd graph)."""
+        return self
+
+    def is_inference(self):
+        """False: tensorlib has no inference mode, so no tensor is an inference tensor."""
+        return False
+
+    def is_set_to(self, tensor):
+        """True when both tensors view the same storage with the same offset, sizes and strides."""
+        if not isinstance(tensor, _C.TensorBase):
+            raise TypeError(f"is_set_to(): argument 'tensor' must be Tensor, not {type(tensor).__name__}")
+        return (self._storage_ptr() == tensor._storage_ptr() and self.storage_offset() == tensor.storage_offset()
+                and self.shape == tensor.shape and self.stride() == tensor.stride())
+
+    def is_same_size(self, other):
+        """True when both tensors have the same shape."""
+        return self.shape == other.shape
+
+    def is_nonzero(self):
+        """The truth value of a one-element tensor (RuntimeError for any other size)."""
+        return builtins.bool(self)
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        """A strided tensor: self when already strided (cast when dtype is given)."""
+        return self if dtype is None or dtype == self.dtype else self.to(dtype)
+
+    def ravel(self):
+        """The elements as a 1-D tensor: a view when possible, else a copy."""
+        return self.reshape(-1)
+
     def cpu(self, memory_format=None):
         """self when already on the CPU."""
         return self if memory_format is None else self.to("cpu", memory_format=memory_format)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/error.h"
 
@@ -121,12 +122,39 @@ tl_storage *tl_storage_new_foreign(void *data, size_t nbytes, tl_device device, 
     return s;
 }
 
+static size_t shared_len(size_t nbytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return nbytes ? (nbytes + page - 1) / page * page : page;
+}
+
 void tl_storage_release(tl_storage *s)
 {
     if (!s || --s->refcnt > 0) return;
     if (s->release) s->release(s->owner);
+    else if (s->shared) munmap(s->data, shared_len(s->nbytes));
     else tl_free(s->data, s->nbytes);
     free(s);
+}
+
+int tl_storage_share(tl_storage *s)
+{
+    if (s->shared) return 0;
+    if (s->release)
+        return tl_err(TL_ERR_RUNTIME, "share_memory_: the storage is owned by another library (NumPy, a buffer "
+                      "or DLPack); copy it with clone() first");
+    if (s->exports > 0)
+        return tl_err(TL_ERR_RUNTIME, "share_memory_: the storage has %lld live buffer exports; moving it would "
+                      "detach them", (long long)s->exports);
+    size_t n = shared_len(s->nbytes);
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return tl_err(TL_ERR_MEMORY, "share_memory_: can't map %zu bytes of shared memory", n);
+    memcpy(p, s->data, s->nbytes);
+    tl_free(s->data, s->nbytes);
+    s->data = p;
+    s->shared = true;
+    s->resizable = false;
+    return 0;
 }
 
 int tl_storage_resize(tl_storage *s, size_t nbytes)

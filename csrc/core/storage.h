@@ -19,6 +19,7 @@ typedef struct tl_storage {
     tl_device device;
     bool readonly;       /* imported from a read-only buffer: in-place writes raise */
     bool resizable;      /* owned by tensorlib's allocator */
+    bool shared;         /* lives in a MAP_SHARED mapping (share_memory_): forked children see writes */
     int64_t exports;     /* live buffer-protocol / NumPy exports: resize_ refuses while > 0 */
     void *owner;         /* foreign owner, released through release() */
     tl_release_fn release;
@@ -33,6 +34,11 @@ static inline tl_storage *tl_storage_retain(tl_storage *s) { if (s) s->refcnt++;
 void tl_storage_release(tl_storage *s);
 /* Grows an allocator-owned storage in place (resize_); keeps the old bytes. */
 int tl_storage_resize(tl_storage *s, size_t nbytes);
+
+/* Moves the bytes into shared memory (MAP_SHARED | MAP_ANONYMOUS) so processes forked
+ * afterwards see each other's writes; no-op when already shared. Refused for memory
+ * tensorlib does not own or that is exported (moving it would break the other side). */
+int tl_storage_share(tl_storage *s);
 
 /* Raw allocator used for storages and scratch: 64-byte aligned, huge pages for big blocks. */
 void *tl_alloc(size_t nbytes);

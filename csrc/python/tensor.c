@@ -308,6 +308,18 @@ static PyObject *m_detach(PyObject *self, PyObject *u)
     return (PyObject *)r;
 }
 
+static PyObject *m_share_memory_(PyObject *self, PyObject *u)
+{
+    if (SELF->storage && tl_storage_share(SELF->storage) < 0) return tl_raise();
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *m_is_shared(PyObject *self, PyObject *u)
+{
+    return PyBool_FromLong(SELF->storage && SELF->storage->shared);
+}
+
 /* ---- views ---- */
 
 static PyObject *m_view(FASTARGS)
@@ -979,6 +991,8 @@ static PyMethodDef tensor_methods[] = {
     FAST("cdouble", m_cdouble, "Cast to complex128."),
     FAST("chalf", m_chalf, "Cast to complex32."),
     NOARGS("detach", m_detach, "A view of self (tensorlib has no autograd graph to detach from)."),
+    NOARGS("share_memory_", m_share_memory_, "Moves the storage into shared memory (seen by processes forked later); returns self."),
+    NOARGS("is_shared", m_is_shared, "True when the storage lives in shared memory (share_memory_)."),
     FAST("view", m_view, "view(*shape) or view(dtype): a view with another shape or element type."),
     FAST("reshape", m_reshape, "reshape(*shape): a view when the strides allow it, else a copy."),
     FAST("transpose", m_transpose, "transpose(dim0, dim1): a view with two dims swapped."),
