@@ -151,7 +151,7 @@ def _setitem(self, key, value):
         value = _as_tensor(value, dtype=self.dtype)
     if not indices:
         if isinstance(value, _C.TensorBase):
-            view.copy_(value)
+            view[...] = value  # the C path: setitem broadcasting and overlap rules
         else:
             view.fill_(value)
         return

@@ -117,6 +117,10 @@ def where(condition, input=None, other=None, *, out=None):
     """Elements of input where condition holds, of other elsewhere."""
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
+    if out is not None:  # torch's out= overload takes tensors only
+        for pos, (name, v) in enumerate((("input", input), ("other", other)), 2):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"where(): argument '{name}' (position {pos}) must be Tensor, not {type(v).__name__}")
     return _C._ew_where(condition, input, other, out)
 
 

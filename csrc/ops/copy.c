@@ -6,20 +6,10 @@
 
 #include "core/error.h"
 #include "core/iter.h"
+#include "core/overlap.h"
 #include "core/parallel.h"
 #include "kernels/cast.h"
-
-bool tl_may_overlap(const tl_tensor *a, const tl_tensor *b)
-{
-    if (a->storage != b->storage) return false;
-    int64_t la, ha, lb, hb;
-    tl_extent(a->sizes, a->strides, a->ndim, &la, &ha);
-    tl_extent(b->sizes, b->strides, b->ndim, &lb, &hb);
-    if (tl_numel(a) == 0 || tl_numel(b) == 0) return false;
-    int64_t a0 = (a->offset + la) * tl_itemsize(a), a1 = (a->offset + ha + 1) * tl_itemsize(a);
-    int64_t b0 = (b->offset + lb) * tl_itemsize(b), b1 = (b->offset + hb + 1) * tl_itemsize(b);
-    return a0 < b1 && b0 < a1;
-}
+#include "ops/view.h"
 
 /* Cache-blocked 2-D copy for transposes: the iterator's inner dim walks the output
  * contiguously while the input jumps a whole row per element. */
@@ -80,27 +70,20 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                       tl_shape_str(dst->sizes, dst->ndim, (char[512]){0}, 512), tl_shape_str(shp, n, (char[512]){0}, 512));
     }
-    for (int i = 0; i < dst->ndim; i++)
-        if (dst->strides[i] == 0 && dst->sizes[i] > 1)
-            return tl_err(TL_ERR_RUNTIME, "unsupported operation: more than one element of the written-to tensor refers to a "
-                                          "single memory location. Please clone() the tensor before performing the operation.");
+    if (tl_check_internal_overlap(dst) < 0) return -1;
     if (tl_may_overlap(dst, src)) {
-        /* torch's overlap rule: dense operands overlapping other than exactly are an
-         * error; broadcast or interleaved (non-dense) ones are too hard to judge, so copy
-         * through a temporary to be safe. */
-        if (!same_shape(dst, src) || !tl_is_non_overlapping_and_dense(dst) || !tl_is_non_overlapping_and_dense(src)) {
+        /* torch's rule: dense operands overlapping other than exactly are an error;
+         * overlaps too hard to judge (non-dense operands) or broadcast sources are
+         * read through a temporary, so the result never depends on the loop order. */
+        tl_overlap ov = tl_overlap_status(dst, src);
+        if (ov == TL_OVERLAP_PARTIAL) return tl_check_partial_overlap(dst, src);
+        if (ov == TL_OVERLAP_TOO_HARD || !same_shape(dst, src)) {
             tl_tensor tmp = {0};
             if (tl_clone(&tmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
             int rc = tl_copy_(dst, &tmp);
             tl_tensor_clear(&tmp);
             return rc;
         }
-        bool same = dst->offset == src->offset && tl_itemsize(dst) == tl_itemsize(src) && same_shape(dst, src) &&
-                    !memcmp(dst->strides, src->strides, sizeof(int64_t) * dst->ndim);
-        if (!same)
-            return tl_err(TL_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the written-to tensor "
-                                          "refer to a single memory location. Please clone() the tensor before performing the "
-                                          "operation.");
         if (dst->dtype == src->dtype) return 0;
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
@@ -149,4 +132,17 @@ int tl_contiguous(tl_tensor *out, const tl_tensor *src, tl_memory_format fmt)
 {
     if (tl_is_contiguous_format(src, fmt)) return tl_tensor_alias(out, src);
     return tl_clone(out, src, (tl_dtype)src->dtype, fmt);
+}
+
+int tl_copy_setitem(tl_tensor *dst, const tl_tensor *src)
+{
+    int lead = 0;
+    while (lead < src->ndim && src->sizes[lead] == 1) lead++;
+    tl_tensor v = {0}, e = {0};
+    int rc = tl_tensor_view_init(&v, src, src->ndim - lead, src->sizes + lead, src->strides + lead, src->offset);
+    if (rc == 0) rc = tl_expand(&e, &v, dst->sizes, dst->ndim);
+    if (rc == 0) rc = tl_copy_(dst, &e);
+    tl_tensor_clear(&e);
+    tl_tensor_clear(&v);
+    return rc;
 }

@@ -3,17 +3,21 @@
 #define TL_OPS_COPY_H
 
 #include "core/scalar.h"
+#include "core/overlap.h"
 #include "core/tensor.h"
 
 /* dst <- src, broadcasting src to dst's shape and casting to dst's dtype. */
 int tl_copy_(tl_tensor *dst, const tl_tensor *src);
+/* Assignment through indexing (t[key] = src): leading size-1 dims of src are dropped
+ * and src is expanded to dst's shape before copy_, as torch does (so a broadcast src
+ * sharing memory with dst is read through a copy, while a partial overlap of dense
+ * operands is an error). */
+int tl_copy_setitem(tl_tensor *dst, const tl_tensor *src);
 /* Every element of t <- s (cast to t's dtype). */
 int tl_fill_(tl_tensor *t, tl_scalar s);
 /* out <- a new tensor with src's values, dtype `dtype`, laid out in `fmt`; names kept. */
 int tl_clone(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, tl_memory_format fmt);
 /* out <- src itself (aliased) when already laid out in `fmt`, else a clone. */
 int tl_contiguous(tl_tensor *out, const tl_tensor *src, tl_memory_format fmt);
-/* True when the two tensors' memory ranges intersect. */
-bool tl_may_overlap(const tl_tensor *a, const tl_tensor *b);
 
 #endif

@@ -13,10 +13,12 @@
 
 #include "core/error.h"
 #include "core/iter.h"
+#include "core/overlap.h"
 #include "core/parallel.h"
 #include "core/promote.h"
 #include "kernels/cast.h"
 #include "named/unify.h"
+#include "ops/copy.h"
 
 #define EW_CHUNK 256
 
@@ -89,6 +91,8 @@ typedef struct {
     int in_compute[3];       /* compute dtype override per input (-1: the op's) */
     int names_from;          /* -1: unify all tensor inputs; k: keep input k's names */
     const tl_ew_params *prm;
+    tl_tensor tmp[3];        /* inputs read through a copy (unjudgeable overlap with out) */
+    int has_tmp[3];
 } ew_call;
 
 typedef struct {
@@ -153,7 +157,37 @@ static int resize_out(tl_tensor *out, const int64_t *shape, int ndim)
     return rc;
 }
 
+/* torch's overlap policy for the written-to tensor (core/overlap.h); inputs whose
+ * overlap with it cannot be judged are replaced by copies in c->tmp. */
+static int check_out_overlap(ew_call *c, const tl_tensor *out)
+{
+    if (tl_check_internal_overlap(out) < 0) return -1;
+    for (int k = 0; k < c->nin; k++) {
+        const tl_tensor *t = c->in[k].t;
+        if (!t || tl_check_partial_overlap(out, t) < 0) {
+            if (t) return -1;
+            continue;
+        }
+        if (tl_overlap_status(out, t) == TL_OVERLAP_TOO_HARD && tl_may_overlap(out, t)) {
+            if (tl_clone(&c->tmp[k], t, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+            c->has_tmp[k] = 1;
+            c->in[k].t = &c->tmp[k];
+        }
+    }
+    return 0;
+}
+
+static int run_body(ew_call *c, tl_ew_dest *dst);
+
 static int run(ew_call *c, tl_ew_dest *dst)
+{
+    int rc = run_body(c, dst);
+    for (int k = 0; k < 3; k++)
+        if (c->has_tmp[k]) tl_tensor_clear(&c->tmp[k]);
+    return rc;
+}
+
+static int run_body(ew_call *c, tl_ew_dest *dst)
 {
     int64_t shape[TL_MAX_DIMS];
     int ndim = 0;
@@ -224,6 +258,7 @@ static int run(ew_call *c, tl_ew_dest *dst)
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
         for (int i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+        if (same && check_out_overlap(c, out) < 0) return -1;
         if (!same) {
             char b1[128], b2[128];
             if (dst->mode == TL_EW_INPLACE)

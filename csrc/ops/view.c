@@ -52,10 +52,14 @@ int tl_expand(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n)
 {
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
     int32_t nm[TL_MAX_DIMS] = {0};
+    /* torch names the tensor type in this message: torch.LongTensor for the dtypes that
+     * had legacy tensor types, CPUBoolType for the others */
+    bool legacy = t->dtype == TL_UINT8 || t->dtype == TL_INT8 || t->dtype == TL_INT16 || t->dtype == TL_INT32 ||
+                  t->dtype == TL_INT64 || t->dtype == TL_FLOAT16 || t->dtype == TL_FLOAT32 || t->dtype == TL_FLOAT64;
     if (n < t->ndim)
-        return tl_err(TL_ERR_RUNTIME, "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%d) must be "
+        return tl_err(TL_ERR_RUNTIME, "expand(%s%s%s{%s}, size=%s): the number of sizes provided (%d) must be "
                                       "greater or equal to the number of dimensions in the tensor (%d)",
-                      tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), tl_shape_str(sizes, n, (char[512]){0}, 512),
+                      legacy ? "torch." : "CPU", tl_dtype_infos[t->dtype].cname, legacy ? "Tensor" : "Type", tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), tl_shape_str(sizes, n, (char[512]){0}, 512),
                       n, t->ndim);
     if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
     for (int i = n - 1; i >= 0; i--) {

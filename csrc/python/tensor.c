@@ -894,7 +894,7 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
         /* a 0-d value fills, as torch does (so it may alias the destination) */
         rc = tl_fill_(&r->t, tl_scalar_from_bytes(tl_data(TL_TENSOR(value)), (tl_dtype)TL_TENSOR(value)->dtype));
     } else if (tl_is_tensor(value)) {
-        rc = tl_copy_(&r->t, TL_TENSOR(value));
+        rc = tl_copy_setitem(&r->t, TL_TENSOR(value));
     } else {
         tl_scalar s;
         if (tl_conv_scalar(value, &s) < 0) {
