@@ -1,5 +1,7 @@
 """Names through elementwise ops (seed 003): unary ops keep names, binary ops unify
 names from the right with the seed's two checks and messages, out=/in-place semantics."""
+import re
+
 import pytest
 
 import tensorlib as tl
@@ -59,9 +61,19 @@ def test_inplace_and_out_names():
     out = tl.empty(2, 2)
     tl.add(named("N", None), named(None, "C"), out=out)
     assert out.names == ("N", "C")
-    bad = tl.empty(2, 2, names=("A", "B"))
-    with pytest.raises(RuntimeError):
+    bad = tl.empty(2, 2, names=("A", "B")).fill_(5)
+    # torch 1.13's text (NamedTensorUtils assert_names_equal); nothing is written
+    with pytest.raises(RuntimeError, match=re.escape(
+            "Name mismatch: specified out tensor with names ['A', 'B'] are not the same as the computed output names "
+            "['N', 'C']. Please rename the out tensor's dims with `Tensor.rename`.")):
         tl.add(named("N", "C"), named("N", "C"), out=bad)
+    assert bad.tolist() == [[5, 5], [5, 5]] and bad.names == ("A", "B")
+    partly = tl.empty(2, 2, names=("N", None))
+    with pytest.raises(RuntimeError, match="Name mismatch"):
+        tl.add(named("N", "C"), 1, out=partly)
+    keep = tl.empty(2, 2, names=("A", "B"))
+    tl.add(tl.ones(2, 2), 1, out=keep)  # unnamed result: out keeps its names
+    assert keep.names == ("A", "B")
     y = named("N", "C")
     with pytest.raises(RuntimeError, match="do not match"):
         y.add_(named("C", "N"))

@@ -69,3 +69,14 @@ int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out
 {
     return tl_names_unify_lists(out, a ? a->names : NULL, a ? a->ndim : 0, b ? b->names : NULL, b ? b->ndim : 0, out_ndim);
 }
+
+int tl_names_check_out(const tl_tensor *out, const int32_t *names, int has_names)
+{
+    if (!out->names || !has_names) return 0;
+    if (!memcmp(out->names, names, sizeof(int32_t) * out->ndim)) return 0;
+    char a[512], b[512];
+    fmt_names(a, sizeof a, out->names, out->ndim);
+    fmt_names(b, sizeof b, names, out->ndim);
+    return tl_err(TL_ERR_RUNTIME, "Name mismatch: specified out tensor with names %s are not the same as the computed "
+                                  "output names %s. Please rename the out tensor's dims with `Tensor.rename`.", a, b);
+}

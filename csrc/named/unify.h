@@ -14,5 +14,8 @@
 int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out_ndim);
 /* Same over raw name lists (NULL = all unnamed). */
 int tl_names_unify_lists(int32_t *out, const int32_t *a, int na, const int32_t *b, int nb, int out_ndim);
+/* out= rule of seed 003: a named out must carry exactly the computed names (torch's
+ * "Name mismatch" RuntimeError otherwise); an unnamed out or an unnamed result passes. */
+int tl_names_check_out(const tl_tensor *out, const int32_t *names, int has_names);
 
 #endif

@@ -135,15 +135,6 @@ static void mixed_loop(char **d, const int64_t *s, int64_t n, void *c)
     }
 }
 
-static int names_equal(const tl_tensor *t, const int32_t *names, int has)
-{
-    for (int i = 0; i < t->ndim; i++) {
-        int32_t a = t->names ? t->names[i] : 0, b = has ? names[i] : 0;
-        if (a != b) return 0;
-    }
-    return 1;
-}
-
 /* Resizes an out= tensor to `shape` (contiguous, fresh storage), as torch's resize_. */
 static int resize_out(tl_tensor *out, const int64_t *shape, int ndim)
 {
@@ -265,8 +256,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                 return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                               tl_shape_str(out->sizes, out->ndim, b1, sizeof b1), tl_shape_str(shape, ndim, b2, sizeof b2));
         }
-        if (out->names && has_names && dst->mode == TL_EW_OUT && same && !names_equal(out, names, has_names))
-            return tl_err(TL_ERR_RUNTIME, "%s: the names of out= do not match the names of the result", c->name);
+        if (dst->mode == TL_EW_OUT && same && tl_names_check_out(out, names, has_names) < 0) return -1;
         if (!same) {
             if (tl_numel(out) > 0) {
                 dst->resized = 1;
