@@ -8,7 +8,7 @@ Python protocols (pickle, copy, NumPy's __array__, iteration).
 import builtins
 
 from . import _C
-from ._util import wrap_dim as _wrap_dim
+from ._util import dim_index as _dim_index, wrap_dim as _wrap_dim
 
 __all__ = ["Tensor"]
 
@@ -364,12 +364,7 @@ class Tensor(_C.TensorBase):
     # ---- names -------------------------------------------------------------------
 
     def _dim_index(self, dim):
-        if isinstance(dim, str):
-            names = self.names
-            if dim not in names:
-                raise RuntimeError(f"Name '{dim}' not found in Tensor{names}.")
-            return names.index(dim)
-        return _wrap_dim(int(dim), self.dim())
+        return _dim_index(self, dim)
 
     def rename(self, *names, **rename_map):
         """A view with new names: rename(*names) (with '...'), rename(None) or rename(old=new)."""

@@ -1,6 +1,8 @@
 """Argument helpers every Python-level op module shares."""
 
-__all__ = ["wrap_dim", "no_names"]
+import operator
+
+__all__ = ["wrap_dim", "dim_index", "no_names"]
 
 
 def wrap_dim(d, ndim):
@@ -9,6 +11,16 @@ def wrap_dim(d, ndim):
     if not -n <= d < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d + n if d < 0 else d
+
+
+def dim_index(t, d):
+    """d (an int, wrapped, or a dim name) as an index into t's dims; torch's errors otherwise."""
+    if isinstance(d, str):
+        names = t.names
+        if d not in names:
+            raise RuntimeError(f"Name '{d}' not found in Tensor{list(names)}.")
+        return names.index(d)
+    return wrap_dim(operator.index(d), t.dim())
 
 
 def no_names(op, *tensors):

@@ -5,6 +5,8 @@ drop), and the errors for invalid or duplicate names.
 
 torch 2.13 dropped named tensors, so the oracle here is seed 003's text (and torch 1.13's
 documented behaviour where the seed is silent); values and strides still come from torch."""
+import re
+
 import pytest
 
 import tensorlib as tl
@@ -298,3 +300,15 @@ def test_ops_without_named_support_raise():
             assert "named" in str(e)
         else:  # supported ones must not drop names silently unless the rule says so
             assert r.names is not None
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x.sum("Q"), lambda x: x.split(1, "Q"), lambda x: x.size("Q"), lambda x: x.transpose("Q", "N"),
+    lambda x: x.select("Q", 0), lambda x: x.index_select("Q", tl.tensor([0])), lambda x: x.argmax("Q"),
+    lambda x: x.cumsum("Q"), lambda x: x.softmax("Q") if hasattr(x, "softmax") else x.sum("Q"),
+])
+def test_unknown_dim_name_message(call):
+    # seed 003 / torch 1.13: "Name 'Q' not found in Tensor['N', None]." (names printed as a list)
+    x = tl.zeros(2, 3, names=("N", None))
+    with pytest.raises(RuntimeError, match=re.escape("Name 'Q' not found in Tensor['N', None].")):
+        call(x)

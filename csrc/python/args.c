@@ -195,9 +195,11 @@ int tl_conv_dim(PyObject *o, const tl_tensor *t, int64_t *out)
         if (id < 0) return tl_raise_int();
         for (int i = 0; t->names && i < t->ndim; i++)
             if (t->names[i] == id) { *out = i; return 0; }
-        PyObject *names = tl_names_tuple(t);
-        PyErr_Format(PyExc_RuntimeError, "Name '%s' not found in Tensor%S.", s, names ? names : Py_None);
-        Py_XDECREF(names);
+        PyObject *tup = tl_names_tuple(t), *names = tup ? PySequence_List(tup) : NULL;
+        Py_XDECREF(tup);
+        if (!names) return -1;
+        PyErr_Format(PyExc_RuntimeError, "Name '%s' not found in Tensor%S.", s, names);  /* Tensor['N', None] */
+        Py_DECREF(names);
         return -1;
     }
     return tl_conv_int64(o, out, "dim");
