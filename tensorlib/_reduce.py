@@ -17,7 +17,7 @@ from collections import namedtuple
 
 from . import _C
 from ._tensor import Tensor
-from ._util import no_names
+from ._util import dim_index, no_names
 
 __all__ = [
     "sum", "nansum", "prod", "mean", "nanmean", "std", "var", "std_mean", "var_mean",
@@ -274,7 +274,8 @@ def _full_stat(op, code, input):
     _unnamed(op, input)
     flat = input.rename(None).reshape(-1) if input.has_names() else input.reshape(-1)
     if flat.numel() == 0:
-        return _C.full((), math.nan, dtype=input.dtype)
+        # NaN cast like any float -> int conversion (torch gives INT64_MIN for int64)
+        return _C.full((), math.nan, dtype=_C.float64).to(input.dtype)
     return _C._reduce_index(flat, code, 0, False, 0)[0]
 
 
@@ -297,10 +298,24 @@ def nanmedian(input, dim=None, keepdim=False, *, out=None):
     return _write_out("nanmedian", return_types.nanmedian(*r), out)
 
 
+def _zero_dim_pair(op, input, dim, k=1):
+    """torch answers a 0-d input of any dtype before dispatching on dtype: (input, 0)."""
+    if op in ("cummax", "cummin"):
+        if (dim_index(input, dim) if isinstance(dim, str) else dim) not in (-1, 0):
+            raise IndexError(f"{op}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    else:
+        dim_index(input, dim)
+    if k != 1:
+        raise RuntimeError(f"{op}(): selected number k out of range for dimension 0")
+    return input.clone(), _C.zeros((), dtype=_C.int64)
+
+
 def mode(input, dim=-1, keepdim=False, *, out=None):
     """Most frequent value along dim (smallest on ties) and an index where it occurs."""
     _check_tensor("mode", input)
     _unnamed("mode", input)
+    if input.dim() == 0:
+        return _write_out("mode", return_types.mode(*_zero_dim_pair("mode", input, dim)), out)
     return _write_out("mode", return_types.mode(*_C._reduce_index(input, _IDX_MODE, dim, keepdim, 0)), out)
 
 
@@ -308,6 +323,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """k-th smallest element along dim (1-based) and its index."""
     _check_tensor("kthvalue", input)
     _unnamed("kthvalue", input)
+    if input.dim() == 0:
+        return _write_out("kthvalue", return_types.kthvalue(*_zero_dim_pair("kthvalue", input, dim, k)), out)
     return _write_out("kthvalue", return_types.kthvalue(*_C._reduce_index(input, _IDX_KTH, dim, keepdim, k)), out)
 
 
@@ -348,6 +365,8 @@ def cummax(input, dim, *, out=None):
     """Running maximum along dim and the index where it was reached (last on ties)."""
     _check_tensor("cummax", input)
     _unnamed("cummax", input)
+    if input.dim() == 0:
+        return _write_out("cummax", return_types.cummax(*_zero_dim_pair("cummax", input, dim)), out)
     return _write_out("cummax", return_types.cummax(*_C._scan(input, _CUMMAX, dim, None)), out)
 
 
@@ -355,6 +374,8 @@ def cummin(input, dim, *, out=None):
     """Running minimum along dim and its index."""
     _check_tensor("cummin", input)
     _unnamed("cummin", input)
+    if input.dim() == 0:
+        return _write_out("cummin", return_types.cummin(*_zero_dim_pair("cummin", input, dim)), out)
     return _write_out("cummin", return_types.cummin(*_C._scan(input, _CUMMIN, dim, None)), out)
 
 
@@ -391,6 +412,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     """The k largest (or smallest) elements along dim with their indices, in sorted order."""
     _check_tensor("topk", input)
     _unnamed("topk", input)
+    if input.is_complex():
+        raise RuntimeError(" topk does not support complex dtypes on CPU")  # torch's text, leading space included
     return _write_out("topk", return_types.topk(*_C._topk(input, k, dim, builtins.bool(largest))), out)
 
 

@@ -188,3 +188,49 @@ def test_size_ctor_bad_input():
     _same(lambda m: m.Size([1, "a"]))
     _same(lambda m: m.Size(3))
     assert tl.Size([2, 3]) == torch.Size([2, 3])
+
+
+# ---- ops torch refuses for complex operands with its own message ------------------------------
+
+COMPLEX_REFUSALS = {
+    "floor": lambda m, z: m.floor(z), "ceil": lambda m, z: m.ceil(z), "trunc": lambda m, z: m.trunc(z),
+    "fix": lambda m, z: m.fix(z), "maximum": lambda m, z: m.maximum(z, z), "minimum": lambda m, z: m.minimum(z, z),
+    "fmax": lambda m, z: m.fmax(z, z), "fmin": lambda m, z: m.fmin(z, z), "max_other": lambda m, z: m.max(z, z),
+    "clamp": lambda m, z: m.clamp(z, 0, 1), "clamp_min": lambda m, z: m.clamp_min(z, 0),
+    "clamp_max": lambda m, z: m.clamp_max(z, 1), "clip": lambda m, z: m.clip(z, 0, 1), "relu": lambda m, z: m.relu(z),
+    "signbit": lambda m, z: m.signbit(z), "deg2rad": lambda m, z: m.deg2rad(z), "rad2deg": lambda m, z: m.rad2deg(z),
+    "isposinf": lambda m, z: m.isposinf(z), "isneginf": lambda m, z: m.isneginf(z), "topk": lambda m, z: m.topk(z, 1),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPLEX_REFUSALS))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_refusals_match_torch(case, dtype):
+    _same(lambda m: COMPLEX_REFUSALS[case](m, m.tensor([1 + 1j, -2j], dtype=getattr(m, dtype))), message=True)
+
+
+# ---- 0-d inputs: torch answers before dispatching on dtype ------------------------------------
+
+ZERO_DIM = {
+    "kthvalue_bool": lambda m: m.tensor(True).kthvalue(1), "kthvalue_k2": lambda m: m.tensor(3).kthvalue(2),
+    "kthvalue_complex": lambda m: m.tensor(1j).kthvalue(1, 0), "kthvalue_baddim": lambda m: m.tensor(3).kthvalue(1, 1),
+    "mode_complex": lambda m: m.tensor(1 + 2j).mode(), "mode_bool_keepdim": lambda m: m.tensor(True).mode(0, True),
+    "cummax_complex": lambda m: m.tensor(1 + 2j).cummax(0), "cummin_complex": lambda m: m.tensor(1 + 2j).cummin(-1),
+    "cummax_baddim": lambda m: m.tensor(1 + 2j).cummax(1), "cummin_baddim": lambda m: m.tensor(2.0).cummin(2),
+}
+
+
+@pytest.mark.parametrize("case", list(ZERO_DIM))
+def test_zero_dim_order_statistics(case):
+    r = assert_same_outcome(lambda: ZERO_DIM[case](tl), lambda: ZERO_DIM[case](torch), message=True,
+                            compare=lambda a, b: (assert_same(a[0], b[0]), assert_same(a[1], b[1])))
+    del r
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8", "float32", "float64"])
+@pytest.mark.parametrize("op", ["median", "nanmedian"])
+def test_median_of_empty(dtype, op):
+    # torch gives NaN cast to the dtype (INT64_MIN for int64, as an x86 conversion)
+    x = getattr(tl.zeros(0, 3, dtype=getattr(tl, dtype)), op)()
+    t = getattr(torch.zeros(0, 3, dtype=getattr(torch, dtype)), op)()
+    assert_same(x, t)

@@ -148,6 +148,35 @@ static int resize_out(tl_tensor *out, const int64_t *shape, int ndim)
     return rc;
 }
 
+/* Ops torch refuses for complex operands with a message of its own instead of the
+ * generic dispatch error. */
+static const struct { const char *op; tl_errkind kind; const char *msg; } complex_refusals[] = {
+    {"floor", TL_ERR_NOTIMPL, "floor is not supported for complex inputs"},
+    {"ceil", TL_ERR_NOTIMPL, "ceil is not supported for complex inputs"},
+    {"trunc", TL_ERR_NOTIMPL, "trunc is not supported for complex inputs"},
+    {"maximum", TL_ERR_RUNTIME, "maximum not implemented for complex tensors."},
+    {"minimum", TL_ERR_RUNTIME, "minimum not implemented for complex tensors."},
+    {"fmax", TL_ERR_RUNTIME, "fmax not implemented for complex tensors."},
+    {"fmin", TL_ERR_RUNTIME, "fmin not implemented for complex tensors."},
+    {"clamp_s", TL_ERR_NOTIMPL, "clamp is not supported for complex types"},
+    {"clamp_min_s", TL_ERR_NOTIMPL, "clamp is not supported for complex types"},
+    {"clamp_max_s", TL_ERR_NOTIMPL, "clamp is not supported for complex types"},
+    {"relu", TL_ERR_NOTIMPL, "clamp is not supported for complex types"},
+    {"signbit", TL_ERR_NOTIMPL, "signbit is not implemented for complex tensors."},
+    {"deg2rad", TL_ERR_RUNTIME, "deg2rad is not supported for complex tensors."},
+    {"rad2deg", TL_ERR_RUNTIME, "rad2deg is not supported for complex tensors."},
+    {"isposinf", TL_ERR_RUNTIME, "isposinf does not support complex inputs."},
+    {"isneginf", TL_ERR_RUNTIME, "isneginf does not support complex inputs."},
+};
+
+static int refuse(const char *op, tl_dtype rdt)
+{
+    if (tl_dtype_kind(rdt) == TL_KIND_COMPLEX)
+        for (size_t i = 0; i < sizeof complex_refusals / sizeof *complex_refusals; i++)
+            if (!strcmp(op, complex_refusals[i].op)) return tl_err(complex_refusals[i].kind, "%s", complex_refusals[i].msg);
+    return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", op, tl_dtype_infos[rdt].cname);
+}
+
 /* torch's overlap policy for the written-to tensor (core/overlap.h); inputs whose
  * overlap with it cannot be judged are replaced by copies in c->tmp. */
 static int check_out_overlap(ew_call *c, const tl_tensor *out)
@@ -214,7 +243,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     tl_dtype cdt = compute_of(rdt);
     if (!c->kernel || tl_dtype_is_shell(rdt) || ((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) ||
         ((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[rdt].cname);
+        return refuse(c->name, rdt);
     tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
     tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
     /* 3. names */
