@@ -67,6 +67,25 @@ def rows(quick=False):
             f = getattr({"numpy": np, "torch": torch, "tensorlib": tl}[lib], fname)
             return lambda: f(x)
         triple("%s f32 %.0e" % (fname, big), mk)
+    # Vectorized transcendental kernels (csrc/kernels/vmath.c): every op in float32 and
+    # float64 at 1e6 elements; log/log1p get positive inputs, sigmoid's NumPy row is 1/(1+exp(-x)).
+    pos32 = np.abs(_data(10**6)) + np.float32(0.01)
+    std32 = _data(10**6)
+
+    def np_sigmoid(x):
+        return 1 / (1 + np.exp(-x))
+    for dt in ("float32", "float64"):
+        for fname in ("exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "sigmoid"):
+            src = (pos32 if fname in ("log", "log1p") else std32).astype(dt)
+
+            def mk(lib, fname=fname, src=src):
+                x = conv(lib, src)
+                if lib == "numpy":
+                    f = np_sigmoid if fname == "sigmoid" else getattr(np, fname)
+                else:
+                    f = getattr({"torch": torch, "tensorlib": tl}[lib], fname)
+                return lambda: f(x)
+            triple("%s %s 1e6" % (fname, "f32" if dt == "float32" else "f64"), mk)
 
     def mk_where(lib):
         x, y = conv(lib, bf), conv(lib, ai.astype(np.float32))

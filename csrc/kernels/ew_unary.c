@@ -4,6 +4,7 @@
 #include <tgmath.h>
 
 #include "kernels/ew_gen.h"
+#include "kernels/vmath.h"
 
 #define PI_D 3.14159265358979323846
 
@@ -258,12 +259,19 @@ static float digamma_f(float x)
 #define E_clamp_max_s_I E_clamp_max_s_U
 #define E_clamp_max_s_F E_clamp_max_s_U
 
+/* Vectorized loops (vmath.c) taking over the contiguous float32/float64 case of some ops;
+ * constant-indexed, so each kernel below folds to a direct call or to nothing. */
+#define VM_ROW(op) [TL_UOP_##op] = {[TL_FLOAT32] = tl_vm_##op##_f32, [TL_FLOAT64] = tl_vm_##op##_f64},
+static const tl_vm_fn vm_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_VM_OPS(VM_ROW)};
+
 #define KU(op, out, ID, T, U, RT, CAT)                                                      \
     static void ku_##op##_##ID(char **d, const int64_t *s, int64_t n, void *ctx)           \
     {                                                                                       \
         typedef EW_OUT_##out(T, RT) OT;                                                     \
         EW_BEGIN(T);                                                                        \
-        if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                                      \
+        if (s[0] == sizeof(OT) && s[1] == sizeof(T) && vm_table[TL_UOP_##op][TL_##ID]) {     \
+            vm_table[TL_UOP_##op][TL_##ID](d[0], d[1], n);                                  \
+        } else if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                               \
             OT *o = (OT *)d[0];                                                             \
             const T *a = (const T *)d[1];                                                   \
             for (int64_t i = 0; i < n; i++) { const T x = a[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x)); } \

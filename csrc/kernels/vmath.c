@@ -1,0 +1,248 @@
+/* vmath.c - vectorized exp, expm1, log, log1p, sin, cos, tanh, sigmoid (see vmath.h).
+ *
+ * Each op is an inline per-element function on double, written without branches
+ * (selects only) so that GCC vectorizes the block loops at -O3; `hp` selects the
+ * float64 polynomials (hp = 1) or the shorter ones that suffice for float32 (hp = 0),
+ * where the result is rounded to float once. Integer conversions go through the
+ * 1.5 * 2^52 shift so AVX2 (no double <-> int64 conversion) vectorizes them.
+ *
+ * Coefficients: exp/expm1 and the float32 sin/cos/log polynomials are near-minimax
+ * Chebyshev fits from scripts/fit_vmath.py; the float64 log (Lg1..Lg7), sin (S1..S6) and
+ * cos (C1..C6) polynomials and the split constants of ln 2 and pi/2 are fdlibm's
+ * published values. Arguments beyond the Cody-Waite range of sin/cos (|x| > TRIG_MAX, inf,
+ * NaN) are recomputed with the C library. */
+#include "kernels/vmath.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Selects must become blends: both arms are computed anyway, and FP exception flags are
+ * not part of the contract. FMA contraction only tightens the roundings below. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math", "fp-contract=fast")
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(TL_VM_NO_CLONES)
+#define VM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define VM_CLONES
+#endif
+
+#define SHIFT 0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer; its low bits hold it */
+#define LOG2E 1.44269504088896338700
+#define LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * LN2_HI is exact for |k| < 2^21 */
+#define LN2_LO 1.90821492927058770002e-10
+#define TWO_OVER_PI 6.36619772367581382433e-01
+#define PIO2_1 1.57079632673412561417e+00 /* pi/2 in 33-bit pieces (fdlibm) */
+#define PIO2_2 6.07710050630396597660e-11
+#define PIO2_3 2.02226624871116645580e-21
+#define PIO2_3T 8.47842766036889956997e-32
+#define TRIG_MAX 8.0e5 /* |k| < 2^19: k * PIO2_n exact */
+#define VM_BLK 256
+
+static inline uint64_t asu(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline double asd(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* 2^k for an integer-valued double k with -1022 <= k <= 1023. */
+static inline double pow2i(double k) { return asd(asu(k + (1023.0 + SHIFT)) << 52); }
+
+/* q(r) = (e^r - 1 - r) / r^2 on |r| <= ln2/2 (scripts/fit_vmath.py). */
+static inline double exp_q(double r, int hp)
+{
+    if (hp)
+        return 0.5 + r * (0.16666666666666671 + r * (0.041666666666666671 + r * (0.0083333333333255443 +
+               r * (0.0013888888888883327 + r * (0.00019841269876864356 + r * (2.4801587327007187e-05 +
+               r * (2.7557252833516911e-06 + r * (2.75572718102198e-07 + r * (2.5106274733573296e-08 +
+               r * 2.0915442297780116e-09)))))))));
+    return 0.50000000142862233 + r * (0.16666666682534356 + r * (0.041666456809677878 +
+           r * (0.0083333100242252919 + r * (0.0013934541928270264 + r * 0.0001989198131397769))));
+}
+
+/* x = k ln2 + r, |r| <= ln2/2 (+ rounding); returns k as a double. */
+static inline double reduce_ln2(double x, double *rhi, double *rlo)
+{
+    double k = (x * LOG2E + SHIFT) - SHIFT;
+    *rhi = x - k * LN2_HI;
+    *rlo = k * LN2_LO;
+    return k;
+}
+
+static inline double vm_exp(double x, int hp)
+{
+    double xc = x < -746.0 ? -746.0 : x; /* NaN passes through */
+    xc = xc > 710.0 ? 710.0 : xc;
+    double rhi, rlo, k = reduce_ln2(xc, &rhi, &rlo);
+    double r = rhi - rlo;
+    double p = 1.0 + (r + r * r * exp_q(r, hp));
+    /* 2^k in two factors so that subnormal results round once and k = 1024 overflows */
+    double k1 = (k * 0.5 + SHIFT) - SHIFT;
+    return p * pow2i(k1) * pow2i(k - k1);
+}
+
+/* expm1(x) as hi (returned) + *lo, |*lo| <= ulp(hi)/2 (for tanh's correction step). */
+static inline double expm1_dd(double x, int hp, double *lo)
+{
+    double xc = x < -40.0 ? -40.0 : x;
+    xc = xc > 709.8 ? 709.8 : xc;
+    double rhi, rlo, k = reduce_ln2(xc, &rhi, &rlo);
+    double r = rhi - rlo, c = (rhi - r) - rlo; /* r + c = rhi - rlo */
+    double pl = r * r * exp_q(r, hp);          /* expm1(r) = r + pl */
+    /* expm1(x) = 2 * (h r + (h - 1/2) + h (pl + c)), h = 2^(k-1); the first two terms summed exactly */
+    double h = pow2i(k - 1.0);
+    double a = h - 0.5, b = h * r, s = a + b, e = b - (s - a);
+    double cc = e + h * (pl + c), hi = s + cc;
+    *lo = 2.0 * (cc - (hi - s));
+    hi = 2.0 * hi;
+    hi = x > 709.782712893384 ? INFINITY : hi;
+    return fabs(x) < 0x1p-54 ? x : hi; /* signed zeros, subnormals */
+}
+
+static inline double vm_expm1(double x, int hp)
+{
+    double lo;
+    return expm1_dd(x, hp, &lo);
+}
+
+/* log(x) + c for x > 0 (c a small correction), fdlibm's reduction: x = 2^k m, m in [sqrt(2)/2, sqrt(2)). */
+static inline double log_core(double x, double c, int hp)
+{
+    int sub = x < 0x1p-1022;
+    double xs = sub ? x * 0x1p54 : x;
+    uint64_t ix = asu(xs) + (0x3ff0000000000000ULL - 0x3fe6a09e00000000ULL);
+    uint64_t kb = ix >> 52;
+    double k = asd(0x4330000000000000ULL | kb) - (0x1p52 + 1023.0) - (sub ? 54.0 : 0.0);
+    double f = asd((ix & 0x000fffffffffffffULL) + 0x3fe6a09e00000000ULL) - 1.0;
+    double hfsq = 0.5 * f * f, s = f / (2.0 + f), z = s * s, R;
+    if (hp) {
+        double w = z * z;
+        double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+        double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 +
+                    w * 1.479819860511658591e-01)));
+        R = t2 + t1;
+    } else {
+        R = z * (0.66666666549733489 + z * (0.40000125715747287 + z * (0.28550383348329267 + z * 0.23342310043010661)));
+    }
+    return k * LN2_HI - ((hfsq - (s * (hfsq + R) + (k * LN2_LO + c))) - f);
+}
+
+static inline double log_special(double x, double y)
+{
+    y = x < 0.0 ? NAN : y;
+    y = x == 0.0 ? -INFINITY : y;
+    y = x == INFINITY ? x : y;
+    return x != x ? x : y;
+}
+
+static inline double vm_log(double x, int hp) { return log_special(x, log_core(x, 0.0, hp)); }
+
+static inline double vm_log1p(double x, int hp)
+{
+    double u = 1.0 + x;
+    double c = (x - (u - 1.0)) / u; /* log1p(x) = log(u) + (x - (u - 1)) / u */
+    double y = log_special(u, log_core(u, c, hp));
+    return fabs(x) < 0x1p-54 ? x : y;
+}
+
+/* sin (cosine = 0) or cos (cosine = 1) for |x| <= TRIG_MAX; other lanes are fixed by the caller. */
+static inline double vm_sincos(double x, int hp, int cosine)
+{
+    double kd = x * TWO_OVER_PI + SHIFT, k = kd - SHIFT;
+    uint64_t n = asu(kd) + (uint64_t)cosine;
+    /* y0 + y1 = x - k pi/2 with pi/2 in four pieces: the first two products are exact and
+     * their difference is summed exactly (TwoSum); the small tail is added last. */
+    double r1 = x - k * PIO2_1, w2 = k * PIO2_2;
+    double r2 = r1 - w2, bb = r2 - r1, e2 = (r1 - (r2 - bb)) + (-w2 - bb);
+    double tail = (e2 - k * PIO2_3) - k * PIO2_3T;
+    double y0 = r2 + tail, y1 = (r2 - y0) + tail;
+    double z = y0 * y0, sn, cs;
+    if (hp) {
+        double v = z * y0;
+        double rs = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06 +
+                    z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)));
+        sn = y0 - ((z * (0.5 * y1 - v * rs) - y1) - v * -1.66666666666666324348e-01);
+        double zz = z * z;
+        double rc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05)) +
+                    zz * zz * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11));
+        double hz = 0.5 * z, wc = 1.0 - hz;
+        cs = wc + (((1.0 - wc) - hz) + (z * rc - y0 * y1));
+    } else {
+        sn = y0 + y0 * z * (-0.16666666663622831 + z * (0.0083333317852176958 + z * (-0.00019840038872556747 +
+             z * 2.7243781409461231e-06)));
+        cs = 1.0 - 0.5 * z + z * z * (0.04166666666412721 + z * (-0.001388888759732781 + z * (2.4800560429914505e-05 +
+             z * -2.7295830827614617e-07)));
+    }
+    double y = (n & 1) ? cs : sn;
+    return asd(asu(y) ^ ((n & 2) << 62));
+}
+
+static inline double vm_sin(double x, int hp)
+{
+    double y = vm_sincos(x, hp, 0);
+    return x == 0.0 ? x : y; /* sin(-0) = -0 */
+}
+static inline double vm_cos(double x, int hp) { return vm_sincos(x, hp, 1); }
+
+/* fdlibm's tanh: 1 - 2/(expm1(2|x|) + 2) for |x| >= 1, -t/(t + 2) with t = expm1(-2|x|) below;
+ * there t is kept as hi + lo and the quotient gets one Newton correction (exact residual
+ * where FMA contracts it), which keeps float64 within 1 ULP. */
+static inline double vm_tanh(double x, int hp)
+{
+    double ax = fabs(x);
+    int big = ax >= 1.0;
+    double tl, t = expm1_dd(big ? 2.0 * ax : -2.0 * ax, hp, &tl);
+    double zb = 1.0 - 2.0 / (t + 2.0);
+    double d = t + 2.0, dl = (t - (d - 2.0)) + tl, inv = 1.0 / d;
+    double q = -t * inv;
+    double zs = q + ((-t - q * d) - tl - q * dl) * inv;
+    double z = big ? zb : zs;
+    z = ax < 0x1p-28 ? ax : z;
+    return copysign(z, x);
+}
+
+/* For float32 torch (and NumPy's 1/(1+exp(-x))) give 0 once exp(-x) overflows float; so do we. */
+static inline double vm_sigmoid(double x, int hp)
+{
+    double e = vm_exp(-x, hp), y = 1.0 / (1.0 + e);
+    return !hp && e >= 0x1.ffffffp127 ? 0.0 : y;
+}
+
+/* Inputs are copied per block into a local array, so o may alias a. */
+#define VM_LOOP(op, T, hp)                                                      \
+    T in[VM_BLK];                                                               \
+    T *o = (T *)ov;                                                             \
+    const T *a = (const T *)av;                                                 \
+    for (int64_t b = 0; b < n; b += VM_BLK) {                                   \
+        int m = n - b < VM_BLK ? (int)(n - b) : VM_BLK;                         \
+        memcpy(in, a + b, (size_t)m * sizeof(T));                               \
+        T *ob = o + b;                                                          \
+        for (int i = 0; i < m; i++) ob[i] = (T)vm_##op((double)in[i], hp);      \
+        VM_FIX_##op(T)                                                          \
+    }
+
+#define VM_FIX_exp(T)
+#define VM_FIX_expm1(T)
+#define VM_FIX_log(T)
+#define VM_FIX_log1p(T)
+#define VM_FIX_tanh(T)
+#define VM_FIX_sigmoid(T)
+#define VM_FIX_TRIG(T, f)                                                       \
+    for (int i = 0; i < m; i++)                                                 \
+        if (!(fabs((double)in[i]) <= TRIG_MAX)) ob[i] = (T)f((double)in[i]);
+#define VM_FIX_sin(T) VM_FIX_TRIG(T, sin)
+#define VM_FIX_cos(T) VM_FIX_TRIG(T, cos)
+
+#define VM_DEF(op)                                                                          \
+    VM_CLONES void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, 0) } \
+    VM_CLONES void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, 1) }
+TL_VM_OPS(VM_DEF)

@@ -1,0 +1,152 @@
+"""Vectorized transcendental kernels (csrc/kernels/vmath.c) on the contiguous fast path:
+float32 accuracy over a dense sweep of bit patterns (against a float64 reference),
+float64 accuracy against mpmath, special values exactly as torch 2.13 gives them, and
+agreement with the strided (libm) path, in-place calls and half-precision inputs."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+torch = pytest.importorskip("torch")
+
+OPS = ["exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "sigmoid"]
+F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in float32
+
+
+def ref64(op, x):
+    """float64 reference for float32 inputs (rounding error ~1e-16, far below a float32 ULP)."""
+    with np.errstate(all="ignore"):
+        if op == "sigmoid":
+            return 1.0 / (1.0 + np.exp(-x))
+        return getattr(np, op)(x)
+
+
+def ulps32(got, ref):
+    """|got - ref| in float32 ULPs of the reference (subnormal spacing below tiny)."""
+    r = np.abs(ref).astype(np.float32)
+    r = np.maximum(r, np.finfo(np.float32).tiny)
+    return np.abs(got.astype(np.float64) - ref) / np.spacing(r).astype(np.float64)
+
+
+def run(op, a):
+    return np.asarray(getattr(tl, op)(tl.tensor(a)))
+
+
+def torch_op(op, a):
+    return getattr(torch, op)(torch.from_numpy(np.ascontiguousarray(a))).numpy()
+
+
+SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, -1e-40, 1e-30, -1e-30, 1e-8, -1e-8,
+            0.5, -0.5, 1.0, -1.0, -1.0 + 2**-24, 2.0, 10.0, -10.0, 20.0, -20.0, 87.0, -87.0, 88.72283,
+            F32_MAX_EXP_ARG, 89.0, -89.0, -103.9, -104.0, 700.0, -700.0, 709.78, 710.0, -745.0, -746.0,
+            1e5, -1e5, 8e5, 8.1e5, 1e6, 1e10, 1e30, -1e30, 3.4e38, -3.4e38]
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_float32_dense_sweep_within_one_ulp(op):
+    bits = np.arange(0, 2**32, 4099, dtype=np.uint64).astype(np.uint32)
+    x = bits.view(np.float32)
+    warnings.simplefilter("ignore", RuntimeWarning)
+    got = run(op, x)
+    ref = ref64(op, x.astype(np.float64))
+    ref32 = ref.astype(np.float32)
+    fin = np.isfinite(x) & np.isfinite(ref32)
+    if op == "sigmoid":  # torch and NumPy give 0 once exp(-x) overflows float32
+        fin &= x > -F32_MAX_EXP_ARG
+    err = ulps32(got[fin], ref[fin])
+    assert err.max() < 1.0, (op, x[fin][np.argmax(err)], err.max())
+    # everything else (overflow, NaN, +-inf, flushed sigmoid) bit for bit as torch
+    t = torch_op(op, x)
+    np.testing.assert_array_equal(got[~fin], t[~fin])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", OPS)
+def test_special_values_match_torch(op, dtype):
+    x = np.array(SPECIALS, dtype=dtype)
+    got, t = run(op, x), torch_op(op, x)
+    exact = ~np.isfinite(t) | (np.abs(t) == 1) | ~np.isfinite(x) | (x == 0)
+    np.testing.assert_array_equal(got[exact], t[exact])
+    num = exact & ~np.isnan(t)  # signed zeros and infinities; a NaN's sign is not specified
+    np.testing.assert_array_equal(np.signbit(got[num]), np.signbit(t[num]))
+    # torch's float32 log1p returns 0 for the smallest subnormal; we return x (exact): atol
+    fi = np.finfo(dtype)
+    rtol = 3e-7 if dtype == "float32" else 5e-16
+    np.testing.assert_allclose(got[~exact], t[~exact], rtol=rtol, atol=2 * fi.smallest_subnormal)
+
+
+def _f64_inputs(op, rng, n=120):
+    if op == "log":
+        return np.concatenate([np.exp(rng.uniform(-745, 709, n)), rng.uniform(0.5, 2, n)])
+    if op == "log1p":
+        return np.concatenate([np.exp(rng.uniform(-60, 700, n)), -np.exp(rng.uniform(-60, -1e-9, n)),
+                               rng.uniform(-0.5, 1, n)])
+    if op in ("sin", "cos"):
+        return np.concatenate([rng.uniform(-8e5, 8e5, n), rng.uniform(-10, 10, n), rng.uniform(-1e-3, 1e-3, n)])
+    if op == "tanh":
+        return np.concatenate([rng.uniform(-20, 20, n), rng.uniform(-1.2, 1.2, n), rng.standard_normal(n) * 1e-4])
+    return np.concatenate([rng.uniform(-700, 700, n), rng.uniform(-3, 3, n), rng.standard_normal(n) * 1e-5])
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_float64_against_mpmath(op):
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 40
+    f = {"exp": mp.exp, "expm1": mp.expm1, "log": mp.log, "log1p": mp.log1p, "sin": mp.sin, "cos": mp.cos,
+         "tanh": mp.tanh, "sigmoid": lambda v: 1 / (1 + mp.exp(-v))}[op]
+    x = _f64_inputs(op, np.random.default_rng(7))
+    got = run(op, x)
+    worst = 0.0
+    for xi, yi in zip(x, got):
+        r = f(mp.mpf(float(xi)))
+        if abs(float(r)) < 1e-300:
+            continue
+        worst = max(worst, float(abs(mp.mpf(float(yi)) - r)) / np.spacing(abs(float(r))))
+    # sigmoid is 1/(1+exp(-x)) as in torch, whose float64 results have the same ~2 ULP peak near 0
+    assert worst < (2.0 if op == "sigmoid" else 1.0), worst
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", OPS)
+def test_contiguous_strided_inplace_and_odd_lengths(op, dtype):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((37, 29)).astype(dtype) * 4
+    if op.startswith("log"):
+        a = np.abs(a) + 0.01
+    tol = dict(rtol=3e-7, atol=1e-37) if dtype == "float32" else dict(rtol=5e-16, atol=1e-300)
+    expect = torch_op(op, a)
+    np.testing.assert_allclose(run(op, a), expect, **tol)
+    # transposed (strided kernel) agrees too
+    t = getattr(tl, op)(tl.tensor(np.ascontiguousarray(a.T)).t())
+    np.testing.assert_allclose(np.asarray(t), expect, **tol)
+    # in place: output aliases the input
+    x = tl.tensor(a.copy())
+    getattr(x, op + "_")()
+    np.testing.assert_array_equal(np.asarray(x), run(op, a))
+    # lengths around the 256-element block and the vector width
+    flat = a.ravel()
+    for n in (0, 1, 3, 7, 9, 255, 256, 257, 513, 1000):
+        np.testing.assert_array_equal(run(op, flat[:n]), run(op, flat[:n].copy()))
+        np.testing.assert_allclose(run(op, flat[:n]), torch_op(op, flat[:n]), **tol)
+
+
+@pytest.mark.parametrize("op", ["sin", "cos"])
+def test_trig_large_arguments_use_full_reduction(op):
+    x = np.array([8e5, -8e5, 8.1e5, 1e6, 123456789.0, 1e15, -1e22, 1e300], dtype=np.float64)
+    np.testing.assert_allclose(run(op, x), torch_op(op, x), rtol=1e-15, atol=1e-300)
+    x32 = np.array([8e5, 1e6, 1e10, 1e20, 3e38, -3e38], dtype=np.float32)
+    np.testing.assert_allclose(run(op, x32), torch_op(op, x32), rtol=3e-7)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", OPS)
+def test_half_inputs_compute_in_float32(op, dtype):
+    a = np.random.default_rng(5).standard_normal(300).astype(np.float32) * 3
+    if op.startswith("log"):
+        a = np.abs(a) + 0.01
+    x = tl.tensor(a).to(getattr(tl, dtype))
+    got = getattr(tl, op)(x).to(tl.float32)
+    t = getattr(torch, op)(torch.from_numpy(a).to(getattr(torch, dtype))).to(torch.float32).numpy()
+    np.testing.assert_array_equal(np.asarray(got), t)
