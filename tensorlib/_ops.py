@@ -15,7 +15,7 @@ _IDX = _C._ew_op_indices()
 BINARY = ("add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow atan2 arctan2 "
           "hypot maximum minimum fmax fmin copysign xlogy logaddexp eq ne lt le gt ge not_equal less less_equal "
           "greater greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
-          "bitwise_left_shift bitwise_right_shift").split()
+          "bitwise_left_shift bitwise_right_shift gcd lcm").split()
 UNARY = ("abs absolute neg negative sign sgn ceil floor trunc fix frac sqrt rsqrt exp exp2 expm1 log log2 log10 "
          "log1p sin cos tan asin arcsin acos arccos atan arctan sinh cosh tanh asinh arcsinh acosh arccosh atanh "
          "arctanh sigmoid relu erf erfc erfinv digamma lgamma reciprocal deg2rad rad2deg angle conj_physical isnan "
@@ -24,7 +24,8 @@ UNARY = ("abs absolute neg negative sign sgn ceil floor trunc fix frac sqrt rsqr
 __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
-    "result_type", "promote_types", "can_cast", "float_power",
+    "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
+    "addcdiv",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -297,6 +298,56 @@ def _m_conj_physical_(self):
     return _C._ew_unary(_IDX["u_conj_physical"], self, None, True, False, 0, 0, 0)
 
 
+def heaviside(input, values, *, out=None):
+    """0 where input < 0, values where input == 0, 1 where input > 0 (same dtypes required)."""
+    if isinstance(input, Tensor) and isinstance(values, Tensor) and input.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    if isinstance(input, Tensor) and input.is_complex():
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    return _C._heaviside(input, values, out=out)
+
+
+def nextafter(input, other, *, out=None):
+    """The next floating point value after input in the direction of other."""
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        return _C._nextafter(input, other, out=out)  # raises torch's TypeError
+    dt = _C.promote_types(input.dtype, other.dtype)
+    if dt not in (_C.float16, _C.bfloat16):
+        return _C._nextafter(input, other, out=out)
+    # 16-bit floats step on their own bit patterns (computing in float32 would round back)
+    x, y = (t.to(dt) for t in _broadcast(input, other))
+    bits = x.view(_C.int16)
+    step = where((y > x) == (x > 0), bits + 1, bits - 1).to(_C.int16)
+    tiny = where(y.signbit(), _C.full((), -32767, dtype=_C.int16), _C.full((), 1, dtype=_C.int16))
+    r = where(x == 0, tiny, step).view(dt)
+    r = where(x == y, y, where(x.isnan() | y.isnan(), _C.full((), float("nan"), dtype=dt), r))
+    return r if out is None else out.copy_(r)
+
+
+def _broadcast(a, b):
+    from ._join import broadcast_tensors
+    return broadcast_tensors(a, b)
+
+
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other, in the dtype input and other promote to (integers give the default float)."""
+    r = mul(input, pow(2.0, other), out=out)
+    if out is not None:
+        return r
+    dt = result_type(input, other)
+    return r.to(dt if dt.is_floating_point or dt.is_complex else _C.get_default_dtype())
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 * tensor2 (the three tensors promote together)."""
+    return _C._ew_addc(False, input, tensor1, tensor2, value, out, False)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2 (two integer divisor operands are an error, as in torch)."""
+    return _C._ew_addc(True, input, tensor1, tensor2, value, out, False)
+
+
 def _make_cmp_inplace(name):
     def f(self, other):
         return _C._ew_binary(_IDX["b_" + name], self, other, None, True, False, 0, 0)
@@ -320,6 +371,12 @@ _METHODS = {
     "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,
     "is_conj": lambda self: False, "is_neg": lambda self: False,
     "float_power": lambda self, exponent: float_power(self, exponent),
+    "heaviside": heaviside, "heaviside_": lambda self, values: heaviside(self, values, out=self),
+    "nextafter": nextafter, "nextafter_": lambda self, other: nextafter(self, other, out=self),
+    "ldexp": ldexp, "ldexp_": lambda self, other: ldexp(self, other, out=self),
+    "addcmul": addcmul, "addcdiv": addcdiv,
+    "addcmul_": lambda self, tensor1, tensor2, *, value=1: _C._ew_addc(False, self, tensor1, tensor2, value, None, True),
+    "addcdiv_": lambda self, tensor1, tensor2, *, value=1: _C._ew_addc(True, self, tensor1, tensor2, value, None, True),
     "eq_": _make_cmp_inplace("eq"), "ne_": _make_cmp_inplace("ne"), "lt_": _make_cmp_inplace("lt"),
     "le_": _make_cmp_inplace("le"), "gt_": _make_cmp_inplace("gt"), "ge_": _make_cmp_inplace("ge"),
 }
@@ -327,9 +384,5 @@ for _n, _f in _METHODS.items():
     setattr(Tensor, _n, _f)
 Tensor.real = property(real, doc="View of the real parts.")
 Tensor.imag = property(imag, doc="View of the imaginary parts (complex tensors only).")
-for _n in ("_square", "_square_", "_silu", "_silu_", "_mish", "_mish_", "_clamp_min_t", "_clamp_min_t_",
-           "_clamp_max_t", "_clamp_max_t_"):
-    if hasattr(_C.TensorBase, _n):
-        pass
 del _n, _f
 

@@ -234,3 +234,12 @@ def test_median_of_empty(dtype, op):
     x = getattr(tl.zeros(0, 3, dtype=getattr(tl, dtype)), op)()
     t = getattr(torch.zeros(0, 3, dtype=getattr(torch, dtype)), op)()
     assert_same(x, t)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "uint16", "int32", "int64"])
+@pytest.mark.parametrize("value", [-0.5, -1.0, 255.5, 256.0, -0.0, -128.5, 127.5, -129.0, 1e19, -1e19, 1.5, -1, 300])
+def test_checked_fill_conversion(dtype, value):
+    # torch's checked_convert: Python floats must lie in [lowest, max] (no two's complement wrap),
+    # Python ints may wrap into unsigned types while their magnitude fits
+    _same(lambda m: m.full((2,), value, dtype=getattr(m, dtype)), message=True)
+    _same(lambda m: m.zeros(2, dtype=getattr(m, dtype)).fill_(value), message=True)

@@ -38,6 +38,7 @@ tl_overlap tl_overlap_status(const tl_tensor *a, const tl_tensor *b)
 
 int tl_check_internal_overlap(const tl_tensor *out)
 {
+    if (tl_numel(out) == 0) return 0;
     for (int i = 0; i < out->ndim; i++)
         if (out->strides[i] == 0 && out->sizes[i] > 1)
             return tl_err(TL_ERR_RUNTIME, "unsupported operation: more than one element of the written-to tensor refers to a "

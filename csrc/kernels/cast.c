@@ -264,8 +264,8 @@ int tl_scalar_check_fits(tl_scalar s, tl_dtype dtype)
         }
         double v = s.kind == TL_KIND_FLOAT ? s.v.d : creal(s.v.c);
         if (s.kind == TL_KIND_COMPLEX && cimag(s.v.c) != 0) return overflow(name);
-        double hi = int_ranges[dtype].hi;
-        if (!isfinite(v) || v > hi || (is_unsigned ? -v > hi : v < int_ranges[dtype].lo)) return overflow(name);
+        /* floating values get no two's complement wrap: strictly [lowest, max] */
+        if (!isfinite(v) || v > int_ranges[dtype].hi || v < int_ranges[dtype].lo) return overflow(name);
         return 0;
     }
     if (k == TL_KIND_FLOAT) {

@@ -61,6 +61,20 @@ static inline double logaddexp_d(double a, double b)
 #define NANMAX(x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) > (y) ? (x) : (y))
 #define NANMIN(x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) < (y) ? (x) : (y))
 
+/* gcd/lcm as torch: Euclid on magnitudes (INT_MIN's magnitude wraps back to INT_MIN),
+ * lcm = |a / gcd * b| with wrapping multiplication, 0 when both are 0. */
+static inline uint64_t ugcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+#define UMAG(x) ((x) < 0 ? 0 - (uint64_t)(x) : (uint64_t)(x))
+#define LCM_U(T, U, g, x, y) ((g) == 0 ? (T)0 : (T)((U)(T)((x) / (g)) * (U)(y)))
+
 static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits; }
 #define IWRAP(T, U, e) ((T)(U)(e))
 #define BITS(T) ((int64_t)sizeof(T) * 8)
@@ -124,6 +138,15 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_fmin_I E_minimum_U
 #define E_fmin_F(T, U, x, y) fmin(x, y)
 #define E_copysign_F(T, U, x, y) copysign(x, y)
+#define E_gcd_U(T, U, x, y) ((T)ugcd(x, y))
+#define E_gcd_I(T, U, x, y) ((T)ugcd(UMAG(x), UMAG(y)))
+#define E_lcm_U(T, U, x, y) LCM_U(T, U, E_gcd_U(T, U, x, y), x, y)
+#define E_lcm_I(T, U, x, y) ({ T m_ = LCM_U(T, U, E_gcd_I(T, U, x, y), x, y); m_ < 0 ? (T)(0 - (U)m_) : m_; })
+#define E_heaviside_B(T, U, x, y) ((x) == 0 ? (y) : (T)((x) > 0))
+#define E_heaviside_U E_heaviside_B
+#define E_heaviside_I E_heaviside_B
+#define E_heaviside_F E_heaviside_B
+#define E_nextafter_F(T, U, x, y) nextafter(x, y)
 #define E_xlogy_F(T, U, x, y) ((y) != (y) ? (y) : (x) == 0 ? (T)0 : (x) * log(y))
 #define E_logaddexp_F(T, U, x, y) LOGADDEXP(T, x, y)
 #define E_logaddexp_C(T, U, x, y) ({ T m_ = creal(x) > creal(y) ? (x) : (y); m_ + log(exp((x) - m_) + exp((y) - m_)); })

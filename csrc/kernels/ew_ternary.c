@@ -1,4 +1,4 @@
-/* ew_ternary.c - three-input elementwise kernels (where, lerp with a tensor weight),
+/* ew_ternary.c - three-input elementwise kernels (where, lerp with a tensor weight, addcmul, addcdiv),
  * generated from TL_TERNARY_OPS (ops/ew_ops.h). Operand 1's type is TA_<op>(T). */
 #include <tgmath.h>
 
@@ -6,6 +6,8 @@
 
 #define TA_where(T) uint8_t
 #define TA_lerp(T) T
+#define TA_addcmul(T) T
+#define TA_addcdiv(T) T
 
 #define E_where_B(T, U, c, x, y) ((c) ? (x) : (y))
 #define E_where_U E_where_B
@@ -14,6 +16,13 @@
 #define E_where_C E_where_B
 #define E_lerp_F(T, U, x, y, w) (fabs(w) < 0.5 ? (x) + (w) * ((y) - (x)) : (y) - ((y) - (x)) * ((T)1 - (w)))
 #define E_lerp_C E_lerp_F
+/* torch's order of operations: x + (value * y) * z and x + (value * y) / z */
+#define E_addcmul_U(T, U, x, y, z) ((T)((U)(x) + (U)p0 * (U)(y) * (U)(z)))
+#define E_addcmul_I E_addcmul_U
+#define E_addcmul_F(T, U, x, y, z) ((x) + p0 * (y) * (z))
+#define E_addcmul_C E_addcmul_F
+#define E_addcdiv_F(T, U, x, y, z) ((x) + p0 * (y) / (z))
+#define E_addcdiv_C E_addcdiv_F
 
 /* operand order: out, a, b, c; for where a is the condition; for lerp c is the weight */
 #define KT(op, out, ID, T, U, RT, CAT)                                                      \

@@ -498,6 +498,34 @@ int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew
     return run(&c, dst);
 }
 
+int tl_ew_addc(int div, const tl_tensor *a, const tl_tensor *t1, const tl_tensor *t2, tl_scalar value, tl_ew_dest *dst)
+{
+    if (div && tl_dtype_kind((tl_dtype)t1->dtype) <= TL_KIND_INT && tl_dtype_kind((tl_dtype)t2->dtype) <= TL_KIND_INT)
+        return tl_err(TL_ERR_RUNTIME, "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+                      "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+                      "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value "
+                      "* tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
+                      "(input + value * tensor1 / tensor2), for all dtypes.");
+    tl_top op = div ? TL_TOP_addcdiv : TL_TOP_addcmul;
+    ew_call c;
+    tl_ew_params prm;
+    memset(&prm, 0, sizeof prm);
+    tl_ew_param(&prm, 0, value);
+    call_init(&c, &tinfo[op], NULL, &prm);
+    c.nin = 3;
+    c.in[0].t = a;
+    c.in[1].t = t1;
+    c.in[2].t = t2;
+    c.promote_mask = 7;
+    tl_operand_desc descs[3] = {arg_desc(c.in[0]), arg_desc(c.in[1]), arg_desc(c.in[2])};
+    tl_dtype r;
+    if (tl_result_type(descs, 3, tl_ew_default_float, &r) < 0) return -1;
+    if (!div && r == TL_BOOL) return tl_err(TL_ERR_NOTIMPL, "\"addcmul_cpu_out\" not implemented for 'Bool'");
+    if (tl_scalar_check_fits(value, r) < 0) return -1;  /* torch converts value to the result dtype, checked */
+    c.kernel = tl_ew_ternary_kernel(op, compute_of(r));
+    return run(&c, dst);
+}
+
 int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value, tl_ew_dest *dst)
 {
     if (mask->dtype != TL_BOOL)

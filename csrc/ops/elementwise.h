@@ -41,6 +41,9 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
 /* where(cond, a, b): cond must be bool. */
 int tl_ew_where(const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst);
 /* lerp(start, end, weight tensor). */
+/* addcmul (div = 0): a + value * t1 * t2; addcdiv (div = 1): a + value * t1 / t2 (torch's
+ * error for two integral divisor operands); all three tensors promote together. */
+int tl_ew_addc(int div, const tl_tensor *a, const tl_tensor *t1, const tl_tensor *t2, tl_scalar value, tl_ew_dest *dst);
 int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew_dest *dst);
 /* masked_fill: x where mask is false, value where true; result has x's dtype. */
 int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value, tl_ew_dest *dst);

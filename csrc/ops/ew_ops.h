@@ -116,12 +116,18 @@ enum {
     X(bitwise_xor, SAME, EWF_NO_C32, 1, 1, 1, 0, 0)                 \
     X(lshift, SAME, EWF_NO_C32, 0, 1, 1, 0, 0)                      \
     X(rshift, SAME, EWF_NO_C32, 0, 1, 1, 0, 0)                      \
-    X(isclose, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)
+    X(isclose, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)                     \
+    X(gcd, SAME, 0, 0, 1, 1, 0, 0)                                  \
+    X(lcm, SAME, 0, 0, 1, 1, 0, 0)                                  \
+    X(heaviside, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                   \
+    X(nextafter, SAME, EWF_NO_HALF, 0, 0, 0, 1, 0)
 
 /* Ternary kernels: (a, b, c) with a's role given by the op. */
 #define TL_TERNARY_OPS(X)                                  \
     X(where, SAME, 0, 1, 1, 1, 1, 1)                       \
-    X(lerp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)
+    X(lerp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)               \
+    X(addcmul, SAME, 0, 0, 1, 1, 1, 1)                     \
+    X(addcdiv, SAME, 0, 0, 0, 0, 1, 1)
 
 typedef enum {
 #define TL_X_UOP(name, ...) TL_UOP_##name,

@@ -389,7 +389,9 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
     X(logical_xor, logical_xor, BK_TENSOR) X(bitwise_and, bitwise_and, BK_PLAIN)                \
     X(bitwise_or, bitwise_or, BK_PLAIN) X(bitwise_xor, bitwise_xor, BK_PLAIN)                  \
     X(bitwise_left_shift, lshift, BK_PLAIN) X(bitwise_right_shift, rshift, BK_PLAIN)           \
-    X(_clamp_min_t, maximum, BK_TENSOR) X(_clamp_max_t, minimum, BK_TENSOR)
+    X(_clamp_min_t, maximum, BK_TENSOR) X(_clamp_max_t, minimum, BK_TENSOR)                    \
+    X(gcd, gcd, BK_TENSOR) X(lcm, lcm, BK_TENSOR) X(_heaviside, heaviside, BK_TENSOR)          \
+    X(_nextafter, nextafter, BK_TENSOR)
 
 #define UNARY_FUNCS(X)                                                                         \
     X(abs, abs) X(absolute, abs) X(neg, neg) X(negative, neg) X(sign, sign) X(sgn, sgn)        \
@@ -506,6 +508,23 @@ static PyObject *m_ew_lerp(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return finish(rc, res, a[3] != Py_None ? a[3] : self, &dst);
 }
 
+/* _ew_addc(div, input, tensor1, tensor2, value, out, inplace): addcmul / addcdiv */
+static PyObject *m_ew_addc(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    const char *name = n == 7 && PyObject_IsTrue(a[0]) ? "addcdiv" : "addcmul";
+    if (n != 7 || tensor_or_raise(a[1], name, "input", 1) < 0 || tensor_or_raise(a[2], name, "tensor1", 2) < 0 ||
+        tensor_or_raise(a[3], name, "tensor2", 3) < 0)
+        return NULL;
+    tl_scalar v;
+    if (tl_conv_scalar(a[4], &v) < 0) return NULL;
+    tl_ew_dest dst;
+    TensorObject *res;
+    PyObject *self = PyObject_IsTrue(a[6]) ? a[1] : NULL;
+    if (prepare(&dst, a[5], self, &res) < 0) return NULL;
+    int rc = tl_ew_addc(PyObject_IsTrue(a[0]), TL_TENSOR(a[1]), TL_TENSOR(a[2]), TL_TENSOR(a[3]), v, &dst);
+    return finish(rc, res, a[5] != Py_None ? a[5] : self, &dst);
+}
+
 /* _ew_masked_fill(input, mask, value, inplace) */
 static PyObject *m_ew_masked_fill(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
@@ -589,6 +608,7 @@ PyMethodDef tl_module_methods_arith[] = {
     {"_ew_clamp", (PyCFunction)(void (*)(void))m_ew_clamp, POS, "_ew_clamp(input, min, max, out, inplace)"},
     {"_ew_where", (PyCFunction)(void (*)(void))m_ew_where, POS, "_ew_where(cond, a, b, out)"},
     {"_ew_lerp", (PyCFunction)(void (*)(void))m_ew_lerp, POS, "_ew_lerp(start, end, weight, out, inplace)"},
+    {"_ew_addc", (PyCFunction)(void (*)(void))m_ew_addc, POS, "_ew_addc(div, input, tensor1, tensor2, value, out, inplace)"},
     {"_ew_masked_fill", (PyCFunction)(void (*)(void))m_ew_masked_fill, POS, "_ew_masked_fill(input, mask, value, inplace)"},
     {"_ew_real", (PyCFunction)(void (*)(void))m_ew_real, POS, "_ew_real(input, imag): real/imag view."},
     {"_ew_op_indices", m_op_indices, METH_NOARGS, "Kernel op indices by name (u_/b_ prefixed)."},
