@@ -93,3 +93,17 @@ def test_where_unifies():
     a = named("N", "C")
     assert tl.where(a > 0, a, tl.zeros(2)).names == ("N", "C")
     assert a.masked_fill(a > 0, 0).names == ("N", "C")
+
+
+def test_copy_follows_out_semantics():
+    # seed 003 lists copy_ under the out= semantics: an unnamed self takes the computed names,
+    # names that do not match are an error raised before anything is written
+    x = tl.zeros(2, 3, names=("N", "C"))
+    with pytest.raises(RuntimeError, match=re.escape("Error when attempting to broadcast dims ['N', 'C'] and dims "
+                                                     "['N', 'D']")):
+        x.copy_(tl.ones(2, 3, names=("N", "D")))
+    assert x.tolist() == [[0, 0, 0], [0, 0, 0]]
+    assert tl.ones(2, 3).copy_(x).names == ("N", "C")
+    assert tl.ones(2, 3).copy_(x[0]).names == (None, "C")
+    assert x.copy_(tl.ones(3)).names == ("N", "C")
+    assert x.copy_(tl.ones(3, names=("C",))).names == ("N", "C")

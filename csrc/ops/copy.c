@@ -9,6 +9,7 @@
 #include "core/overlap.h"
 #include "core/parallel.h"
 #include "kernels/cast.h"
+#include "named/unify.h"
 #include "ops/view.h"
 
 /* Cache-blocked 2-D copy for transposes: the iterator's inner dim walks the output
@@ -145,4 +146,14 @@ int tl_copy_setitem(tl_tensor *dst, const tl_tensor *src)
     tl_tensor_clear(&e);
     tl_tensor_clear(&v);
     return rc;
+}
+
+int tl_copy_named_(tl_tensor *dst, const tl_tensor *src)
+{
+    int32_t names[TL_MAX_DIMS];
+    int r = 0;
+    if ((dst->names || src->names) && src->ndim <= dst->ndim && (r = tl_names_unify(names, dst, src, dst->ndim)) < 0)
+        return -1;
+    if (tl_copy_(dst, src) < 0) return -1;
+    return r > 0 ? tl_tensor_set_names(dst, names) : 0;
 }

@@ -8,6 +8,9 @@
 
 /* dst <- src, broadcasting src to dst's shape and casting to dst's dtype. */
 int tl_copy_(tl_tensor *dst, const tl_tensor *src);
+/* Tensor.copy_: tl_copy_ plus seed 003's out semantics (dst takes src's names when it has
+ * none; names that do not unify are an error, checked before anything is written). */
+int tl_copy_named_(tl_tensor *dst, const tl_tensor *src);
 /* Assignment through indexing (t[key] = src): leading size-1 dims of src are dropped
  * and src is expanded to dst's shape before copy_, as torch does (so a broadcast src
  * sharing memory with dst is read through a copy, while a partial overlap of dense

@@ -203,7 +203,7 @@ static PyObject *m_copy_(FASTARGS)
         PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %s", Py_TYPE(a[0])->tp_name);
         return NULL;
     }
-    if (tl_copy_(SELF, TL_TENSOR(a[0])) < 0) return tl_raise();
+    if (tl_copy_named_(SELF, TL_TENSOR(a[0])) < 0) return tl_raise();
     Py_INCREF(self);
     return self;
 }
