@@ -395,11 +395,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """Unique elements of the flattened input (always sorted), optionally inverse and counts."""
+    """Unique elements of the flattened input, or unique slices along dim (always sorted,
+    as torch's CPU kernel), optionally inverse and counts."""
     _check_tensor("unique", input)
     _unnamed("unique", input)
     if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported by tensorlib yet")
+        from ._unique import unique_dim
+        return unique_dim(input, dim, return_inverse, return_counts)
     v, inv, cnt = _C._unique(input, builtins.bool(return_inverse), builtins.bool(return_counts))
     if return_inverse and return_counts:
         return v, inv, cnt
