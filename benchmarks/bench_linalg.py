@@ -84,11 +84,34 @@ def direct_sgemm_row(n=2048):
     return {"tensorlib": lambda: ta @ tb, "sgemm": lambda: fn(*args)}
 
 
+def svdvals_row(batch, n, dtype):
+    a = np.random.default_rng(0).standard_normal((batch, n, n)).astype(dtype)
+    ta = tl.from_numpy(a)
+    row = {"tensorlib": lambda: tl.linalg.svdvals(ta), "numpy": lambda: np.linalg.svd(a, compute_uv=False)}
+    if torch is not None:
+        xa = torch.from_numpy(a)
+        row["torch"] = lambda: torch.linalg.svdvals(xa)
+    return row
+
+
+def nuc_norm_row(n=256):
+    a = np.random.default_rng(0).standard_normal((n, n))
+    ta = tl.from_numpy(a)
+    row = {"tensorlib": lambda: tl.norm(ta, p="nuc"), "numpy": lambda: np.linalg.norm(a, "nuc")}
+    if torch is not None:
+        xa = torch.from_numpy(a)
+        row["torch"] = lambda: torch.norm(xa, p="nuc")
+    return row
+
+
 ROWS = {
     **{f"matmul f32 {n}": (lambda n=n: matmul_row(n, np.float32)) for n in (64, 512, 2048)},
     **{f"matmul f64 {n}": (lambda n=n: matmul_row(n, np.float64)) for n in (64, 512, 2048)},
     "matmul f32 1024 transposed lhs": matmul_transposed_row,
     "bmm f32 64x(128x128)": bmm_row,
+    "svdvals f32 256x(16x16)": lambda: svdvals_row(256, 16, np.float32),
+    "svdvals f64 1x(512x512)": lambda: svdvals_row(1, 512, np.float64),
+    "norm nuc f64 256x256": nuc_norm_row,
     "randn f32 1e7": randn_row,
     "direct sgemm 2048 (anchor)": direct_sgemm_row,
 }

@@ -259,3 +259,127 @@ def _install_methods(cls):
         """inner(other) -> Tensor. See tensorlib.inner."""
         return inner(self, other)
     cls.inner = tensor_inner
+
+
+# ---- singular values and matrix norms ----
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra routine failed (torch.linalg.LinAlgError): e.g. an SVD that did not converge."""
+
+
+def svdvals(A, *, driver=None, out=None):
+    """svdvals(A, *, driver=None, out=None) -> Tensor
+
+    Singular values of A [..., m, n] in descending order, shape [..., min(m, n)], real
+    dtype (LAPACK ?gesdd on float32/float64/complex64/complex128, batched over leading dims)."""
+    if not isinstance(A, _C.TensorBase):
+        raise TypeError(f"linalg_svdvals(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}")
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs "
+                           "with cuSOLVER backend.")
+    _no_names("linalg_svdvals", A)
+    try:
+        r = _C._svdvals(A)
+    except RuntimeError as e:
+        if "failed to converge" in str(e):
+            raise LinAlgError(str(e)) from None
+        raise
+    return r if out is None else _C._linalg_write_out(r, out, "linalg_svdvals")
+
+
+def _real_dtype(dt):
+    return {"complex64": _C.float32, "complex128": _C.float64, "complex32": _C.float16}.get(str(dt).split(".")[-1], dt)
+
+
+def _matrix_norm_checks(A, dim, dtype, low_precision):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dt = A.dtype
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_cname(dt)}")
+    if not low_precision and str(dt).split(".")[-1] in ("float16", "bfloat16", "complex32"):
+        raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. Got {_cname(dt)}")
+    dim = list(dim)
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got " + " ".join(str(int(d)) for d in dim))
+    d0, d1 = _wrap(int(dim[0]), A.dim()), _wrap(int(dim[1]), A.dim())
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(f"linalg.matrix_norm: dtype should be floating point or complex, but got {_cname(dtype)}")
+        if dt.is_complex != dtype.is_complex:
+            kind = "complex" if dt.is_complex else "real"
+            raise RuntimeError(f"linalg.matrix_norm: dtype should be {kind} for {kind} inputs, but got {_cname(dtype)}")
+        if _C.promote_types(dt, dtype) != dtype:
+            raise RuntimeError(f"linalg.matrix_norm: the dtype of the input ({_cname(dt)}) should be convertible "
+                               f"without narrowing to the specified dtype ({_cname(dtype)})")
+    return d0, d1
+
+
+_CNAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
+           "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "float16": "Half", "bfloat16": "BFloat16",
+           "float32": "Float", "float64": "Double", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
+           "complex128": "ComplexDouble"}
+
+
+def _cname(dt):
+    name = str(dt).split(".")[-1]
+    return _CNAMES.get(name, name)
+
+
+def _max0(t, d, keepdim=False):
+    """amax over d, 0 over an empty d (torch's matrix norms of positive order: norms are >= 0)."""
+    from . import _reduce
+    return (_reduce.sum if t.size(d) == 0 else _reduce.amax)(t, d, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Matrix norm over the two dims in dim: 'fro', 'nuc' (sum of singular values), 2 / -2
+    (largest / smallest singular value), 1 / -1 (max / min column abs-sum), inf / -inf
+    (max / min row abs-sum); batched over the other dims."""
+    from . import _reduce
+    if not isinstance(A, _C.TensorBase):
+        raise TypeError(f"linalg_matrix_norm(): argument 'input' (position 1) must be Tensor, not {type(A).__name__}")
+    _no_names("linalg.matrix_norm", A)
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+        d0, d1 = _matrix_norm_checks(A, dim, dtype, ord == "fro")
+    else:
+        o = float(ord)
+        if abs(o) not in (1.0, 2.0, float("inf")):
+            raise RuntimeError(f"linalg.matrix_norm: Order {o:g} not supported.")
+        d0, d1 = _matrix_norm_checks(A, dim, dtype, abs(o) != 2.0)
+    if ord == "fro":
+        r = _reduce.norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    elif ord == "nuc" or abs(o) == 2.0:
+        A_ = A.to(dtype) if dtype is not None else A
+        rest = [d for d in range(A.dim()) if d not in (d0, d1)]
+        sv = svdvals(A_.permute(rest + [d0, d1]))
+        if ord != "nuc" and o < 0 and sv.size(-1) == 0:
+            raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
+        r = (_reduce.sum if ord == "nuc" else _max0 if o > 0 else _reduce.amin)(sv, -1)
+        if keepdim:
+            for d in sorted((d0, d1)):
+                r = r.unsqueeze(d)
+    else:
+        if abs(o) == float("inf"):
+            d0, d1 = d1, d0
+        if not keepdim and d0 < d1:
+            d1 -= 1
+        col = _reduce.norm(A, 1, d0, keepdim, dtype=dtype)
+        r = (_max0 if o > 0 else _reduce.amin)(col, d1, keepdim)
+    return r if out is None else _C._linalg_write_out(r, out, "linalg_matrix_norm")
+
+
+def _norm_str(input, p, dim, keepdim, out, dtype):
+    """torch.norm's string orders other than a vector 'fro': the matrix norm over dim
+    (every dim when None, which torch then requires to be two)."""
+    if dim is None:
+        dim = list(range(input.dim()))
+    elif not isinstance(dim, (tuple, list)):
+        dim = [dim]
+    return matrix_norm(input, p, dim, keepdim, dtype=dtype, out=out)

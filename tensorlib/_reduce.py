@@ -175,11 +175,13 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
-    """Vector p-norm over dim ('fro' is the 2-norm of the elements; inf, -inf, 0 and any real p)."""
-    if p == "fro" or p is None:
+    """Vector p-norm over dim ('fro' is the 2-norm of the elements; inf, -inf, 0 and any real p);
+    p='nuc' (and 'fro' over more than two dims) is torch's matrix norm (tensorlib.linalg.matrix_norm)."""
+    if p is None or (p == "fro" and not (isinstance(dim, (tuple, list)) and len(dim) > 2)):
         p = 2.0
-    elif isinstance(p, str):
-        raise RuntimeError(f"norm(): p='{p}' is not supported by tensorlib yet")
+    elif isinstance(p, str):  # 'nuc', or 'fro' over more than two dims: torch's matrix_norm
+        from ._linalg import _norm_str
+        return _norm_str(input, p, dim, keepdim, out, dtype)
     if isinstance(input, _C.TensorBase) and p in (math.inf, -math.inf) and input.numel() == 0:
         if dim is None or dim == () or dim == []:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
@@ -418,11 +420,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """Unique elements of the flattened input (always sorted), optionally inverse and counts."""
+    """Unique elements of the flattened input, or unique slices along dim (always sorted,
+    as torch's CPU kernel), optionally inverse and counts."""
     _check_tensor("unique", input)
     _unnamed("unique", input)
     if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported by tensorlib yet")
+        from ._unique import unique_dim
+        return unique_dim(input, dim, return_inverse, return_counts)
     v, inv, cnt = _C._unique(input, builtins.bool(return_inverse), builtins.bool(return_counts))
     if return_inverse and return_counts:
         return v, inv, cnt

@@ -24,6 +24,11 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
 /* unique of the flattened input, sorted; inverse (x's shape) and counts when asked. */
 int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, bool want_inverse,
               bool want_counts);
+/* unique of the slices along dim (flat: of the elements, inverse shaped like x), sorted
+ * lexicographically unless consecutive (unique_consecutive: runs only); inverse (the
+ * group of each slice) and counts are filled when not NULL (unique.c). */
+int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, int64_t dim,
+                  bool flat, bool consecutive);
 /* Indices where values would be inserted into the innermost dim of sorted (1-D, or with
  * leading dims matching values'); sorter NULL or the argsort of sorted. */
 int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,

@@ -83,6 +83,7 @@ extern PyMethodDef tl_module_methods_random[], tl_tensor_methods_random[]; /* py
 int tl_random_init(PyObject *m);                                           /* python/random.c */
 extern PyMethodDef tl_module_methods_index[];                              /* python/index.c */
 extern PyMethodDef tl_module_methods_reduce[];                             /* python/reduce.c */
+extern PyMethodDef tl_module_methods_unique[];                             /* python/unique.c */
 extern PyBufferProcs tl_tensor_as_buffer;
 extern PyMethodDef tl_module_methods_arith[];
 extern PyMethodDef tl_tensor_methods_arith[];
