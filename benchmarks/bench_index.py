@@ -28,6 +28,12 @@ def rows():
     out["index_select 1e6 f32"] = {"tensorlib": lambda: tl.index_select(ts, 0, ti), "numpy": lambda: src.take(idx)}
     out["gather 1e6 f32"] = {"tensorlib": lambda: tl.gather(ts, 0, ti),
                              "numpy": lambda: np.take_along_axis(src, idx, 0)}
+    rows = rng.standard_normal((N // 4, 4)).astype(np.float32)
+    ridx = rng.integers(0, N // 4, N // 4)
+    tr, tri = tl.from_numpy(rows), tl.from_numpy(ridx)
+    out["index_select (2.5e5,4) f32 dim0 rows"] = {"tensorlib": lambda: tl.index_select(tr, 0, tri),
+                                                   "numpy": lambda: rows.take(ridx, axis=0)}
+    out["take 1e6 f32"] = {"tensorlib": lambda: tl.take(ts, ti), "numpy": lambda: src.take(idx)}
     mask = src > 0
     tm = tl.from_numpy(mask)
     out["mask select 1e6 f32 x[mask]"] = {"tensorlib": lambda: ts[tm], "numpy": lambda: src[mask]}
@@ -37,6 +43,9 @@ def rows():
         sr, ir, mr = torch.from_numpy(src), torch.from_numpy(idx), torch.from_numpy(mask)
         out["cat 100 x (100,100) f32 dim0"]["torch"] = lambda: torch.cat(cp)
         out["index_select 1e6 f32"]["torch"] = lambda: torch.index_select(sr, 0, ir)
+        rr, rri = torch.from_numpy(rows), torch.from_numpy(ridx)
+        out["index_select (2.5e5,4) f32 dim0 rows"]["torch"] = lambda: torch.index_select(rr, 0, rri)
+        out["take 1e6 f32"]["torch"] = lambda: torch.take(sr, ir)
         out["gather 1e6 f32"]["torch"] = lambda: torch.gather(sr, 0, ir)
         out["mask select 1e6 f32 x[mask]"]["torch"] = lambda: sr[mr]
         out["masked_select 1e6 f32"]["torch"] = lambda: torch.masked_select(sr, mr)

@@ -324,3 +324,73 @@ def test_named_index_ops():
             op()
     with pytest.raises(RuntimeError, match="not found"):
         n.index_select("H", tl.tensor([0]))
+
+
+# ---- fast paths: row copies, element gathers per item size, threads, in-loop checks ----
+
+ITEMSIZE_DTYPES = ["bool", "int16", "float32", "float64", "complex128"]  # 1, 2, 4, 8, 16 bytes
+
+
+@pytest.mark.parametrize("dtype", ITEMSIZE_DTYPES)
+@pytest.mark.parametrize("shape,dim", [((6, 5, 3), 0), ((6, 5, 3), 1), ((6, 5, 3), 2), ((6, 1, 4), 0),
+                                       ((5, 4, 1, 1), 1), ((7,), 0), ((0, 3), 1)])
+def test_index_select_paths(dtype, shape, dim):
+    a = make(shape, dtype, 3)
+    n = shape[dim]
+    idx = np.array([n - 1, 0, 0, n // 2, n - 1], np.int64) if n else np.zeros(0, np.int64)
+    ix, it = pair(idx)
+    views = [pair(a)]
+    if len(shape) > 1:  # packed trailing block under a non-contiguous outer, and no packed block
+        views.append(pair(np.ascontiguousarray(np.swapaxes(a, 0, -1)).swapaxes(0, -1)))
+        views.append((tl.from_numpy(np.ascontiguousarray(a[::-1])).flip(0), torch.from_numpy(a[::-1].copy()).flip(0)))
+    for x, t in views:
+        same(tl.index_select(x, dim, ix), torch.index_select(t, dim, it))
+        same(tl.index_select(x, dim, ix.to(tl.int32)), torch.index_select(t, dim, it.int()))
+        same(tl.index_select(x, dim, ix[:0]), torch.index_select(t, dim, it[:0]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_index_select_gather_take_threaded(dtype):
+    """Sizes above the grain split across threads; results equal torch's."""
+    rng = np.random.default_rng(5)
+    a = make((300, 257), dtype, 4)
+    x, t = pair(a)
+    for dim in (0, 1):
+        idx = rng.integers(0, a.shape[dim], 40000)
+        ix, it = pair(idx)
+        same(tl.index_select(x, dim, ix), torch.index_select(t, dim, it))
+    flat = rng.integers(-a.size, a.size, 70000)
+    ix, it = pair(flat)
+    same(tl.take(x, ix), torch.take(t, it))
+    same(tl.take(x.t(), ix), torch.take(t.t(), it))
+    g = rng.integers(0, 300, (300, 200))
+    gx, gt = pair(g)
+    same(tl.gather(x, 0, gx), torch.gather(t, 0, gt))
+    gx, gt = pair(g % 257)
+    same(tl.gather(x, 1, gx[:, :100]), torch.gather(t, 1, gt[:, :100]))
+    same(tl.gather(x.t(), 0, gx.t()[:200]), torch.gather(t.t(), 0, gt.t()[:200]))
+
+
+@pytest.mark.parametrize("where", [0, 1, 39999])
+def test_index_errors_anywhere(where):
+    """A bad index at the start, middle or end of a large (threaded) index raises torch's
+    error naming the first bad value; nothing is returned."""
+    a = make((200, 300))
+    x, t = pair(a)
+    for bad in (200, -201, -1):
+        idx = np.zeros(40000, np.int64)
+        idx[where] = bad
+        idx[-1] = bad - 7 if where != 39999 else bad
+        ix, it = pair(idx)
+        if bad != -1:
+            both(lambda: tl.index_select(x, 0, ix), lambda: torch.index_select(t, 0, it))
+            both(lambda: tl.index_select(x, 1, ix), lambda: torch.index_select(t, 1, it))
+        both(lambda: tl.index_select(x.t(), 1, ix), lambda: torch.index_select(t.t(), 1, it))
+        g = idx.reshape(200, 200).copy()  # one bad value: torch's threads race to report when there are two
+        g[-1, -1] = bad if where == 39999 else 0
+        gx, gt = pair(np.ascontiguousarray(g))
+        both(lambda: tl.gather(x, 0, gx), lambda: torch.gather(t, 0, gt))
+        big = np.full(40000, bad * 300)
+        bx, bt = pair(big)
+        both(lambda: tl.take(x, bx), lambda: torch.take(t, bt))
+        both(lambda: tl.take(x.t(), bx), lambda: torch.take(t.t(), bt))

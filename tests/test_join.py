@@ -231,3 +231,64 @@ def test_out_argument_receives_result():
         getattr(torch, name)(*th_args, out=out_th, **kw)
         assert r is out_tl
         np.testing.assert_array_equal(out_tl.numpy(), out_th.numpy())
+
+
+# ---- memory format of cat / stack results (torch: the format every input suggests) ----
+
+def _strided_pair(shape, strides, dtype="float32", seed=0):
+    """(tensorlib, torch) tensors with the given strides (torch's own .to(memory_format)
+    strides for size-1 dims, built directly so only cat's rule is under test)."""
+    a = make(shape, dtype, seed)
+    t = torch.empty_strided(shape, strides, dtype=torch.from_numpy(a).dtype).copy_(torch.from_numpy(a))
+    x = tl.empty_strided(shape, strides, dtype=tl.from_numpy(a).dtype)
+    x.copy_(tl.from_numpy(a))
+    return x, t
+
+
+def _fmt(shape, fmt):
+    return torch.empty(shape, memory_format=fmt).stride()
+
+
+CL, CL3, C = "cl", "cl3", "c"
+
+
+def _make(shape, kind, dtype="float32", seed=0):
+    fmt = {CL: torch.channels_last, CL3: torch.channels_last_3d, C: torch.contiguous_format}[kind]
+    return _strided_pair(shape, _fmt(shape, fmt), dtype, seed)
+
+
+@pytest.mark.parametrize("kinds", [(CL, CL), (CL, C), (C, CL), (CL, CL, CL), (C, C)])
+@pytest.mark.parametrize("dim", [0, 1, 2, 3, -1])
+def test_cat_stack_channels_last(kinds, dim):
+    shape = (2, 3, 4, 5)
+    pairs = [_make(shape, k, seed=i) for i, k in enumerate(kinds)]
+    xs, ts = [p[0] for p in pairs], [p[1] for p in pairs]
+    same(tl.cat(xs, dim), torch.cat(ts, dim), strides=True)
+    same(tl.stack(xs, dim), torch.stack(ts, dim), strides=True)
+    same(tl.stack(xs, 4), torch.stack(ts, 4), strides=True)
+
+
+def test_cat_memory_format_cases():
+    cases = [
+        ([((2, 3, 4, 5, 6), CL3), ((2, 3, 4, 5, 6), CL3)], 1),
+        ([((2, 3, 4, 5, 6), CL3), ((2, 3, 4, 5, 6), CL3)], 4),
+        ([((2, 3, 4, 5, 6), CL3), ((2, 3, 4, 5, 6), C)], 1),
+        ([((2, 3, 1, 1), CL), ((2, 3, 1, 1), CL)], 1),  # ambiguous strides: torch's rule decides
+        ([((2, 3, 1, 1), CL), ((2, 5, 1, 1), CL)], 1),
+        ([((1, 3, 4, 5), CL), ((2, 3, 4, 5), CL)], 0),
+        ([((2, 1, 4, 5), CL), ((2, 3, 4, 5), CL)], 1),
+    ]
+    for spec, dim in cases:
+        pairs = [_make(s, k, seed=i) for i, (s, k) in enumerate(spec)]
+        xs, ts = [p[0] for p in pairs], [p[1] for p in pairs]
+        same(tl.cat(xs, dim), torch.cat(ts, dim), strides=True)
+    # promotion keeps the format; a legacy empty 1-D input or a permuted (non-format) input does not
+    (x, t), (y, u) = _make((2, 3, 4, 5), CL, "float32"), _make((2, 3, 4, 5), CL, "float64", 1)
+    same(tl.cat([x, y], 1), torch.cat([t, u], 1), strides=True)
+    same(tl.cat([x, tl.tensor([])], 1), torch.cat([t, torch.tensor([])], 1), strides=True)
+    p, q = pair(make((2, 4, 5, 3)))
+    same(tl.cat([p.permute(0, 3, 1, 2)] * 2, 1), torch.cat([q.permute(0, 3, 1, 2)] * 2, 1), strides=True)
+    m, n = noncontig((3, 4))
+    same(tl.stack([m, m]), torch.stack([n, n]), strides=True)
+    same(tl.stack([m, m], 1), torch.stack([n, n], 1), strides=True)
+    same(tl.stack([m, m], 2), torch.stack([n, n], 2), strides=True)

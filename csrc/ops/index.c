@@ -69,22 +69,53 @@ static inline int fix_index(idx_ctx *c, int64_t *v)
         for (int64_t i = 0; i < n; i++)                                                            \
             *(T *)(o + i * s[0] + *(const int64_t *)(off + i * s[2])) = *(const T *)(v + i * s[1]); \
     }                                                                                              \
+    /* op0 out, op1 src (0 stride along dim), op2 int64 indices; c->stride bytes per index \
+     * step, negatives wrap when c->flags has TL_IDX_WRAP. Outputs are fresh tensors, so a \
+     * bad index just sets c->bad and stops (the caller finds it and discards the output). \
+     * Runs with a fixed index are row copies; a contiguous output over contiguous indices \
+     * is the tight element gather (the predictable in-loop check costs nothing measurable). */ \
     static void gather_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                  \
     {                                                                                              \
         idx_ctx *c = ctx;                                                                          \
         char *o = d[0];                                                                            \
         const char *src = d[1], *ix = d[2];                                                        \
         const int64_t size = c->size, stride = c->stride, s0 = s[0], s1 = s[1], s2 = s[2];         \
-        const int wrap = c->flags & TL_IDX_WRAP;                                                   \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            int64_t v = *(const int64_t *)(ix + i * s2);                                           \
-            if (wrap && v < 0) v += size;                                                          \
-            if ((uint64_t)v >= (uint64_t)size) {                                                   \
-                int64_t w = *(const int64_t *)(ix + i * s2);                                       \
-                fix_index(c, &w);                                                                  \
-                continue;                                                                          \
+        const int64_t wrap = (c->flags & TL_IDX_WRAP) ? size : 0;                                  \
+        const uint64_t span = (uint64_t)size + (uint64_t)wrap;                                     \
+        if (s2 == 0) {                                                                             \
+            int64_t v = *(const int64_t *)ix;                                                      \
+            if ((uint64_t)v + (uint64_t)wrap >= span) { c->bad = 1; return; }                      \
+            const char *base = src + (v < 0 ? v + wrap : v) * stride;                              \
+            if (s0 == N && s1 == N) {                                                              \
+                memcpy(o, base, (size_t)n * N);                                                    \
+            } else {                                                                               \
+                for (int64_t i = 0; i < n; i++) *(T *)(o + i * s0) = *(const T *)(base + i * s1);  \
             }                                                                                      \
-            *(T *)(o + i * s0) = *(const T *)(src + i * s1 + v * stride);                          \
+        } else if (s0 == N && s1 == 0 && s2 == 8) {                                                \
+            T *restrict po = (T *)o;                                                               \
+            const int64_t *restrict pi = (const int64_t *)ix;                                      \
+            const T *ps = (const T *)src;                                                          \
+            const int64_t es = stride / N;                                                         \
+            if (!wrap && es == 1) {                                                                \
+                for (int64_t i = 0; i < n; i++) {                                                  \
+                    uint64_t v = (uint64_t)pi[i];                                                  \
+                    if (v >= (uint64_t)size) { c->bad = 1; return; }                               \
+                    po[i] = ps[v];                                                                 \
+                }                                                                                  \
+            } else {                                                                               \
+                for (int64_t i = 0; i < n; i++) {                                                  \
+                    int64_t v = pi[i];                                                             \
+                    v += (v >> 63) & wrap;                                                         \
+                    if ((uint64_t)v >= (uint64_t)size) { c->bad = 1; return; }                     \
+                    po[i] = ps[v * es];                                                            \
+                }                                                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                int64_t v = *(const int64_t *)(ix + i * s2);                                       \
+                if ((uint64_t)v + (uint64_t)wrap >= span) { c->bad = 1; return; }                  \
+                *(T *)(o + i * s0) = *(const T *)(src + i * s1 + (v < 0 ? v + wrap : v) * stride); \
+            }                                                                                      \
         }                                                                                          \
     }                                                                                              \
     static void put_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
@@ -157,6 +188,29 @@ static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
     if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, 0) < 0) return -1;
     tl_iter_run(&it, check_loop, &c, TL_GRAIN_SIZE);
     return c.bad ? report_bad(&c, dim) : 0;
+}
+
+/* Position of the first value of the contiguous int64 run p[0..n) outside [0, size)
+ * ([-size, size) when wrap), or -1 (the error path and empty sources only: the gathers
+ * check in their loops). */
+static int64_t first_bad(const int64_t *p, int64_t n, int64_t size, bool wrap)
+{
+    const uint64_t shift = wrap ? (uint64_t)size : 0, span = size + shift;
+    for (int64_t i = 0; i < n; i++)
+        if ((uint64_t)p[i] + shift >= span) return i;
+    return -1;
+}
+
+/* first_bad over the contiguous int64 tensor idx; on a bad value fills c->badval and
+ * c->size (for report_bad) and returns 1. */
+static int find_bad(const tl_tensor *idx, int64_t size, bool wrap, idx_ctx *c)
+{
+    const int64_t *p = (const int64_t *)tl_data(idx);
+    int64_t k = first_bad(p, tl_numel(idx), size, wrap);
+    if (k < 0) return 0;
+    c->badval = p[k];
+    c->size = size;
+    return 1;
 }
 
 /* ---- advanced indexing ------------------------------------------------------------------ */
@@ -356,28 +410,34 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
             if (k != d && si.sizes[k] > st.sizes[k])
                 return tl_err(TL_ERR_RUNTIME, "Size does not match at dimension %d expected index %s to be no larger than self %s apart from dimension %d",
                               k, tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d);
-    if (tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
-    if (tl_numel(index) == 0) return 0;
+    if (tl_numel(index) == 0)
+        return tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
+    tl_tensor ixc = {0};
+    if (tl_index_as_i64(&ixc, index) < 0) return -1;
+    if (tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false) < 0) {
+        tl_tensor_clear(&ixc);
+        return -1;
+    }
     idx_ctx c = {0};
+    c.flags = TL_IDX_RUNTIME;
     c.stride = st.strides[d] * tl_itemsize(t);
     c.size = st.sizes[d];
-    c.flags = TL_IDX_RUNTIME;
-    int64_t sstr[TL_MAX_DIMS];
+    int64_t sstr[TL_MAX_DIMS], istr[TL_MAX_DIMS], ostr[TL_MAX_DIMS];
     memcpy(sstr, st.strides, 8 * st.ndim);
     sstr[d] = 0;
+    tl_contiguous_strides(si.sizes, si.ndim, istr);
+    tl_contiguous_strides(si.sizes, si.ndim, ostr);
     tl_tensor src = geom(t, si.ndim, si.sizes, sstr);
-    tl_tensor ix = geom(index, si.ndim, si.sizes, si.strides);
-    tl_tensor o = geom(out, si.ndim, si.sizes, (int64_t[TL_MAX_DIMS]){0});
-    tl_contiguous_strides(si.sizes, si.ndim, o.strides);
+    tl_tensor ix = geom(&ixc, si.ndim, si.sizes, istr);
+    tl_tensor o = geom(out, si.ndim, si.sizes, ostr);
     const tl_tensor *ops[3] = {&o, &src, &ix};
     tl_iter it;
-    if (tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0) < 0) goto fail;
-    tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
-    if (c.bad) { report_bad(&c, d); goto fail; }
-    return 0;
-fail:
-    tl_tensor_clear(out);
-    return -1;
+    int rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0);
+    if (rc == 0) tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+    if (rc == 0 && c.bad && find_bad(&ixc, st.sizes[d], false, &c)) rc = report_bad(&c, d);
+    tl_tensor_clear(&ixc);
+    if (rc < 0) tl_tensor_clear(out);
+    return rc;
 }
 
 typedef struct { idx_ctx c; char bytes[16]; } fill_ctx;
@@ -518,6 +578,68 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     return rc;
 }
 
+/* index_select when the dims after `dim` form one packed block of `rb` bytes in the
+ * source: each output row (outer position, index position) is one block copy. Rows are
+ * split across threads; the index is checked as each row is read (out is fresh). */
+typedef struct {
+    char *out;
+    const char *src;
+    const int64_t *ix;
+    int64_t L, size, sd, rb;       /* sd: source bytes per index step; rb: bytes per row */
+    int ond;                       /* outer dims (before `dim`): sizes and byte strides */
+    int64_t osz[TL_MAX_DIMS], ostr[TL_MAX_DIMS];
+    volatile int bad;
+} rows_ctx;
+
+static inline void copy_row(char *restrict d, const char *restrict s, int64_t rb)
+{
+    switch (rb) { /* constant sizes become a few moves */
+    case 8: memcpy(d, s, 8); break;
+    case 12: memcpy(d, s, 12); break;
+    case 16: memcpy(d, s, 16); break;
+    case 32: memcpy(d, s, 32); break;
+    default: memcpy(d, s, (size_t)rb); break;
+    }
+}
+
+static void rows_chunk(int64_t b, int64_t e, void *ctx)
+{
+    rows_ctx *c = ctx;
+    /* locals: the row writes are char stores, which may alias *c */
+    const int64_t L = c->L, size = c->size, sd = c->sd, rb = c->rb;
+    const int64_t *ix = c->ix;
+    int64_t o = b / L, i = b % L;
+    char *dst = c->out + b * rb;
+    while (b < e) {
+        int64_t off = 0, rem = o;
+        for (int k = c->ond - 1; k >= 0; k--) {
+            off += (rem % c->osz[k]) * c->ostr[k];
+            rem /= c->osz[k];
+        }
+        const char *base = c->src + off;
+        int64_t stop = i + (e - b) < L ? i + (e - b) : L;
+        b += stop - i;
+        for (; i < stop; i++, dst += rb) {
+            uint64_t v = (uint64_t)ix[i];
+            if (v >= (uint64_t)size) { c->bad = 1; return; }
+            copy_row(dst, base + (int64_t)v * sd, rb);
+        }
+        i = 0;
+        o++;
+    }
+}
+
+/* torch's index_select error: dim 0 (or a vector) raises IndexError "index out of range
+ * in self"; an inner dim goes through its index kernel, which names the first bad value. */
+static int select_error(const tl_tensor *ix, int ndim, int d, int64_t size)
+{
+    idx_ctx c = {0};
+    c.flags = TL_IDX_MSG_SELF;
+    if (ndim <= 1 || d == 0 || !find_bad(ix, size, false, &c)) return report_bad(&c, d);
+    return tl_err(TL_ERR_RUNTIME, "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld", (long long)c.badval,
+                  (long long)size);
+}
+
 int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *index)
 {
     int d;
@@ -542,11 +664,31 @@ int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_te
     } else {
         rc = tl_tensor_empty(out, t->ndim, osz, (tl_dtype)t->dtype, t->device, false);
     }
-    if (rc == 0 && L > 0 && tl_numel(t) > 0) {
-        idx_ctx c = {0};
+    idx_ctx c = {0};
+    c.flags = TL_IDX_MSG_SELF;
+    if (rc == 0 && L > 0 && tl_numel(t) == 0 && first_bad((const int64_t *)tl_data(&ix), L, st.sizes[d], false) >= 0)
+        rc = select_error(&ix, t->ndim, d, st.sizes[d]);
+    int64_t inner = 1, expect = 1;
+    bool packed = true;
+    for (int k = st.ndim - 1; k > d; k--) {
+        if (st.sizes[k] != 1 && st.strides[k] != expect) packed = false;
+        expect *= st.sizes[k];
+        inner *= st.sizes[k];
+    }
+    if (rc == 0 && L > 0 && tl_numel(t) > 0 && packed && inner > 1) {
+        rows_ctx r = {.out = tl_data(out), .src = tl_data(t), .ix = (const int64_t *)tl_data(&ix), .L = L,
+                      .size = st.sizes[d], .sd = st.strides[d] * tl_itemsize(t), .rb = inner * tl_itemsize(t), .ond = d};
+        int64_t rows = L;
+        for (int k = 0; k < d; k++) {
+            r.osz[k] = st.sizes[k];
+            r.ostr[k] = st.strides[k] * tl_itemsize(t);
+            rows *= st.sizes[k];
+        }
+        tl_parallel_for(rows, TL_GRAIN_SIZE / inner + 1, rows_chunk, &r);
+        if (r.bad) rc = select_error(&ix, t->ndim, d, st.sizes[d]);
+    } else if (rc == 0 && L > 0 && tl_numel(t) > 0) {
         c.stride = st.strides[d] * tl_itemsize(t);
         c.size = st.sizes[d];
-        c.flags = TL_IDX_MSG_SELF;
         tl_tensor src = geom(t, st.ndim, osz, sstr);
         tl_tensor iv = geom(&ix, st.ndim, osz, istr);
         int64_t ostr[TL_MAX_DIMS];
@@ -555,12 +697,8 @@ int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_te
         const tl_tensor *ops[3] = {&o, &src, &iv};
         tl_iter it;
         rc = tl_iter_init(&it, 3, ops, osz, st.ndim, 0);
-        if (rc == 0) {
-            tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
-            if (c.bad) rc = report_bad(&c, d);
-        }
-    } else if (rc == 0 && L > 0) {
-        rc = check_range(&ix, st.sizes[d], d, TL_IDX_MSG_SELF);
+        if (rc == 0) tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+        if (rc == 0 && c.bad) rc = select_error(&ix, t->ndim, d, st.sizes[d]);
     }
     if (rc == 0 && t->names) rc = tl_tensor_copy_names(out, t);
     tl_tensor_clear(&ix);
@@ -626,6 +764,32 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
     if (tl_check_unnamed(t, "take") < 0) return -1;
     if (index->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "take(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
+    if (tl_is_contiguous(t)) {
+        /* t is one run of numel elements: validate (wrapping) once, then the element gather */
+        tl_tensor ix = {0};
+        if (tl_index_as_i64(&ix, index) < 0) return -1;
+        idx_ctx c = {0};
+        c.flags = TL_IDX_WRAP;
+        int rc = tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
+        if (rc == 0 && tl_numel(out) > 0) {
+            int64_t zero[TL_MAX_DIMS] = {0}, istr[TL_MAX_DIMS];
+            tl_contiguous_strides(index->sizes, index->ndim, istr);
+            tl_tensor src = geom(t, index->ndim, index->sizes, zero);
+            tl_tensor iv = geom(&ix, index->ndim, index->sizes, istr);
+            c.stride = tl_itemsize(t);
+            c.size = tl_numel(t);
+            const tl_tensor *ops[3] = {out, &src, &iv};
+            tl_iter it;
+            rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, 0);
+            if (rc == 0) tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+            if (rc == 0 && c.bad && find_bad(&ix, tl_numel(t), true, &c))
+                rc = tl_err(TL_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld elements.",
+                            (long long)c.badval, (long long)tl_numel(t));
+            if (rc < 0) tl_tensor_clear(out);
+        }
+        tl_tensor_clear(&ix);
+        return rc;
+    }
     tl_tensor off = {0};
     if (linear_offsets(&off, t, index) < 0) return -1;
     int rc = tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);

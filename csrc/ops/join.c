@@ -95,7 +95,15 @@ int tl_cat(tl_tensor *out, const tl_tensor *const *ts, int n, int64_t dim)
         shape[d] += t->sizes[d];
         if (named && tl_unify_names_same_rank(names, t->names, r->ndim, names) < 0) return -1;
     }
-    if (tl_tensor_empty(out, r->ndim, shape, dt, r->device, false) < 0) return -1;
+    /* torch's cat_compute_output_memory_format: the format every input suggests, else
+     * contiguous (channels_last inputs give a channels_last result) */
+    tl_memory_format fmt = tl_suggest_memory_format(ts[0]);
+    for (int i = 1; i < n && fmt != TL_MEMFMT_CONTIGUOUS; i++)
+        if (tl_suggest_memory_format(ts[i]) != fmt) fmt = TL_MEMFMT_CONTIGUOUS;
+    tl_tensor like = *r;
+    like.sizes = shape;
+    like.names = NULL;
+    if (tl_tensor_empty_like(out, &like, dt, fmt) < 0) return -1;
     int64_t pos = 0;
     for (int i = 0; i < n; i++) {
         const tl_tensor *t = ts[i];
