@@ -1,5 +1,5 @@
 """Reduction, scan and sort rows: sum and mean of 1e7 float32 (all, axis 0, axis -1),
-argmax, var, cumsum, and sort of 1e6 float32."""
+argmax (all, axis 0, axis -1), argmin, var, cumsum, and sort of 1e6 float32."""
 from harness import libs
 
 np, torch, tl = libs()
@@ -7,14 +7,14 @@ N = 10**7
 SHAPE = (1000, 10000)  # 1e7 elements for the axis rows
 
 
-def _inputs(shape):
-    a = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+def _inputs(shape, dtype=np.float32):
+    a = np.random.default_rng(0).standard_normal(shape).astype(dtype)
     return a, tl.from_numpy(a.copy()), (torch.from_numpy(a.copy()) if torch else None)
 
 
-def _row(shape, f_tl, f_np, f_torch):
+def _row(shape, f_tl, f_np, f_torch, dtype=np.float32):
     def make():
-        a, x, t = _inputs(shape)
+        a, x, t = _inputs(shape, dtype)
         return {"tensorlib": lambda: f_tl(x), "numpy": lambda: f_np(a), "torch": torch and (lambda: f_torch(t))}
     return make
 
@@ -33,6 +33,9 @@ ROWS = [
     ("mean 1e7 float32 (axis 0)", _row(SHAPE, *_same("mean", dim=0))),
     ("mean 1e7 float32 (axis -1)", _row(SHAPE, *_same("mean", dim=-1))),
     ("argmax 1e7 float32 (all)", _row((N,), *_same("argmax"))),
+    ("argmax 1e7 float32 (axis 0)", _row(SHAPE, *_same("argmax", dim=0))),
+    ("argmax 1e7 float32 (axis -1)", _row(SHAPE, *_same("argmax", dim=-1))),
+    ("argmin 1e7 float64 (all)", _row((N,), *_same("argmin"), dtype=np.float64)),
     ("var 1e7 float32 (all)", _row((N,), lambda x: x.var(), lambda a: a.var(ddof=1), lambda t: t.var())),
     ("cumsum 1e7 float32", _row((N,), lambda x: x.cumsum(0), lambda a: a.cumsum(0), lambda t: t.cumsum(0))),
     ("sort 1e6 float32", _row((10**6,), lambda x: x.sort(), lambda a: np.sort(a, kind="stable"),

@@ -284,3 +284,90 @@ def test_std_var_mean_histc():
     check_same(a.histc(bins=5, min=-1, max=1), t.histc(bins=5, min=-1, max=1))
     check_same(a.norm(dim=1), t.norm(dim=1))
     check_same(a.norm(p="fro", dim=(0, 1)), t.norm(p="fro", dim=(0, 1)))
+
+
+# ---- single-pass argmax/argmin (block extremes, column path for outer dims) ----------------
+
+def _arg_data(kind, n, dtype):
+    rng = np.random.default_rng(n)
+    a = rng.integers(-50, 50, size=n).astype(np.float64)
+    if kind == "ties":  # the extreme repeated across blocks: the first one wins
+        a[[5, 3000, 9000]] = 1000
+        a[[7, 4000, 9500]] = -1000
+    elif kind == "nan":  # the first NaN wins, even after a larger value / in a later block
+        a[100] = 1e4
+        if "float" in dtype:
+            a[[5000, 7000]] = np.nan
+    elif kind == "inf":
+        a[[10, 4100]] = np.inf
+        a[[20, 6000]] = -np.inf
+    elif kind == "zeros":  # -0.0 and 0.0 are equal: the first of them
+        a[:] = 0.0
+        a[::3] = -0.0
+    elif kind == "const":
+        a[:] = 3
+    return a
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16", "int64", "int32", "uint8", "int8"])
+@pytest.mark.parametrize("kind", ["rand", "ties", "nan", "inf", "zeros", "const"])
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_argext_long_rows(op, kind, dt):
+    if dt.startswith(("int", "uint")) and kind in ("inf",):
+        return
+    a = _arg_data(kind, 10007, dt)
+    if dt == "uint8":
+        a = np.abs(np.nan_to_num(a)) % 200
+    elif dt == "int8":
+        a = np.clip(np.nan_to_num(a), -100, 100)
+    src = a.astype(np.float32) if dt == "bfloat16" else a.astype(dt)
+    x, t = tl.from_numpy(src.copy()), torch.from_numpy(src.copy())
+    if dt == "bfloat16":
+        x, t = x.to(tl.bfloat16), t.to(torch.bfloat16)
+    for kw in ({}, {"dim": 0}, {"dim": 0, "keepdim": True}, {"dim": None, "keepdim": True}):
+        check_same(getattr(x, op)(**kw), getattr(t, op)(**kw))
+    # 2-D: rows (dim -1) and columns (dim 0, the column path), widths around the lane counts
+    for shape in ((7, 1429), (1429, 7), (33, 300), (3, 3335)):
+        m = src[: shape[0] * shape[1]].reshape(shape)
+        xm, tm = tl.from_numpy(m.copy()), torch.from_numpy(m.copy())
+        if dt == "bfloat16":
+            xm, tm = xm.to(tl.bfloat16), tm.to(torch.bfloat16)
+        for kw in ({"dim": 0}, {"dim": -1}, {"dim": 1, "keepdim": True}, {"dim": 0, "keepdim": True}, {}):
+            check_same(getattr(xm, op)(**kw), getattr(tm, op)(**kw))
+        check_same(getattr(xm.t(), op)(dim=0), getattr(tm.t(), op)(dim=0))
+        check_same(getattr(xm, "max" if op == "argmax" else "min")(dim=-1)[1], getattr(tm, op)(dim=-1))
+
+
+def test_argext_outer_dims_3d_and_threads():
+    a = np.random.default_rng(3).standard_normal((40, 3, 700)).astype(np.float32)
+    a[17, 1, 5] = np.nan
+    a[30, 1, 5] = np.nan
+    a[:, 2, 9] = 7.0  # all equal: row 0
+    x, t = tl.from_numpy(a.copy()), torch.from_numpy(a.copy())
+    old = tl.get_num_threads()
+    try:
+        for nt in (1, 2):
+            tl.set_num_threads(nt)
+            for op in ("argmax", "argmin"):
+                for d in (0, 1, 2, -1):
+                    check_same(getattr(x, op)(dim=d), getattr(t, op)(dim=d))
+    finally:
+        tl.set_num_threads(old)
+
+
+def test_argext_long_row_split_across_threads():
+    """A row long enough to be split into stretches: ties and NaN across stretch borders."""
+    a = np.random.default_rng(5).standard_normal(300001).astype(np.float32)
+    a[[70000, 150000, 299999]] = 9.0
+    a[[80000, 160000]] = -9.0
+    old = tl.get_num_threads()
+    try:
+        for nt in (1, 2):
+            tl.set_num_threads(nt)
+            for b in (a, np.where(np.arange(a.size) >= 200000, np.float32(np.nan), a)):
+                x, t = tl.from_numpy(b.copy()), torch.from_numpy(b.copy())
+                check_same(x.argmax(), t.argmax())
+                check_same(x.argmin(), t.argmin())
+                check_same(x.max(0)[1], t.max(0)[1])
+    finally:
+        tl.set_num_threads(old)

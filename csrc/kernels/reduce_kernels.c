@@ -25,44 +25,169 @@
 SUM_REAL(sum_f32, float)
 SUM_REAL(sum_f64, double)
 
-/* Max/min with eight independent lanes (vectorizable without -ffast-math); *nan says a
- * NaN was seen. n == 0 returns 0. */
-#define EXTREME(NAME, T, CMP)                                                \
-    static T NAME(const T *p, int64_t n, int *nan)                          \
-    {                                                                        \
-        T lane[8], z[8] = {0};                                               \
-        T init = n ? p[0] : 0;                                               \
-        for (int k = 0; k < 8; k++) lane[k] = init;                          \
-        int64_t i = 0;                                                       \
-        /* z stays 0 unless a NaN or an infinity passes (v * 0 is NaN) */   \
-        for (; i + 8 <= n; i += 8)                                           \
-            for (int k = 0; k < 8; k++) {                                    \
-                T v = p[i + k];                                              \
-                z[k] += v * (T)0;                                            \
-                lane[k] = v CMP lane[k] ? v : lane[k];                       \
-            }                                                                \
-        T m = init;                                                          \
-        int any = 0;                                                         \
-        for (; i < n; i++) {                                                 \
-            T v = p[i];                                                      \
-            any |= v != v;                                                   \
-            m = v CMP m ? v : m;                                             \
-        }                                                                    \
-        for (int k = 0; k < 8; k++) {                                        \
-            any |= z[k] != 0;                                                \
-            m = lane[k] CMP m ? lane[k] : m;                                 \
-        }                                                                    \
-        if (any) { /* rare: confirm a real NaN (an infinity also trips z) */ \
-            any = 0;                                                         \
-            for (i = 0; i < n && !any; i++) any = p[i] != p[i];              \
-        }                                                                    \
-        *nan = any;                                                          \
-        return m;                                                            \
+/* 32-byte vectors through GCC/Clang vector extensions (plain scalars elsewhere): GCC does
+ * not vectorize a lane-wise float max written in scalar C without -ffast-math. On x86-64
+ * the extreme kernels are also compiled for AVX2 and picked at load time (TL_CLONES);
+ * the baseline build runs each vector as two SSE2 halves. VSEL picks
+ * a where the mask m (integer lanes of the same width) is set (all ones), b elsewhere. */
+#if defined(__GNUC__)
+#define VDECL(T, VT, I, MT)                        \
+    typedef T VT __attribute__((vector_size(32))); \
+    typedef I MT __attribute__((vector_size(32)));
+#define VSEL(MT, VT, m, a, b) ((VT)(((MT)(a) & (m)) | ((MT)(b) & ~(m))))
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
+#define TL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#else
+#define VDECL(T, VT, I, MT) typedef T VT; typedef int MT;
+#define VSEL(MT, VT, m, a, b) ((m) ? (a) : (b))
+#endif
+#ifndef TL_CLONES
+#define TL_CLONES
+#endif
+VDECL(float, v_f32, int32_t, m_f32)
+VDECL(double, v_f64, int64_t, m_f64)
+VDECL(int64_t, v_i64, int64_t, m_i64)
+
+/* Max/min of n > 0 elements with four vector accumulators; *nan says a NaN was seen
+ * (then the returned value is meaningless). For integer T the NaN test folds away. */
+#define EXTREME(NAME, T, VT, MT, CMP)                                           \
+    TL_CLONES static T NAME(const T *p, int64_t n, int *nan)                   \
+    {                                                                           \
+        enum { W = sizeof(VT) / sizeof(T) };                                    \
+        T init = p[0];                                                          \
+        VT l0 = (VT){0} + init, l1 = l0, l2 = l0, l3 = l0;                      \
+        MT z = (MT){0};                                                         \
+        int64_t i = 0;                                                          \
+        for (; i + 4 * W <= n; i += 4 * W) {                                    \
+            VT a, b, c, d;                                                      \
+            memcpy(&a, p + i, sizeof a);                                        \
+            memcpy(&b, p + i + W, sizeof b);                                    \
+            memcpy(&c, p + i + 2 * W, sizeof c);                                \
+            memcpy(&d, p + i + 3 * W, sizeof d);                                \
+            z |= (a != a) | (b != b) | (c != c) | (d != d);                     \
+            l0 = VSEL(MT, VT, a CMP l0, a, l0);                                 \
+            l1 = VSEL(MT, VT, b CMP l1, b, l1);                                 \
+            l2 = VSEL(MT, VT, c CMP l2, c, l2);                                 \
+            l3 = VSEL(MT, VT, d CMP l3, d, l3);                                 \
+        }                                                                       \
+        T lanes[4 * W], m = init;                                               \
+        memcpy(lanes, &l0, sizeof l0);                                          \
+        memcpy(lanes + W, &l1, sizeof l1);                                      \
+        memcpy(lanes + 2 * W, &l2, sizeof l2);                                  \
+        memcpy(lanes + 3 * W, &l3, sizeof l3);                                  \
+        for (int k = 0; k < 4 * W; k++) m = lanes[k] CMP m ? lanes[k] : m;     \
+        int any = 0;                                                            \
+        MT zero = (MT){0};                                                      \
+        any = memcmp(&z, &zero, sizeof z) != 0;                                 \
+        for (; i < n; i++) {                                                    \
+            T v = p[i];                                                         \
+            any |= v != v;                                                      \
+            m = v CMP m ? v : m;                                                \
+        }                                                                       \
+        *nan = any;                                                             \
+        return m;                                                               \
     }
-EXTREME(ext_max_f32, float, >)
-EXTREME(ext_min_f32, float, <)
-EXTREME(ext_max_f64, double, >)
-EXTREME(ext_min_f64, double, <)
+EXTREME(ext_max_f32, float, v_f32, m_f32, >)
+EXTREME(ext_min_f32, float, v_f32, m_f32, <)
+EXTREME(ext_max_f64, double, v_f64, m_f64, >)
+EXTREME(ext_min_f64, double, v_f64, m_f64, <)
+EXTREME(ext_max_i64, int64_t, v_i64, m_i64, >)
+EXTREME(ext_min_i64, int64_t, v_i64, m_i64, <)
+
+/* Single-pass arg-extreme: the extreme of each block of ARG_BLOCK elements comes from
+ * EXTREME (vectorized); only a block strictly beating the best so far is remembered, and
+ * at the end the first index holding the best value is looked up inside that one block
+ * (cache-resident). A block holding a NaN ends the scan at its first NaN, which torch
+ * treats as the extreme. Returns the index; *val gets the value, *nan whether it is a
+ * NaN. n must be > 0. */
+#define ARG_BLOCK 2048
+#define ARGEXT(NAME, T, EXT, CMP)                                               \
+    static int64_t NAME(const T *p, int64_t n, T *val, int *nan)               \
+    {                                                                           \
+        T best = p[0];                                                          \
+        int64_t bb = 0;                                                         \
+        for (int64_t s = 0; s < n; s += ARG_BLOCK) {                            \
+            int64_t e = n - s < ARG_BLOCK ? n : s + ARG_BLOCK;                 \
+            T m = EXT(p + s, e - s, nan);                                       \
+            if (*nan)                                                           \
+                for (int64_t i = s;; i++)                                       \
+                    if (p[i] != p[i]) {                                         \
+                        *val = p[i];                                            \
+                        return i;                                               \
+                    }                                                           \
+            if (m CMP best) best = m, bb = s;                                   \
+        }                                                                       \
+        int64_t k = bb;                                                         \
+        while (p[k] != best) k++;                                               \
+        *val = best;                                                            \
+        return k;                                                               \
+    }
+ARGEXT(arg_max_f32, float, ext_max_f32, >)
+ARGEXT(arg_min_f32, float, ext_min_f32, <)
+ARGEXT(arg_max_f64, double, ext_max_f64, >)
+ARGEXT(arg_min_f64, double, ext_min_f64, <)
+ARGEXT(arg_max_i64, int64_t, ext_max_i64, >)
+ARGEXT(arg_min_i64, int64_t, ext_min_i64, <)
+
+/* Column-wise arg-extreme over nrows rows of w <= TL_COLARG_W contiguous columns (row
+ * stride ld elements): the running best value and row index of every column live in
+ * vector registers / L1 while rows stream past. Same rules as ARGEXT (first row of the
+ * extreme, first NaN wins). Index lanes have T's width, so float32 needs nrows < 2^31. */
+#define COLARG(NAME, T, VT, MT, I, CMP)                                               \
+    TL_CLONES static void NAME(const T *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out) \
+    {                                                                                 \
+        enum { W = sizeof(VT) / sizeof(T), G = TL_COLARG_W / W };                     \
+        VT best[G];                                                                   \
+        MT idx[G];                                                                    \
+        int64_t ng = w / W;                                                           \
+        memcpy(best, base, sizeof(VT) * (size_t)ng);                                  \
+        for (int64_t g = 0; g < ng; g++) idx[g] = (MT){0};                            \
+        for (int64_t r = 1; r < nrows; r++) {                                         \
+            const T *row = base + r * ld;                                             \
+            MT rv = (MT){0} + (I)r;                                                   \
+            for (int64_t g = 0; g < ng; g++) {                                        \
+                VT v, b = best[g];                                                    \
+                memcpy(&v, row + g * W, sizeof v);                                    \
+                MT upd = (v CMP b) | ((v != v) & (b == b));                           \
+                best[g] = VSEL(MT, VT, upd, v, b);                                    \
+                idx[g] = VSEL(MT, MT, upd, rv, idx[g]);                               \
+            }                                                                         \
+        }                                                                             \
+        for (int64_t g = 0; g < ng; g++) {                                            \
+            I lanes[W];                                                               \
+            memcpy(lanes, &idx[g], sizeof lanes);                                     \
+            for (int k = 0; k < W; k++) out[g * W + k] = lanes[k];                    \
+        }                                                                             \
+        for (int64_t c = ng * W; c < w; c++) {                                        \
+            T b = base[c];                                                            \
+            int64_t bi = 0;                                                           \
+            for (int64_t r = 1; r < nrows; r++) {                                     \
+                T v = base[r * ld + c];                                               \
+                if ((v CMP b) || (v != v && b == b)) b = v, bi = r;                   \
+            }                                                                         \
+            out[c] = bi;                                                              \
+        }                                                                             \
+    }
+COLARG(colarg_max_f32, float, v_f32, m_f32, int32_t, >)
+COLARG(colarg_min_f32, float, v_f32, m_f32, int32_t, <)
+COLARG(colarg_max_f64, double, v_f64, m_f64, int64_t, >)
+COLARG(colarg_min_f64, double, v_f64, m_f64, int64_t, <)
+COLARG(colarg_max_i64, int64_t, v_i64, m_i64, int64_t, >)
+COLARG(colarg_min_i64, int64_t, v_i64, m_i64, int64_t, <)
+
+bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out)
+{
+    switch (bt) {
+    case TL_FLOAT32:
+        if (nrows > INT32_MAX) return false;
+        (is_max ? colarg_max_f32 : colarg_min_f32)((const float *)base, nrows, ld, w, out);
+        return true;
+    case TL_FLOAT64: (is_max ? colarg_max_f64 : colarg_min_f64)((const double *)base, nrows, ld, w, out); return true;
+    case TL_INT64: (is_max ? colarg_max_i64 : colarg_min_i64)((const int64_t *)base, nrows, ld, w, out); return true;
+    default: return false;
+    }
+}
 
 /* Real kernels shared by float32 and float64 buffers. */
 /* any/all/count_nonzero: the same for real and complex elements. */
@@ -110,19 +235,16 @@ EXTREME(ext_min_f64, double, <)
         }                                                                               \
         case TL_K_MAX:                                                                  \
         case TL_K_MIN: {                                                                \
-            int nan;                                                                    \
-            T m = op == TL_K_MAX ? ext_max_##SUF(p, n, &nan) : ext_min_##SUF(p, n, &nan); \
+            int nan = 0;                                                                \
+            T m = !n ? 0 : op == TL_K_MAX ? ext_max_##SUF(p, n, &nan) : ext_min_##SUF(p, n, &nan); \
             a->d = nan ? NAN : n ? (double)m : op == TL_K_MAX ? -INFINITY : INFINITY;   \
             break;                                                                      \
         }                                                                               \
         case TL_K_ARGMAX:                                                               \
         case TL_K_ARGMIN: {                                                             \
-            /* extreme (vectorized), then the first index holding it or the first NaN */ \
-            int nan;                                                                    \
-            T m = op == TL_K_ARGMAX ? ext_max_##SUF(p, n, &nan) : ext_min_##SUF(p, n, &nan); \
-            int64_t k = 0;                                                              \
-            if (nan) while (k < n && p[k] == p[k]) k++;                                 \
-            else while (k < n && p[k] != m) k++;                                        \
+            int nan = 0;                                                                \
+            T m = 0;                                                                    \
+            int64_t k = n ? (op == TL_K_ARGMAX ? arg_max_##SUF(p, n, &m, &nan) : arg_min_##SUF(p, n, &m, &nan)) : 0; \
             a->d = nan ? NAN : (double)m;                                               \
             a->cnt = idx0 + k;                                                          \
             break;                                                                      \
@@ -187,16 +309,15 @@ static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double
     }
     case TL_K_MAX:
     case TL_K_MIN: {
-        int64_t m = op == TL_K_MAX ? INT64_MIN : INT64_MAX;
-        for (i = 0; i < n; i++) m = op == TL_K_MAX ? (p[i] > m ? p[i] : m) : (p[i] < m ? p[i] : m);
-        a->i = m;
+        int nan;
+        a->i = !n ? (op == TL_K_MAX ? INT64_MIN : INT64_MAX)
+                  : op == TL_K_MAX ? ext_max_i64(p, n, &nan) : ext_min_i64(p, n, &nan);
         break;
     }
     case TL_K_ARGMAX:
     case TL_K_ARGMIN: {
-        int64_t m = n ? p[0] : 0, k = 0;
-        for (i = 1; i < n; i++)
-            if (op == TL_K_ARGMAX ? p[i] > m : p[i] < m) m = p[i], k = i;
+        int nan;
+        int64_t m = 0, k = n ? (op == TL_K_ARGMAX ? arg_max_i64(p, n, &m, &nan) : arg_min_i64(p, n, &m, &nan)) : 0;
         a->i = m;
         a->cnt = idx0 + k;
         break;

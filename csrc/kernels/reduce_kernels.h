@@ -6,6 +6,7 @@
 #define TL_KERNELS_REDUCE_H
 
 #include <complex.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/dtype.h"
@@ -40,6 +41,10 @@ typedef struct {
  * power the p of ABSPOW. */
 void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0, double complex center,
                  double power, tl_racc *a);
+/* Arg-extreme of each of w columns (w <= TL_COLARG_W) over nrows rows with row stride ld
+ * elements, row indices into out. false: this buffer dtype / size has no column kernel. */
+#define TL_COLARG_W 512
+bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out);
 /* a <- a (earlier stretch) combined with b (the following stretch). */
 void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b);
 

@@ -241,23 +241,29 @@ static void outer_fn(int64_t b, int64_t e, void *c)
 
 /* Column sums when x is laid out as (reduced..., kept...) row-major; 1 if done, 0 if the
  * layout does not fit, -1 on error. sums has M entries. */
-static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
+/* True when x is laid out as (reduced..., kept...) row-major, worth a column pass. */
+static bool outer_layout(const tl_tensor *x, const tl_rplan *p)
 {
-    if (p->nk == 0 || p->nr == 0 || p->M < 16 || p->N < 2 || (x->dtype != TL_FLOAT32 && x->dtype != TL_FLOAT64))
-        return 0;
+    if (p->nk == 0 || p->nr == 0 || p->M < 16 || p->N < 2) return false;
     int64_t expect = 1;
     for (int i = p->nk - 1; i >= 0; i--) {
         int d = p->kdims[i];
         if (x->sizes[d] == 1) continue;
-        if (x->strides[d] != expect) return 0;
+        if (x->strides[d] != expect) return false;
         expect *= x->sizes[d];
     }
     for (int i = p->nr - 1; i >= 0; i--) {
         int d = p->rdims[i];
         if (x->sizes[d] == 1) continue;
-        if (x->strides[d] != expect) return 0;
+        if (x->strides[d] != expect) return false;
         expect *= x->sizes[d];
     }
+    return true;
+}
+
+static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
+{
+    if ((x->dtype != TL_FLOAT32 && x->dtype != TL_FLOAT64) || !outer_layout(x, p)) return 0;
     outer_ctx o = {tl_data(x), x->dtype == TL_FLOAT64, p->N, p->M, 1, p->N, NULL};
     int nt = tl_get_num_threads();
     int64_t ncb = (p->M + COLS - 1) / COLS;
@@ -278,6 +284,40 @@ static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
             for (int64_t j = 0; j < p->M; j++) sums[j] += o.part[rc * p->M + j];
         free(o.part);
     }
+    return 1;
+}
+
+/* ---- argmax/argmin over outer dims: columns of running bests ------------------------- */
+
+typedef struct {
+    const char *base;
+    tl_dtype bt;
+    bool is_max;
+    int64_t N, M;
+    int64_t *idx;
+} colarg_ctx;
+
+static void colarg_fn(int64_t b, int64_t e, void *c)
+{
+    colarg_ctx *o = c;
+    int64_t isz = tl_dtype_itemsize(o->bt);
+    for (int64_t t = b; t < e; t++) {
+        int64_t c0 = t * TL_COLARG_W, w = c0 + TL_COLARG_W < o->M ? TL_COLARG_W : o->M - c0;
+        tl_colarg(o->is_max, o->bt, o->base + c0 * isz, o->N, o->M, w, o->idx + c0);
+    }
+}
+
+/* 1 when done (idx has M row indices), 0 when the layout or dtype does not fit. */
+static int outer_args(const tl_tensor *x, const tl_rplan *p, bool is_max, int64_t *idx)
+{
+    tl_dtype bt = (tl_dtype)x->dtype;
+    if ((bt != TL_FLOAT32 && bt != TL_FLOAT64 && bt != TL_INT64) || (bt == TL_FLOAT32 && p->N > INT32_MAX) ||
+        !outer_layout(x, p))
+        return 0;
+    colarg_ctx o = {tl_data(x), bt, is_max, p->N, p->M, idx};
+    int64_t tasks = (p->M + TL_COLARG_W - 1) / TL_COLARG_W;
+    int64_t grain = TL_GRAIN_SIZE / (p->N * TL_COLARG_W);
+    tl_parallel_for(tasks, grain > 0 ? grain : 1, colarg_fn, &o);
     return 1;
 }
 
@@ -432,6 +472,19 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         if (outer && op == TL_RED_MEAN)
             for (int64_t i = 0; i < p.M; i++) ((double *)tl_data(&res))[i] /= (double)p.N;
         if (!outer && res.storage) tl_tensor_clear(&res);
+    }
+    if (rc == 0 && arg && tl_numel(src) > 0) {
+        tl_rplan_dims(&p, src, mask);
+        p.bt = (tl_dtype)src->dtype;
+        int64_t rs[TL_MAX_DIMS];
+        int rn = 0;
+        for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
+        for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
+        if (outer_layout(src, &p)) {
+            rc = tl_tensor_empty(&res, rn, rs, TL_INT64, x->device, false);
+            outer = rc == 0 && outer_args(src, &p, op == TL_RED_ARGMAX, (int64_t *)tl_data(&res)) == 1;
+            if (!outer && res.storage) tl_tensor_clear(&res);
+        }
     }
     if (rc == 0 && !outer) rc = tl_rplan_init(&p, src, mask, tl_rplan_buffer_dtype(in), any_order_op(op));
     if (rc == 0 && !outer) {
