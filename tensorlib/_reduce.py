@@ -332,13 +332,24 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
 # ---- logical ------------------------------------------------------------------------------
 
+def _truth_no_dims(op, input, out):
+    """all/any over an empty dim list reduce nothing (torch 2.13): each element's truth."""
+    _check_tensor(op, input)
+    r = (input != 0).contiguous()
+    return _write_out(op, r.to(_C.uint8) if input.dtype == _C.uint8 else r, out)
+
+
 def all(input, dim=None, keepdim=False, *, out=None):
-    """True when every element is non-zero (uint8 inputs give uint8)."""
+    """True when every element is non-zero (uint8 inputs give uint8); dim=() reduces nothing."""
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        return _truth_no_dims("all", input, out)
     return _reduce("all", _ALL, input, dim, keepdim, None, out)
 
 
 def any(input, dim=None, keepdim=False, *, out=None):
-    """True when some element is non-zero (uint8 inputs give uint8)."""
+    """True when some element is non-zero (uint8 inputs give uint8); dim=() reduces nothing."""
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        return _truth_no_dims("any", input, out)
     return _reduce("any", _ANY, input, dim, keepdim, None, out)
 
 
