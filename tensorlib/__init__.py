@@ -102,6 +102,7 @@ for _name in ("flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "re
               "triu", "triu_", "diag", "diag_embed", "diagflat", "trace", "broadcast_to", "cross", "renorm",
               "renorm_", "resize_", "resize_as_"):
     setattr(Tensor, _name, getattr(_join, _name))
+Tensor.flip = _join._flip_method
 del _name
 
 

@@ -127,6 +127,15 @@ def flip(input, dims):
     return _C._flip(input, [_dim(input, d) for d in dims])
 
 
+def _flip_method(self, *dims, **kwargs):
+    """Tensor.flip(*dims) or Tensor.flip(dims): copy reversed along dims."""
+    if "dims" in kwargs:
+        return flip(self, kwargs.pop("dims"), **kwargs)
+    if not dims:
+        raise TypeError("flip() missing 1 required positional arguments: \"dims\"")
+    return flip(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims)
+
+
 def fliplr(input):
     """Reverses dim 1 (input must be >= 2-D)."""
     if input.dim() < 2:

@@ -1,5 +1,5 @@
-"""Reduction corner cases found by differential runs against torch 2.13: all/any over an
-empty dim list reduce nothing, keepdim and layouts of those results."""
+"""Corner cases found by differential runs against torch 2.13: all/any over an
+empty dim list reduce nothing (keepdim and layouts of those results); Tensor.flip's forms."""
 import numpy as np
 import pytest
 
@@ -24,3 +24,12 @@ def test_all_any_over_no_dims(op, dtype, dims, keepdim, layout):
     r, e = getattr(tl, op)(x, dims, keepdim), getattr(torch, op)(t, dims, keepdim)
     assert_same(r, e)
     assert r.stride() == e.stride()
+
+
+@pytest.mark.parametrize("call", [lambda x: x.flip(0, 1), lambda x: x.flip([1]), lambda x: x.flip(dims=(0,)),
+                                  lambda x: x.flip(1), lambda x: x.flip(0, 0), lambda x: x.flip()])
+def test_flip_method_forms(call):
+    from conftest import assert_same_outcome
+    a = np.arange(6).reshape(2, 3)
+    assert_same_outcome(lambda: call(tl.from_numpy(a.copy())), lambda: call(torch.from_numpy(a.copy())),
+                        message=True, compare=assert_same)
