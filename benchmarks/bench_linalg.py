@@ -104,6 +104,43 @@ def nuc_norm_row(n=256):
     return row
 
 
+def cross_row(dim):
+    rng = np.random.default_rng(0)
+    shape = (333334, 3) if dim == 1 else (3, 333334)
+    a, b = rng.standard_normal(shape).astype(np.float32), rng.standard_normal(shape).astype(np.float32)
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    row = {"tensorlib": lambda: tl.cross(ta, tb, dim=dim), "numpy": lambda: np.cross(a, b, axis=dim)}
+    if torch is not None:
+        xa, xb = torch.from_numpy(a), torch.from_numpy(b)
+        row["torch"] = lambda: torch.cross(xa, xb, dim=dim)
+    return row
+
+
+def trace_row(n=1000):
+    a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    ta = tl.from_numpy(a)
+    row = {"tensorlib": lambda: tl.trace(ta), "numpy": lambda: np.trace(a)}
+    if torch is not None:
+        xa = torch.from_numpy(a)
+        row["torch"] = lambda: torch.trace(xa)
+    return row
+
+
+def renorm_row(p, dim, n=1000):
+    a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    ta = tl.from_numpy(a)
+
+    def np_renorm():
+        norms = np.linalg.norm(a, ord=p, axis=1 - dim)
+        f = np.where(norms > 5.0, 5.0 / (norms + 1e-7), 1.0).astype(np.float32)
+        return a * (f[:, None] if dim == 0 else f[None, :])
+    row = {"tensorlib": lambda: tl.renorm(ta, p, dim, 5.0), "numpy": np_renorm}
+    if torch is not None:
+        xa = torch.from_numpy(a)
+        row["torch"] = lambda: torch.renorm(xa, p, dim, 5.0)
+    return row
+
+
 ROWS = {
     **{f"matmul f32 {n}": (lambda n=n: matmul_row(n, np.float32)) for n in (64, 512, 2048)},
     **{f"matmul f64 {n}": (lambda n=n: matmul_row(n, np.float64)) for n in (64, 512, 2048)},
@@ -112,6 +149,12 @@ ROWS = {
     "svdvals f32 256x(16x16)": lambda: svdvals_row(256, 16, np.float32),
     "svdvals f64 1x(512x512)": lambda: svdvals_row(1, 512, np.float64),
     "norm nuc f64 256x256": nuc_norm_row,
+    "cross f32 (333334,3) dim=1": lambda: cross_row(1),
+    "cross f32 (3,333334) dim=0": lambda: cross_row(0),
+    "trace f32 1000x1000": trace_row,
+    "renorm f32 1000x1000 p=2 dim=0": lambda: renorm_row(2, 0),
+    "renorm f32 1000x1000 p=2 dim=1": lambda: renorm_row(2, 1),
+    "renorm f32 1000x1000 p=3 dim=0": lambda: renorm_row(3, 0),
     "randn f32 1e7": randn_row,
     "direct sgemm 2048 (anchor)": direct_sgemm_row,
 }

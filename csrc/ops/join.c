@@ -1,4 +1,4 @@
-/* join.c - cat, flip, repeat, tril/triu, trace, cross, renorm, resize_ and the index
+/* join.c - cat, flip, repeat, tril/triu, resize_ and the index
  * repeat_interleave gathers with. Data moves through tl_copy_ over strided views of the
  * output wherever possible, so every dtype and layout is covered by the cast loops. */
 #include "ops/join.h"
@@ -173,7 +173,7 @@ int tl_repeat(tl_tensor *out, const tl_tensor *t, const int64_t *reps, int n)
     return 0;
 }
 
-/* ---- tril / triu / trace ----------------------------------------------------------------------- */
+/* ---- tril / triu ----------------------------------------------------------------------- */
 
 int tl_tril_(tl_tensor *t, int64_t k, bool upper)
 {
@@ -207,150 +207,6 @@ int tl_tril_(tl_tensor *t, int64_t k, bool upper)
             if (++idx[i] < t->sizes[i]) break;
             idx[i] = 0;
         }
-    }
-    return 0;
-}
-
-int tl_trace(tl_tensor *out, const tl_tensor *t)
-{
-    tl_dtype dt = (tl_dtype)t->dtype;
-    if (tl_dtype_is_shell(dt) || dt == TL_BOOL) return tl_err(TL_ERR_NOTIMPL, "\"trace\" not implemented for '%s'", tl_dtype_infos[dt].cname);
-    if (t->ndim != 2) return tl_err(TL_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
-    tl_dtype rt = (dt == TL_BOOL || tl_dtype_is_integral(dt)) ? TL_INT64 : dt;
-    int64_t n = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
-    int64_t step = (t->strides[0] + t->strides[1]) * tl_itemsize(t);
-    const char *p = tl_data(t);
-    tl_scalar acc;
-    if (tl_dtype_kind(rt) == TL_KIND_COMPLEX) {
-        double complex s = 0;
-        for (int64_t i = 0; i < n; i++) s += tl_scalar_from_bytes(p + i * step, dt).v.c;
-        acc = tl_scalar_complex(s);
-    } else if (tl_dtype_kind(rt) == TL_KIND_FLOAT) {
-        double s = 0;
-        for (int64_t i = 0; i < n; i++) s += tl_scalar_from_bytes(p + i * step, dt).v.d;
-        acc = tl_scalar_double(s);
-    } else {
-        uint64_t s = 0;
-        for (int64_t i = 0; i < n; i++) s += (uint64_t)tl_scalar_from_bytes(p + i * step, dt).v.i;
-        acc = tl_scalar_int((int64_t)s);
-    }
-    if (tl_tensor_empty(out, 0, NULL, rt, t->device, false) < 0) return -1;
-    return tl_scalar_to_bytes(acc, rt, tl_data(out));
-}
-
-/* ---- cross ------------------------------------------------------------------------------------- */
-
-#include "core/iter.h"
-
-typedef struct { int64_t ds[3]; tl_dtype dt; } cross_ctx;
-
-static tl_scalar sc_mul(tl_scalar a, tl_scalar b)
-{
-    if (a.kind == TL_KIND_COMPLEX) return tl_scalar_complex(a.v.c * b.v.c);
-    if (a.kind == TL_KIND_FLOAT) return tl_scalar_double(a.v.d * b.v.d);
-    return tl_scalar_int((int64_t)((uint64_t)a.v.i * (uint64_t)b.v.i));
-}
-static tl_scalar sc_sub(tl_scalar a, tl_scalar b)
-{
-    if (a.kind == TL_KIND_COMPLEX) return tl_scalar_complex(a.v.c - b.v.c);
-    if (a.kind == TL_KIND_FLOAT) return tl_scalar_double(a.v.d - b.v.d);
-    return tl_scalar_int((int64_t)((uint64_t)a.v.i - (uint64_t)b.v.i));
-}
-
-static void cross_loop(char **d, const int64_t *s, int64_t n, void *ctx)
-{
-    cross_ctx *c = ctx;
-    for (int64_t i = 0; i < n; i++) {
-        tl_scalar a[3], b[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = tl_scalar_from_bytes(d[1] + i * s[1] + k * c->ds[1], c->dt);
-            b[k] = tl_scalar_from_bytes(d[2] + i * s[2] + k * c->ds[2], c->dt);
-        }
-        for (int k = 0; k < 3; k++) {
-            int j = (k + 1) % 3, l = (k + 2) % 3;
-            tl_scalar r = sc_sub(sc_mul(a[j], b[l]), sc_mul(a[l], b[j]));
-            tl_scalar_to_bytes(r, c->dt, d[0] + i * s[0] + k * c->ds[0]);
-        }
-    }
-}
-
-int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim)
-{
-    if (tl_check_unnamed(a, "cross") < 0 || tl_check_unnamed(b, "cross") < 0) return -1;
-    if (a->ndim != b->ndim) return tl_err(TL_ERR_RUNTIME, "linalg.cross: inputs must have the same number of dimensions.");
-    if (a->dtype != b->dtype)
-        return tl_err(TL_ERR_RUNTIME, "linalg.cross: expected input and other to have the same dtype, but got %s and %s",
-                      tl_dtype_infos[a->dtype].cname, tl_dtype_infos[b->dtype].cname);
-    if (tl_dtype_is_shell((tl_dtype)a->dtype) || a->dtype == TL_BOOL)
-        return tl_err(TL_ERR_RUNTIME, "\"cross\" not implemented for '%s'", tl_dtype_infos[a->dtype].cname);
-    int d;
-    if (tl_wrap_dim(dim, a->ndim, &d) < 0) return -1;
-    if (a->sizes[d] != 3 || b->sizes[d] != 3)
-        return tl_err(TL_ERR_RUNTIME, "linalg.cross: inputs dimension %lld must have length 3. Got %lld and %lld",
-                      (long long)dim, (long long)a->sizes[d], (long long)b->sizes[d]);
-    int64_t shape[TL_MAX_DIMS];
-    int nd;
-    if (tl_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &nd) < 0) return -1;
-    if (tl_tensor_empty(out, nd, shape, (tl_dtype)a->dtype, a->device, false) < 0) return -1;
-    if (tl_numel(out) == 0) return 0;
-    int64_t s1[TL_MAX_DIMS];
-    memcpy(s1, shape, 8 * nd);
-    s1[d] = 1;
-    int64_t az[TL_MAX_DIMS], bz[TL_MAX_DIMS];
-    memcpy(az, a->sizes, 8 * nd);
-    memcpy(bz, b->sizes, 8 * nd);
-    az[d] = bz[d] = 1;
-    tl_tensor o = geom(out, nd, s1, out->strides, out->offset);
-    tl_tensor av = geom(a, nd, az, a->strides, a->offset), bv = geom(b, nd, bz, b->strides, b->offset);
-    cross_ctx c = {{out->strides[d] * tl_itemsize(out), a->strides[d] * tl_itemsize(a), b->strides[d] * tl_itemsize(b)}, (tl_dtype)a->dtype};
-    const tl_tensor *ops[3] = {&o, &av, &bv};
-    tl_iter it;
-    if (tl_iter_init(&it, 3, ops, s1, nd, TL_ITER_NO_REORDER) < 0) { tl_tensor_clear(out); return -1; }
-    tl_iter_run(&it, cross_loop, &c, 0);
-    return 0;
-}
-
-/* ---- renorm ------------------------------------------------------------------------------------- */
-
-int tl_renorm(tl_tensor *out, const tl_tensor *t, double p, int64_t dim, double maxnorm)
-{
-    if (tl_check_unnamed(t, "renorm") < 0) return -1;
-    tl_dtype dt = (tl_dtype)t->dtype;
-    if (!(tl_dtype_is_float(dt) || tl_dtype_is_complex(dt)) || tl_dtype_is_shell(dt))
-        return tl_err(TL_ERR_RUNTIME, "renorm: expected a floating point or complex tensor as input. Got %s", tl_dtype_infos[dt].cname);
-    if (!(p > 0)) return tl_err(TL_ERR_RUNTIME, "renorm: non-positive-norm not supported");
-    if (maxnorm < 0) return tl_err(TL_ERR_RUNTIME, "renorm: expected maxnorm to be >= 0 but got %g", maxnorm);
-    if (t->ndim <= 1) return tl_err(TL_ERR_RUNTIME, "renorm: input needs at least 2 dimensions, got %d dimensions", t->ndim);
-    int d;
-    if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
-    if (tl_clone(out, t, dt, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
-    /* out is contiguous: slice i along d is rows of length inner at stride sizes[d]*inner */
-    int64_t outer = 1, inner = 1, S = out->sizes[d];
-    for (int k = 0; k < d; k++) outer *= out->sizes[k];
-    for (int k = d + 1; k < out->ndim; k++) inner *= out->sizes[k];
-    int isz = tl_itemsize(out);
-    char *base = tl_data(out);
-    bool cplx = tl_dtype_is_complex(dt);
-    for (int64_t i = 0; i < S; i++) {
-        double acc = 0;
-        for (int64_t o = 0; o < outer; o++)
-            for (int64_t j = 0; j < inner; j++) {
-                tl_scalar v = tl_scalar_from_bytes(base + ((o * S + i) * inner + j) * isz, dt);
-                double a = cplx ? cabs(v.v.c) : fabs(v.v.d);
-                if (isinf(p)) acc = a > acc || isnan(a) ? a : acc;
-                else acc += pow(a, p);
-            }
-        double norm = isinf(p) ? acc : pow(acc, 1.0 / p);
-        if (!(norm > maxnorm)) continue;
-        double f = maxnorm / (norm + 1e-7);
-        for (int64_t o = 0; o < outer; o++)
-            for (int64_t j = 0; j < inner; j++) {
-                char *e = base + ((o * S + i) * inner + j) * isz;
-                tl_scalar v = tl_scalar_from_bytes(e, dt);
-                if (cplx) v.v.c *= f;
-                else v.v.d *= f;
-                tl_scalar_to_bytes(v, dt, e);
-            }
     }
     return 0;
 }

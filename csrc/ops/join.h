@@ -1,5 +1,5 @@
 /* join.h - joining and reshaping ops that move data: cat, flip, repeat, tril/triu,
- * trace, cross, renorm, resize_, and repeat_interleave's index. */
+ * trace, cross, renorm (join_math.c), resize_, and repeat_interleave's index. */
 #ifndef TL_OPS_JOIN_H
 #define TL_OPS_JOIN_H
 
