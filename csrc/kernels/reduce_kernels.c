@@ -48,6 +48,7 @@ SUM_REAL(sum_f64, double)
 VDECL(float, v_f32, int32_t, m_f32)
 VDECL(double, v_f64, int64_t, m_f64)
 VDECL(int64_t, v_i64, int64_t, m_i64)
+VDECL(uint64_t, v_u64, int64_t, m_u64)
 
 /* Max/min of n > 0 elements with four vector accumulators; *nan says a NaN was seen
  * (then the returned value is meaningless). For integer T the NaN test folds away. */
@@ -94,6 +95,8 @@ EXTREME(ext_max_f64, double, v_f64, m_f64, >)
 EXTREME(ext_min_f64, double, v_f64, m_f64, <)
 EXTREME(ext_max_i64, int64_t, v_i64, m_i64, >)
 EXTREME(ext_min_i64, int64_t, v_i64, m_i64, <)
+EXTREME(ext_max_u64, uint64_t, v_u64, m_u64, >)
+EXTREME(ext_min_u64, uint64_t, v_u64, m_u64, <)
 
 /* Single-pass arg-extreme: the extreme of each block of ARG_BLOCK elements comes from
  * EXTREME (vectorized); only a block strictly beating the best so far is remembered, and
@@ -129,6 +132,8 @@ ARGEXT(arg_max_f64, double, ext_max_f64, >)
 ARGEXT(arg_min_f64, double, ext_min_f64, <)
 ARGEXT(arg_max_i64, int64_t, ext_max_i64, >)
 ARGEXT(arg_min_i64, int64_t, ext_min_i64, <)
+ARGEXT(arg_max_u64, uint64_t, ext_max_u64, >)
+ARGEXT(arg_min_u64, uint64_t, ext_min_u64, <)
 
 /* Column-wise arg-extreme over nrows rows of w <= TL_COLARG_W contiguous columns (row
  * stride ld elements): the running best value and row index of every column live in
@@ -175,6 +180,8 @@ COLARG(colarg_max_f64, double, v_f64, m_f64, int64_t, >)
 COLARG(colarg_min_f64, double, v_f64, m_f64, int64_t, <)
 COLARG(colarg_max_i64, int64_t, v_i64, m_i64, int64_t, >)
 COLARG(colarg_min_i64, int64_t, v_i64, m_i64, int64_t, <)
+COLARG(colarg_max_u64, uint64_t, v_u64, m_u64, int64_t, >)
+COLARG(colarg_min_u64, uint64_t, v_u64, m_u64, int64_t, <)
 
 bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out)
 {
@@ -185,6 +192,7 @@ bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_
         return true;
     case TL_FLOAT64: (is_max ? colarg_max_f64 : colarg_min_f64)((const double *)base, nrows, ld, w, out); return true;
     case TL_INT64: (is_max ? colarg_max_i64 : colarg_min_i64)((const int64_t *)base, nrows, ld, w, out); return true;
+    case TL_UINT64: (is_max ? colarg_max_u64 : colarg_min_u64)((const uint64_t *)base, nrows, ld, w, out); return true;
     default: return false;
     }
 }
@@ -289,8 +297,12 @@ bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_
 REAL_OPS(f32, float, sum_f32)
 REAL_OPS(f64, double, sum_f64)
 
-static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double center, double power, tl_racc *a)
+/* Integer buffers: int64, or uint64 (u) whose bits the sums and products share with
+ * int64 (wrapping) and only the ordering ops read as unsigned. */
+static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double center, double power, bool u,
+                    tl_racc *a)
 {
+    const uint64_t *up = (const uint64_t *)p;
     int64_t i;
     switch (op) {
     case TL_K_SUM:
@@ -310,14 +322,19 @@ static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double
     case TL_K_MAX:
     case TL_K_MIN: {
         int nan;
-        a->i = !n ? (op == TL_K_MAX ? INT64_MIN : INT64_MAX)
-                  : op == TL_K_MAX ? ext_max_i64(p, n, &nan) : ext_min_i64(p, n, &nan);
+        if (u) a->i = !n ? (op == TL_K_MAX ? 0 : -1)
+                         : (int64_t)(op == TL_K_MAX ? ext_max_u64(up, n, &nan) : ext_min_u64(up, n, &nan));
+        else a->i = !n ? (op == TL_K_MAX ? INT64_MIN : INT64_MAX)
+                       : op == TL_K_MAX ? ext_max_i64(p, n, &nan) : ext_min_i64(p, n, &nan);
         break;
     }
     case TL_K_ARGMAX:
     case TL_K_ARGMIN: {
         int nan;
-        int64_t m = 0, k = n ? (op == TL_K_ARGMAX ? arg_max_i64(p, n, &m, &nan) : arg_min_i64(p, n, &m, &nan)) : 0;
+        int64_t m = 0, k = 0;
+        uint64_t um = 0;
+        if (n && u) k = op == TL_K_ARGMAX ? arg_max_u64(up, n, &um, &nan) : arg_min_u64(up, n, &um, &nan), m = (int64_t)um;
+        else if (n) k = op == TL_K_ARGMAX ? arg_max_i64(p, n, &m, &nan) : arg_min_i64(p, n, &m, &nan);
         a->i = m;
         a->cnt = idx0 + k;
         break;
@@ -437,13 +454,16 @@ void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0,
     case TL_FLOAT64: row_f64(op, (const double *)p, n, idx0, creal(center), power, a); break;
     case TL_COMPLEX64: row_c64(op, (const float complex *)p, n, center, power, a); break;
     case TL_COMPLEX128: row_c128(op, (const double complex *)p, n, center, power, a); break;
-    default: row_i64(op, (const int64_t *)p, n, idx0, creal(center), power, a); break;
+    default: row_i64(op, (const int64_t *)p, n, idx0, creal(center), power, bt == TL_UINT64, a); break;
     }
 }
 
+/* b->i > a->i, unsigned for uint64 buffers */
+static bool igt(bool u, int64_t b, int64_t a) { return u ? (uint64_t)b > (uint64_t)a : b > a; }
+
 void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b)
 {
-    bool isint = bt == TL_INT64, iscplx = bt == TL_COMPLEX64 || bt == TL_COMPLEX128;
+    bool u = bt == TL_UINT64, isint = bt == TL_INT64 || u, iscplx = bt == TL_COMPLEX64 || bt == TL_COMPLEX128;
     switch (op) {
     case TL_K_SUM:
     case TL_K_NANSUM:
@@ -459,13 +479,13 @@ void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b)
         break;
     case TL_K_MAX:
     case TL_K_MIN:
-        if (isint) a->i = (op == TL_K_MAX) == (b->i > a->i) ? b->i : a->i;
+        if (isint) a->i = (op == TL_K_MAX ? igt(u, b->i, a->i) : igt(u, a->i, b->i)) ? b->i : a->i;
         else if (a->d == a->d && (b->d != b->d || (op == TL_K_MAX ? b->d > a->d : b->d < a->d))) a->d = b->d;
         break;
     case TL_K_ARGMAX:
     case TL_K_ARGMIN:
         if (isint) {
-            if (op == TL_K_ARGMAX ? b->i > a->i : b->i < a->i) a->i = b->i, a->cnt = b->cnt;
+            if (op == TL_K_ARGMAX ? igt(u, b->i, a->i) : igt(u, a->i, b->i)) a->i = b->i, a->cnt = b->cnt;
         } else if (a->d == a->d && (b->d != b->d || (op == TL_K_ARGMAX ? b->d > a->d : b->d < a->d))) {
             a->d = b->d;
             a->cnt = b->cnt;

@@ -42,9 +42,9 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
 {
     const char *name = op_names[op];
     const char *xn = tl_dtype_infos[x].cname;
-    if (tl_dtype_is_shell(x) || (darg >= 0 && tl_dtype_is_shell((tl_dtype)darg)))
+    if (!tl_red_dtype_ok(x) || (darg >= 0 && !tl_red_dtype_ok((tl_dtype)darg)))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name,
-                      tl_dtype_infos[tl_dtype_is_shell(x) ? x : (tl_dtype)darg].cname);
+                      tl_dtype_infos[!tl_red_dtype_ok(x) ? x : (tl_dtype)darg].cname);
     *in = x;
     switch (op) {
     case TL_RED_SUM:
@@ -366,7 +366,7 @@ static tl_dtype acc_dtype(tl_red_op op, tl_dtype bt)
     case TL_RED_NORM:
     case TL_RED_LOGSUMEXP: return TL_FLOAT64;
     default:
-        if (bt == TL_INT64) return TL_INT64;
+        if (bt == TL_INT64 || bt == TL_UINT64) return TL_INT64; /* uint64 results keep their bits */
         return bt == TL_COMPLEX64 || bt == TL_COMPLEX128 ? TL_COMPLEX128 : TL_FLOAT64;
     }
 }

@@ -11,7 +11,8 @@ tl_dtype tl_rplan_buffer_dtype(tl_dtype d)
 {
     switch (tl_dtype_kind(d)) {
     case TL_KIND_BOOL:
-    case TL_KIND_INT: return TL_INT64;
+    case TL_KIND_INT: /* unsigned 64-bit values do not fit int64: a uint64 buffer */
+        return !tl_dtype_infos[d].is_signed && tl_dtype_itemsize(d) == 8 ? TL_UINT64 : TL_INT64;
     case TL_KIND_FLOAT: return d == TL_FLOAT64 ? TL_FLOAT64 : TL_FLOAT32;
     default: return d == TL_COMPLEX128 ? TL_COMPLEX128 : TL_COMPLEX64;
     }

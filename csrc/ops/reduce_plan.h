@@ -46,7 +46,12 @@ int tl_rplan_keepdim_view(tl_tensor *view, const tl_tensor *out, const tl_tensor
 void tl_reduce_shape(const tl_tensor *x, uint64_t mask, bool keepdim, int64_t *sizes, int32_t *names, int *ndim);
 
 /* Buffer dtype the kernels read for elements of dtype d: float32 for the narrow floats and
- * float32, float64, int64 for bool and the integers, complex64 / complex128. */
+ * float32, float64, int64 for bool and the integers (uint64 for 64-bit unsigned ones),
+ * complex64 / complex128. */
 tl_dtype tl_rplan_buffer_dtype(tl_dtype d);
+
+/* Dtypes reductions and scans compute on: every non-shell dtype and the integer shells
+ * (uint16/32/64, which torch 2.13 reduces too). */
+static inline bool tl_red_dtype_ok(tl_dtype d) { return !tl_dtype_is_shell(d) || tl_dtype_kind(d) == TL_KIND_INT; }
 
 #endif

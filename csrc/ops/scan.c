@@ -89,15 +89,18 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
     tl_dtype xd = (tl_dtype)x->dtype, in = xd, rd;
     int d;
     bool minmax = op == TL_SCAN_CUMMAX || op == TL_SCAN_CUMMIN;
-    if (tl_dtype_is_shell(xd) || (minmax && tl_dtype_is_complex(xd) && tl_numel(x) > 0))
+    /* cummax/cummin keep torch's refusal of the unsigned shells (their buffer is int64);
+     * like for complex, torch runs no kernel (and raises nothing) on an empty input */
+    if (!tl_red_dtype_ok(xd) || (minmax && (tl_dtype_is_complex(xd) || tl_dtype_is_shell(xd)) && tl_numel(x) > 0))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[xd].cname);
-    if (dtype >= 0 && tl_dtype_is_shell((tl_dtype)dtype))
+    if (dtype >= 0 && !tl_red_dtype_ok((tl_dtype)dtype))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[dtype].cname);
     if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     if (minmax) rd = xd;
     else if (dtype >= 0) in = rd = (tl_dtype)dtype;
     else rd = tl_dtype_kind(xd) <= TL_KIND_INT ? TL_INT64 : xd;
     tl_dtype bt = minmax ? (tl_dtype_is_float(xd) ? TL_FLOAT64 : TL_INT64) : tl_rplan_buffer_dtype(in);
+    if (bt == TL_UINT64) bt = TL_INT64; /* wrapping sums and products: the same bits */
     tl_dtype ad = bt == TL_INT64 ? TL_INT64 : bt == TL_COMPLEX64 || bt == TL_COMPLEX128 ? TL_COMPLEX128 : TL_FLOAT64;
     uint64_t mask = x->ndim ? (uint64_t)1 << d : 1;
     tl_tensor cast = {0}, res = {0}, ri = {0};
