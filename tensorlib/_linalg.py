@@ -69,7 +69,7 @@ def tensordot(a, b, dims=2, out=None):
     am = a.permute(*(fa + da)).reshape(ma, k)
     bm = b.permute(*(db + fb)).reshape(k, nb)
     r = _C.mm(am, bm).reshape(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb))
-    return r if out is None else _C._linalg_write_out(r, out, "tensordot")
+    return r if out is None else _C._write_out(r, out, "tensordot", True)
 
 
 
@@ -91,7 +91,7 @@ def inner(input, other, out=None):
             raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
                                f"{list(input.shape)} and {list(other.shape)}")
         r = tensordot(input, other, ([-1], [-1]))
-    return r if out is None else _C._linalg_write_out(r, out, "inner")
+    return r if out is None else _C._write_out(r, out, "inner", True)
 
 
 # ---- einsum ----
@@ -284,7 +284,7 @@ def svdvals(A, *, driver=None, out=None):
         if "failed to converge" in str(e):
             raise LinAlgError(str(e)) from None
         raise
-    return r if out is None else _C._linalg_write_out(r, out, "linalg_svdvals")
+    return r if out is None else _C._write_out(r, out, "linalg_svdvals", True)
 
 
 def _real_dtype(dt):
@@ -317,15 +317,8 @@ def _matrix_norm_checks(A, dim, dtype, low_precision):
     return d0, d1
 
 
-_CNAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
-           "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "float16": "Half", "bfloat16": "BFloat16",
-           "float32": "Float", "float64": "Double", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
-           "complex128": "ComplexDouble"}
-
-
 def _cname(dt):
-    name = str(dt).split(".")[-1]
-    return _CNAMES.get(name, name)
+    return dt._cname
 
 
 def _max0(t, d, keepdim=False):
@@ -372,7 +365,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
             d1 -= 1
         col = _reduce.norm(A, 1, d0, keepdim, dtype=dtype)
         r = (_max0 if o > 0 else _reduce.amin)(col, d1, keepdim)
-    return r if out is None else _C._linalg_write_out(r, out, "linalg_matrix_norm")
+    return r if out is None else _C._write_out(r, out, "linalg_matrix_norm", True)
 
 
 def _norm_str(input, p, dim, keepdim, out, dtype):

@@ -90,10 +90,7 @@ def _check_inplace(input, res, other):
 
 
 def _cname(dt):
-    return {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
-            "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double",
-            "complex32": "ComplexHalf", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(
-                str(dt).split(".")[-1], str(dt))
+    return dt._cname if isinstance(dt, _C.dtype) else str(dt)
 
 
 def clamp(input, min=None, max=None, *, out=None):

@@ -32,7 +32,7 @@ def _check_factory(layout, requires_grad, pin_memory):
 
 
 def _finish(r, out, fname):
-    return r if out is None else _C._linalg_write_out(r, out, fname)
+    return r if out is None else _C._write_out(r, out, fname, True)
 
 
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,

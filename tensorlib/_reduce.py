@@ -64,37 +64,56 @@ def _check_tensor(op, x):
         raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
 
 
+# out= dtype rules of torch 2.13's reductions (each checked against torch):
+#   accumulate: out's dtype becomes the accumulation dtype (sum(float x, out=int64) sums int64 values)
+#   cast:       the result is cast into out where can_cast allows ("result type Float can't be cast ...")
+#   input:      out's dtype must equal the input's (amax/amin)
+#   otherwise:  out's dtype must equal the result's ("Expected out tensor to have dtype float, ...")
+_OUT_ACCUMULATE = {"sum", "nansum", "prod", "cumsum", "cumprod"}
+_OUT_CAST = {"mean", "nanmean", "std", "var", "max", "min", "median", "nanmedian"}  # (not the (values, indices) forms)
+
+
+def _accumulate_dtype(op, dtype, out):
+    """dtype= of a sum-like op given out=: out's dtype unless dtype= says otherwise (then they must agree)."""
+    if out is None or op not in _OUT_ACCUMULATE or not isinstance(out, _C.TensorBase):
+        return dtype
+    if dtype is not None and dtype != out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype._typemeta}, but got {out.dtype._typemeta} instead")
+    return out.dtype
+
+
 def _write_out(op, result, out):
-    """torch's out= semantics: the result is written into out (same dtype required)."""
+    """torch's out= semantics: result written into out (resized with torch's warning when its shape
+    differs, names per seed 003), out returned; dtype rules above."""
     if out is None:
         return result
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{op}(): argument 'out' must be tuple of {len(result)} Tensors")
-        for r, o in zip(result, out):
-            _write_out(op, r, o)
-        return type(result)(*out)
+        return type(result)(*[_C._write_out(r, o, op, True) for r, o in zip(result, out)])
     if not isinstance(out, _C.TensorBase):
         raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if out.dtype != result.dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {result.dtype}, but got {out.dtype} instead")
-    if tuple(out.shape) != tuple(result.shape):
-        if hasattr(out, "resize_"):
-            out.resize_(result.shape)
-        else:
-            raise RuntimeError(f"{op}(): out= has shape {tuple(out.shape)} but the result has shape "
-                               f"{tuple(result.shape)}, and tensorlib cannot resize it")
-    if out.has_names() and result.has_names() and out.names != result.names:
-        raise RuntimeError(f"{op}(): out= has names {out.names} but the result has names {result.names}")
-    out.copy_(result)
-    if result.has_names() and not out.has_names():
-        out.rename_(*result.names)
-    return out
+    exact = True
+    if op in ("amax", "amin") and out.dtype != result.dtype:
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got {result.dtype._cname} for input's "
+                           f"dtype and {out.dtype._cname} for out's dtype.")
+    if op == "logsumexp":
+        if not out.dtype.is_floating_point:
+            raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but got: {out.dtype._cname}")
+        exact = False
+    elif op in ("all", "any"):
+        if out.dtype not in (_C.bool, _C.uint8):
+            raise RuntimeError(f"{op} only supports bool tensor for result, got: {out.dtype._cname}")
+        result = result.to(out.dtype)  # bool <-> uint8 either way
+    elif op in _OUT_CAST or op in _OUT_ACCUMULATE:
+        exact = False
+    return _C._write_out(result, out, op, exact)
 
 
 def _reduce(op, code, x, dim, keepdim, dtype, out, param=0.0):
     _check_tensor(op, x)
     _unnamed(op, x)
+    dtype = _accumulate_dtype(op, dtype, out)
     return _write_out(op, _C._reduce(x, code, dim, bool(keepdim), dtype, float(param)), out)
 
 
@@ -151,22 +170,22 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _reduce("std", _STD, input, dim, keepdim, None, out, c)
 
 
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) over the same dims."""
     dim, c = _correction("var_mean", dim, unbiased, correction)
     _unnamed("var_mean", input)
     r = (_C._reduce(input, _VAR, dim, builtins.bool(keepdim), None, c),
          _C._reduce(input, _MEAN, dim, builtins.bool(keepdim), None, 0.0))
-    return _write_out("var_mean", r, out)
+    return r
 
 
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) over the same dims."""
     dim, c = _correction("std_mean", dim, unbiased, correction)
     _unnamed("std_mean", input)
     r = (_C._reduce(input, _STD, dim, builtins.bool(keepdim), None, c),
          _C._reduce(input, _MEAN, dim, builtins.bool(keepdim), None, 0.0))
-    return _write_out("std_mean", r, out)
+    return r
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
@@ -284,7 +303,9 @@ def _full_stat(op, code, input):
 def median(input, dim=None, keepdim=False, *, out=None):
     """Lower median; with dim: (values, indices). NaN if the reduced elements hold a NaN."""
     if dim is None:
-        return _write_out("median", _full_stat("median", _IDX_MEDIAN, input), out)
+        if out is not None:  # torch has no out= form without dim
+            raise TypeError('median() missing 1 required positional arguments: "dim"')
+        return _full_stat("median", _IDX_MEDIAN, input)
     _check_tensor("median", input)
     _unnamed("median", input)
     return _write_out("median", return_types.median(*_C._reduce_index(input, _IDX_MEDIAN, dim, keepdim, 0)), out)
@@ -293,7 +314,9 @@ def median(input, dim=None, keepdim=False, *, out=None):
 def nanmedian(input, dim=None, keepdim=False, *, out=None):
     """Median ignoring NaN; with dim: (values, indices)."""
     if dim is None:
-        return _write_out("nanmedian", _full_stat("nanmedian", _IDX_NANMEDIAN, input), out)
+        if out is not None:  # torch has no out= form without dim
+            raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')
+        return _full_stat("nanmedian", _IDX_NANMEDIAN, input)
     _check_tensor("nanmedian", input)
     _unnamed("nanmedian", input)
     r = _C._reduce_index(input, _IDX_NANMEDIAN, dim, keepdim, 0)
@@ -365,13 +388,13 @@ def count_nonzero(input, dim=None):
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sum along dim (integers and bool accumulate in int64)."""
     _check_tensor("cumsum", input)
-    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, dtype), out)
+    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, _accumulate_dtype("cumsum", dtype, out)), out)
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative product along dim."""
     _check_tensor("cumprod", input)
-    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, dtype), out)
+    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, _accumulate_dtype("cumprod", dtype, out)), out)
 
 
 def cummax(input, dim, *, out=None):

@@ -36,3 +36,24 @@ tl_dtype tl_dtype_to_real(tl_dtype d)
     default: return d;
     }
 }
+
+/* caffe2::TypeMeta's spelling of a dtype (torch names dtypes this way in several messages). */
+const char *tl_dtype_typemeta(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: return "bool";
+    case TL_UINT8: return "unsigned char";
+    case TL_INT8: return "signed char";
+    case TL_INT16: return "short int";
+    case TL_INT32: return "int";
+    case TL_INT64: return "long int";
+    case TL_FLOAT16: return "c10::Half";
+    case TL_BFLOAT16: return "c10::BFloat16";
+    case TL_FLOAT32: return "float";
+    case TL_FLOAT64: return "double";
+    case TL_COMPLEX32: return "c10::complex<c10::Half>";
+    case TL_COMPLEX64: return "c10::complex<float>";
+    case TL_COMPLEX128: return "c10::complex<double>";
+    default: return tl_dtype_infos[d].name;
+    }
+}

@@ -62,6 +62,8 @@ typedef struct {
 } tl_dtype_info;
 
 extern const tl_dtype_info tl_dtype_infos[TL_NUM_DTYPES];
+/* caffe2::TypeMeta's spelling ("float", "long int", "c10::Half"), used in torch's out= dtype messages. */
+const char *tl_dtype_typemeta(tl_dtype d);
 
 static inline const tl_dtype_info *tl_dtype_info_of(tl_dtype d) { return &tl_dtype_infos[d]; }
 static inline int tl_dtype_itemsize(tl_dtype d) { return tl_dtype_infos[d].itemsize; }

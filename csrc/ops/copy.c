@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/overlap.h"
+#include "core/promote.h"
 #include "core/parallel.h"
 #include "kernels/cast.h"
 #include "named/unify.h"
@@ -156,4 +157,23 @@ int tl_copy_named_(tl_tensor *dst, const tl_tensor *src)
         return -1;
     if (tl_copy_(dst, src) < 0) return -1;
     return r > 0 ? tl_tensor_set_names(dst, names) : 0;
+}
+
+int tl_write_out(tl_tensor *out, const tl_tensor *result, bool exact_dtype, int *resized)
+{
+    *resized = 0;
+    if (tl_check_writable(out) < 0) return -1;
+    if (exact_dtype && out->dtype != result->dtype)
+        return tl_err(TL_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                      tl_dtype_typemeta((tl_dtype)result->dtype), tl_dtype_typemeta((tl_dtype)out->dtype));
+    if (!exact_dtype && tl_check_can_cast((tl_dtype)result->dtype, (tl_dtype)out->dtype) < 0) return -1;
+    bool same = out->ndim == result->ndim;
+    for (int i = 0; same && i < out->ndim; i++) same = out->sizes[i] == result->sizes[i];
+    if (same && tl_names_check_out(out, result->names, result->names != NULL) < 0) return -1;
+    if (!same) {
+        *resized = tl_numel(out) != 0;
+        if (tl_tensor_empty(out, result->ndim, result->sizes, (tl_dtype)out->dtype, out->device, false) < 0) return -1;
+    }
+    if (tl_copy_(out, result) < 0) return -1;
+    return result->names && !out->names ? tl_tensor_set_names(out, result->names) : 0;
 }

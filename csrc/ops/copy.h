@@ -2,6 +2,8 @@
 #ifndef TL_OPS_COPY_H
 #define TL_OPS_COPY_H
 
+#include <stdbool.h>
+
 #include "core/scalar.h"
 #include "core/overlap.h"
 #include "core/tensor.h"
@@ -16,6 +18,10 @@ int tl_copy_named_(tl_tensor *dst, const tl_tensor *src);
  * sharing memory with dst is read through a copy, while a partial overlap of dense
  * operands is an error). */
 int tl_copy_setitem(tl_tensor *dst, const tl_tensor *src);
+/* out= of ops computed into a fresh result: out gets result's values (cast where
+ * torch's can_cast allows, or the same dtype when exact_dtype), resized first when its
+ * shape differs (*resized = 1 when it had elements: torch warns), names per seed 003. */
+int tl_write_out(tl_tensor *out, const tl_tensor *result, bool exact_dtype, int *resized);
 /* Every element of t <- s (cast to t's dtype). */
 int tl_fill_(tl_tensor *t, tl_scalar s);
 /* out <- a new tensor with src's values, dtype `dtype`, laid out in `fmt`; names kept. */

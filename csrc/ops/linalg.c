@@ -12,27 +12,6 @@
 
 /* ---- small helpers ---- */
 
-/* caffe2::TypeMeta's spelling of a dtype, used by mm's dtype message. */
-static const char *typemeta_name(tl_dtype d)
-{
-    switch (d) {
-    case TL_BOOL: return "bool";
-    case TL_UINT8: return "unsigned char";
-    case TL_INT8: return "signed char";
-    case TL_INT16: return "short int";
-    case TL_INT32: return "int";
-    case TL_INT64: return "long int";
-    case TL_FLOAT16: return "c10::Half";
-    case TL_BFLOAT16: return "c10::BFloat16";
-    case TL_FLOAT32: return "float";
-    case TL_FLOAT64: return "double";
-    case TL_COMPLEX32: return "c10::complex<c10::Half>";
-    case TL_COMPLEX64: return "c10::complex<float>";
-    case TL_COMPLEX128: return "c10::complex<double>";
-    default: return tl_dtype_infos[d].name;
-    }
-}
-
 static const char *cname(const tl_tensor *t) { return tl_dtype_infos[t->dtype].cname; }
 
 static int check_dtype_supported(const tl_tensor *t, const char *kernel)
@@ -204,7 +183,7 @@ int tl_mm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
                       (long long)a->sizes[0], (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                      typemeta_name((tl_dtype)a->dtype), typemeta_name((tl_dtype)b->dtype));
+                      tl_dtype_typemeta((tl_dtype)a->dtype), tl_dtype_typemeta((tl_dtype)b->dtype));
     if (check_dtype_supported(a, "addmm_impl_cpu_") < 0) return -1;
     int64_t sz[2] = {a->sizes[0], b->sizes[1]};
     if (run_product(out, 2, sz, (tl_dtype)a->dtype, NULL, a, b, 2, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
@@ -330,7 +309,7 @@ int tl_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
                           (long long)rows, (long long)K, (long long)b->sizes[0]);
         if (a->dtype != b->dtype)
             return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                          typemeta_name((tl_dtype)a->dtype), typemeta_name((tl_dtype)b->dtype));
+                          tl_dtype_typemeta((tl_dtype)a->dtype), tl_dtype_typemeta((tl_dtype)b->dtype));
     }
     /* general batched product: a [..., M, K], b [..., K, N] with batch broadcasting */
     int64_t asz[TL_MAX_DIMS], ast[TL_MAX_DIMS], bsz[TL_MAX_DIMS], bst[TL_MAX_DIMS];
@@ -463,7 +442,7 @@ int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const 
         return tl_err(TL_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s", cname(input), cname(m2));
     if (m1->dtype != m2->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                      typemeta_name((tl_dtype)m1->dtype), typemeta_name((tl_dtype)m2->dtype));
+                      tl_dtype_typemeta((tl_dtype)m1->dtype), tl_dtype_typemeta((tl_dtype)m2->dtype));
     if (check_dtype_supported(m1, "addmm_impl_cpu_") < 0) return -1;
     int64_t sz[2] = {m1->sizes[0], m2->sizes[1]};
     tl_tensor ex = {0};
@@ -518,8 +497,8 @@ int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, cons
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(b1), cname(b2));
     if (input->dtype != b1->dtype)
         return tl_err(TL_ERR_RUNTIME, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
-                      typemeta_name((tl_dtype)input->dtype), typemeta_name((tl_dtype)b1->dtype),
-                      typemeta_name((tl_dtype)b2->dtype));
+                      tl_dtype_typemeta((tl_dtype)input->dtype), tl_dtype_typemeta((tl_dtype)b1->dtype),
+                      tl_dtype_typemeta((tl_dtype)b2->dtype));
     if (check_dtype_supported(b1, "baddbmm") < 0) return -1;
     int64_t sz[3] = {b1->sizes[0], b1->sizes[1], b2->sizes[2]};
     tl_tensor ex = {0};
@@ -562,19 +541,3 @@ int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const
     return rc;
 }
 
-int tl_linalg_write_out(tl_tensor *out, const tl_tensor *result, int *resized)
-{
-    *resized = 0;
-    if (tl_check_writable(out) < 0) return -1;
-    if (out->dtype != result->dtype)
-        return tl_err(TL_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                      typemeta_name((tl_dtype)result->dtype), typemeta_name((tl_dtype)out->dtype));
-    bool same = out->ndim == result->ndim;
-    for (int i = 0; same && i < out->ndim; i++) same = out->sizes[i] == result->sizes[i];
-    if (!same) {
-        *resized = tl_numel(out) != 0;
-        if (tl_tensor_empty(out, result->ndim, result->sizes, (tl_dtype)result->dtype, out->device, false) < 0) return -1;
-    }
-    if (tl_copy_(out, result) < 0) return -1;
-    return tl_tensor_set_names(out, result->names);
-}

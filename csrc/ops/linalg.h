@@ -46,9 +46,5 @@ int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const
  * (float32/64 and complex64/128 through LAPACK ?gesdd; svd.c). */
 int tl_svdvals(tl_tensor *out, const tl_tensor *x);
 
-/* out= support: checks out's dtype against result's (torch's message), resizes out to
- * result's shape when they differ (*resized = 1 when out had elements, so the binding
- * can warn like torch), then copies result and its names into out. */
-int tl_linalg_write_out(tl_tensor *out, const tl_tensor *result, int *resized);
 
 #endif

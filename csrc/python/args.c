@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/cast.h"
+#include "ops/copy.h"
 
 int tl_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *fname,
                   const char *const *names, int nrequired, int npositional, PyObject **out)
@@ -314,4 +315,34 @@ PyObject *tl_names_tuple(const tl_tensor *t)
         PyTuple_SET_ITEM(r, i, v);
     }
     return r;
+}
+
+int tl_warn_out_resized(const char *old_shape, const char *new_shape)
+{
+    return PyErr_WarnFormat(PyExc_UserWarning, 1,
+                            "An output with one or more elements was resized since it had shape %s, which does not match "
+                            "the required output shape %s. This behavior is deprecated, and in a future PyTorch release "
+                            "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
+                            "tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                            old_shape, new_shape);
+}
+
+PyObject *tl_finish_out(TensorObject *r, PyObject *out, const char *fname, bool exact_dtype)
+{
+    if (!out || out == Py_None) return (PyObject *)r;
+    if (!tl_is_tensor(out)) {
+        Py_DECREF(r);
+        return PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname, Py_TYPE(out)->tp_name);
+    }
+    char old[256], want[256];
+    tl_tensor *o = TL_TENSOR(out);
+    tl_shape_str(o->sizes, o->ndim, old, sizeof old);
+    tl_shape_str(r->t.sizes, r->t.ndim, want, sizeof want);
+    int resized;
+    int rc = tl_write_out(o, &r->t, exact_dtype, &resized);
+    Py_DECREF(r);
+    if (rc < 0) return tl_raise();
+    if (resized && tl_warn_out_resized(old, want) < 0) return NULL;
+    Py_INCREF(out);
+    return out;
 }

@@ -110,13 +110,7 @@ static PyObject *finish(int rc, TensorObject *res, PyObject *target, tl_ew_dest 
         Py_XDECREF(res);
         return tl_raise();
     }
-    if (dst->resized &&
-        PyErr_WarnFormat(PyExc_UserWarning, 1,
-                         "An output with one or more elements was resized since it had shape %s, which does not match the "
-                         "required output shape %s. This behavior is deprecated, and in a future PyTorch release outputs "
-                         "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
-                         "resizing it, inplace, to zero elements with t.resize_(0).",
-                         dst->old_shape, dst->new_shape) < 0) {
+    if (dst->resized && tl_warn_out_resized(dst->old_shape, dst->new_shape) < 0) {
         Py_XDECREF(res);
         return NULL;
     }

@@ -89,6 +89,12 @@ extern PyMethodDef tl_module_methods_arith[];
 extern PyMethodDef tl_tensor_methods_arith[];
 /* Fills the operator slots (nb_add ...) and tp_richcompare; call before tl_init_tensor. */
 void tl_init_arith(void);
+/* out= of an op computed into a fresh result r (reference stolen): returns r when out is
+ * None, else writes r into out (ops/copy.h tl_write_out, torch's resize warning) and
+ * returns out. */
+PyObject *tl_finish_out(TensorObject *r, PyObject *out, const char *fname, bool exact_dtype);
+/* torch's UserWarning for an out= tensor with elements that was resized; -1 if it raised. */
+int tl_warn_out_resized(const char *old_shape, const char *new_shape);
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
 PyObject *tl_names_tuple(const tl_tensor *t);

@@ -2,6 +2,7 @@
  * out=, the `@` operator. The ops themselves live in ops/linalg.c. */
 #include "python/binding.h"
 
+#include "ops/copy.h"
 #include "ops/linalg.h"
 
 typedef int (*binary_fn)(tl_tensor *, const tl_tensor *, const tl_tensor *);
@@ -16,28 +17,10 @@ static int want_tensor(PyObject *o, const char *fname, const char *arg)
     return 0;
 }
 
-/* Returns result, or copies it into out (torch's out= rules, with its resize warning). */
+/* Returns result, or copies it into out (torch's out= rules: same dtype, resize warning). */
 static PyObject *finish(TensorObject *r, PyObject *out, const char *fname)
 {
-    if (!out || out == Py_None) return (PyObject *)r;
-    if (want_tensor(out, fname, "out") < 0) { Py_DECREF(r); return NULL; }
-    char old[256], want[256];
-    tl_tensor *o = TL_TENSOR(out);
-    tl_shape_str(o->sizes, o->ndim, old, sizeof old);
-    tl_shape_str(r->t.sizes, r->t.ndim, want, sizeof want);
-    int resized;
-    int rc = tl_linalg_write_out(o, &r->t, &resized);
-    Py_DECREF(r);
-    if (rc < 0) return tl_raise();
-    if (resized && PyErr_WarnFormat(PyExc_UserWarning, 1,
-                                    "An output with one or more elements was resized since it had shape %s, which does "
-                                    "not match the required output shape %s. This behavior is deprecated, and in a "
-                                    "future PyTorch release outputs will not be resized unless they have zero elements. "
-                                    "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
-                                    "with t.resize_(0).", old, want) < 0)
-        return NULL;
-    Py_INCREF(out);
-    return out;
+    return tl_finish_out(r, out, fname, true);
 }
 
 /* fn(self|input, other, *, out=None); self given for methods. */
@@ -131,24 +114,13 @@ static PyObject *nb_imatmul(PyObject *x, PyObject *y)
         return NULL;
     }
     int resized;
-    int rc = tl_linalg_write_out(t, &r->t, &resized);
+    int rc = tl_write_out(t, &r->t, true, &resized);
     Py_DECREF(r);
     if (rc < 0) return tl_raise();
     Py_INCREF(x);
     return x;
 }
 
-/* _linalg_write_out(result, out, fname): out= for the products composed in Python. */
-static PyObject *f_write_out(FASTARGS)
-{
-    static const char *const names[] = {"result", "out", "fname", NULL};
-    PyObject *a[3];
-    if (tl_parse_args(args, nargs, kwnames, "_linalg_write_out", names, 3, 3, a) < 0) return NULL;
-    const char *fname = PyUnicode_AsUTF8(a[2]);
-    if (!fname || want_tensor(a[0], fname, "result") < 0) return NULL;
-    Py_INCREF(a[0]);
-    return finish((TensorObject *)a[0], a[1], fname);
-}
 
 /* _svdvals(A): singular values over the last two dims (LAPACK gesdd). */
 static PyObject *f_svdvals(FASTARGS)
@@ -192,7 +164,6 @@ PyMethodDef tl_module_methods_linalg[] = {
     FAST("addbmm", f_addbmm, "addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor\n\n"
                              "beta * input + alpha * sum of the batch of products."),
     FAST("_svdvals", f_svdvals, "_svdvals(A) -> Tensor\n\nSingular values of A [..., m, n], descending (LAPACK gesdd)."),
-    FAST("_linalg_write_out", f_write_out, "Copies a result into out= with torch's dtype check and resize rules."),
     {NULL},
 };
 

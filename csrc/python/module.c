@@ -16,7 +16,22 @@ static PyObject *m_set_num_threads(PyObject *m, PyObject *n)
     Py_RETURN_NONE;
 }
 
+/* _write_out(result, out, fname, exact_dtype): out= for ops computed by value in Python. */
+static PyObject *m_write_out(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 4) return PyErr_Format(PyExc_TypeError, "_write_out expects 4 arguments, got %zd", n);
+    const char *fname = PyUnicode_AsUTF8(a[2]);
+    if (!fname) return NULL;
+    if (!tl_is_tensor(a[0]))
+        return PyErr_Format(PyExc_TypeError, "%s(): result must be Tensor, not %s", fname, Py_TYPE(a[0])->tp_name);
+    int exact = PyObject_IsTrue(a[3]);
+    if (exact < 0) return NULL;
+    Py_INCREF(a[0]);
+    return tl_finish_out((TensorObject *)a[0], a[1], fname, exact);
+}
+
 static PyMethodDef module_methods[] = {
+    {"_write_out", (PyCFunction)(void (*)(void))m_write_out, METH_FASTCALL, "_write_out(result, out, fname, exact_dtype)"},
     {"get_num_threads", m_get_num_threads, METH_NOARGS, "Number of threads tensorlib's ops (and OpenBLAS) use."},
     {"set_num_threads", m_set_num_threads, METH_O, "Sets the number of threads for tensorlib's ops and OpenBLAS."},
     {NULL},

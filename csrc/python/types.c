@@ -19,6 +19,8 @@ static PyObject *dtype_is_complex(DtypeObject *self, void *c) { return PyBool_Fr
 static PyObject *dtype_is_signed(DtypeObject *self, void *c) { return PyBool_FromLong(tl_dtype_infos[self->dtype].is_signed); }
 static PyObject *dtype_itemsize(DtypeObject *self, void *c) { return PyLong_FromLong(tl_dtype_itemsize(self->dtype)); }
 static PyObject *dtype_is_shell(DtypeObject *self, void *c) { return PyBool_FromLong(tl_dtype_is_shell(self->dtype)); }
+static PyObject *dtype_typemeta(DtypeObject *self, void *c) { return PyUnicode_FromString(tl_dtype_typemeta(self->dtype)); }
+static PyObject *dtype_cname(DtypeObject *self, void *c) { return PyUnicode_FromString(tl_dtype_infos[self->dtype].cname); }
 static PyObject *dtype_to_real(DtypeObject *self, PyObject *u) { return tl_dtype_obj(tl_dtype_to_real(self->dtype)); }
 static PyObject *dtype_to_complex(DtypeObject *self, PyObject *u)
 {
@@ -36,6 +38,8 @@ static PyGetSetDef dtype_getset[] = {
     {"is_signed", (getter)dtype_is_signed, NULL, "True for signed dtypes", NULL},
     {"itemsize", (getter)dtype_itemsize, NULL, "bytes per element", NULL},
     {"_is_shell", (getter)dtype_is_shell, NULL, "shell dtype: no arithmetic", NULL},
+    {"_typemeta", (getter)dtype_typemeta, NULL, "C++ spelling torch uses in some messages (\"long int\")", NULL},
+    {"_cname", (getter)dtype_cname, NULL, "torch's ScalarType name (\"Long\")", NULL},
     {NULL},
 };
 static PyMethodDef dtype_methods[] = {

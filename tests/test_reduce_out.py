@@ -1,0 +1,110 @@
+"""out= of reductions and scans against torch 2.13: which out dtypes are accepted (out's
+dtype as the accumulation dtype for sum-like ops, casts for mean-like ops, exact dtypes for
+(values, indices) results, amax/amin/argmax/all/logsumexp rules), the resize warning,
+names (seed 003's out semantics) and that a refused out= is left untouched."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+torch = pytest.importorskip("torch")
+
+
+def base(L):
+    return L.arange(6.0).reshape(2, 3) / 4
+
+
+CASES = {
+    "sum_int_out": lambda L, x: L.sum(x, 1, out=L.empty(2, dtype=L.int64)),
+    "sum_f64_out": lambda L, x: L.sum(x, 1, out=L.empty(2, dtype=L.float64)),
+    "sum_int_input_float_out": lambda L, x: L.sum((x * 4).long(), 1, out=L.empty(2)),
+    "sum_dtype_and_out_differ": lambda L, x: L.sum(x, 1, dtype=L.float64, out=L.empty(2)),
+    "sum_dtype_and_out_agree": lambda L, x: L.sum(x, 1, dtype=L.float64, out=L.empty(2, dtype=L.float64)),
+    "prod_int_out": lambda L, x: L.prod(x + 1, 1, out=L.empty(2, dtype=L.int64)),
+    "cumsum_int_out": lambda L, x: L.cumsum(x, 1, out=L.empty(2, 3, dtype=L.int64)),
+    "cumprod_f64_out": lambda L, x: L.cumprod(x, 0, out=L.empty(2, 3, dtype=L.float64)),
+    "mean_int_out": lambda L, x: L.mean(x, 1, out=L.empty(2, dtype=L.int64)),
+    "mean_f64_out": lambda L, x: L.mean(x, 1, out=L.empty(2, dtype=L.float64)),
+    "std_f64_out": lambda L, x: L.std(x, 1, out=L.empty(2, dtype=L.float64)),
+    "var_int_out": lambda L, x: L.var(x, 1, out=L.empty(2, dtype=L.int64)),
+    "amax_f64_out": lambda L, x: L.amax(x, 1, out=L.empty(2, dtype=L.float64)),
+    "amin_same_out": lambda L, x: L.amin(x, 1, out=L.empty(2)),
+    "argmax_int32_out": lambda L, x: L.argmax(x, 1, out=L.empty(2, dtype=L.int32)),
+    "argmin_long_out": lambda L, x: L.argmin(x, 0, out=L.empty(3, dtype=L.int64)),
+    "max_all_f64_out": lambda L, x: L.max(x, out=L.empty((), dtype=L.float64)),
+    "max_dim_out": lambda L, x: L.max(x, 1, out=(L.empty(2), L.empty(2, dtype=L.int64))),
+    "max_dim_int32_indices": lambda L, x: L.max(x, 1, out=(L.empty(2), L.empty(2, dtype=L.int32))),
+    "max_dim_f64_values": lambda L, x: L.max(x, 1, out=(L.empty(2, dtype=L.float64), L.empty(2, dtype=L.int64))),
+    "aminmax_f64": lambda L, x: L.aminmax(x, dim=1, out=(L.empty(2), L.empty(2, dtype=L.float64))),
+    "topk_f64_values": lambda L, x: L.topk(x, 1, out=(L.empty(2, 1, dtype=L.float64), L.empty(2, 1, dtype=L.int64))),
+    "all_float_out": lambda L, x: L.all(x, 1, out=L.empty(2)),
+    "all_uint8_in_uint8_out": lambda L, x: L.all((x * 4).to(L.uint8), 1, out=L.empty(2, dtype=L.uint8)),
+    "any_uint8_input_bool_out": lambda L, x: L.any((x * 4).to(L.uint8), 1, out=L.empty(2, dtype=L.bool)),
+    "logsumexp_int_out": lambda L, x: L.logsumexp(x, 1, out=L.empty(2, dtype=L.int64)),
+    "logsumexp_f64_out": lambda L, x: L.logsumexp(x, 1, out=L.empty(2, dtype=L.float64)),
+    "norm_int_out": lambda L, x: L.norm(x, dim=1, out=L.empty(2, dtype=L.int64)),
+    "sort_out": lambda L, x: L.sort(x, 1, out=(L.empty(2, 3), L.empty(2, 3, dtype=L.int64))),
+    "median_all_out": lambda L, x: L.median(x, out=L.empty((), dtype=L.float64)),
+    "nanmedian_all_out": lambda L, x: L.nanmedian(x, out=L.empty(())),
+}
+
+
+def _outcome(f, L):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = f(L, base(L))
+        except Exception as e:  # noqa: BLE001 - the exception type is what is compared
+            return "raise", type(e), None, len(w)
+    vals = [t.double().numpy() if t.dtype != getattr(L, "bool") else t.numpy() for t in
+            (r if isinstance(r, tuple) else (r,))]
+    dts = [str(t.dtype).split(".")[-1] for t in (r if isinstance(r, tuple) else (r,))]
+    return "ok", dts, vals, len(w)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_out_rules_match_torch(case):
+    kt, a, b, wt = _outcome(CASES[case], torch)
+    kx, c, d, wx = _outcome(CASES[case], tl)
+    assert kx == kt, (kx, c, kt, a)
+    assert wx == wt
+    if kt == "raise":
+        assert issubclass(c, a) or issubclass(a, c), (c, a)
+        return
+    assert c == a
+    for u, v in zip(d, b):
+        np.testing.assert_allclose(u, v, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(5,), (0,), (2,), (1, 2)])
+def test_resize_and_warning(shape):
+    x, t = base(tl), base(torch)
+    o, p = tl.empty(shape), torch.empty(shape)
+    with warnings.catch_warnings(record=True) as wx:
+        warnings.simplefilter("always")
+        r = tl.sum(x, 1, out=o)
+    with warnings.catch_warnings(record=True) as wt:
+        warnings.simplefilter("always")
+        torch.sum(t, 1, out=p)
+    assert r is o and tuple(o.shape) == tuple(p.shape)
+    assert [str(w.message) for w in wx] == [str(w.message).split(" (Triggered")[0] for w in wt]
+    np.testing.assert_allclose(o.numpy(), p.numpy())
+
+
+def test_refused_out_is_untouched():
+    o = tl.full((2,), 7, dtype=tl.int64)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        tl.mean(base(tl), 1, out=o)
+    assert o.tolist() == [7, 7]
+
+
+def test_out_names():
+    x = tl.ones(2, 3, names=("N", "C"))
+    o = tl.empty(3)
+    tl.sum(x, "N", out=o)
+    assert o.names == ("C",)
+    bad = tl.empty(3, names=("D",))
+    with pytest.raises(RuntimeError, match="Name mismatch"):
+        tl.sum(x, "N", out=bad)
