@@ -81,8 +81,8 @@ def main():
     for name, fns in rows().items():
         t = {k: _best(f) for k, f in fns.items()}
         tt, tn, to = t["tensorlib"], t.get("numpy"), t.get("torch")
-        print(f"{name:34s} {tt * 1e3:9.3f}ms {tn * 1e3:9.3f}ms {(to or 0) * 1e3:9.3f}ms  "
-              f"{tt / tn:5.2f}  {tt / to if to else float('nan'):5.2f}")
+        print(f"{name:34s} {tt * 1e3:9.3f}ms {(tn or 0) * 1e3:9.3f}ms {(to or 0) * 1e3:9.3f}ms  "
+              f"{tt / tn if tn else float('nan'):5.2f}  {tt / to if to else float('nan'):5.2f}")
 
 
 if __name__ == "__main__":
