@@ -34,6 +34,16 @@ def rows():
     out["index_select (2.5e5,4) f32 dim0 rows"] = {"tensorlib": lambda: tl.index_select(tr, 0, tri),
                                                    "numpy": lambda: rows.take(ridx, axis=0)}
     out["take 1e6 f32"] = {"tensorlib": lambda: tl.take(ts, ti), "numpy": lambda: src.take(idx)}
+    zeros = np.zeros(N, np.float32)
+    tz = tl.from_numpy(zeros)
+    out["scatter_add 1e6 f32"] = {"tensorlib": lambda: tz.scatter_add(0, ti, ts),
+                                  "numpy": lambda: np.add.at(zeros.copy(), idx, src)}
+    m2, i2 = src.reshape(1000, 1000), idx.reshape(1000, 1000) % 1000
+    tm2, ti2 = tl.from_numpy(m2), tl.from_numpy(i2)
+    out["scatter_add (1000,1000) f32 dim0"] = {"tensorlib": lambda: tm2.scatter_add(0, ti2, tm2)}
+    vi = idx[:1000] % 1000
+    tvi = tl.from_numpy(vi)
+    out["index_add (1000,1000) f32 dim0"] = {"tensorlib": lambda: tm2.index_add(0, tvi, tm2)}
     mask = src > 0
     tm = tl.from_numpy(mask)
     out["mask select 1e6 f32 x[mask]"] = {"tensorlib": lambda: ts[tm], "numpy": lambda: src[mask]}
@@ -46,6 +56,10 @@ def rows():
         rr, rri = torch.from_numpy(rows), torch.from_numpy(ridx)
         out["index_select (2.5e5,4) f32 dim0 rows"]["torch"] = lambda: torch.index_select(rr, 0, rri)
         out["take 1e6 f32"]["torch"] = lambda: torch.take(sr, ir)
+        zr, m2r, i2r, vir = torch.from_numpy(zeros), torch.from_numpy(m2), torch.from_numpy(i2), torch.from_numpy(vi)
+        out["scatter_add 1e6 f32"]["torch"] = lambda: zr.scatter_add(0, ir, sr)
+        out["scatter_add (1000,1000) f32 dim0"]["torch"] = lambda: m2r.scatter_add(0, i2r, m2r)
+        out["index_add (1000,1000) f32 dim0"]["torch"] = lambda: m2r.index_add(0, vir, m2r)
         out["gather 1e6 f32"]["torch"] = lambda: torch.gather(sr, 0, ir)
         out["mask select 1e6 f32 x[mask]"]["torch"] = lambda: sr[mr]
         out["masked_select 1e6 f32"]["torch"] = lambda: torch.masked_select(sr, mr)
@@ -67,8 +81,8 @@ def main():
     for name, fns in rows().items():
         t = {k: _best(f) for k, f in fns.items()}
         tt, tn, to = t["tensorlib"], t.get("numpy"), t.get("torch")
-        print(f"{name:34s} {tt * 1e3:9.3f}ms {tn * 1e3:9.3f}ms {(to or 0) * 1e3:9.3f}ms  "
-              f"{tt / tn:5.2f}  {tt / to if to else float('nan'):5.2f}")
+        print(f"{name:34s} {tt * 1e3:9.3f}ms {(tn or 0) * 1e3:9.3f}ms {(to or 0) * 1e3:9.3f}ms  "
+              f"{tt / tn if tn else float('nan'):5.2f}  {tt / to if to else float('nan'):5.2f}")
 
 
 if __name__ == "__main__":

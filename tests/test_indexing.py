@@ -394,3 +394,48 @@ def test_index_errors_anywhere(where):
         bx, bt = pair(big)
         both(lambda: tl.take(x, bx), lambda: torch.take(t, bt))
         both(lambda: tl.take(x.t(), bx), lambda: torch.take(t.t(), bt))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64"])
+def test_scatters_threaded_match_torch_and_thread_count(dtype):
+    """Scatters large enough to split across threads (along the non-scatter dims) give
+    torch's values bit for bit, and the same bits on one thread."""
+    rng = np.random.default_rng(9)
+    a, s = make((300, 257), dtype, 1), make((300, 257), dtype, 2)
+    if dtype != "int64":
+        s = s * np.asarray(1.1 + 0.3j if dtype == "complex64" else 1.1, dtype=dtype)
+    idx0, idx1 = rng.integers(0, 300, (300, 257)), rng.integers(0, 257, (300, 257))
+    vidx, perm = rng.integers(0, 300, 300), rng.permutation(300)
+
+    def run(lib):
+        T = tl if lib == "tl" else torch
+        P = (lambda v: tl.from_numpy(np.ascontiguousarray(v))) if lib == "tl" else (lambda v: torch.from_numpy(np.ascontiguousarray(v)))
+        x, src = P(a), P(s)
+        i0, i1, vi, uniq = P(idx0), P(idx1), P(vidx), P(perm)
+        outs = [x.scatter_add(0, i0, src), x.scatter_add(1, i1, src), x.scatter(0, i0, src),
+                x.t().scatter_add(1, i0.t(), src.t()), x.index_add(0, vi, src),
+                x.index_put((vi,), src, accumulate=True), x.index_put((uniq,), src)]
+        if dtype != "complex64":
+            outs += [x.scatter_reduce(0, i0, src, "amax", include_self=False), x.scatter_reduce(1, i1, src, "prod"),
+                     x.scatter_reduce(0, i0, src, "mean")]
+        return outs
+
+    # torch's float index_put_(accumulate=True) adds atomically across threads unless
+    # deterministic algorithms are on; then it adds in index order, as tensorlib always does
+    det = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        ref = run("torch")
+    finally:
+        torch.use_deterministic_algorithms(det)
+    got = run("tl")
+    for x, t in zip(got, ref):
+        same(x, t)
+    old = tl.get_num_threads()
+    tl.set_num_threads(1)
+    try:
+        one = run("tl")
+    finally:
+        tl.set_num_threads(old)
+    for x, y in zip(got, one):
+        np.testing.assert_array_equal(x.numpy(), y.numpy())

@@ -213,6 +213,67 @@ static int find_bad(const tl_tensor *idx, int64_t size, bool wrap, idx_ctx *c)
     return 1;
 }
 
+/* ---- threaded scatters ---------------------------------------------------------------
+ * A scatter (op0 written at data-dependent places) is split across threads along one
+ * "owner" dim: a dim where different positions always write different elements of op0
+ * (for scatter every dim but `dim`, for index_put_ the dims not indexed). Each thread runs
+ * the serial, row-major iteration on its slab, so every element sees its updates in the
+ * same order as the one-thread run: results are bit-identical for any thread count
+ * (torch's CPU scatter splits the same way). */
+typedef struct {
+    int nops, ndim, k, flags;
+    const tl_tensor *const *ops;
+    const int64_t *shape;
+    tl_loop_fn fn;
+    void *ctx;
+} split_ctx;
+
+static void split_chunk(int64_t b, int64_t e, void *p)
+{
+    const split_ctx *s = p;
+    int64_t sh[TL_MAX_DIMS], osz[TL_ITER_MAX_OPS][TL_MAX_DIMS];
+    tl_tensor g[TL_ITER_MAX_OPS];
+    const tl_tensor *gp[TL_ITER_MAX_OPS];
+    memcpy(sh, s->shape, 8 * s->ndim);
+    sh[s->k] = e - b;
+    for (int j = 0; j < s->nops; j++) {
+        g[j] = *s->ops[j];
+        int kk = s->k - (s->ndim - g[j].ndim); /* operands broadcast from the right */
+        if (kk >= 0 && g[j].sizes[kk] != 1) {
+            memcpy(osz[j], g[j].sizes, 8 * g[j].ndim);
+            osz[j][kk] = e - b;
+            g[j].sizes = osz[j];
+            g[j].offset += b * g[j].strides[kk];
+        }
+        gp[j] = &g[j];
+    }
+    tl_iter it;
+    if (tl_iter_init(&it, s->nops, gp, sh, s->ndim, s->flags) == 0) tl_iter_run(&it, s->fn, s->ctx, 0);
+}
+
+/* Runs fn over `shape` for the scatter into `target` (ops[0] a geometry over it); owner[k]
+ * marks the dims that may be split. Serial below the grain, with one thread, or when
+ * target may overlap itself. */
+static int run_scatter(const tl_tensor *target, const tl_tensor *const *ops, int nops, const int64_t *shape, int ndim,
+                       const bool *owner, int flags, tl_loop_fn fn, void *ctx)
+{
+    int64_t numel = 1;
+    for (int k = 0; k < ndim; k++) numel *= shape[k];
+    int nt = tl_get_num_threads(), k = -1;
+    for (int j = 0; j < ndim; j++) /* the outermost owner dim with work for every thread, else the largest */
+        if (owner[j] && shape[j] > 1 && (k < 0 || (shape[k] < 2 * nt && shape[j] > shape[k]))) k = j;
+    if (nt > 1 && numel >= TL_GRAIN_SIZE && k >= 0 && tl_is_non_overlapping_and_dense(target)) {
+        split_ctx s = {nops, ndim, k, flags, ops, shape, fn, ctx};
+        int64_t per = numel / shape[k];
+        tl_parallel_for(shape[k], per >= TL_GRAIN_SIZE ? 1 : TL_GRAIN_SIZE / per, split_chunk, &s);
+        return 0;
+    }
+    tl_iter it;
+    if (tl_iter_init(&it, nops, ops, shape, ndim, flags) < 0) return -1;
+    tl_iter_run(&it, fn, ctx, 0);
+    return 0;
+}
+
 /* ---- advanced indexing ------------------------------------------------------------------ */
 
 typedef struct {
@@ -361,12 +422,10 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
         tl_tensor dst = geom(t, p.ndim, p.shape, p.src_strides);
         tl_tensor off = geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {&dst, &v, &off};
-        tl_iter it;
-        rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, TL_ITER_NO_REORDER);
-        if (rc == 0) {
-            if (accumulate) tl_iter_run(&it, put_off_acc, &c, 0);
-            else tl_iter_run(&it, PICK(put_off, tl_itemsize(t)), NULL, 0);
-        }
+        bool owner[TL_MAX_DIMS];
+        for (int k = 0; k < p.ndim; k++) owner[k] = p.off_strides[k] == 0;
+        rc = run_scatter(t, ops, 3, p.shape, p.ndim, owner, TL_ITER_NO_REORDER,
+                         accumulate ? put_off_acc : PICK(put_off, tl_itemsize(t)), &c);
     }
     tl_tensor_clear(&v);
     tl_tensor_clear(&p.off);
@@ -544,15 +603,11 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     }
     if (rc == 0) {
         const tl_tensor *ops[3] = {&dst, &sv, &ix};
-        rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, op == TL_RED_NONE ? 0 : TL_ITER_NO_REORDER);
-        if (rc == 0) {
-            if (fn) {
-                c.fn = fn;
-                tl_iter_run(&it, put_dim_acc, &c, 0);
-            } else {
-                tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
-            }
-        }
+        bool owner[TL_MAX_DIMS];
+        for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
+        c.fn = fn;
+        rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER,
+                         fn ? put_dim_acc : PICK(put_dim, tl_itemsize(t)), &c);
     }
     if (rc == 0 && op == TL_RED_MEAN) {
         /* divide every element whose count exceeds one */
