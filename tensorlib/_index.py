@@ -10,7 +10,7 @@ import operator
 
 from . import _C
 from ._out import supports_out
-from ._util import no_names as _no_names, wrap_dim as _wrap
+from ._util import dim_index, no_names as _no_names, wrap_dim as _wrap
 
 _RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
 _int = builtins.int
@@ -28,13 +28,8 @@ def _as_tensor(obj, dtype=None):
 
 
 def _dim(t, d):
-    """Resolves a dim given as int or name against t."""
-    if isinstance(d, str):
-        names = t.names
-        if d not in names:
-            raise RuntimeError(f"Name '{d}' not found in Tensor{list(names)}.")
-        return names.index(d)
-    return operator.index(d)
+    """A dim name resolved against t; ints pass through (the C op wraps them with torch's message)."""
+    return dim_index(t, d) if isinstance(d, str) else operator.index(d)
 
 
 
@@ -180,9 +175,7 @@ def index_put(input, indices, values, accumulate=False):
 
 
 def _cname(dt):
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-            "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16", "complex64": "ComplexFloat",
-            "complex128": "ComplexDouble"}.get(str(dt).replace("tensorlib.", ""), str(dt))
+    return dt._cname
 
 
 # ---- index ops ------------------------------------------------------------------------------
