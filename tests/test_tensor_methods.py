@@ -143,3 +143,24 @@ def test_share_memory_refusals_leave_tensor_intact():
     with pytest.raises(RuntimeError, match="not resizable"):
         s.resize_(100)
     assert s.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("shape,fmt", [((2, 3, 1, 1), "channels_last"), ((2, 1, 4, 4), "channels_last"),
+                                       ((1, 3, 1, 5), "channels_last"), ((1, 1, 1, 1), "channels_last"),
+                                       ((2, 3, 1, 1, 1), "channels_last_3d"), ((2, 1, 4, 4, 2), "channels_last_3d")])
+def test_to_memory_format_restrides_like_torch(shape, fmt):
+    # torch's to() aliases only when suggest_memory_format() already equals the requested
+    # format; with size-1 dims a contiguous tensor may be channels_last "contiguous" too, yet
+    # to() still re-strides it (contiguous() does not)
+    x, t = tl.empty(shape), torch.empty(shape)
+    f, g = getattr(tl, fmt), getattr(torch, fmt)
+    assert x.to(memory_format=f).stride() == t.to(memory_format=g).stride()
+    assert x.contiguous(memory_format=f).stride() == t.contiguous(memory_format=g).stride()
+    assert x.double(memory_format=f).stride() == t.double(memory_format=g).stride()
+    y, u = x.to(memory_format=f), t.to(memory_format=g)
+    assert y.to(memory_format=tl.contiguous_format).stride() == u.to(memory_format=torch.contiguous_format).stride()
+
+
+def test_to_contiguous_format_aliases_transposed_like_torch():
+    x, t = tl.ones(3, 4).t(), torch.ones(3, 4).t()
+    assert x.to(memory_format=tl.contiguous_format).stride() == t.to(memory_format=torch.contiguous_format).stride()

@@ -264,7 +264,7 @@ static PyObject *m_to(FASTARGS)
                      tl_device_type_names[dev.type]);
         return NULL;
     }
-    if (!copy && dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_is_contiguous_format(SELF, fmt))) {
+    if (!copy && dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_suggest_memory_format(SELF) == fmt)) {  /* torch's to_will_alias */
         Py_INCREF(self);
         return self;
     }
@@ -279,7 +279,7 @@ static PyObject *cast_to(PyObject *self, tl_dtype dt, PyObject *const *args, Py_
     PyObject *a[1];
     tl_memory_format fmt = TL_MEMFMT_PRESERVE;
     if (tl_parse_args(args, nargs, kwnames, "cast", names, 0, 0, a) < 0 || tl_conv_memfmt(a[0], &fmt) < 0) return NULL;
-    if (dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_is_contiguous_format(SELF, fmt))) {
+    if (dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_suggest_memory_format(SELF) == fmt)) {  /* torch's to_will_alias */
         Py_INCREF(self);
         return self;
     }
