@@ -13,6 +13,21 @@ from ._out import supports_out
 from ._util import dim_index, no_names as _no_names, wrap_dim as _wrap
 
 _RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
+_ACCUMULATING = (1, 2, 3)  # sum/add, prod/multiply, mean
+
+
+def _scatter_into(input, dim, index, src, op, include_self, name):
+    """The C scatter; float16/bfloat16 sums, products and means accumulate in float32 and round
+    once at the end, as torch's CPU scatters do (index_add/index_put_ round at every step)."""
+    d = _dim(input, dim)
+    if (op in _ACCUMULATING and input.dtype in (_C.float16, _C.bfloat16)
+            and (not isinstance(src, _C.TensorBase) or src.dtype == input.dtype)):
+        work = input.float()
+        _C._scatter_(work, d, index, src.float() if isinstance(src, _C.TensorBase) else src, op, include_self, name)
+        input.copy_(work)
+    else:
+        _C._scatter_(input, d, index, src, op, include_self, name)
+    return input
 _int = builtins.int
 _bool = builtins.bool
 
@@ -203,8 +218,7 @@ def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
         if reduce not in ("add", "multiply"):
             raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
         op = 1 if reduce == "add" else 2
-    _C._scatter_(input, _dim(input, dim), index, src, op, True, "scatter")
-    return input
+    return _scatter_into(input, dim, index, src, op, True, "scatter")
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
@@ -214,8 +228,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
 
 def scatter_add_(input, dim, index, src):
     """In place: input[...index...] += src."""
-    _C._scatter_(input, _dim(input, dim), index, src, 1, True, "scatter_add")
-    return input
+    return _scatter_into(input, dim, index, src, 1, True, "scatter_add")
 
 
 def scatter_add(input, dim, index, src):
@@ -228,8 +241,7 @@ def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce not in _RED:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    _C._scatter_(input, _dim(input, dim), index, src, _RED[reduce], _bool(include_self), "scatter_reduce")
-    return input
+    return _scatter_into(input, dim, index, src, _RED[reduce], _bool(include_self), "scatter_reduce")
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):

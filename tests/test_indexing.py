@@ -439,3 +439,18 @@ def test_scatters_threaded_match_torch_and_thread_count(dtype):
         tl.set_num_threads(old)
     for x, y in zip(got, one):
         np.testing.assert_array_equal(x.numpy(), y.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("call", [
+    lambda L, z, i, s: z.scatter_add(0, i, s), lambda L, z, i, s: z.scatter_reduce(0, i, s, "sum"),
+    lambda L, z, i, s: (z + 1).scatter_reduce(0, i, s / 100 + 1, "prod"), lambda L, z, i, s: z.scatter(0, i, s, reduce="add"),
+    lambda L, z, i, s: z.index_add(0, i, s), lambda L, z, i, s: z.index_put_((i,), s, accumulate=True),
+])
+def test_half_scatter_accumulation_matches_torch(dtype, call):
+    # torch's CPU scatters accumulate float16/bfloat16 sums and products in float32 (one rounding),
+    # index_add/index_put_ round after every addition; 1000 x 0.1 shows the difference
+    def run(L):
+        dt = getattr(L, dtype)
+        return call(L, L.zeros(2, dtype=dt), L.zeros(1000, dtype=L.long), L.full((1000,), 0.1, dtype=dt)).float().tolist()
+    assert run(tl) == run(torch)
