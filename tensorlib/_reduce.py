@@ -461,14 +461,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if dim is not None:
         from ._unique import unique_dim
         return unique_dim(input, dim, return_inverse, return_counts)
+    from ._unique import _pack
     v, inv, cnt = _C._unique(input, builtins.bool(return_inverse), builtins.bool(return_counts))
-    if return_inverse and return_counts:
-        return v, inv, cnt
-    if return_inverse:
-        return v, inv
-    if return_counts:
-        return v, cnt
-    return v
+    return _pack(v, inv, cnt, return_inverse, return_counts)
 
 
 def _as_values(values, like):

@@ -46,6 +46,17 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
 /* A view: `t` shares src's storage with new geometry; names are not copied. */
 int tl_tensor_view_init(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
                         const int64_t *strides, int64_t offset);
+/* A borrowed geometry over base's storage (sizes/strides arrays supplied by the caller):
+ * no reference is taken, names are dropped, and it must never be cleared. */
+static inline tl_tensor tl_tensor_geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides)
+{
+    tl_tensor v = *base;
+    v.ndim = ndim;
+    v.sizes = sizes;
+    v.strides = strides;
+    v.names = NULL;
+    return v;
+}
 /* Makes `t` (already initialized) point at `src`'s storage and geometry, keeping names. */
 int tl_tensor_alias(tl_tensor *t, const tl_tensor *src);
 

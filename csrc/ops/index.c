@@ -14,17 +14,6 @@
 
 typedef struct { uint64_t lo, hi; } b16;
 
-/* A geometry over base's storage: no reference taken, never cleared. */
-static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides)
-{
-    tl_tensor v = *base;
-    v.ndim = ndim;
-    v.sizes = sizes;
-    v.strides = strides;
-    v.names = NULL;
-    return v;
-}
-
 /* ---- inner loops -------------------------------------------------------------------- */
 
 /* Offsets operand holds byte offsets (int64). gather: op0 out, op1 src, op2 off.
@@ -362,8 +351,8 @@ int tl_index(tl_tensor *out, const tl_tensor *t, const tl_tensor *const *indices
     if (adv_prepare(&p, t, indices, n, flags) < 0) return -1;
     int rc = tl_tensor_empty(out, p.ndim, p.shape, (tl_dtype)t->dtype, t->device, false);
     if (rc == 0 && tl_numel(out) > 0) {
-        tl_tensor src = geom(t, p.ndim, p.shape, p.src_strides);
-        tl_tensor off = geom(&p.off, p.ndim, p.shape, p.off_strides);
+        tl_tensor src = tl_tensor_geom(t, p.ndim, p.shape, p.src_strides);
+        tl_tensor off = tl_tensor_geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {out, &src, &off};
         tl_iter it;
         rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, 0);
@@ -419,8 +408,8 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
     int64_t numel = 1;
     for (int d = 0; d < p.ndim; d++) numel *= p.shape[d];
     if (rc == 0 && numel > 0) {
-        tl_tensor dst = geom(t, p.ndim, p.shape, p.src_strides);
-        tl_tensor off = geom(&p.off, p.ndim, p.shape, p.off_strides);
+        tl_tensor dst = tl_tensor_geom(t, p.ndim, p.shape, p.src_strides);
+        tl_tensor off = tl_tensor_geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {&dst, &v, &off};
         bool owner[TL_MAX_DIMS];
         for (int k = 0; k < p.ndim; k++) owner[k] = p.off_strides[k] == 0;
@@ -486,9 +475,9 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
     sstr[d] = 0;
     tl_contiguous_strides(si.sizes, si.ndim, istr);
     tl_contiguous_strides(si.sizes, si.ndim, ostr);
-    tl_tensor src = geom(t, si.ndim, si.sizes, sstr);
-    tl_tensor ix = geom(&ixc, si.ndim, si.sizes, istr);
-    tl_tensor o = geom(out, si.ndim, si.sizes, ostr);
+    tl_tensor src = tl_tensor_geom(t, si.ndim, si.sizes, sstr);
+    tl_tensor ix = tl_tensor_geom(&ixc, si.ndim, si.sizes, istr);
+    tl_tensor o = tl_tensor_geom(out, si.ndim, si.sizes, ostr);
     const tl_tensor *ops[3] = {&o, &src, &ix};
     tl_iter it;
     int rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0);
@@ -540,7 +529,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     }
     tl_elem_fn fn = NULL;
     if (op != TL_RED_NONE && !(fn = tl_elem_reduce_fn((tl_dtype)t->dtype, op, opname))) return -1;
-    tl_tensor ix = geom(index, si.ndim, si.sizes, si.strides);
+    tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
     tl_tensor sv = {0}, vtmp = {0};
@@ -550,19 +539,19 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         if (tl_may_overlap(src, t)) {
             if (tl_clone(&vtmp, src, (tl_dtype)src->dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
             shp_of(&ss, &vtmp);
-            sv = geom(&vtmp, si.ndim, si.sizes, ss.strides);
+            sv = tl_tensor_geom(&vtmp, si.ndim, si.sizes, ss.strides);
         } else {
-            sv = geom(src, si.ndim, si.sizes, ss.strides);
+            sv = tl_tensor_geom(src, si.ndim, si.sizes, ss.strides);
         }
     } else {
         if (tl_tensor_empty(&vtmp, 0, NULL, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
         if (tl_fill_(&vtmp, *value) < 0) { tl_tensor_clear(&vtmp); return -1; }
-        sv = geom(&vtmp, si.ndim, si.sizes, zeros);
+        sv = tl_tensor_geom(&vtmp, si.ndim, si.sizes, zeros);
     }
     int64_t dstr[TL_MAX_DIMS];
     memcpy(dstr, st.strides, 8 * st.ndim);
     dstr[d] = 0;
-    tl_tensor dst = geom(t, si.ndim, si.sizes, dstr);
+    tl_tensor dst = tl_tensor_geom(t, si.ndim, si.sizes, dstr);
     idx_ctx c = {0};
     c.stride = st.strides[d] * tl_itemsize(t);
     c.size = st.sizes[d];
@@ -574,7 +563,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         rc = tl_tensor_empty(&idv, 0, NULL, (tl_dtype)t->dtype, t->device, false);
         if (rc == 0) {
             tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
-            tl_tensor iv = geom(&idv, si.ndim, si.sizes, zeros);
+            tl_tensor iv = tl_tensor_geom(&idv, si.ndim, si.sizes, zeros);
             const tl_tensor *ops0[3] = {&dst, &iv, &ix};
             rc = tl_iter_init(&it, 3, ops0, si.sizes, si.ndim, TL_ITER_NO_REORDER);
             if (rc == 0) tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
@@ -592,8 +581,8 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             cc.stride = cstr[d] * 8;
             cc.fn = tl_elem_reduce_fn(TL_INT64, TL_RED_SUM, opname);
             cstr[d] = 0;
-            tl_tensor cd = geom(&cnt, si.ndim, si.sizes, cstr);
-            tl_tensor onev = geom(&cnt, si.ndim, si.sizes, zeros);
+            tl_tensor cd = tl_tensor_geom(&cnt, si.ndim, si.sizes, cstr);
+            tl_tensor onev = tl_tensor_geom(&cnt, si.ndim, si.sizes, zeros);
             onev.storage = &(tl_storage){.data = (char *)&one};
             onev.offset = 0;
             const tl_tensor *opsc[3] = {&cd, &onev, &ix};
@@ -744,11 +733,11 @@ int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_te
     } else if (rc == 0 && L > 0 && tl_numel(t) > 0) {
         c.stride = st.strides[d] * tl_itemsize(t);
         c.size = st.sizes[d];
-        tl_tensor src = geom(t, st.ndim, osz, sstr);
-        tl_tensor iv = geom(&ix, st.ndim, osz, istr);
+        tl_tensor src = tl_tensor_geom(t, st.ndim, osz, sstr);
+        tl_tensor iv = tl_tensor_geom(&ix, st.ndim, osz, istr);
         int64_t ostr[TL_MAX_DIMS];
         tl_contiguous_strides(osz, st.ndim, ostr);
-        tl_tensor o = geom(out, st.ndim, osz, ostr);
+        tl_tensor o = tl_tensor_geom(out, st.ndim, osz, ostr);
         const tl_tensor *ops[3] = {&o, &src, &iv};
         tl_iter it;
         rc = tl_iter_init(&it, 3, ops, osz, st.ndim, 0);
@@ -829,8 +818,8 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
         if (rc == 0 && tl_numel(out) > 0) {
             int64_t zero[TL_MAX_DIMS] = {0}, istr[TL_MAX_DIMS];
             tl_contiguous_strides(index->sizes, index->ndim, istr);
-            tl_tensor src = geom(t, index->ndim, index->sizes, zero);
-            tl_tensor iv = geom(&ix, index->ndim, index->sizes, istr);
+            tl_tensor src = tl_tensor_geom(t, index->ndim, index->sizes, zero);
+            tl_tensor iv = tl_tensor_geom(&ix, index->ndim, index->sizes, istr);
             c.stride = tl_itemsize(t);
             c.size = tl_numel(t);
             const tl_tensor *ops[3] = {out, &src, &iv};
@@ -850,7 +839,7 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
     int rc = tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
     if (rc == 0 && tl_numel(out) > 0) {
         int64_t zero[TL_MAX_DIMS] = {0};
-        tl_tensor src = geom(t, index->ndim, index->sizes, zero);
+        tl_tensor src = tl_tensor_geom(t, index->ndim, index->sizes, zero);
         const tl_tensor *ops[3] = {out, &src, &off};
         tl_iter it;
         rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, 0);
@@ -882,8 +871,8 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
     if (rc == 0 && tl_numel(index) > 0) {
         int64_t zero[TL_MAX_DIMS] = {0}, cs[TL_MAX_DIMS];
         tl_contiguous_strides(index->sizes, index->ndim, cs);
-        tl_tensor dst = geom(t, index->ndim, index->sizes, zero);
-        tl_tensor sv = geom(&src, index->ndim, index->sizes, cs);
+        tl_tensor dst = tl_tensor_geom(t, index->ndim, index->sizes, zero);
+        tl_tensor sv = tl_tensor_geom(&src, index->ndim, index->sizes, cs);
         const tl_tensor *ops[3] = {&dst, &sv, &off};
         tl_iter it;
         rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, TL_ITER_NO_REORDER);

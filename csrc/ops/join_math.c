@@ -167,16 +167,6 @@ static tl_loop_fn cross_kernel(tl_dtype dt)
     }
 }
 
-static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides)
-{
-    tl_tensor v = *base;
-    v.ndim = ndim;
-    v.sizes = sizes;
-    v.strides = strides;
-    v.names = NULL;
-    return v;
-}
-
 int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim)
 {
     if (tl_check_unnamed(a, "cross") < 0 || tl_check_unnamed(b, "cross") < 0) return -1;
@@ -202,8 +192,8 @@ int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim
     memcpy(az, a->sizes, 8 * (size_t)nd);
     memcpy(bz, b->sizes, 8 * (size_t)nd);
     s1[d] = az[d] = bz[d] = 1;
-    tl_tensor o = geom(out, nd, s1, out->strides);
-    tl_tensor av = geom(a, nd, az, a->strides), bv = geom(b, nd, bz, b->strides);
+    tl_tensor o = tl_tensor_geom(out, nd, s1, out->strides);
+    tl_tensor av = tl_tensor_geom(a, nd, az, a->strides), bv = tl_tensor_geom(b, nd, bz, b->strides);
     int64_t isz = tl_itemsize(out);
     cross_ctx c = {{out->strides[d] * isz, a->strides[d] * isz, b->strides[d] * isz}};
     const tl_tensor *ops[3] = {&o, &av, &bv};

@@ -242,6 +242,15 @@ static void outer_fn(int64_t b, int64_t e, void *c)
 /* Column sums when x is laid out as (reduced..., kept...) row-major; 1 if done, 0 if the
  * layout does not fit, -1 on error. sums has M entries. */
 /* True when x is laid out as (reduced..., kept...) row-major, worth a column pass. */
+/* The plan's result buffer shape: kept dims first, then a 1 per reduced dim. */
+static int result_shape(const tl_rplan *p, const tl_tensor *src, int64_t *rs)
+{
+    int rn = 0;
+    for (int i = 0; i < p->nk; i++) rs[rn++] = src->sizes[p->kdims[i]];
+    for (int i = 0; i < p->nr; i++) rs[rn++] = 1;
+    return rn;
+}
+
 static bool outer_layout(const tl_tensor *x, const tl_rplan *p)
 {
     if (p->nk == 0 || p->nr == 0 || p->M < 16 || p->N < 2) return false;
@@ -462,9 +471,7 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         tl_rplan_dims(&p, src, mask);
         p.bt = (tl_dtype)src->dtype;
         int64_t rs[TL_MAX_DIMS];
-        int rn = 0;
-        for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
-        for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
+        int rn = result_shape(&p, src, rs);
         rc = tl_tensor_empty(&res, rn, rs, TL_FLOAT64, x->device, false);
         int r = rc == 0 ? outer_sums(src, &p, (double *)tl_data(&res)) : 0;
         if (r < 0) rc = -1;
@@ -477,9 +484,7 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         tl_rplan_dims(&p, src, mask);
         p.bt = (tl_dtype)src->dtype;
         int64_t rs[TL_MAX_DIMS];
-        int rn = 0;
-        for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
-        for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
+        int rn = result_shape(&p, src, rs);
         if (outer_layout(src, &p)) {
             rc = tl_tensor_empty(&res, rn, rs, TL_INT64, x->device, false);
             outer = rc == 0 && outer_args(src, &p, op == TL_RED_ARGMAX, (int64_t *)tl_data(&res)) == 1;
@@ -489,9 +494,7 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
     if (rc == 0 && !outer) rc = tl_rplan_init(&p, src, mask, tl_rplan_buffer_dtype(in), any_order_op(op));
     if (rc == 0 && !outer) {
         int64_t rs[TL_MAX_DIMS];
-        int rn = 0;
-        for (int i = 0; i < p.nk; i++) rs[rn++] = src->sizes[p.kdims[i]];
-        for (int i = 0; i < p.nr; i++) rs[rn++] = 1;
+        int rn = result_shape(&p, src, rs);
         rc = tl_tensor_empty(&res, rn, rs, acc_dtype(op, p.bt), x->device, false);
     }
     if (rc == 0 && !outer) rc = compute(src, &p, op, param, &res);
