@@ -10,6 +10,7 @@
 #include "core/iter.h"
 #include "core/parallel.h"
 #include "kernels/cast.h"
+#include "kernels/ew_kernels.h"
 #include "ops/copy.h"
 
 typedef struct { uint64_t lo, hi; } b16;
@@ -25,6 +26,8 @@ typedef struct {
     volatile int bad;
     volatile int64_t badval;
     tl_elem_fn fn;
+    tl_loop_fn row_add;   /* accumulate: the elementwise add kernel, for runs sharing one offset */
+    tl_ew_params prm;
     int idx32;            /* index operand is int32 */
     int first;            /* offsets loop: assign instead of add */
 } idx_ctx;
@@ -126,6 +129,13 @@ DEF_LOOPS(16, b16)
 static void put_off_acc(char **d, const int64_t *s, int64_t n, void *ctx)
 {
     idx_ctx *c = ctx;
+    if (c->row_add && s[2] == 0) { /* one destination row: a vectorized dst += values */
+        char *row = d[0] + *(const int64_t *)d[2];
+        char *p[3] = {row, row, d[1]};
+        int64_t st[3] = {s[0], s[0], s[1]};
+        c->row_add(p, st, n, &c->prm);
+        return;
+    }
     for (int64_t i = 0; i < n; i++)
         c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]), d[1] + i * s[1]);
 }
@@ -401,6 +411,10 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
     if (tl_check_writable(t) < 0) return -1;
     idx_ctx c = {0};
     if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "index_put"))) return -1;
+    /* rows of dtypes computed in their own type can use the elementwise add kernel (same result
+     * per element as fn: one rounding or wrap per addition) */
+    if (accumulate && t->dtype != TL_FLOAT16 && t->dtype != TL_BFLOAT16 && t->dtype != TL_COMPLEX32)
+        c.row_add = tl_ew_binary_kernel(TL_BOP_add, (tl_dtype)t->dtype);
     adv_plan p;
     if (adv_prepare(&p, t, indices, n, flags) < 0) return -1;
     tl_tensor v = {0};
