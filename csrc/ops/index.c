@@ -146,6 +146,32 @@ static void put_dim_acc(char **d, const int64_t *s, int64_t n, void *ctx)
         c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * c->stride, d[1] + i * s[1]);
 }
 
+/* put_dim_acc for sums of the common dtypes, without a call per element (integers wrap). */
+#define DEF_PUT_DIM_SUM(name, T, U)                                                           \
+    static void name(char **d, const int64_t *s, int64_t n, void *ctx)                       \
+    {                                                                                         \
+        idx_ctx *c = ctx;                                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                     \
+            T *o = (T *)(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * c->stride);  \
+            *o = (T)((U)*o + (U)*(const T *)(d[1] + i * s[1]));                               \
+        }                                                                                     \
+    }
+DEF_PUT_DIM_SUM(put_dim_sum_f32, float, float)
+DEF_PUT_DIM_SUM(put_dim_sum_f64, double, double)
+DEF_PUT_DIM_SUM(put_dim_sum_i64, int64_t, uint64_t)
+DEF_PUT_DIM_SUM(put_dim_sum_i32, int32_t, uint32_t)
+
+static tl_loop_fn put_dim_sum_loop(tl_dtype dt)
+{
+    switch (dt) {
+    case TL_FLOAT32: return put_dim_sum_f32;
+    case TL_FLOAT64: return put_dim_sum_f64;
+    case TL_INT64: return put_dim_sum_i64;
+    case TL_INT32: return put_dim_sum_i32;
+    default: return put_dim_acc;
+    }
+}
+
 #define PICK(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
 
 /* op0: int64 offsets (in/out), op1: indices (int64 or int32). */
@@ -609,8 +635,9 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         bool owner[TL_MAX_DIMS];
         for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
         c.fn = fn;
-        rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER,
-                         fn ? put_dim_acc : PICK(put_dim, tl_itemsize(t)), &c);
+        tl_loop_fn loop = !fn ? PICK(put_dim, tl_itemsize(t))
+                          : op == TL_RED_SUM || op == TL_RED_MEAN ? put_dim_sum_loop((tl_dtype)t->dtype) : put_dim_acc;
+        rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, loop, &c);
     }
     if (rc == 0 && op == TL_RED_MEAN) {
         /* divide every element whose count exceeds one */
