@@ -3,7 +3,8 @@
  * Each op is an inline per-element function on double, written without branches
  * (selects only) so that GCC vectorizes the block loops at -O3; `hp` selects the
  * float64 polynomials (hp = 1) or the shorter ones that suffice for float32 (hp = 0),
- * where the result is rounded to float once. Integer conversions go through the
+ * where the result is rounded to float once (float32 log1p only; the other float32 ops
+ * use the native float kernels vf_* below). Integer conversions go through the
  * 1.5 * 2^52 shift so AVX2 (no double <-> int64 conversion) vectorizes them.
  *
  * Coefficients: exp/expm1 and the float32 sin/cos/log polynomials are near-minimax
@@ -288,6 +289,22 @@ static inline float vf_exp(float x)
     return x < -104.0f ? 0.0f : y; /* NaN stays NaN */
 }
 
+/* exp for -86.5 <= x <= 88 (normal results, k in [-125, 127]): r = x - k ln2 with its
+ * rounding error kept, 1 + r summed exactly, 2^k added to the exponent field. About half
+ * the operations of vf_exp; other lanes are recomputed by vf_exp (VM_FIX_exp). */
+static inline float vf_exp_fast(float x)
+{
+    float k = (x * LOG2EF + SHIFTF) - SHIFTF;
+    float rh = x - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
+    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
+              r * 0.000198919806f))));
+    float s = 1.0f + r, e = (1.0f - s) + r; /* exact: |r| < 1 */
+    float p = s + (e + (rl + r * r * q));
+    return asf(asuf(p) + ((uint32_t)(int32_t)k << 23));
+}
+#define VF_EXP_FAST_LO -86.5f
+#define VF_EXP_FAST_HI 88.0f
+
 /* expm1(x) = hi (returned) + *lo for -40 <= x <= 88.7 (garbage outside: callers select). With h = 2^(k-1),
  * expm1(x) = 2 ((h - 1/2) + h t), t = e^r - 1, the sum kept exact as hi + lo. */
 static inline float vf_expm1_dd(float x, float *lo)
@@ -342,6 +359,25 @@ static inline float vf_sigmoid(float x)
     y = x < -88.7228394f ? 0.0f : y;
     return x != x ? x : y;
 }
+
+/* sigmoid for |x| <= 86: e^-x = 2^k (s + lo) as in vf_exp_fast, 1 + e^-x kept as hi + lo,
+ * one corrected division. Other lanes are recomputed by vf_sigmoid (VM_FIX_sigmoid). */
+static inline float vf_sigmoid_fast(float x)
+{
+    float xn = -x;
+    float k = (xn * LOG2EF + SHIFTF) - SHIFTF;
+    float rh = xn - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
+    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
+              r * 0.000198919806f))));
+    float s = 1.0f + r, e = (1.0f - s) + r;
+    float sc = asf((uint32_t)((int32_t)k + 127) << 23);
+    float lo = e + (rl + r * r * q), ph = s + lo, pl = (s - ph) + lo; /* e^r = ph + pl */
+    float eh = ph * sc, el = pl * sc;                                  /* e^-x = eh + el */
+    float dh, dl;
+    two_sum(1.0f, eh, &dh, &dl);
+    return div_dd(1.0f, 0.0f, dh, dl + el);
+}
+#define VF_SIGMOID_FAST_LIM 86.0f
 
 /* log x for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact),
  * log x = k ln2 + f - f^2/2 + f^3 P(f), the leading sums kept exact. */
@@ -414,12 +450,25 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
         VM_FIX_##op(T, lim)                                                     \
     }
 
-#define VM_FIX_exp(T, lim)
+/* lanes outside [lo, hi] (or NaN) recomputed by f; the scan is vectorized, the fix rare */
+#define VM_FIX_RANGE(f, lo, hi)                                                 \
+    {                                                                           \
+        int out = 0;                                                            \
+        for (int i = 0; i < m; i++) out |= !(in[i] >= (lo) && in[i] <= (hi));   \
+        if (out)                                                                \
+            for (int i = 0; i < m; i++)                                         \
+                if (!(in[i] >= (lo) && in[i] <= (hi))) ob[i] = f(in[i]);        \
+    }
+#define VM_FIX_exp(T, lim) VM_FIX_exp_##T
+#define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
+#define VM_FIX_exp_double
 #define VM_FIX_expm1(T, lim)
 #define VM_FIX_log(T, lim)
 #define VM_FIX_log1p(T, lim)
 #define VM_FIX_tanh(T, lim)
-#define VM_FIX_sigmoid(T, lim)
+#define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
+#define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
+#define VM_FIX_sigmoid_double
 #define VM_FIX_TRIG(T, f, lim)                                                  \
     for (int i = 0; i < m; i++)                                                 \
         if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]);
@@ -427,14 +476,14 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define VM_FIX_cos(T, lim) VM_FIX_TRIG(T, cos, lim)
 
 /* float32 element functions: native float kernels, or the double ones rounded once */
-#define F32_exp(x) vf_exp(x)
+#define F32_exp(x) vf_exp_fast(x)
 #define F32_expm1(x) vf_expm1(x)
 #define F32_log(x) vf_log(x)
 #define F32_log1p(x) ((float)vm_log1p((double)(x), 0))
 #define F32_sin(x) vf_sin(x)
 #define F32_cos(x) vf_cos(x)
 #define F32_tanh(x) vf_tanh(x)
-#define F32_sigmoid(x) vf_sigmoid(x)
+#define F32_sigmoid(x) vf_sigmoid_fast(x)
 #define VM_HP(op) static inline double vm_##op##_hp(double x) { return vm_##op(x, 1); }
 TL_VM_OPS(VM_HP)
 
