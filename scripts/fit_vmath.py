@@ -38,3 +38,62 @@ if __name__ == "__main__":
     # log: 2 atanh(s) = 2s + s*R(z), z = s^2, s = f/(2+f), |s| <= 0.1716: R(z)/z fit
     S2 = mp.mpf("0.1716") ** 2 * mp.mpf("1.01")
     fit("log R(z)/z f32", lambda z: (2 * mp.atanh(mp.sqrt(z)) / mp.sqrt(z) - 2) / z if z > 1e-30 else mp.mpf(2) / 3, mp.mpf(0), S2, 3)
+
+
+# ---- native float32 kernels (vf_* in vmath.c): coefficients rounded to float32 ----
+def f32(v):
+    import struct
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
+def fit32(name, f, a, b, deg, truth, approx, npts=2000):
+    """Chebyshev fit of f on [a, b], coefficients rounded to float32; reports the max
+    relative error of approx(coeffs, t) against truth(t) (the whole function) on a grid."""
+    coeffs = [f32(c) for c in reversed(mp.chebyfit(f, [a, b], deg + 1))]
+    worst = 0
+    for i in range(npts + 1):
+        t = a + (b - a) * i / npts
+        if t == 0:
+            continue
+        tv = truth(t)
+        worst = max(worst, abs((approx(coeffs, mp.mpf(t)) - tv) / tv))
+    print("/* %s: degree %d on [%s, %s], max rel error %.3g (2^%.1f) */" % (
+        name, deg, mp.nstr(a, 6), mp.nstr(b, 6), float(worst), float(mp.log(worst, 2))))
+    print("{" + ", ".join("%.9gf" % c for c in coeffs) + "}")
+    return coeffs
+
+
+def horner(c, t):
+    s = mp.mpf(0)
+    for v in reversed(c):
+        s = s * t + v
+    return s
+
+
+def fits_f32():
+    # exp: e^r = 1 + r + r^2 q(r), |r| <= ln2/2 (+1%)
+    R = mp.log(2) / 2 * mp.mpf("1.01")
+    for deg in (4, 5):
+        fit32("f32 exp q(r)", q_exp, -R, R, deg, mp.exp, lambda c, r: 1 + r + r * r * horner(c, r))
+    # log: log1p(f) = f - f^2/2 + f^3 P(f), f = m - 1, m in [sqrt(2)/2, sqrt(2)) (+ margin)
+    a, b = mp.sqrt(2) / 2 - 1 - mp.mpf("1e-3"), mp.sqrt(2) - 1 + mp.mpf("1e-3")
+
+    def p_log(f):
+        if abs(f) < mp.mpf("1e-12"):
+            return mp.mpf(1) / 3 - f / 4
+        return (mp.log1p(f) - f + f * f / 2) / f ** 3
+    for deg in (8, 9):
+        fit32("f32 log P(f)", p_log, a, b, deg, mp.log1p, lambda c, f: f - f * f / 2 + f ** 3 * horner(c, f))
+    # sin r = r + r z S(z), cos r = 1 - z/2 + z^2 C(z), z = r^2, |r| <= pi/4 (+1%)
+    Z = (mp.pi / 4 * mp.mpf("1.01")) ** 2
+    s_fn = lambda z: (mp.sin(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 1e-30 else -mp.mpf(1) / 6  # noqa: E731
+    c_fn = lambda z: (mp.cos(mp.sqrt(z)) - 1 + z / 2) / z ** 2 if z > 1e-30 else mp.mpf(1) / 24  # noqa: E731
+    for deg in (2, 3):
+        fit32("f32 sin S(z)", s_fn, mp.mpf(0), Z, deg, lambda z: mp.sin(mp.sqrt(z)),
+              lambda c, z: mp.sqrt(z) * (1 + z * horner(c, z)))
+        fit32("f32 cos C(z)", c_fn, mp.mpf(0), Z, deg, lambda z: mp.cos(mp.sqrt(z)),
+              lambda c, z: 1 - z / 2 + z * z * horner(c, z))
+
+
+if __name__ == "__main__":
+    fits_f32()

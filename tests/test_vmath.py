@@ -13,6 +13,12 @@ torch = pytest.importorskip("torch")
 
 OPS = ["exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "sigmoid"]
 F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in float32
+# Max float32 error (ULP) of the native float kernels, measured over every 257th bit pattern
+# with a float64 reference (log1p is computed in double). torch 2.13 reaches exp 0.56,
+# expm1 1.0, log 0.83, log1p 1.0, sin/cos 0.60, tanh 0.51. exp's peak is a subnormal result
+# (the float result is rounded once more when scaled into the subnormal range).
+F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.51, "sin": 0.77, "cos": 0.80,
+                 "tanh": 0.55, "sigmoid": 0.65}
 
 
 def ref64(op, x):
@@ -45,7 +51,7 @@ SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, -1e-40, 1e
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_float32_dense_sweep_within_one_ulp(op):
+def test_float32_dense_sweep_within_bound(op):
     bits = np.arange(0, 2**32, 4099, dtype=np.uint64).astype(np.uint32)
     x = bits.view(np.float32)
     warnings.simplefilter("ignore", RuntimeWarning)
@@ -56,7 +62,7 @@ def test_float32_dense_sweep_within_one_ulp(op):
     if op == "sigmoid":  # torch and NumPy give 0 once exp(-x) overflows float32
         fin &= x > -F32_MAX_EXP_ARG
     err = ulps32(got[fin], ref[fin])
-    assert err.max() < 1.0, (op, x[fin][np.argmax(err)], err.max())
+    assert err.max() <= F32_ULP_BOUND[op], (op, x[fin][np.argmax(err)], err.max())
     # everything else (overflow, NaN, +-inf, flushed sigmoid) bit for bit as torch
     t = torch_op(op, x)
     np.testing.assert_array_equal(got[~fin], t[~fin])

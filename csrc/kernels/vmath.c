@@ -3,7 +3,8 @@
  * Each op is an inline per-element function on double, written without branches
  * (selects only) so that GCC vectorizes the block loops at -O3; `hp` selects the
  * float64 polynomials (hp = 1) or the shorter ones that suffice for float32 (hp = 0),
- * where the result is rounded to float once. Integer conversions go through the
+ * where the result is rounded to float once (float32 log1p only; the other float32 ops
+ * use the native float kernels vf_* below). Integer conversions go through the
  * 1.5 * 2^52 shift so AVX2 (no double <-> int64 conversion) vectorizes them.
  *
  * Coefficients: exp/expm1 and the float32 sin/cos/log polynomials are near-minimax
@@ -217,8 +218,227 @@ static inline double vm_sigmoid(double x, int hp)
     return !hp && e >= 0x1.ffffffp127 ? 0.0 : y;
 }
 
-/* Inputs are copied per block into a local array, so o may alias a. */
-#define VM_LOOP(op, T, hp)                                                      \
+/* ---- native float32 kernels: float arithmetic, 8 lanes per AVX2 register ----
+ * Each result is a float hi + lo pair (error-free sums, FMA residuals) rounded once at
+ * the end, which keeps every op within about 0.6-0.9 ULP (exact bounds: tests/test_vmath.py).
+ * Coefficients from scripts/fit_vmath.py (fits_f32). fmaf is a single instruction in the
+ * AVX2 / AVX-512 clones (a libm call, still exact, in the baseline one). */
+#define SHIFTF 0x1.8p23f /* x + SHIFTF - SHIFTF rounds |x| < 2^22 to an integer */
+#define LOG2EF 1.44269502f
+#define LN2F_HI 0x1.62e4p-1f /* 15 bits: k * LN2F_HI exact for |k| < 2^9 */
+#define LN2F_LO 1.42860677e-06f
+#define TWO_OVER_PIF 0.636619747f
+#define PIO2F_1 1.57079637f /* pi/2 = PIO2F_1 + PIO2F_2 + PIO2F_3 (+ ~2^-80) */
+#define PIO2F_2 -4.37113883e-08f
+#define PIO2F_3 -1.71512451e-15f
+#define TRIGF_MAX 1.0e5f /* |k| < 2^16: x - k PIO2F_1 exact, k off by one only at |r| < 0.7914 */
+
+static inline uint32_t asuf(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline float asf(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* 2^k for an integer-valued float k with -126 <= k <= 127. */
+static inline float pow2f(float k) { return asf((uint32_t)((int32_t)k + 127) << 23); }
+
+/* x = k ln2 + r, e^r - 1 = *thi + *tlo (|*tlo| <= ulp(*thi)/2 + tiny); returns k. */
+/* a + b = *s + *e exactly (TwoSum, no ordering needed). */
+static inline void two_sum(float a, float b, float *s, float *e)
+{
+    float t = a + b, bv = t - a;
+    *s = t;
+    *e = (a - (t - bv)) + (b - bv);
+}
+
+static inline float vf_exp_core(float x, float *thi, float *tlo)
+{
+    float k = (x * LOG2EF + SHIFTF) - SHIFTF;
+    float rh = x - k * LN2F_HI, kl = k * LN2F_LO; /* rh exact */
+    float r = rh - kl, rl = (rh - r) - kl;
+    /* e^r - 1 = r + r^2/2 + r^3 q(r): r^2 = r2 + r2l exactly, the first two terms summed exactly */
+    float q = 0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f + r * 0.000198919806f)));
+    float r2 = r * r, r2l = fmaf(r, r, -r2), h2 = 0.5f * r2;
+    float t1 = r + h2, e1 = (r - t1) + h2; /* |r| >= r^2/2 */
+    float p = ((e1 + rl) + 0.5f * r2l) + r * r2 * q;
+    float t = t1 + p;
+    *thi = t;
+    *tlo = (t1 - t) + p;
+    return k;
+}
+
+static inline float vf_exp(float x)
+{
+    /* no input clamp (a select there makes GCC duplicate the computation for the bound):
+     * lanes outside [-104, 88.72] compute garbage (no traps) and are overwritten */
+    float th, tl, k = vf_exp_core(x, &th, &tl);
+    float s = 1.0f + th, e = (1.0f - s) + th; /* exact: |th| < 1 */
+    float p = s + (e + tl);
+    /* 2^k in two factors: subnormal results round once, k = 128 overflows */
+    float k1 = (k * 0.5f + SHIFTF) - SHIFTF;
+    float y = p * pow2f(k1) * pow2f(k - k1);
+    y = x > 88.7228394f ? INFINITY : y;
+    return x < -104.0f ? 0.0f : y; /* NaN stays NaN */
+}
+
+/* exp for -86.5 <= x <= 88 (normal results, k in [-125, 127]): r = x - k ln2 with its
+ * rounding error kept, 1 + r summed exactly, 2^k added to the exponent field. About half
+ * the operations of vf_exp; other lanes are recomputed by vf_exp (VM_FIX_exp). */
+static inline float vf_exp_fast(float x)
+{
+    float k = (x * LOG2EF + SHIFTF) - SHIFTF;
+    float rh = x - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
+    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
+              r * 0.000198919806f))));
+    float s = 1.0f + r, e = (1.0f - s) + r; /* exact: |r| < 1 */
+    float p = s + (e + (rl + r * r * q));
+    return asf(asuf(p) + ((uint32_t)(int32_t)k << 23));
+}
+#define VF_EXP_FAST_LO -86.5f
+#define VF_EXP_FAST_HI 88.0f
+
+/* expm1(x) = hi (returned) + *lo for -40 <= x <= 88.7 (garbage outside: callers select). With h = 2^(k-1),
+ * expm1(x) = 2 ((h - 1/2) + h t), t = e^r - 1, the sum kept exact as hi + lo. */
+static inline float vf_expm1_dd(float x, float *lo)
+{
+    float th, tl, k = vf_exp_core(x, &th, &tl);
+    float h = pow2f(k - 1.0f);
+    float a0, al;
+    two_sum(h, -0.5f, &a0, &al);                /* al = 0 unless k < -23 or k > 25 */
+    float b = h * th, s = a0 + b;               /* |a0| >= |b| unless a0 = 0 */
+    float e = b - (s - a0);
+    float c = (e + al) + h * tl, hi = s + c;
+    *lo = 2.0f * (c - (hi - s));
+    return 2.0f * hi;
+}
+
+static inline float vf_expm1(float x)
+{
+    float lo, y = vf_expm1_dd(x, &lo);
+    y = x > 88.7228394f ? INFINITY : y;
+    y = x < -40.0f ? -1.0f : y;
+    return !(fabsf(x) >= 0x1p-25f) ? x : y; /* signed zeros, subnormals, NaN */
+}
+
+/* n / d with n = nh + nl, d = dh + dl: one division, one FMA residual correction. */
+static inline float div_dd(float nh, float nl, float dh, float dl)
+{
+    float inv = 1.0f / dh, q = nh * inv;
+    float rho = (fmaf(-q, dh, nh) + nl) - q * dl;
+    return q + rho * inv;
+}
+
+/* tanh|x| = -t / (2 + t), t = expm1(-2|x|) in (-1, 0]. */
+static inline float vf_tanh(float x)
+{
+    float ax = fabsf(x);
+    float tl, th = vf_expm1_dd(-2.0f * ax, &tl);
+    float dh = 2.0f + th, dl = ((2.0f - dh) + th) + tl;
+    float z = div_dd(-th, -tl, dh, dl);
+    z = ax > 10.0f ? 1.0f : z;
+    z = !(ax >= 0x1p-13f) ? ax : z; /* also NaN */
+    return copysignf(z, x);
+}
+
+/* sigmoid(x) = 1 / (2 + t), t = expm1(-x); 0 once e^-x overflows float, as torch. */
+static inline float vf_sigmoid(float x)
+{
+    float tl, th = vf_expm1_dd(-x, &tl);
+    float dh, dl;
+    two_sum(th, 2.0f, &dh, &dl);
+    float y = div_dd(1.0f, 0.0f, dh, dl + tl);
+    y = x > 40.0f ? 1.0f : y;
+    y = x < -88.7228394f ? 0.0f : y;
+    return x != x ? x : y;
+}
+
+/* sigmoid for |x| <= 86: e^-x = 2^k (s + lo) as in vf_exp_fast, 1 + e^-x kept as hi + lo,
+ * one corrected division. Other lanes are recomputed by vf_sigmoid (VM_FIX_sigmoid). */
+static inline float vf_sigmoid_fast(float x)
+{
+    float xn = -x;
+    float k = (xn * LOG2EF + SHIFTF) - SHIFTF;
+    float rh = xn - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
+    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
+              r * 0.000198919806f))));
+    float s = 1.0f + r, e = (1.0f - s) + r;
+    float sc = asf((uint32_t)((int32_t)k + 127) << 23);
+    float lo = e + (rl + r * r * q), ph = s + lo, pl = (s - ph) + lo; /* e^r = ph + pl */
+    float eh = ph * sc, el = pl * sc;                                  /* e^-x = eh + el */
+    float dh, dl;
+    two_sum(1.0f, eh, &dh, &dl);
+    return div_dd(1.0f, 0.0f, dh, dl + el);
+}
+#define VF_SIGMOID_FAST_LIM 86.0f
+
+/* log x for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact),
+ * log x = k ln2 + f - f^2/2 + f^3 P(f), the leading sums kept exact. */
+static inline float vf_log_core(float x)
+{
+    int sub = x < 0x1p-126f;
+    float xs = sub ? x * 0x1p23f : x;
+    uint32_t ix = asuf(xs) - 0x3f3504f3u;
+    int32_t ki = (int32_t)ix >> 23;
+    float f = asf(asuf(xs) - ((uint32_t)ki << 23)) - 1.0f;
+    float k = (float)(ki - (-(int32_t)sub & 23));
+    float f2 = f * f, f2l = fmaf(f, f, -f2), hf = 0.5f * f2;
+    float b = f - hf, eb = (f - b) - hf;        /* |f| >= |hf| */
+    float a = k * LN2F_HI, c = a + b, ec = (a - c) + b; /* |a| >= |b| unless a = 0 */
+    float P = 0.333333313f + f * (-0.24999997f + f * (0.200007305f + f * (-0.166678503f + f * (0.142485514f +
+              f * (-0.124240376f + f * (0.116890714f + f * (-0.114945464f + f * 0.0698070228f)))))));
+    float tail = ((k * LN2F_LO + eb) + ec) + (f * f2 * P - 0.5f * f2l);
+    return c + tail;
+}
+
+static inline float vf_log(float x)
+{
+    float y = vf_log_core(x);
+    y = x < 0.0f ? NAN : y;
+    y = x == 0.0f ? -INFINITY : y;
+    y = x == INFINITY ? x : y;
+    return x != x ? x : y;
+}
+
+/* sin (cosine = 0) or cos (cosine = 1) for |x| <= TRIGF_MAX; other lanes are fixed by the caller.
+ * x - k pi/2 = r + rl: the first product is exact, the second one's error comes from an FMA. */
+static inline float vf_sincos(float x, int cosine)
+{
+    float k = (x * TWO_OVER_PIF + SHIFTF) - SHIFTF;
+    int32_t n = (int32_t)k + cosine;
+    float r1 = fmaf(-k, PIO2F_1, x);
+    float w = k * PIO2F_2, wl = fmaf(k, PIO2F_2, -w);
+    float r2 = r1 - w, bb = r2 - r1, e2 = (r1 - (r2 - bb)) + (-w - bb);
+    float tail = (e2 - wl) - k * PIO2F_3;
+    float r = r2 + tail, rl = (r2 - r) + tail;
+    float z = r * r, zl = fmaf(r, r, -z);
+    float c3 = r * z, c3l = fmaf(r, z, -c3) + r * zl; /* r^3 = c3 + c3l */
+    float sn = r + ((rl - 0.166666672f * c3l) +
+                    c3 * (-0.166666672f + z * (0.00833333191f + z * (-0.00019840039f + z * 2.72437819e-06f))));
+    float hz = 0.5f * z, wc = 1.0f - hz;
+    float cs = wc + (((1.0f - wc) - hz) + (z * z * (0.0416666642f + z * (-0.00138882792f + z * 2.4542871e-05f)) -
+                                           (0.5f * zl + r * rl)));
+    float y = (n & 1) ? cs : sn;
+    return asf(asuf(y) ^ ((uint32_t)(n & 2) << 30));
+}
+
+static inline float vf_sin(float x)
+{
+    float y = vf_sincos(x, 0);
+    return x == 0.0f ? x : y;
+}
+static inline float vf_cos(float x) { return vf_sincos(x, 1); }
+
+/* Inputs are copied per block into a local array, so o may alias a. EL(x) computes one
+ * element; FIX(T, lim) recomputes the lanes a kernel does not cover (sin/cos beyond lim). */
+#define VM_LOOP(op, T, EL, lim)                                                 \
     T in[VM_BLK];                                                               \
     T *o = (T *)ov;                                                             \
     const T *a = (const T *)av;                                                 \
@@ -226,23 +446,48 @@ static inline double vm_sigmoid(double x, int hp)
         int m = n - b < VM_BLK ? (int)(n - b) : VM_BLK;                         \
         memcpy(in, a + b, (size_t)m * sizeof(T));                               \
         T *ob = o + b;                                                          \
-        for (int i = 0; i < m; i++) ob[i] = (T)vm_##op((double)in[i], hp);      \
-        VM_FIX_##op(T)                                                          \
+        for (int i = 0; i < m; i++) ob[i] = EL(in[i]);                          \
+        VM_FIX_##op(T, lim)                                                     \
     }
 
-#define VM_FIX_exp(T)
-#define VM_FIX_expm1(T)
-#define VM_FIX_log(T)
-#define VM_FIX_log1p(T)
-#define VM_FIX_tanh(T)
-#define VM_FIX_sigmoid(T)
-#define VM_FIX_TRIG(T, f)                                                       \
+/* lanes outside [lo, hi] (or NaN) recomputed by f; the scan is vectorized, the fix rare */
+#define VM_FIX_RANGE(f, lo, hi)                                                 \
+    {                                                                           \
+        int out = 0;                                                            \
+        for (int i = 0; i < m; i++) out |= !(in[i] >= (lo) && in[i] <= (hi));   \
+        if (out)                                                                \
+            for (int i = 0; i < m; i++)                                         \
+                if (!(in[i] >= (lo) && in[i] <= (hi))) ob[i] = f(in[i]);        \
+    }
+#define VM_FIX_exp(T, lim) VM_FIX_exp_##T
+#define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
+#define VM_FIX_exp_double
+#define VM_FIX_expm1(T, lim)
+#define VM_FIX_log(T, lim)
+#define VM_FIX_log1p(T, lim)
+#define VM_FIX_tanh(T, lim)
+#define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
+#define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
+#define VM_FIX_sigmoid_double
+#define VM_FIX_TRIG(T, f, lim)                                                  \
     for (int i = 0; i < m; i++)                                                 \
-        if (!(fabs((double)in[i]) <= TRIG_MAX)) ob[i] = (T)f((double)in[i]);
-#define VM_FIX_sin(T) VM_FIX_TRIG(T, sin)
-#define VM_FIX_cos(T) VM_FIX_TRIG(T, cos)
+        if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]);
+#define VM_FIX_sin(T, lim) VM_FIX_TRIG(T, sin, lim)
+#define VM_FIX_cos(T, lim) VM_FIX_TRIG(T, cos, lim)
 
-#define VM_DEF(op)                                                                          \
-    VM_CLONES void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, 0) } \
-    VM_CLONES void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, 1) }
+/* float32 element functions: native float kernels, or the double ones rounded once */
+#define F32_exp(x) vf_exp_fast(x)
+#define F32_expm1(x) vf_expm1(x)
+#define F32_log(x) vf_log(x)
+#define F32_log1p(x) ((float)vm_log1p((double)(x), 0))
+#define F32_sin(x) vf_sin(x)
+#define F32_cos(x) vf_cos(x)
+#define F32_tanh(x) vf_tanh(x)
+#define F32_sigmoid(x) vf_sigmoid_fast(x)
+#define VM_HP(op) static inline double vm_##op##_hp(double x) { return vm_##op(x, 1); }
+TL_VM_OPS(VM_HP)
+
+#define VM_DEF(op)                                                                                       \
+    VM_CLONES void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, F32_##op, TRIGF_MAX) } \
+    VM_CLONES void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, vm_##op##_hp, TRIG_MAX) }
 TL_VM_OPS(VM_DEF)

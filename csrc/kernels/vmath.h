@@ -1,7 +1,7 @@
 /* vmath.h - vectorized transcendental loops over contiguous float32 / float64 arrays
  * (exp, expm1, log, log1p, sin, cos, tanh, sigmoid). Branch-free polynomial kernels that
  * the compiler vectorizes, dispatched at run time to AVX-512 / AVX2+FMA clones on x86-64
- * (baseline code elsewhere). float32 is computed in double and rounded once; float64
+ * (baseline code elsewhere). float32 uses native float kernels (log1p: double, rounded once); float64
  * within about 1 ULP. Used by the contiguous fast path of ew_unary.c. */
 #ifndef TL_KERNELS_VMATH_H
 #define TL_KERNELS_VMATH_H
