@@ -17,8 +17,10 @@ F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in f
 # with a float64 reference (log1p is computed in double). torch 2.13 reaches exp 0.56,
 # expm1 1.0, log 0.83, log1p 1.0, sin/cos 0.60, tanh 0.51. exp's peak is a subnormal result
 # (the float result is rounded once more when scaled into the subnormal range).
-F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.51, "sin": 0.77, "cos": 0.80,
-                 "tanh": 0.55, "sigmoid": 0.65}
+# measured peaks (AVX2+FMA clone; the baseline clone without hardware FMA, as in the sanitizer
+# build, reaches sin 0.78 and sigmoid 0.73 — the bounds cover both)
+F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.51, "sin": 0.80, "cos": 0.80,
+                 "tanh": 0.55, "sigmoid": 0.75}
 
 
 def ref64(op, x):

@@ -195,8 +195,8 @@ static inline double vm_sin(double x, int hp)
 static inline double vm_cos(double x, int hp) { return vm_sincos(x, hp, 1); }
 
 /* fdlibm's tanh: 1 - 2/(expm1(2|x|) + 2) for |x| >= 1, -t/(t + 2) with t = expm1(-2|x|) below;
- * there t is kept as hi + lo and the quotient gets one Newton correction (exact residual
- * where FMA contracts it), which keeps float64 within 1 ULP. */
+ * there t is kept as hi + lo and the quotient gets one Newton correction with an exact
+ * (fma) residual, which keeps float64 within 1 ULP. */
 static inline double vm_tanh(double x, int hp)
 {
     double ax = fabs(x);
@@ -205,7 +205,7 @@ static inline double vm_tanh(double x, int hp)
     double zb = 1.0 - 2.0 / (t + 2.0);
     double d = t + 2.0, dl = (t - (d - 2.0)) + tl, inv = 1.0 / d;
     double q = -t * inv;
-    double zs = q + ((-t - q * d) - tl - q * dl) * inv;
+    double zs = q + (fma(-q, d, -t) - tl - q * dl) * inv; /* exact residual: explicit fma, also on non-FMA clones */
     double z = big ? zb : zs;
     z = ax < 0x1p-28 ? ax : z;
     return copysign(z, x);
