@@ -297,7 +297,7 @@ def _full_stat(op, code, input):
     if flat.numel() == 0:
         # NaN cast like any float -> int conversion (torch gives INT64_MIN for int64)
         return _C.full((), math.nan, dtype=_C.float64).to(input.dtype)
-    return _C._reduce_index(flat, code, 0, False, 0)[0]
+    return _C._reduce_index(flat, code, 0, False, -1)[0]
 
 
 def median(input, dim=None, keepdim=False, *, out=None):

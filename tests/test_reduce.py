@@ -91,7 +91,8 @@ RED_CASES = [
     ("all", [{}, {"dim": 0}, {"dim": -1, "keepdim": True}]),
     ("any", [{}, {"dim": -1}]),
     ("count_nonzero", [{}, {"dim": 0}]),
-    ("logsumexp", [{"dim": 0}, {"dim": -1, "keepdim": True}]),
+    ("logsumexp", [{"dim": 0}, {"dim": -1, "keepdim": True}, {"dim": (0, -1)}, {"dim": ()},
+                   {"dim": (), "keepdim": True}]),
     ("norm", [{}, {"p": 1, "dim": 0}, {"p": float("inf"), "dim": -1}, {"p": 3}, {"p": 0}]),
     ("cumsum", [{"dim": 0}, {"dim": -1, "dtype": "float64"}]),
     ("cumprod", [{"dim": -1}]),
@@ -118,8 +119,6 @@ def _red_params():
 def test_reduce_grid(op, kw, dt):
     for shape, nc in itertools.chain(((s, False) for s in SHAPES), [((3, 4), True), ((2, 3, 5), True)]):
         for nan in (False, True) if "float" in dt else (False,):
-            if op == "logsumexp" and "complex" in dt:
-                continue  # known gap: complex logsumexp
             if kw.get("dim") == (0, -1) and shape == (0,):
                 continue  # torch checks emptiness before repeated dims here; we check repeats first
             a, t = make(shape, dt, nan=nan, noncontig=nc)
@@ -429,3 +428,73 @@ def test_uint_extrema_superset_vs_numpy(op, dt):
             assert r.dtype == ({"argmax": tl.int64, "argmin": tl.int64, "count_nonzero": tl.int64}.get(op, x.dtype))
     mn, mx = tl.from_numpy(a).aminmax(dim=1)
     assert mn.tolist() == a.min(1).tolist() and mx.tolist() == a.max(1).tolist()
+
+
+# ---- complex logsumexp ---------------------------------------------------------------------
+# torch 2.13: m = amax of the real parts over dims (an infinite m becomes 0), then
+# log(sum(exp(x - m))) + m in complex arithmetic; complex32 has no exp kernel.
+_SPECIAL = [0.0, -0.0, 1.5, -2.0, 700.0, float("inf"), float("-inf"), float("nan")]
+
+
+def _cplx_pairs(a, dt):
+    src = np.array(a, dtype=dt, order="C")  # keeps 0-d arrays 0-d
+    return tl.from_numpy(src), torch.from_numpy(src.copy())
+
+
+def _check_cplx(r, e):
+    """Values equal within rounding, NaN/inf in the same places, zero signs alike."""
+    assert str(r.dtype).split(".")[-1] == str(e.dtype).split(".")[-1]
+    assert tuple(r.shape) == tuple(e.shape)
+    rn, en = r.numpy(), e.numpy()
+    rtol = 2e-5 if rn.dtype == np.complex64 else 1e-12
+    for p, q in ((rn.real, en.real), (rn.imag, en.imag)):
+        np.testing.assert_allclose(p, q, rtol=rtol, atol=rtol, equal_nan=True)
+        z = (p == 0) & (q == 0)
+        assert (np.signbit(p[z]) == np.signbit(q[z])).all()
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_logsumexp_complex_special_values(dt):
+    rng = np.random.default_rng(5)
+    pts = np.array([complex(a, b) for a in _SPECIAL for b in _SPECIAL])
+    a = rng.choice(pts, size=(300, 3)).astype(np.complex128)
+    x, t = _cplx_pairs(a, dt)
+    _check_cplx(tl.logsumexp(x, 1), torch.logsumexp(t, 1))
+    _check_cplx(x.logsumexp(-1, keepdim=True), t.logsumexp(-1, keepdim=True))
+    for i in range(len(pts)):  # every special point alone and next to a finite one
+        x, t = _cplx_pairs(pts[i:i + 1], dt)
+        _check_cplx(tl.logsumexp(x, 0), torch.logsumexp(t, 0))
+        x, t = _cplx_pairs(np.array([pts[i], 1 - 2j]), dt)
+        _check_cplx(tl.logsumexp(x, 0), torch.logsumexp(t, 0))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_logsumexp_complex_grid(dt):
+    rng = np.random.default_rng(6)
+    base = (rng.normal(size=(4, 6, 10)) * 30 + 1j * rng.normal(size=(4, 6, 10)) * 5)
+    views = [lambda z: z, lambda z: z[:, ::2, 1::3], lambda z: z.transpose(0, 2)]
+    for v in views:
+        x, t = _cplx_pairs(base, dt)
+        x, t = v(x), v(t)
+        for dim in (0, -1, (0, 2), (1, -1), (0, 1, 2)):
+            for keepdim in (False, True):
+                _check_cplx(tl.logsumexp(x, dim, keepdim), torch.logsumexp(t, dim, keepdim))
+    for shape, dim in [((0, 3), 0), ((0, 3), 1), ((2, 0), (0, 1)), ((), 0), ((), ())]:
+        x, t = _cplx_pairs(np.zeros(shape) + 1j, dt)
+        _check_cplx(tl.logsumexp(x, dim), torch.logsumexp(t, dim))
+    x, t = _cplx_pairs(rng.normal(size=300000) * 4 + 1j * rng.normal(size=300000), dt)  # split rows
+    _check_cplx(tl.logsumexp(x, 0), torch.logsumexp(t, 0))
+
+
+def test_logsumexp_complex_errors_match_torch():
+    def outcome(f):
+        try:
+            f()
+        except Exception as ex:  # noqa: BLE001 - the exception is the result compared
+            return type(ex).__name__, str(ex)
+        return "ok", None
+    cases = [(lambda m: m.ones(2, 3, dtype=m.complex32), 0), (lambda m: m.ones(0, 3, dtype=m.complex32), 0),
+             (lambda m: m.ones(2, 3, dtype=m.complex64), ()), (lambda m: m.ones(2, 3, 4, dtype=m.float32), ()),
+             (lambda m: m.ones(2, 3, dtype=m.int64), ()), (lambda m: m.ones(2, 3, dtype=m.complex64), 5)]
+    for mk, dim in cases:
+        assert outcome(lambda: tl.logsumexp(mk(tl), dim)) == outcome(lambda: torch.logsumexp(mk(torch), dim))

@@ -388,7 +388,7 @@ static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double
     }
 }
 
-#define CPLX_OPS(SUF, T)                                                                 \
+#define CPLX_OPS(SUF, T, R, CEXP)                                                        \
     static void row_##SUF(tl_kop op, const T *p, int64_t n, double complex center, double power, \
                           tl_racc *a)                                                    \
     {                                                                                    \
@@ -439,11 +439,28 @@ static void row_i64(tl_kop op, const int64_t *p, int64_t n, int64_t idx0, double
             a->d = s;                                                                    \
             break;                                                                       \
         }                                                                                \
-        default: break; /* ordering ops are rejected before reaching complex buffers */ \
+        case TL_K_MAX: { /* of the real parts (logsumexp's shift); NaN propagates */    \
+            double m = -INFINITY;                                                        \
+            for (i = 0; i < n; i++) {                                                    \
+                double v = creal(p[i]);                                                  \
+                if (v != v) { m = v; break; }                                            \
+                m = v > m ? v : m;                                                       \
+            }                                                                            \
+            a->d = m;                                                                    \
+            break;                                                                       \
+        }                                                                                \
+        case TL_K_SUMEXP: { /* c = sum exp(x - center), center real; x - m and exp in T \
+                             * as torch (same overflows), the sum in double */           \
+            double complex s = 0;                                                        \
+            for (i = 0; i < n; i++) s += CEXP(p[i] - (R)creal(center));                  \
+            a->c = s;                                                                    \
+            break;                                                                       \
+        }                                                                                \
+        default: break; /* other ordering ops are rejected before reaching complex buffers */ \
         }                                                                                \
     }
-CPLX_OPS(c64, float complex)
-CPLX_OPS(c128, double complex)
+CPLX_OPS(c64, float complex, float, cexpf)
+CPLX_OPS(c128, double complex, double, cexp)
 
 void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0, double complex center,
                  double power, tl_racc *a)
@@ -495,8 +512,11 @@ void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b)
     case TL_K_ALL: a->i = a->i && b->i; break;
     case TL_K_CNZ: a->i += b->i; break;
     case TL_K_ABSPOW:
-    case TL_K_SSD:
-    case TL_K_SUMEXP: a->d += b->d; break;
+    case TL_K_SSD: a->d += b->d; break;
+    case TL_K_SUMEXP:
+        if (iscplx) a->c += b->c;
+        else a->d += b->d;
+        break;
     case TL_K_ABSMAX:
     case TL_K_ABSMIN:
         if (a->d == a->d && (b->d != b->d || (op == TL_K_ABSMAX ? b->d > a->d : b->d < a->d))) a->d = b->d;

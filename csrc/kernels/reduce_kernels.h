@@ -15,7 +15,7 @@ typedef enum {
     TL_K_SUM,     /* float: d, complex: c, int: i */
     TL_K_NANSUM,  /* d (+ cnt = non-NaN count) */
     TL_K_PROD,    /* d / c / i */
-    TL_K_MAX,     /* d / i, NaN propagates */
+    TL_K_MAX,     /* d / i, NaN propagates; complex: d = max of the real parts */
     TL_K_MIN,
     TL_K_ARGMAX,  /* value in d / i, index in cnt; first NaN wins */
     TL_K_ARGMIN,
@@ -26,7 +26,7 @@ typedef enum {
     TL_K_ABSMAX,  /* d = max |x| */
     TL_K_ABSMIN,
     TL_K_SSD,     /* d = sum |x - center|^2 */
-    TL_K_SUMEXP,  /* d = sum exp(x - center) */
+    TL_K_SUMEXP,  /* d = sum exp(x - center); complex: c (center real) */
 } tl_kop;
 
 typedef struct {

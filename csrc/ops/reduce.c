@@ -90,8 +90,9 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
         *res = tl_dtype_to_real(*in);
         return 0;
     case TL_RED_LOGSUMEXP:
-        if (tl_dtype_is_complex(x)) return tl_err(TL_ERR_NOTIMPL, "logsumexp: complex inputs are not supported yet");
-        if (!tl_dtype_is_float(x)) *in = TL_FLOAT32;
+        if (x == TL_COMPLEX32) /* torch's exp has no ComplexHalf kernel */
+            return tl_err(TL_ERR_NOTIMPL, "\"exp_vml_cpu\" not implemented for '%s'", xn);
+        if (!is_fc(x)) *in = TL_FLOAT32;
         *res = *in;
         return 0;
     case TL_RED_ARGMAX:
@@ -372,8 +373,8 @@ static tl_dtype acc_dtype(tl_red_op op, tl_dtype bt)
     case TL_RED_COUNT_NONZERO: return TL_INT64;
     case TL_RED_VAR:
     case TL_RED_STD:
-    case TL_RED_NORM:
-    case TL_RED_LOGSUMEXP: return TL_FLOAT64;
+    case TL_RED_NORM: return TL_FLOAT64;
+    case TL_RED_LOGSUMEXP: return bt == TL_COMPLEX64 || bt == TL_COMPLEX128 ? TL_COMPLEX128 : TL_FLOAT64;
     default:
         if (bt == TL_INT64 || bt == TL_UINT64) return TL_INT64; /* uint64 results keep their bits */
         return bt == TL_COMPLEX64 || bt == TL_COMPLEX128 ? TL_COMPLEX128 : TL_FLOAT64;
@@ -426,6 +427,15 @@ static int compute(const tl_tensor *x, const tl_rplan *p, tl_red_op op, double p
         if (ad == TL_INT64) {
             int64_t v = (op == TL_RED_ARGMAX || op == TL_RED_ARGMIN) ? a->cnt : a->i;
             ((int64_t *)out)[i] = v;
+        } else if (ad == TL_COMPLEX128 && op == TL_RED_LOGSUMEXP) {
+            /* torch: log(sum) + m with m as the complex m + 0i, in the input's precision */
+            if (p->bt == TL_COMPLEX64) {
+                float complex l = clogf((float complex)a->c);
+                ((double complex *)out)[i] = CMPLXF(crealf(l) + (float)creal(center[i]), cimagf(l) + 0.0f);
+            } else {
+                double complex l = clog(a->c);
+                ((double complex *)out)[i] = CMPLX(creal(l) + creal(center[i]), cimag(l) + 0.0);
+            }
         } else if (ad == TL_COMPLEX128) {
             ((double complex *)out)[i] = op == TL_RED_MEAN ? a->c / (double)N : a->c;
         } else {
@@ -455,6 +465,14 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
     if (!arg && check_empty(op, x, mask, full) < 0) return -1;
     if (red_dtypes(op, (tl_dtype)x->dtype, dtype, empty_out, &in, &rd) < 0) return -1;
     if (arg && check_empty(op, x, mask, full) < 0) return -1;
+    if (op == TL_RED_LOGSUMEXP && full && !keepdim && x->ndim > 0 && tl_numel(x) > 0) {
+        /* dim=(): torch writes its keepdim-shaped sum into a 0-d output and fails */
+        char b[256];
+        int64_t ones[TL_MAX_DIMS];
+        for (int i = 0; i < x->ndim; i++) ones[i] = 1;
+        return tl_err(TL_ERR_RUNTIME, "output with shape [] doesn't match the broadcast shape %s",
+                      tl_shape_str(ones, x->ndim, b, sizeof b));
+    }
     tl_tensor cast = {0}, res = {0}, kv = {0};
     const tl_tensor *src = x;
     tl_rplan p;

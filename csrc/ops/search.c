@@ -6,11 +6,10 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/promote.h"
 #include "core/parallel.h"
 #include "ops/copy.h"
 #include "ops/reduce_plan.h"
-
-static tl_dtype key_bt(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : TL_INT64; }
 
 static uint64_t all_mask(const tl_tensor *x)
 {
@@ -21,10 +20,10 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
               bool want_counts)
 {
     tl_dtype dt = (tl_dtype)x->dtype;
-    if (tl_dtype_is_complex(dt) || tl_dtype_is_shell(dt))
+    if (tl_dtype_is_complex(dt) || !tl_red_dtype_ok(dt)) /* the unsigned shells sort, as in torch */
         return tl_err(TL_ERR_NOTIMPL, "\"unique_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
     tl_rplan p;
-    if (tl_rplan_init(&p, x, all_mask(x), key_bt(dt), false) < 0) return -1;
+    if (tl_rplan_init(&p, x, all_mask(x), tl_sort_key_dtype(dt), false) < 0) return -1;
     int64_t N = p.N, isz = tl_dtype_itemsize(p.bt), U = 0;
     bool f64 = p.bt == TL_FLOAT64;
     tl_kv *kv = malloc(sizeof(tl_kv) * (size_t)(2 * N + 1));
@@ -36,7 +35,7 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
     if (!kv || !inv || !cnt || !vals) rc = tl_err(TL_ERR_MEMORY, "out of memory");
     if (rc == 0) {
         const char *row = tl_rplan_row(&p, 0);
-        for (int64_t i = 0; i < N; i++) kv[i].key = tl_sort_key(row + i * isz, f64), kv[i].idx = i;
+        for (int64_t i = 0; i < N; i++) kv[i].key = tl_sort_key(row + i * isz, p.bt), kv[i].idx = i;
         tl_sort_kv(kv, N, kv + N);
         for (int64_t i = 0; i < N; i++) {
             /* NaNs never compare equal: each one is its own unique value, as in torch */
@@ -124,13 +123,13 @@ static void ss_rows(int64_t lo, int64_t hi, void *c)
     }
 }
 
+static int search_common(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,
+                         bool right, bool out_int32);
+
 int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,
                     bool right, bool out_int32)
 {
-    tl_dtype sd = (tl_dtype)sorted->dtype, vd = (tl_dtype)values->dtype;
-    if (tl_dtype_is_complex(sd) || tl_dtype_is_complex(vd) || tl_dtype_is_shell(sd) || tl_dtype_is_shell(vd))
-        return tl_err(TL_ERR_NOTIMPL, "\"searchsorted_out_cpu\" not implemented for '%s'",
-                      tl_dtype_infos[tl_dtype_is_complex(sd) || tl_dtype_is_shell(sd) ? sd : vd].cname);
+    tl_dtype sd = (tl_dtype)sorted->dtype, vd = (tl_dtype)values->dtype, ct;
     if (sorted->ndim == 0)
         return tl_err(TL_ERR_RUNTIME, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
     bool lead_ok = sorted->ndim == 1;
@@ -152,7 +151,33 @@ int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *va
         for (int i = 0; same && i < sorted->ndim; i++) same = sorter->sizes[i] == sorted->sizes[i];
         if (!same) return tl_err(TL_ERR_RUNTIME, "torch.searchsorted(): boundary and sorter must have the same size");
     }
-    tl_dtype bt = tl_dtype_is_float(sd) || tl_dtype_is_float(vd) ? TL_FLOAT64 : TL_INT64;
+    /* torch: both sides in their promoted dtype, the kernel dispatched on it */
+    if (tl_promote_types(sd, vd, &ct) < 0) return -1;
+    if (tl_dtype_is_complex(ct) || tl_dtype_is_shell(ct))
+        return tl_err(TL_ERR_NOTIMPL, "\"searchsorted_out_cpu\" not implemented for '%s'", tl_dtype_infos[ct].cname);
+    tl_tensor cs = {0}, cv = {0};
+    if (sd != ct || vd != ct) {
+        const tl_tensor *src = sd != ct ? sorted : values;
+        tl_tensor *dst = sd != ct ? &cs : &cv;
+        if (tl_tensor_empty(dst, src->ndim, src->sizes, ct, src->device, false) < 0) return -1;
+        if (tl_copy_(dst, src) < 0) {
+            tl_tensor_clear(dst);
+            return -1;
+        }
+        if (sd != ct) sorted = &cs;
+        else values = &cv;
+    }
+    int rc = search_common(out, sorted, values, sorter, right, out_int32);
+    if (cs.storage) tl_tensor_clear(&cs);
+    if (cv.storage) tl_tensor_clear(&cv);
+    return rc;
+}
+
+/* searchsorted once sorted and values share a dtype */
+static int search_common(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,
+                         bool right, bool out_int32)
+{
+    tl_dtype bt = tl_sort_key_dtype((tl_dtype)sorted->dtype);
     tl_rplan pb, pv, ps;
     memset(&ps, 0, sizeof(ps));
     uint64_t last_b = (uint64_t)1 << (sorted->ndim - 1);

@@ -12,9 +12,10 @@
 #include "ops/copy.h"
 #include "ops/reduce_plan.h"
 
-uint64_t tl_sort_key(const char *p, bool is_f64)
+uint64_t tl_sort_key(const char *p, tl_dtype bt)
 {
-    if (!is_f64) return (uint64_t)(*(const int64_t *)p) ^ ((uint64_t)1 << 63);
+    if (bt == TL_UINT64) return *(const uint64_t *)p; /* already ordered: no sign bit to flip */
+    if (bt != TL_FLOAT64) return (uint64_t)(*(const int64_t *)p) ^ ((uint64_t)1 << 63);
     double v = *(const double *)p;
     if (v != v) return UINT64_MAX;
     if (v == 0) v = 0;
@@ -65,15 +66,16 @@ void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
     free(cnt);
 }
 
-static tl_dtype key_bt(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : TL_INT64; }
+tl_dtype tl_sort_key_dtype(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : tl_rplan_buffer_dtype(d); }
 
-static int check_sortable(const tl_tensor *x, const char *what)
+/* uints: whether the op takes the unsigned integer shells (uint16/32/64) */
+static int check_sortable(const tl_tensor *x, const char *what, bool uints)
 {
     if (tl_dtype_is_complex((tl_dtype)x->dtype)) {
         if (!strcmp(what, "sort")) return tl_err(TL_ERR_RUNTIME, " Sort does not support complex dtypes on CPU");
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", what, tl_dtype_infos[x->dtype].cname);
     }
-    if (tl_dtype_is_shell((tl_dtype)x->dtype))
+    if (tl_dtype_is_shell((tl_dtype)x->dtype) && !(uints && tl_red_dtype_ok((tl_dtype)x->dtype)))
         return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", what, tl_dtype_infos[x->dtype].cname);
     return 0;
 }
@@ -118,7 +120,7 @@ static void job_rows(int64_t b, int64_t e, void *c)
             continue;
         }
         for (int64_t i = 0; i < N; i++) {
-            uint64_t key = tl_sort_key(row + i * isz, f64);
+            uint64_t key = tl_sort_key(row + i * isz, p->bt);
             kv[i].key = j->descending ? ~key : key;
             kv[i].idx = i;
         }
@@ -177,7 +179,7 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     int64_t sizes[TL_MAX_DIMS];
     int32_t names[TL_MAX_DIMS];
     int n = 0, rc;
-    rc = tl_rplan_init(&p, x, mask, key_bt((tl_dtype)x->dtype), false);
+    rc = tl_rplan_init(&p, x, mask, tl_sort_key_dtype((tl_dtype)x->dtype), false);
     if (rc < 0) return -1;
     int64_t rs[TL_MAX_DIMS];
     int rn = 0;
@@ -239,7 +241,7 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
 int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t dim, bool descending)
 {
     int d;
-    if (check_sortable(x, "sort") < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
+    if (check_sortable(x, "sort", true) < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t L = x->ndim ? x->sizes[d] : 1;
     return run_job(values, indices, x, d, JOB_SORT, descending, 0, L, true);
 }
@@ -248,7 +250,7 @@ int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k
 {
     int d;
     if (x->dtype == TL_BOOL) return tl_err(TL_ERR_RUNTIME, "topk does not support bool dtypes on CPU");
-    if (check_sortable(x, "topk") < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
+    if (check_sortable(x, "topk", false) < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t N = x->ndim ? x->sizes[d] : 1;
     if (k < 0 || k > N) return tl_err(TL_ERR_RUNTIME, "selected index k out of range");
     return run_job(values, indices, x, d, JOB_TOPK, largest, 0, k, true);
@@ -271,14 +273,16 @@ int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, t
     if (op == TL_IDX_MODE && tl_numel(x) == 0) {
     } else if (op == TL_IDX_MAX || op == TL_IDX_MIN) {
         if (tl_dtype_is_complex((tl_dtype)x->dtype)) return tl_err(TL_ERR_RUNTIME, "%s(): does not support complex input", name);
-        if (tl_dtype_is_shell((tl_dtype)x->dtype))
+        /* the unsigned shells: a superset of torch (which refuses them), as NumPy's max(axis) */
+        if (!tl_red_dtype_ok((tl_dtype)x->dtype))
             return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name, cname);
     } else if (op == TL_IDX_MEDIAN || op == TL_IDX_NANMEDIAN) {
+        /* k < 0: the median of all elements (torch names its kernel median_cpu there) */
         if (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype) || tl_dtype_is_shell((tl_dtype)x->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"median_out\" not implemented for '%s'", cname);
+            return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", k < 0 ? "median_cpu" : "median_out", cname);
     } else if (op == TL_IDX_KTHVALUE && (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype))) {
         return tl_err(TL_ERR_NOTIMPL, "\"kthvalue_cpu\" not implemented for '%s'", cname);
-    } else if (check_sortable(x, name) < 0) {
+    } else if (check_sortable(x, name, false) < 0) {
         return -1;
     }
     if (op == TL_IDX_KTHVALUE && (k < 1 || k > N))
