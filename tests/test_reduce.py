@@ -177,6 +177,21 @@ def test_sum_accuracy_float32():
     np.testing.assert_allclose(m.numpy(), x.reshape(1000, -1)[:, :9000].astype(np.float64).sum(0), rtol=1e-6)
 
 
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 31, 33, 511, 512, 513, 1023, 1500, 4097])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_lengths_and_offsets(n, dtype):
+    """Every run/tail split of the vectorized sums, at unaligned starts, against an exact sum."""
+    x = np.random.default_rng(n).standard_normal(n + 3).astype(dtype)
+    for off in (0, 1, 3):
+        v = x[off:off + n]
+        exact = np.sum(v.astype(np.longdouble))
+        got = tl.from_numpy(v).sum().item()
+        bound = 20 * np.finfo(dtype).eps * np.sum(np.abs(v).astype(np.float64)) + np.finfo(dtype).tiny
+        assert abs(got - float(exact)) <= bound
+        np.testing.assert_allclose(tl.from_numpy(v).mean().item() if n else 0.0,
+                                   float(exact) / n if n else 0.0, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("shape,dim", [((1000, 1000), 0), ((1000, 1000), 1), ((64, 3, 4000), (0, 2)),
                                        ((3, 100000), 0), ((100000, 3), 0), ((7, 300001), None)])
 def test_large_paths_match_numpy(shape, dim):

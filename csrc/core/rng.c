@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/simd.h"
+
 #define PHILOX_M0 0xD2511F53u
 #define PHILOX_M1 0xCD9E8D57u
 #define PHILOX_W0 0x9E3779B9u
@@ -62,7 +64,7 @@ void tl_generator_set_state(tl_generator *g, const uint8_t *in)
 /* Blocks are processed LANES at a time in struct-of-arrays form so the compiler turns
  * the rounds into vector multiplies. Counter = (block lo, block hi, 0, 0). */
 #define LANES 16
-__attribute__((target_clones("avx2", "default")))
+TL_CLONES
 void tl_philox_blocks(uint64_t seed, uint64_t first, int64_t n, uint32_t *out)
 {
     uint32_t k0i = (uint32_t)seed, k1i = (uint32_t)(seed >> 32);

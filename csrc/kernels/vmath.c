@@ -17,17 +17,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/simd.h"
+
 /* Selects must become blends: both arms are computed anyway, and FP exception flags are
  * not part of the contract. FMA contraction only tightens the roundings below. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(TL_VM_NO_CLONES)
-#define VM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define VM_CLONES
-#endif
 
 #define SHIFT 0x1.8p52 /* x + SHIFT - SHIFT rounds x to an integer; its low bits hold it */
 #define LOG2E 1.44269504088896338700
@@ -488,6 +485,6 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 TL_VM_OPS(VM_HP)
 
 #define VM_DEF(op)                                                                                       \
-    VM_CLONES void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, F32_##op, TRIGF_MAX) } \
-    VM_CLONES void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, vm_##op##_hp, TRIG_MAX) }
+    TL_CLONES_WIDE void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, F32_##op, TRIGF_MAX) } \
+    TL_CLONES_WIDE void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, vm_##op##_hp, TRIG_MAX) }
 TL_VM_OPS(VM_DEF)

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/simd.h"
 #include "ops/copy.h"
 
 #define TILE 256 /* blocks per tile */
@@ -78,7 +79,7 @@ static inline void sincos_2pi(uint32_t x, float *s, float *c)
 
 /* float32, 4 values per block (uniform, normal, bernoulli). Cloned for AVX2 where the
  * CPU has it (runtime dispatch). */
-__attribute__((target_clones("avx2", "default")))
+TL_CLONES
 static void tile_f32(const uint32_t *w, int64_t nwords, float *v, tl_dist dist, double a, double b)
 {
     const float k24 = 1.0f / 16777216.0f;

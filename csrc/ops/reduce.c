@@ -226,23 +226,11 @@ static void outer_fn(int64_t b, int64_t e, void *c)
         int64_t r0 = rc * o->rchunk, r1 = r0 + o->rchunk < o->N ? r0 + o->rchunk : o->N;
         double *acc = o->part + rc * o->M + c0;
         memset(acc, 0, sizeof(double) * (size_t)w);
-        if (o->f64) {
-            for (int64_t r = r0; r < r1; r++) {
-                const double *row = (const double *)o->base + r * o->M + c0;
-                for (int64_t j = 0; j < w; j++) acc[j] += row[j];
-            }
-        } else {
-            for (int64_t r = r0; r < r1; r++) {
-                const float *row = (const float *)o->base + r * o->M + c0;
-                for (int64_t j = 0; j < w; j++) acc[j] += (double)row[j];
-            }
-        }
+        tl_colsum(o->f64 ? TL_FLOAT64 : TL_FLOAT32, o->base + (r0 * o->M + c0) * (o->f64 ? 8 : 4), r1 - r0, o->M,
+                  w, acc);
     }
 }
 
-/* Column sums when x is laid out as (reduced..., kept...) row-major; 1 if done, 0 if the
- * layout does not fit, -1 on error. sums has M entries. */
-/* True when x is laid out as (reduced..., kept...) row-major, worth a column pass. */
 /* The plan's result buffer shape: kept dims first, then a 1 per reduced dim. */
 static int result_shape(const tl_rplan *p, const tl_tensor *src, int64_t *rs)
 {
@@ -252,6 +240,7 @@ static int result_shape(const tl_rplan *p, const tl_tensor *src, int64_t *rs)
     return rn;
 }
 
+/* True when x is laid out as (reduced..., kept...) row-major, worth a column pass. */
 static bool outer_layout(const tl_tensor *x, const tl_rplan *p)
 {
     if (p->nk == 0 || p->nr == 0 || p->M < 16 || p->N < 2) return false;
@@ -271,6 +260,8 @@ static bool outer_layout(const tl_tensor *x, const tl_rplan *p)
     return true;
 }
 
+/* Column sums when x is laid out as (reduced..., kept...) row-major; 1 if done, 0 if the
+ * layout does not fit, -1 on error. sums has M entries. */
 static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
 {
     if ((x->dtype != TL_FLOAT32 && x->dtype != TL_FLOAT64) || !outer_layout(x, p)) return 0;
