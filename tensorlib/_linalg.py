@@ -22,9 +22,12 @@ def _prod(xs):
 
 
 def _sum_last(t, k):
-    """Sums the last k dims of t (a matrix-vector product with ones keeps it in BLAS)."""
+    """Sums the last k dims of t (a matrix-vector product with ones keeps it in BLAS).
+    Bool and integer operands sum to int64, as torch's einsum (it calls sum there)."""
     if k == 0:
         return t
+    if not (t.dtype.is_floating_point or t.dtype.is_complex):
+        return t.sum(tuple(range(t.dim() - k, t.dim())))
     lead = tuple(t.shape[:t.dim() - k])
     n = _prod(t.shape[t.dim() - k:])
     ones = _C.ones(n, dtype=t.dtype)

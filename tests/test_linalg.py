@@ -305,3 +305,45 @@ def test_large_gemm_and_threads():
             check(tl.bmm(tl.from_numpy(x), tl.from_numpy(y)), x @ y)
     finally:
         tl.set_num_threads(n)
+
+
+@pytest.mark.parametrize("eq,shapes", [("ii", [(3, 3)]), ("ij->", [(3, 3)]), ("ij->j", [(2, 3)]), ("ii->i", [(3, 3)]),
+                                       ("ij,jk->", [(2, 3), (3, 4)]), ("ij,k->i", [(2, 3), (4,)]),
+                                       ("ij,kl->", [(2, 3), (2, 2)]), ("ij,jk->ik", [(2, 3), (3, 4)])])
+@pytest.mark.parametrize("dt", ["int32", "int8", "bool", "float16"])
+def test_einsum_integer_dtypes_like_torch(eq, shapes, dt):
+    """Dims summed out of one operand go through sum (int64 for bool/ints); kept dims keep the dtype."""
+    g = np.random.default_rng(len(eq))
+    xs = [g.integers(0, 3, size=s) for s in shapes]
+    ours = [tl.tensor(x.tolist(), dtype=getattr(tl, dt)) for x in xs]
+    ref = [torch.tensor(x.tolist(), dtype=getattr(torch, dt)) for x in xs]
+    try:
+        want = torch.einsum(eq, *ref)
+    except (RuntimeError, NotImplementedError) as e:
+        with pytest.raises(type(e)):
+            tl.einsum(eq, *ours)
+        return
+    got = tl.einsum(eq, *ours)
+    assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+    np.testing.assert_array_equal(got.numpy().astype(np.float64), want.numpy().astype(np.float64))
+
+
+@pytest.mark.parametrize("fn,shapes", [("mm", [(0, 3), (3, 2)]), ("mm", [(2, 0), (0, 2)]), ("mv", [(2, 0), (0,)]),
+                                       ("bmm", [(1, 2, 0), (1, 0, 2)]), ("bmm", [(0, 2, 3), (0, 3, 2)]),
+                                       ("matmul", [(2, 0), (0,)]), ("matmul", [(3, 2, 0), (0, 2)]),
+                                       ("mm", [(2, 2), (2, 2)]), ("dot", [(0,), (0,)])])
+@pytest.mark.parametrize("dt", ["bool", "uint16"])
+def test_products_with_an_empty_operand_skip_the_dtype_check(fn, shapes, dt):
+    """torch fills the empty-sum result before its dtype dispatch: bool/uint16 products with an
+    empty operand return zeros; non-empty ones (and dot) still raise its NotImplementedError."""
+    ours = [tl.ones(*s, dtype=getattr(tl, dt)) for s in shapes]
+    ref = [torch.ones(*s, dtype=getattr(torch, dt)) for s in shapes]
+    try:
+        want = getattr(torch, fn)(*ref)
+    except (RuntimeError, NotImplementedError) as e:
+        with pytest.raises(type(e), match=str(e)[:20].replace("(", r"\(").replace('"', '.')):
+            getattr(tl, fn)(*ours)
+        return
+    got = getattr(tl, fn)(*ours)
+    assert tuple(got.shape) == tuple(want.shape) and got.dtype == getattr(tl, dt)
+    assert not got.to(tl.int64).numpy().any()

@@ -21,6 +21,13 @@ static int check_dtype_supported(const tl_tensor *t, const char *kernel)
     return 0;
 }
 
+/* mm/bmm/mv/matmul: torch returns the (zero-filled) empty-sum result before its dtype
+ * dispatch, so a product with an empty operand works for every dtype. */
+static int check_product_dtype(const tl_tensor *a, const tl_tensor *b, const char *kernel)
+{
+    return tl_numel(a) == 0 || tl_numel(b) == 0 ? 0 : check_dtype_supported(a, kernel);
+}
+
 static int check_cpu_strided(const tl_tensor *t)
 {
     if (t->layout != TL_LAYOUT_STRIDED)
@@ -184,7 +191,7 @@ int tl_mm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
                       tl_dtype_typemeta((tl_dtype)a->dtype), tl_dtype_typemeta((tl_dtype)b->dtype));
-    if (check_dtype_supported(a, "addmm_impl_cpu_") < 0) return -1;
+    if (check_product_dtype(a, b, "addmm_impl_cpu_") < 0) return -1;
     int64_t sz[2] = {a->sizes[0], b->sizes[1]};
     if (run_product(out, 2, sz, (tl_dtype)a->dtype, NULL, a, b, 2, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
         return -1;
@@ -210,7 +217,7 @@ int tl_bmm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     if (check_bmm_shapes(a, b, a->sizes[0]) < 0) return -1;
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
-    if (check_dtype_supported(a, "bmm") < 0) return -1;
+    if (check_product_dtype(a, b, "bmm") < 0) return -1;
     int64_t sz[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
     if (run_product(out, 3, sz, (tl_dtype)a->dtype, NULL, a, b, 3, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
         return -1;
@@ -228,7 +235,7 @@ int tl_mv(tl_tensor *out, const tl_tensor *a, const tl_tensor *v)
     if (a->dtype != v->dtype)
         return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(v),
                       cname(a), cname(v));
-    if (check_dtype_supported(a, "addmv_impl_cpu") < 0) return -1;
+    if (check_product_dtype(a, v, "addmv_impl_cpu") < 0) return -1;
     tl_tensor vc = {0};
     int64_t sz[1] = {a->sizes[0]}, gsz[2] = {a->sizes[0], 1};
     int rc = vec_as_matrix(&vc, v, true);
@@ -329,7 +336,7 @@ int tl_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
                       (long long)bsz[nbd - 2]);
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
-    if (check_dtype_supported(a, "bmm") < 0) return -1;
+    if (check_product_dtype(a, b, "bmm") < 0) return -1;
     int g = nbatch + 2;
     int64_t gasz[TL_MAX_DIMS], gast[TL_MAX_DIMS], gbsz[TL_MAX_DIMS], gbst[TL_MAX_DIMS], gsz[TL_MAX_DIMS];
     for (int i = 0; i < nbatch; i++) {
