@@ -146,3 +146,28 @@ def test_sort_bad_input():
     r = tl.from_numpy(big).sort()
     np.testing.assert_array_equal(r.values.numpy(), np.sort(big, kind="stable"))
     np.testing.assert_array_equal(r.indices.numpy(), np.argsort(big, kind="stable"))
+
+
+@pytest.mark.parametrize("op", ["kthvalue", "mode"])
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "int64", "int8", "bool"])
+@pytest.mark.parametrize("n", [1, 2, 3, 16, 17, 40, 301])
+def test_tie_indices_match_torch(op, dt, n):
+    """Among equal values torch reports the index its quickselect (kthvalue) or its sort (mode)
+    lands on; tensorlib reproduces those algorithms, NaNs and -0.0 included."""
+    if op == "kthvalue" and dt == "bool":
+        pytest.skip("kthvalue is not implemented for bool in torch")
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 3 if n < 40 else 6, size=(4, n)).astype(np.float64)
+    if dt.startswith("float"):
+        a[rng.random(a.shape) < 0.15] = np.nan
+        a[rng.random(a.shape) < 0.15] = -0.0
+    x = tl.tensor(a.tolist(), dtype=getattr(tl, dt))
+    t = torch.tensor(a.tolist(), dtype=getattr(torch, dt))
+    for k in ([1, (n + 1) // 2, n] if op == "kthvalue" else [None]):
+        args = (k, 1) if k else (1,)
+        got, want = getattr(x, op)(*args), getattr(t, op)(*args)
+        assert got.indices.tolist() == want.indices.tolist()
+        np.testing.assert_array_equal(got.values.to(tl.float64).numpy(), want.values.double().numpy())
+        # along dim 0 of the transpose: the same rows through a strided plan
+        got, want = getattr(x.t(), op)(*args[:-1], 0), getattr(t.t(), op)(*args[:-1], 0)
+        assert got.indices.tolist() == want.indices.tolist()

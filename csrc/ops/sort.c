@@ -66,6 +66,137 @@ void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
     free(cnt);
 }
 
+/* ---- torch's orders among equal values ------------------------------------------------
+ * Which index torch reports for a tie in kthvalue and mode follows from the selection and
+ * sorting algorithms it runs, so both are reproduced step for step: a median-of-three
+ * Hoare quickselect (kthvalue: "greater, NaN largest", which the order-preserving keys
+ * give as key >), and the introsort of the C++ standard library torch is built with
+ * (mode: value <, so each NaN stands alone). */
+
+/* Moves the k-th smallest key (0-based) to a[k], equal keys in torch's arrangement. */
+static void select_kv(tl_kv *a, int64_t n, int64_t k)
+{
+#define KV_SWAP(i, j) do { tl_kv t_ = a[i]; a[i] = a[j]; a[j] = t_; } while (0)
+    int64_t L = 0, R = n - 1;
+    while (R > L) {
+        if (R == L + 1) {
+            if (a[L].key > a[R].key) KV_SWAP(L, R);
+            return;
+        }
+        int64_t P = (L + R) >> 1;
+        KV_SWAP(P, L + 1);
+        if (a[L + 1].key > a[R].key) KV_SWAP(L + 1, R);
+        if (a[L].key > a[R].key) KV_SWAP(L, R);
+        if (a[L + 1].key > a[L].key) KV_SWAP(L + 1, L);
+        int64_t i = L + 1, j = R;
+        uint64_t piv = a[L].key;
+        for (;;) {
+            do i++; while (piv > a[i].key);
+            do j--; while (a[j].key > piv);
+            if (j < i) break;
+            KV_SWAP(i, j);
+        }
+        KV_SWAP(L, j);
+        if (j <= k) L = i;
+        if (j >= k) R = j - 1;
+    }
+}
+
+/* Mode's pairs: the key field holds the value (double bits for float buffers). */
+static bool mode_lt(const tl_kv *x, const tl_kv *y, bool fv)
+{
+    if (!fv) return x->key < y->key;
+    double a, b;
+    memcpy(&a, &x->key, 8);
+    memcpy(&b, &y->key, 8);
+    return a < b;
+}
+
+static void heap_adjust(tl_kv *a, int64_t hole, int64_t len, tl_kv v, bool fv)
+{
+    int64_t top = hole, child = hole;
+    while (child < (len - 1) / 2) {
+        child = 2 * (child + 1);
+        if (mode_lt(&a[child], &a[child - 1], fv)) child--;
+        a[hole] = a[child];
+        hole = child;
+    }
+    if ((len & 1) == 0 && child == (len - 2) / 2) {
+        child = 2 * (child + 1);
+        a[hole] = a[child - 1];
+        hole = child - 1;
+    }
+    for (int64_t parent = (hole - 1) / 2; hole > top && mode_lt(&a[parent], &v, fv); parent = (hole - 1) / 2) {
+        a[hole] = a[parent];
+        hole = parent;
+    }
+    a[hole] = v;
+}
+
+static void heap_sort_kv(tl_kv *a, int64_t n, bool fv)
+{
+    for (int64_t parent = (n - 2) / 2; n >= 2 && parent >= 0; parent--) heap_adjust(a, parent, n, a[parent], fv);
+    for (int64_t l = n - 1; l > 0; l--) {
+        tl_kv v = a[l];
+        a[l] = a[0];
+        heap_adjust(a, 0, l, v, fv);
+    }
+}
+
+static void introsort_loop(tl_kv *a, int64_t f, int64_t l, int depth, bool fv)
+{
+    while (l - f > 16) {
+        if (depth == 0) {
+            heap_sort_kv(a + f, l - f, fv);
+            return;
+        }
+        depth--;
+        int64_t x = f + 1, y = f + (l - f) / 2, z = l - 1, m; /* median of three to the front */
+        if (mode_lt(&a[x], &a[y], fv)) m = mode_lt(&a[y], &a[z], fv) ? y : mode_lt(&a[x], &a[z], fv) ? z : x;
+        else m = mode_lt(&a[x], &a[z], fv) ? x : mode_lt(&a[y], &a[z], fv) ? z : y;
+        KV_SWAP(f, m);
+        int64_t lo = f + 1, hi = l;
+        for (;;) {
+            /* the bounds never bind for an ordering; they keep NaN rows in memory */
+            while (lo < l - 1 && mode_lt(&a[lo], &a[f], fv)) lo++;
+            hi--;
+            while (hi > f && mode_lt(&a[f], &a[hi], fv)) hi--;
+            if (!(lo < hi)) break;
+            KV_SWAP(lo, hi);
+            lo++;
+        }
+        introsort_loop(a, lo, l, depth, fv);
+        l = lo;
+    }
+}
+
+static void linear_insert(tl_kv *a, int64_t i, bool fv)
+{
+    tl_kv v = a[i];
+    for (; i > 0 && mode_lt(&v, &a[i - 1], fv); i--) a[i] = a[i - 1];
+    a[i] = v;
+}
+
+static void std_sort_kv(tl_kv *a, int64_t n, bool fv)
+{
+    if (n < 2) return;
+    int lg = 0;
+    while (((int64_t)1 << (lg + 1)) <= n) lg++;
+    introsort_loop(a, 0, n, 2 * lg, fv);
+    int64_t head = n > 16 ? 16 : n;
+    for (int64_t i = 1; i < head; i++) {
+        if (mode_lt(&a[i], &a[0], fv)) {
+            tl_kv v = a[i];
+            memmove(a + 1, a, sizeof(tl_kv) * (size_t)i);
+            a[0] = v;
+        } else {
+            linear_insert(a, i, fv);
+        }
+    }
+    for (int64_t i = head; i < n; i++) linear_insert(a, i, fv);
+#undef KV_SWAP
+}
+
 tl_dtype tl_sort_key_dtype(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : tl_rplan_buffer_dtype(d); }
 
 /* uints: whether the op takes the unsigned integer shells (uint16/32/64) */
@@ -119,12 +250,17 @@ static void job_rows(int64_t b, int64_t e, void *c)
             memcpy(vo, row + a.cnt * isz, isz);
             continue;
         }
+        bool fv = j->kind == JOB_MODE && f64; /* mode compares values, NaN != NaN */
         for (int64_t i = 0; i < N; i++) {
-            uint64_t key = tl_sort_key(row + i * isz, p->bt);
+            uint64_t key;
+            if (fv) memcpy(&key, row + i * isz, 8);
+            else key = tl_sort_key(row + i * isz, p->bt);
             kv[i].key = j->descending ? ~key : key;
             kv[i].idx = i;
         }
-        tl_sort_kv(kv, N, kv + N);
+        if (j->kind == JOB_KTH) select_kv(kv, N, j->k);
+        else if (j->kind == JOB_MODE) std_sort_kv(kv, N, fv);
+        else tl_sort_kv(kv, N, kv + N);
         int64_t pos = 0;
         switch (j->kind) {
         case JOB_SORT:
@@ -144,21 +280,28 @@ static void job_rows(int64_t b, int64_t e, void *c)
             break;
         }
         case JOB_MODE: {
-            /* longest run of equal keys; ties go to the smallest value, its last index */
-            int64_t best = 0, bestlen = 0;
-            for (int64_t s = 0; s < N;) {
-                int64_t t = s;
-                while (t + 1 < N && kv[t + 1].key == kv[s].key) t++;
-                if (t - s + 1 > bestlen) bestlen = t - s + 1, best = t;
-                s = t + 1;
+            /* torch: the first longest run of equal values in its sort order, reported by the
+             * index at the run's end */
+            int64_t bestlen = 0, run = 0;
+            for (int64_t i = 0; i < N; i++) {
+                run++;
+                bool end = i == N - 1;
+                if (!end) {
+                    if (fv) {
+                        double a, b;
+                        memcpy(&a, &kv[i].key, 8);
+                        memcpy(&b, &kv[i + 1].key, 8);
+                        end = a != b;
+                    } else {
+                        end = kv[i].key != kv[i + 1].key;
+                    }
+                }
+                if (end) {
+                    if (run > bestlen) bestlen = run, pos = i;
+                    run = 0;
+                }
             }
-            pos = best;
-            int64_t mi = kv[best].idx;
-            for (int64_t t = best; t >= 0 && kv[t].key == kv[best].key; t--)
-                if (kv[t].idx > mi) mi = kv[t].idx;
-            io[0] = mi;
-            memcpy(vo, row + mi * isz, isz);
-            continue;
+            break;
         }
         default: break;
         }
