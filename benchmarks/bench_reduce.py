@@ -1,5 +1,6 @@
 """Reduction, scan and sort rows: sum and mean of 1e7 float32 (all, axis 0, axis -1),
-argmax (all, axis 0, axis -1), argmin, var, cumsum, and sort of 1e6 float32."""
+argmax (all, axis 0, axis -1), argmin, var, cumsum, sort of 1e6 float32, and the selection ops
+(topk, kthvalue; NumPy's argpartition as its nearest equivalent)."""
 from harness import libs
 
 np, torch, tl = libs()
@@ -40,4 +41,11 @@ ROWS = [
     ("cumsum 1e7 float32", _row((N,), lambda x: x.cumsum(0), lambda a: a.cumsum(0), lambda t: t.cumsum(0))),
     ("sort 1e6 float32", _row((10**6,), lambda x: x.sort(), lambda a: np.sort(a, kind="stable"),
                                lambda t: t.sort(stable=True))),
+    ("topk 10 of 1e6 float32", _row((10**6,), lambda x: x.topk(10), lambda a: np.argpartition(a, -10)[-10:],
+                                     lambda t: t.topk(10))),
+    ("topk 5 of (1000, 1000) float32 rows", _row((1000, 1000), lambda x: x.topk(5, 1),
+                                                 lambda a: np.argpartition(a, -5, axis=1)[:, -5:],
+                                                 lambda t: t.topk(5, 1))),
+    ("kthvalue 1e6 float32", _row((10**6,), lambda x: x.kthvalue(500000), lambda a: np.partition(a, 499999)[499999],
+                                  lambda t: t.kthvalue(500000))),
 ]

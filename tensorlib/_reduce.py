@@ -445,12 +445,14 @@ def msort(input, *, out=None):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
-    """The k largest (or smallest) elements along dim with their indices, in sorted order."""
+    """The k largest (or smallest) elements along dim with their indices; in order when sorted,
+    else in the order torch's selection leaves them. Equal values come in torch's order."""
     _check_tensor("topk", input)
     _unnamed("topk", input)
     if input.is_complex():
         raise RuntimeError(" topk does not support complex dtypes on CPU")  # torch's text, leading space included
-    return _write_out("topk", return_types.topk(*_C._topk(input, k, dim, builtins.bool(largest))), out)
+    return _write_out("topk", return_types.topk(*_C._topk(input, k, dim, builtins.bool(largest), builtins.bool(sorted))),
+                      out)
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):

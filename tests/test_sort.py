@@ -148,14 +148,18 @@ def test_sort_bad_input():
     np.testing.assert_array_equal(r.indices.numpy(), np.argsort(big, kind="stable"))
 
 
-@pytest.mark.parametrize("op", ["kthvalue", "mode"])
+@pytest.mark.parametrize("op", ["kthvalue", "mode", "topk", "topk_unsorted", "topk_smallest"])
 @pytest.mark.parametrize("dt", ["float32", "float64", "float16", "int64", "int8", "bool"])
-@pytest.mark.parametrize("n", [1, 2, 3, 16, 17, 40, 301])
+@pytest.mark.parametrize("n", [1, 2, 3, 16, 17, 40, 301, 2000])
 def test_tie_indices_match_torch(op, dt, n):
-    """Among equal values torch reports the index its quickselect (kthvalue) or its sort (mode)
-    lands on; tensorlib reproduces those algorithms, NaNs and -0.0 included."""
-    if op == "kthvalue" and dt == "bool":
-        pytest.skip("kthvalue is not implemented for bool in torch")
+    """Among equal values torch reports the index its quickselect (kthvalue), its sort (mode)
+    or its partial_sort / nth_element (topk) lands on; tensorlib reproduces those algorithms,
+    NaNs and -0.0 included."""
+    if op != "mode" and dt == "bool":
+        pytest.skip("kthvalue/topk are not implemented for bool in torch")
+    if op.startswith("topk"):
+        largest, srt = op != "topk_smallest", op != "topk_unsorted"
+        op = "topk"
     rng = np.random.default_rng(n)
     a = rng.integers(0, 3 if n < 40 else 6, size=(4, n)).astype(np.float64)
     if dt.startswith("float"):
@@ -163,11 +167,15 @@ def test_tie_indices_match_torch(op, dt, n):
         a[rng.random(a.shape) < 0.15] = -0.0
     x = tl.tensor(a.tolist(), dtype=getattr(tl, dt))
     t = torch.tensor(a.tolist(), dtype=getattr(torch, dt))
-    for k in ([1, (n + 1) // 2, n] if op == "kthvalue" else [None]):
+    ks = {"kthvalue": [1, (n + 1) // 2, n], "mode": [None]}.get(op, sorted({1, 2, n // 64, n // 64 + 1, n // 2, n} - {0}))
+    for k in ks:
+        if k is not None and k > n:
+            continue
         args = (k, 1) if k else (1,)
-        got, want = getattr(x, op)(*args), getattr(t, op)(*args)
+        kw = {"largest": largest, "sorted": srt} if op == "topk" else {}
+        got, want = getattr(x, op)(*args, **kw), getattr(t, op)(*args, **kw)
         assert got.indices.tolist() == want.indices.tolist()
         np.testing.assert_array_equal(got.values.to(tl.float64).numpy(), want.values.double().numpy())
         # along dim 0 of the transpose: the same rows through a strided plan
-        got, want = getattr(x.t(), op)(*args[:-1], 0), getattr(t.t(), op)(*args[:-1], 0)
+        got, want = getattr(x.t(), op)(*args[:-1], 0, **kw), getattr(t.t(), op)(*args[:-1], 0, **kw)
         assert got.indices.tolist() == want.indices.tolist()

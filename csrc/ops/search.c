@@ -35,7 +35,7 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
     if (!kv || !inv || !cnt || !vals) rc = tl_err(TL_ERR_MEMORY, "out of memory");
     if (rc == 0) {
         const char *row = tl_rplan_row(&p, 0);
-        for (int64_t i = 0; i < N; i++) kv[i].key = tl_sort_key(row + i * isz, p.bt), kv[i].idx = i;
+        tl_sort_keys(kv, row, N, p.bt);
         tl_sort_kv(kv, N, kv + N);
         for (int64_t i = 0; i < N; i++) {
             /* NaNs never compare equal: each one is its own unique value, as in torch */

@@ -12,16 +12,38 @@
 #include "ops/copy.h"
 #include "ops/reduce_plan.h"
 
-uint64_t tl_sort_key(const char *p, tl_dtype bt)
+static inline uint64_t key_f64(double v)
 {
-    if (bt == TL_UINT64) return *(const uint64_t *)p; /* already ordered: no sign bit to flip */
-    if (bt != TL_FLOAT64) return (uint64_t)(*(const int64_t *)p) ^ ((uint64_t)1 << 63);
-    double v = *(const double *)p;
     if (v != v) return UINT64_MAX;
     if (v == 0) v = 0;
     uint64_t u;
     memcpy(&u, &v, 8);
     return (u >> 63) ? ~u : u | ((uint64_t)1 << 63);
+}
+
+static inline uint64_t key_at(const char *row, int64_t i, tl_dtype bt)
+{
+    if (bt == TL_FLOAT64) return key_f64(((const double *)row)[i]);
+    if (bt == TL_FLOAT32) return key_f64(((const float *)row)[i]);
+    if (bt == TL_UINT64) return ((const uint64_t *)row)[i];
+    return (uint64_t)((const int64_t *)row)[i] ^ ((uint64_t)1 << 63);
+}
+
+void tl_sort_keys(tl_kv *kv, const char *row, int64_t n, tl_dtype bt)
+{
+    if (bt == TL_FLOAT64) {
+        const double *p = (const double *)row;
+        for (int64_t i = 0; i < n; i++) kv[i].key = key_f64(p[i]), kv[i].idx = i;
+    } else if (bt == TL_FLOAT32) {
+        const float *p = (const float *)row;
+        for (int64_t i = 0; i < n; i++) kv[i].key = key_f64(p[i]), kv[i].idx = i;
+    } else if (bt == TL_UINT64) { /* already ordered: no sign bit to flip */
+        const uint64_t *p = (const uint64_t *)row;
+        for (int64_t i = 0; i < n; i++) kv[i].key = p[i], kv[i].idx = i;
+    } else {
+        const int64_t *p = (const int64_t *)row;
+        for (int64_t i = 0; i < n; i++) kv[i].key = (uint64_t)p[i] ^ ((uint64_t)1 << 63), kv[i].idx = i;
+    }
 }
 
 static void insertion_sort_kv(tl_kv *a, int64_t n)
@@ -67,16 +89,30 @@ void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
 }
 
 /* ---- torch's orders among equal values ------------------------------------------------
- * Which index torch reports for a tie in kthvalue and mode follows from the selection and
- * sorting algorithms it runs, so both are reproduced step for step: a median-of-three
- * Hoare quickselect (kthvalue: "greater, NaN largest", which the order-preserving keys
- * give as key >), and the introsort of the C++ standard library torch is built with
- * (mode: value <, so each NaN stands alone). */
+ * Which index torch reports among equal values in topk, kthvalue and mode follows from the
+ * selection and sorting algorithms it runs, so those are reproduced step for step: for
+ * kthvalue a median-of-three Hoare quickselect, for topk and mode the partial_sort,
+ * nth_element and introsort of the C++ standard library torch is built with (libstdc++).
+ * The comparator: the order-preserving keys (NaN largest, -0 == 0) ascending or
+ * descending, or, for mode's float rows, raw double values under `<` (each NaN alone). */
 
-/* Moves the k-th smallest key (0-based) to a[k], equal keys in torch's arrangement. */
-static void select_kv(tl_kv *a, int64_t n, int64_t k)
+typedef enum { KV_KEY_LT, KV_KEY_GT, KV_VAL_LT } kv_cmp;
+
+static inline bool kv_before(const tl_kv *x, const tl_kv *y, kv_cmp c)
 {
+    if (c == KV_KEY_LT) return x->key < y->key;
+    if (c == KV_KEY_GT) return x->key > y->key;
+    double a, b;
+    memcpy(&a, &x->key, 8);
+    memcpy(&b, &y->key, 8);
+    return a < b;
+}
+
 #define KV_SWAP(i, j) do { tl_kv t_ = a[i]; a[i] = a[j]; a[j] = t_; } while (0)
+
+/* kthvalue: moves the k-th smallest key (0-based) to a[k]. */
+static void quickselect_kv(tl_kv *a, int64_t n, int64_t k)
+{
     int64_t L = 0, R = n - 1;
     while (R > L) {
         if (R == L + 1) {
@@ -102,22 +138,13 @@ static void select_kv(tl_kv *a, int64_t n, int64_t k)
     }
 }
 
-/* Mode's pairs: the key field holds the value (double bits for float buffers). */
-static bool mode_lt(const tl_kv *x, const tl_kv *y, bool fv)
-{
-    if (!fv) return x->key < y->key;
-    double a, b;
-    memcpy(&a, &x->key, 8);
-    memcpy(&b, &y->key, 8);
-    return a < b;
-}
-
-static void heap_adjust(tl_kv *a, int64_t hole, int64_t len, tl_kv v, bool fv)
+/* Binary heap on a[0..len) with the "largest" element (under c) on top. */
+static void heap_adjust(tl_kv *a, int64_t hole, int64_t len, tl_kv v, kv_cmp c)
 {
     int64_t top = hole, child = hole;
     while (child < (len - 1) / 2) {
         child = 2 * (child + 1);
-        if (mode_lt(&a[child], &a[child - 1], fv)) child--;
+        if (kv_before(&a[child], &a[child - 1], c)) child--;
         a[hole] = a[child];
         hole = child;
     }
@@ -126,76 +153,143 @@ static void heap_adjust(tl_kv *a, int64_t hole, int64_t len, tl_kv v, bool fv)
         a[hole] = a[child - 1];
         hole = child - 1;
     }
-    for (int64_t parent = (hole - 1) / 2; hole > top && mode_lt(&a[parent], &v, fv); parent = (hole - 1) / 2) {
+    for (int64_t parent = (hole - 1) / 2; hole > top && kv_before(&a[parent], &v, c); parent = (hole - 1) / 2) {
         a[hole] = a[parent];
         hole = parent;
     }
     a[hole] = v;
 }
 
-static void heap_sort_kv(tl_kv *a, int64_t n, bool fv)
+static void heap_pop(tl_kv *a, int64_t len, int64_t to, kv_cmp c)
 {
-    for (int64_t parent = (n - 2) / 2; n >= 2 && parent >= 0; parent--) heap_adjust(a, parent, n, a[parent], fv);
-    for (int64_t l = n - 1; l > 0; l--) {
-        tl_kv v = a[l];
-        a[l] = a[0];
-        heap_adjust(a, 0, l, v, fv);
+    tl_kv v = a[to];
+    a[to] = a[0];
+    heap_adjust(a, 0, len, v, c);
+}
+
+/* The m first of n elements (in sorted order) to a heap on a[0..m). */
+static void heap_select_kv(tl_kv *a, int64_t m, int64_t n, kv_cmp c)
+{
+    for (int64_t parent = (m - 2) / 2; m >= 2 && parent >= 0; parent--) heap_adjust(a, parent, m, a[parent], c);
+    for (int64_t i = m; i < n; i++)
+        if (kv_before(&a[i], &a[0], c)) heap_pop(a, m, i, c);
+}
+
+/* std::partial_sort: the m first elements of n in order, the rest after them. */
+static void partial_sort_kv(tl_kv *a, int64_t m, int64_t n, kv_cmp c)
+{
+    heap_select_kv(a, m, n, c);
+    for (int64_t l = m - 1; l > 0; l--) heap_pop(a, l, l, c);
+}
+
+/* The same partial_sort over the keys of row[0..n) with only the m kept pairs stored:
+ * an element beyond m is read once, and the heap top it displaces is never read again. */
+static void partial_sort_row(tl_kv *a, int64_t m, const char *row, int64_t n, tl_dtype bt, kv_cmp c)
+{
+    tl_sort_keys(a, row, m, bt);
+    for (int64_t parent = (m - 2) / 2; m >= 2 && parent >= 0; parent--) heap_adjust(a, parent, m, a[parent], c);
+    for (int64_t i = m; i < n; i++) {
+        tl_kv v = {key_at(row, i, bt), i};
+        if (kv_before(&v, &a[0], c)) heap_adjust(a, 0, m, v, c);
+    }
+    for (int64_t l = m - 1; l > 0; l--) heap_pop(a, l, l, c);
+}
+
+/* Median of a[1], a[mid], a[n-1] to a[0], then an unguarded partition around it; returns
+ * the cut. The scan bounds never bind for an ordering; they keep mode's NaN rows in memory. */
+static int64_t pivot_partition(tl_kv *a, int64_t n, kv_cmp c)
+{
+    int64_t x = 1, y = n / 2, z = n - 1, m;
+    if (kv_before(&a[x], &a[y], c)) m = kv_before(&a[y], &a[z], c) ? y : kv_before(&a[x], &a[z], c) ? z : x;
+    else m = kv_before(&a[x], &a[z], c) ? x : kv_before(&a[y], &a[z], c) ? z : y;
+    KV_SWAP(0, m);
+    int64_t lo = 1, hi = n;
+    for (;;) {
+        while (lo < n - 1 && kv_before(&a[lo], &a[0], c)) lo++;
+        hi--;
+        while (hi > 0 && kv_before(&a[0], &a[hi], c)) hi--;
+        if (!(lo < hi)) return lo;
+        KV_SWAP(lo, hi);
+        lo++;
     }
 }
 
-static void introsort_loop(tl_kv *a, int64_t f, int64_t l, int depth, bool fv)
-{
-    while (l - f > 16) {
-        if (depth == 0) {
-            heap_sort_kv(a + f, l - f, fv);
-            return;
-        }
-        depth--;
-        int64_t x = f + 1, y = f + (l - f) / 2, z = l - 1, m; /* median of three to the front */
-        if (mode_lt(&a[x], &a[y], fv)) m = mode_lt(&a[y], &a[z], fv) ? y : mode_lt(&a[x], &a[z], fv) ? z : x;
-        else m = mode_lt(&a[x], &a[z], fv) ? x : mode_lt(&a[y], &a[z], fv) ? z : y;
-        KV_SWAP(f, m);
-        int64_t lo = f + 1, hi = l;
-        for (;;) {
-            /* the bounds never bind for an ordering; they keep NaN rows in memory */
-            while (lo < l - 1 && mode_lt(&a[lo], &a[f], fv)) lo++;
-            hi--;
-            while (hi > f && mode_lt(&a[f], &a[hi], fv)) hi--;
-            if (!(lo < hi)) break;
-            KV_SWAP(lo, hi);
-            lo++;
-        }
-        introsort_loop(a, lo, l, depth, fv);
-        l = lo;
-    }
-}
-
-static void linear_insert(tl_kv *a, int64_t i, bool fv)
+static void linear_insert(tl_kv *a, int64_t i, kv_cmp c)
 {
     tl_kv v = a[i];
-    for (; i > 0 && mode_lt(&v, &a[i - 1], fv); i--) a[i] = a[i - 1];
+    for (; i > 0 && kv_before(&v, &a[i - 1], c); i--) a[i] = a[i - 1];
     a[i] = v;
 }
 
-static void std_sort_kv(tl_kv *a, int64_t n, bool fv)
+static void insertion_sort_cmp(tl_kv *a, int64_t n, kv_cmp c)
 {
-    if (n < 2) return;
-    int lg = 0;
-    while (((int64_t)1 << (lg + 1)) <= n) lg++;
-    introsort_loop(a, 0, n, 2 * lg, fv);
-    int64_t head = n > 16 ? 16 : n;
-    for (int64_t i = 1; i < head; i++) {
-        if (mode_lt(&a[i], &a[0], fv)) {
+    for (int64_t i = 1; i < n; i++) {
+        if (kv_before(&a[i], &a[0], c)) {
             tl_kv v = a[i];
             memmove(a + 1, a, sizeof(tl_kv) * (size_t)i);
             a[0] = v;
         } else {
-            linear_insert(a, i, fv);
+            linear_insert(a, i, c);
         }
     }
-    for (int64_t i = head; i < n; i++) linear_insert(a, i, fv);
-#undef KV_SWAP
 }
+
+static int floor_log2(int64_t n)
+{
+    int lg = 0;
+    while (((int64_t)1 << (lg + 1)) <= n) lg++;
+    return lg;
+}
+
+static void introsort_loop(tl_kv *a, int64_t n, int depth, kv_cmp c)
+{
+    while (n > 16) {
+        if (depth == 0) {
+            partial_sort_kv(a, n, n, c);
+            return;
+        }
+        depth--;
+        int64_t cut = pivot_partition(a, n, c);
+        introsort_loop(a + cut, n - cut, depth, c);
+        n = cut;
+    }
+}
+
+/* std::sort */
+static void intro_sort_kv(tl_kv *a, int64_t n, kv_cmp c)
+{
+    if (n < 2) return;
+    introsort_loop(a, n, 2 * floor_log2(n), c);
+    insertion_sort_cmp(a, n > 16 ? 16 : n, c);
+    for (int64_t i = 16; i < n; i++) linear_insert(a, i, c);
+}
+
+/* std::nth_element: a[k] is the element sorted order puts there. */
+static void nth_element_kv(tl_kv *a, int64_t n, int64_t k, kv_cmp c)
+{
+    if (k >= n) return;
+    int depth = 2 * floor_log2(n);
+    while (n > 3) {
+        if (depth == 0) {
+            heap_select_kv(a, k + 1, n, c);
+            tl_kv t = a[0];
+            a[0] = a[k];
+            a[k] = t;
+            return;
+        }
+        depth--;
+        int64_t cut = pivot_partition(a, n, c);
+        if (cut <= k) {
+            a += cut;
+            n -= cut;
+            k -= cut;
+        } else {
+            n = cut;
+        }
+    }
+    insertion_sort_cmp(a, n, c);
+}
+#undef KV_SWAP
 
 tl_dtype tl_sort_key_dtype(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : tl_rplan_buffer_dtype(d); }
 
@@ -218,7 +312,8 @@ typedef enum { JOB_SORT, JOB_TOPK, JOB_KTH, JOB_MEDIAN, JOB_NANMEDIAN, JOB_MODE,
 typedef struct {
     const tl_rplan *p;
     job_kind kind;
-    bool descending;
+    bool descending;     /* sort: descending; topk: largest */
+    bool sorted;         /* topk: results in order (else torch's selection order) */
     int64_t k, L;        /* k: kth (0-based) or topk count; L: results per row */
     char *vals;          /* M x L, buffer dtype */
     int64_t *idx;        /* M x L */
@@ -230,10 +325,12 @@ static void job_rows(int64_t b, int64_t e, void *c)
     job_ctx *j = c;
     const tl_rplan *p = j->p;
     int64_t N = p->N, isz = tl_dtype_itemsize(p->bt);
-    bool f64 = p->bt == TL_FLOAT64;
+    bool fl = p->bt == TL_FLOAT64 || p->bt == TL_FLOAT32;
     tl_kv *kv = NULL;
+    bool stream = j->kind == JOB_TOPK && j->L * 64 <= N; /* torch's partial_sort case */
     if (j->kind != JOB_ARGMAX && j->kind != JOB_ARGMIN) {
-        kv = malloc(sizeof(tl_kv) * (size_t)(2 * N + 1));
+        bool radix = j->kind == JOB_SORT || j->kind == JOB_MEDIAN || j->kind == JOB_NANMEDIAN;
+        kv = malloc(sizeof(tl_kv) * (size_t)(stream ? j->L + 1 : (radix ? 2 : 1) * N + 1)); /* radix: scratch */
         if (!kv) {
             j->failed = 1;
             return;
@@ -250,17 +347,32 @@ static void job_rows(int64_t b, int64_t e, void *c)
             memcpy(vo, row + a.cnt * isz, isz);
             continue;
         }
-        bool fv = j->kind == JOB_MODE && f64; /* mode compares values, NaN != NaN */
-        for (int64_t i = 0; i < N; i++) {
-            uint64_t key;
-            if (fv) memcpy(&key, row + i * isz, 8);
-            else key = tl_sort_key(row + i * isz, p->bt);
-            kv[i].key = j->descending ? ~key : key;
-            kv[i].idx = i;
+        bool fv = j->kind == JOB_MODE && fl; /* mode compares values, NaN != NaN */
+        kv_cmp topc = j->descending ? KV_KEY_GT : KV_KEY_LT;
+        if (stream) {
+            partial_sort_row(kv, j->L, row, N, p->bt, topc);
+        } else if (fv) {
+            for (int64_t i = 0; i < N; i++) {
+                double v = p->bt == TL_FLOAT32 ? ((const float *)row)[i] : ((const double *)row)[i];
+                memcpy(&kv[i].key, &v, 8);
+                kv[i].idx = i;
+            }
+            intro_sort_kv(kv, N, KV_VAL_LT);
+        } else {
+            tl_sort_keys(kv, row, N, p->bt);
+            switch (j->kind) {
+            case JOB_TOPK: /* torch: nth_element, then a sort of the ones before it */
+                nth_element_kv(kv, N, j->L - 1, topc);
+                if (j->sorted) intro_sort_kv(kv, j->L - 1, topc);
+                break;
+            case JOB_KTH: quickselect_kv(kv, N, j->k); break;
+            case JOB_MODE: intro_sort_kv(kv, N, KV_KEY_LT); break;
+            default:
+                if (j->descending)
+                    for (int64_t i = 0; i < N; i++) kv[i].key = ~kv[i].key;
+                tl_sort_kv(kv, N, kv + N);
+            }
         }
-        if (j->kind == JOB_KTH) select_kv(kv, N, j->k);
-        else if (j->kind == JOB_MODE) std_sort_kv(kv, N, fv);
-        else tl_sort_kv(kv, N, kv + N);
         int64_t pos = 0;
         switch (j->kind) {
         case JOB_SORT:
@@ -274,7 +386,7 @@ static void job_rows(int64_t b, int64_t e, void *c)
         case JOB_MEDIAN:
         case JOB_NANMEDIAN: {
             int64_t nn = N;
-            while (nn > 0 && f64 && kv[nn - 1].key == UINT64_MAX) nn--;
+            while (nn > 0 && fl && kv[nn - 1].key == UINT64_MAX) nn--;
             if (j->kind == JOB_MEDIAN) pos = nn < N ? nn : (N - 1) / 2;
             else pos = nn == 0 ? 0 : (nn - 1) / 2;
             break;
@@ -314,7 +426,7 @@ static void job_rows(int64_t b, int64_t e, void *c)
 /* Runs a row job over x along `dim` producing L results per row; values (x's dtype) and
  * indices (int64) get shape x with dim -> L (dropped when !keepdim and L == 1). */
 static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int d, job_kind kind, bool desc,
-                   int64_t k, int64_t L, bool keepdim)
+                   bool sorted, int64_t k, int64_t L, bool keepdim)
 {
     uint64_t mask = x->ndim ? (uint64_t)1 << d : 1;
     tl_rplan p;
@@ -322,7 +434,8 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     int64_t sizes[TL_MAX_DIMS];
     int32_t names[TL_MAX_DIMS];
     int n = 0, rc;
-    rc = tl_rplan_init(&p, x, mask, tl_sort_key_dtype((tl_dtype)x->dtype), false);
+    /* float32 rows are read in place (keys are made per element); other floats as float64 */
+    rc = tl_rplan_init(&p, x, mask, x->dtype == TL_FLOAT32 ? TL_FLOAT32 : tl_sort_key_dtype((tl_dtype)x->dtype), false);
     if (rc < 0) return -1;
     int64_t rs[TL_MAX_DIMS];
     int rn = 0;
@@ -331,7 +444,7 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     rc = tl_tensor_empty(&rv, rn, rs, p.bt, x->device, false);
     if (rc == 0) rc = tl_tensor_empty(&ri, rn, rs, TL_INT64, x->device, false);
     if (rc == 0 && p.M * L > 0) {
-        job_ctx j = {&p, kind, desc, k, L, tl_data(&rv), (int64_t *)tl_data(&ri), 0};
+        job_ctx j = {&p, kind, desc, sorted, k, L, tl_data(&rv), (int64_t *)tl_data(&ri), 0};
         int64_t cost = p.N * (kind == JOB_ARGMAX || kind == JOB_ARGMIN ? 1 : 16);
         int64_t grain = TL_GRAIN_SIZE / (cost ? cost : 1);
         tl_parallel_for(p.M, grain > 0 ? grain : 1, job_rows, &j);
@@ -386,17 +499,18 @@ int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t d
     int d;
     if (check_sortable(x, "sort", true) < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t L = x->ndim ? x->sizes[d] : 1;
-    return run_job(values, indices, x, d, JOB_SORT, descending, 0, L, true);
+    return run_job(values, indices, x, d, JOB_SORT, descending, true, 0, L, true);
 }
 
-int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest)
+int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest,
+            bool sorted)
 {
     int d;
     if (x->dtype == TL_BOOL) return tl_err(TL_ERR_RUNTIME, "topk does not support bool dtypes on CPU");
     if (check_sortable(x, "topk", false) < 0 || tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t N = x->ndim ? x->sizes[d] : 1;
     if (k < 0 || k > N) return tl_err(TL_ERR_RUNTIME, "selected index k out of range");
-    return run_job(values, indices, x, d, JOB_TOPK, largest, 0, k, true);
+    return run_job(values, indices, x, d, JOB_TOPK, largest, sorted, 0, k, true);
 }
 
 int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, tl_idx_op op, int64_t dim,
@@ -430,5 +544,5 @@ int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, t
     }
     if (op == TL_IDX_KTHVALUE && (k < 1 || k > N))
         return tl_err(TL_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %d", d);
-    return run_job(values, indices, x, d, kinds[op], false, k - 1, 1, keepdim);
+    return run_job(values, indices, x, d, kinds[op], false, true, k - 1, 1, keepdim);
 }

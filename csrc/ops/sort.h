@@ -14,7 +14,8 @@ typedef enum { TL_IDX_MAX, TL_IDX_MIN, TL_IDX_KTHVALUE, TL_IDX_MEDIAN, TL_IDX_NA
 typedef enum { TL_SCAN_CUMSUM, TL_SCAN_CUMPROD, TL_SCAN_CUMMAX, TL_SCAN_CUMMIN } tl_scan_op;
 
 int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t dim, bool descending);
-int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest);
+int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest,
+            bool sorted);
 /* Order statistics along dim; k is 1-based (kthvalue only; -1 for median/nanmedian says
  * the caller reduces every element, which only changes torch's error text). */
 int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, tl_idx_op op, int64_t dim,
@@ -36,14 +37,14 @@ int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *va
                     bool right, bool out_int32);
 int tl_histc(tl_tensor *out, const tl_tensor *x, int64_t bins, double lo, double hi);
 
-/* Buffer dtype whose elements tl_sort_key reads for elements of dtype d: float64 for the
+/* Buffer dtype whose elements tl_sort_keys reads for elements of dtype d: float64 for the
  * floats, uint64 for the 64-bit unsigned ints (from the dtype table), int64 otherwise. */
 tl_dtype tl_sort_key_dtype(tl_dtype d);
-/* Order-preserving unsigned key of one element of a float64, int64 or uint64 buffer
- * (NaN largest, -0 == 0; uint64 values keep their order above 2^63). */
-uint64_t tl_sort_key(const char *p, tl_dtype bt);
-/* Stable sort of n (key, index) pairs by key; tmp holds 2n more. */
 typedef struct { uint64_t key; int64_t idx; } tl_kv;
+/* kv[i] = (order-preserving unsigned key of row[i], i) for a float32, float64, int64 or
+ * uint64 buffer row (NaN largest, -0 == 0; uint64 values keep their order above 2^63). */
+void tl_sort_keys(tl_kv *kv, const char *row, int64_t n, tl_dtype bt);
+/* Stable sort of n (key, index) pairs by key; tmp holds 2n more. */
 void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp);
 
 #endif

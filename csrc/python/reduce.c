@@ -119,13 +119,13 @@ static PyObject *m_topk(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     tl_tensor *x;
     int64_t dim, k;
-    if (check_nargs(nargs, 4, "_topk") < 0 || get_tensor(args[0], "topk", &x) < 0 || tl_conv_int64(args[1], &k, "k") < 0 ||
+    if (check_nargs(nargs, 5, "_topk") < 0 || get_tensor(args[0], "topk", &x) < 0 || tl_conv_int64(args[1], &k, "k") < 0 ||
         tl_conv_dim(args[2], x, &dim) < 0)
         return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
     PyObject *res = NULL;
     if (v && i) {
-        if (tl_topk(&v->t, &i->t, x, k, dim, PyObject_IsTrue(args[3])) < 0) tl_raise();
+        if (tl_topk(&v->t, &i->t, x, k, dim, PyObject_IsTrue(args[3]), PyObject_IsTrue(args[4])) < 0) tl_raise();
         else res = pair(v, i);
     }
     Py_XDECREF(v);
@@ -205,7 +205,7 @@ PyMethodDef tl_module_methods_reduce[] = {
     {"_reduce", FC(m_reduce), METH_FASTCALL, "_reduce(x, op, dims, keepdim, dtype, param): reduction primitive."},
     {"_reduce_index", FC(m_reduce_index), METH_FASTCALL, "_reduce_index(x, op, dim, keepdim, k) -> (values, indices)."},
     {"_sort", FC(m_sort), METH_FASTCALL, "_sort(x, dim, descending) -> (values, indices); stable."},
-    {"_topk", FC(m_topk), METH_FASTCALL, "_topk(x, k, dim, largest) -> (values, indices), sorted."},
+    {"_topk", FC(m_topk), METH_FASTCALL, "_topk(x, k, dim, largest, sorted) -> (values, indices)."},
     {"_scan", FC(m_scan), METH_FASTCALL, "_scan(x, op, dim, dtype) -> cumulative result (and indices)."},
     {"_unique", FC(m_unique), METH_FASTCALL, "_unique(x, return_inverse, return_counts) -> (values, inverse, counts)."},
     {"_searchsorted", FC(m_searchsorted), METH_FASTCALL, "_searchsorted(sorted, values, sorter, right, out_int32)."},
