@@ -17,7 +17,7 @@ from collections import namedtuple
 
 from . import _C
 from ._tensor import Tensor
-from ._util import dim_index, no_names
+from ._util import dim_index, legacy_type, no_names
 
 __all__ = [
     "sum", "nansum", "prod", "mean", "nanmean", "std", "var", "std_mean", "var_mean",
@@ -82,6 +82,41 @@ def _accumulate_dtype(op, dtype, out):
     return out.dtype
 
 
+def _check_pair_out(op, result, out):
+    """out=(values, indices) dtype checks with the message of each torch kernel, all before anything
+    is written (torch resizes the values output of some kernels before it rejects the indices one)."""
+    for o in out:
+        if not isinstance(o, _C.TensorBase):
+            raise TypeError(f"{op}(): argument 'out' must be tuple of Tensors, not {type(o).__name__}")
+    (rv, ri), (v, i) = result, out
+    if op in ("median", "nanmedian"):  # torch checks the indices first here
+        if i.dtype != ri.dtype:
+            raise RuntimeError(f"Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                               f"{legacy_type(i.dtype)} instead (while checking arguments for median)")
+        if v.dtype != rv.dtype:
+            raise RuntimeError(f"Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+                               f"but type {legacy_type(v.dtype)} does not equal {legacy_type(rv.dtype)} "
+                               "(while checking arguments for median)")
+    elif op == "kthvalue":
+        if v.dtype != rv.dtype:
+            raise RuntimeError("output values must be of same type as input")
+        if i.dtype != ri.dtype:
+            raise RuntimeError("output indices must be of scalar type Long")
+    elif op in ("cummax", "cummin"):
+        for r, o in ((rv, v), (ri, i)):
+            if o.dtype != r.dtype:
+                raise RuntimeError(f"expected scalar_type {r.dtype._cname} but found {o.dtype._cname}")
+    elif op == "mode":
+        for r, o, what in ((rv, v, "values"), (ri, i, "indices")):
+            if o.dtype != r.dtype:
+                raise RuntimeError(f"expected scalar type '{r.dtype._cname}' but got '{o.dtype._cname}' for {what} output")
+    else:
+        for r, o in zip(result, out):
+            if o.dtype != r.dtype:
+                raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._typemeta}, but got {o.dtype._typemeta} "
+                                   "instead")
+
+
 def _write_out(op, result, out):
     """torch's out= semantics: result written into out (resized with torch's warning when its shape
     differs, names per seed 003), out returned; dtype rules above."""
@@ -90,6 +125,7 @@ def _write_out(op, result, out):
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{op}(): argument 'out' must be tuple of {len(result)} Tensors")
+        _check_pair_out(op, result, out)  # every dtype before anything is written
         return type(result)(*[_C._write_out(r, o, op, True) for r, o in zip(result, out)])
     if not isinstance(out, _C.TensorBase):
         raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")

@@ -8,7 +8,7 @@ Python protocols (pickle, copy, NumPy's __array__, iteration).
 import builtins
 
 from . import _C
-from ._util import dim_index as _dim_index, wrap_dim as _wrap_dim
+from ._util import dim_index as _dim_index, legacy_type as _legacy_type, wrap_dim as _wrap_dim
 
 __all__ = ["Tensor"]
 
@@ -104,11 +104,11 @@ class Tensor(_C.TensorBase):
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """With no argument, the legacy type string ('tensorlib.FloatTensor'); else to(dtype)."""
         if dtype is None:
-            return "tensorlib." + _LEGACY.get(self.dtype, self.dtype.__repr__().split(".")[1]) + "Tensor"
+            return _legacy_type(self.dtype)
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
-            for dt, legacy in _LEGACY.items():
-                if legacy + "Tensor" == name:
+            for dt in {v for v in vars(_C).values() if isinstance(v, _C.dtype)}:
+                if dt._cname + "Tensor" == name:
                     dtype = dt
                     break
             else:
@@ -393,9 +393,5 @@ class Tensor(_C.TensorBase):
 
 _NO_NUMPY = (_C.complex32, _C.float4_e2m1fn_x2, _C.bfloat16, _C.float8_e4m3fn, _C.float8_e5m2,
              _C.float8_e4m3fnuz, _C.float8_e5m2fnuz, _C.float8_e8m0fnu)
-
-_LEGACY = {_C.float32: "Float", _C.float64: "Double", _C.float16: "Half", _C.bfloat16: "BFloat16",
-           _C.uint8: "Byte", _C.int8: "Char", _C.int16: "Short", _C.int32: "Int", _C.int64: "Long",
-           _C.bool: "Bool", _C.complex64: "ComplexFloat", _C.complex128: "ComplexDouble"}
 
 _C._set_tensor_class(Tensor)

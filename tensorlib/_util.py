@@ -30,3 +30,9 @@ def no_names(op, *tensors):
             raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
                                "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set "
                                "names on the result of the operation.")
+
+
+def legacy_type(dtype):
+    """torch's legacy tensor type string for dtype ('tensorlib.FloatTensor', 'tensorlib.UInt16Tensor'):
+    the ScalarType name followed by Tensor, as torch builds it."""
+    return "tensorlib." + dtype._cname + "Tensor"

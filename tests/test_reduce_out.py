@@ -108,3 +108,38 @@ def test_out_names():
     bad = tl.empty(3, names=("D",))
     with pytest.raises(RuntimeError, match="Name mismatch"):
         tl.sum(x, "N", out=bad)
+
+
+PAIR_OPS = {"median": (1,), "nanmedian": (1,), "kthvalue": (1, 1), "cummax": (1,), "cummin": (1,), "mode": (1,),
+            "sort": (1,), "topk": (1, 1), "max": (1,), "min": (1,)}
+
+
+@pytest.mark.parametrize("op", list(PAIR_OPS))
+@pytest.mark.parametrize("dts", [("int32", "int64"), ("float32", "int32"), ("float16", "int16"),
+                                 ("float64", "int64"), ("float32", "int64")])
+def test_pair_out_dtype_messages(op, dts):
+    """(values, indices) out= dtype errors in each torch kernel's words (legacy type names with
+    tensorlib. for torch.), checked before either output is written or resized."""
+    msgs, outs = [], []
+    for L in (torch, tl):
+        o = (L.full((2,), 7.0, dtype=getattr(L, dts[0])), L.full((2,), 7, dtype=getattr(L, dts[1])))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                getattr(L, op)(base(L), *PAIR_OPS[op], out=o)
+            msgs.append(None)
+        except RuntimeError as e:
+            msgs.append(str(e).replace("torch.", "tensorlib."))
+        outs.append(o)
+    assert msgs[1] == msgs[0]
+    if msgs[1] is not None:
+        assert [t.tolist() for t in outs[1]] == [[7, 7], [7, 7]]  # untouched
+
+
+def test_legacy_type_strings():
+    for name in ("float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool",
+                 "complex64", "complex128", "uint16", "uint32", "uint64", "float8_e5m2", "float8_e4m3fn"):
+        want = torch.empty(1, dtype=getattr(torch, name)).type().replace("torch.", "tensorlib.")
+        x = tl.empty(1, dtype=getattr(tl, name))
+        assert x.type() == want
+        assert x.type(want).dtype == x.dtype
