@@ -54,3 +54,59 @@ def test_std_var_mean_remove_dims(op, dims, keepdim):
 def test_std_mean_missing_name():
     with pytest.raises(RuntimeError, match=r"Name 'C' not found in Tensor\['N', None, 'H'\]"):
         tl.std_mean(x3(("N", None, "H")), ("N", "C"))
+
+
+# ---- rename / refine_names / align_to with the Ellipsis literal; flatten(start, end, out_dim) ---
+
+def test_ellipsis_literal_is_the_same_as_the_string():
+    x = x3()
+    for e in (..., "..."):
+        assert x.rename("A", e).names == ("A",) + NAMES[1:]
+        assert x.rename("A", e, "W").names == ("A", NAMES[1], "W")
+        assert x3((None, None, None)).refine_names(e, "W").names == (None, None, "W")
+        assert x3(("N", None, "H")).refine_names("N", e).names == ("N", None, "H")
+        assert x3(("N", None, "H")).refine_names(e, "N", "Q", "H").names == ("N", "Q", "H")
+        assert x.refine_names(e).names == NAMES
+        assert x.align_to("H", e).names == ("H", "N", "C")
+        assert x.align_to(e, "N").names == ("C", "H", "N")
+    with pytest.raises(RuntimeError, match=r"More than one Ellipsis"):
+        x.rename(..., "Q", ...)
+
+
+def test_align_to_ellipsis_covers_unnamed_dims():
+    x = x3(("N", None, "H"))
+    a = x.align_to("H", ...)
+    assert a.names == ("H", "N", None)
+    assert a.shape == (4, 2, 3)
+    assert (a.rename(None) == x.rename(None).permute(2, 0, 1)).all()
+    b = x.align_to("W", "H", ...)  # a name x lacks becomes a size-1 dim
+    assert b.names == ("W", "H", "N", None) and b.shape == (1, 4, 2, 3)
+    with pytest.raises(RuntimeError, match="All input dims must be named. Found unnamed dim at index 1"):
+        x.align_to("H", "N")
+
+
+def test_align_to_duplicate_names():
+    with pytest.raises(RuntimeError, match=r"duplicate names. Got names: \['N', 'C', 'H', 'N'\]"):
+        x3().align_to("N", ..., "N")
+
+
+def test_refine_names_errors_as_torch():
+    xp = x3(("N", None, "H"))
+    with pytest.raises(RuntimeError, match=r"because 'H' is different from 'Q' at index 2"):
+        xp.refine_names("N", "C", "Q")
+    with pytest.raises(RuntimeError, match=r"because 'N' is more specific than None at index 0"):
+        xp.refine_names(None, "C", "H")
+    with pytest.raises(RuntimeError, match=r"different number of dims \(3 and 4 respectively\)"):
+        x3((None, None, None)).refine_names("A", "B", ..., "C", "D")
+
+
+@pytest.mark.parametrize("start,end", [("N", "C"), (0, 1), ("C", "H"), (1, -1)])
+def test_flatten_range_with_out_dim(start, end):
+    x = x3()
+    s = NAMES.index(start) if isinstance(start, str) else start % 3
+    e = NAMES.index(end) if isinstance(end, str) else end % 3
+    r = x.flatten(start, end, "M")
+    assert r.names == NAMES[:s] + ("M",) + NAMES[e + 1:]
+    assert r.shape == x.rename(None).flatten(s, e).shape
+    with pytest.raises(RuntimeError, match="start_dim cannot come after end_dim"):
+        x.flatten(end, start, "M") if s != e else x.flatten(2, 0, "M")
