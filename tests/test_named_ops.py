@@ -110,3 +110,67 @@ def test_flatten_range_with_out_dim(start, end):
     assert r.shape == x.rename(None).flatten(s, e).shape
     with pytest.raises(RuntimeError, match="start_dim cannot come after end_dim"):
         x.flatten(end, start, "M") if s != e else x.flatten(2, 0, "M")
+
+
+# ---- masked_fill: names of input unified with the mask's (unifies names from inputs) -------
+
+def test_masked_fill_unifies_with_mask_names():
+    x, b = x3(), x3() > 3
+    xu = x.rename(None)
+    assert xu.masked_fill(b, 0.0).names == NAMES
+    assert xu.masked_fill(b[0, 0], 0.0).names == (None, None, "H")  # broadcast mask, from the right
+    assert x.masked_fill(b.rename(None), 0.0).names == NAMES
+    r = xu.clone()
+    r.masked_fill_(b.rename("N", None, "H"), 0.0)  # in place: self takes the computed names
+    assert r.names == ("N", None, "H")
+    with pytest.raises(RuntimeError, match=r"broadcast dims \['N', 'C', 'H'\] and dims \['N', 'Z', 'H'\]: dim 'C' and dim 'Z'"):
+        x.masked_fill(b.rename("N", "Z", "H"), 0.0)
+    with pytest.raises(RuntimeError, match=r"broadcast dims \['N', 'Z', 'H'\] and dims \['N', 'C', 'H'\]: dim 'Z' and dim 'C'"):
+        x.clone().masked_fill_(b.rename("N", "Z", "H"), 0.0)
+    with pytest.raises(RuntimeError, match=r"dim 'H' and dim 'C' are at the same position"):
+        x.masked_fill(b[0, 0].rename("C"), 0.0)
+    with pytest.raises(RuntimeError, match="Misaligned dims"):
+        x.masked_fill(b.rename(None, "H", None), 0.0)
+
+
+# ---- matmul family: batch names unify as torch's TensorName, no duplicate output names -----
+
+def Z(*shape, names):
+    return tl.zeros(*shape, names=names)
+
+
+@pytest.mark.parametrize("f", [tl.matmul, tl.mm, lambda a, b: tl.addmm(tl.zeros(3, 3), a, b)])
+def test_matrix_product_refuses_duplicate_names(f):
+    with pytest.raises(RuntimeError, match=r"Matrix multiplying Tensor\['A', 'D'\] with Tensor\['D', 'A'\] would produce "
+                                           r"output tensor with duplicate names \['A', 'A'\]"):
+        f(Z(3, 4, names=("A", "D")), Z(4, 3, names=("D", "A")))
+
+
+def test_bmm_and_batched_matmul_duplicate_names():
+    a, b = Z(2, 3, 4, names=("B", "A", "D")), Z(2, 4, 3, names=("B", "D", "A"))
+    for f in (tl.bmm, tl.matmul):
+        with pytest.raises(RuntimeError, match=r"duplicate names \['B', 'A', 'A'\]"):
+            f(a, b)
+    # a batch name repeating a matrix name (torch 1.13 builds this tensor; tensorlib refuses)
+    with pytest.raises(RuntimeError, match=r"duplicate names \['N', 'A', 'N'\]"):
+        tl.matmul(Z(2, 3, 4, names=("N", "A", "D")), Z(4, 5, names=("D", "N")))
+
+
+def test_matmul_batch_names_errors_as_torch():
+    with pytest.raises(RuntimeError, match=r"matmul: Expected 'B' \(index 0 of \['B', 'N', 'D'\]\) to match 'C' "
+                                           r"\(index 0 of \['C', 'in', 'out'\]\) but they do not match."):
+        tl.bmm(Z(2, 3, 4, names=("B", "N", "D")), Z(2, 4, 5, names=("C", "in", "out")))
+    # misaligned: a batch name matched with None must not appear anywhere in the other tensor
+    with pytest.raises(RuntimeError, match=r"matmul: Cannot match 'N' \(index 0 of \['N', 'in', 'out'\]\) with None "
+                                           r"\(index 0 of \[None, 'N', 'D'\]\) because the latter names already have 'N'"):
+        tl.matmul(Z(2, 3, 4, names=(None, "N", "D")), Z(2, 4, 5, names=("N", "in", "out")))
+    with pytest.raises(RuntimeError, match=r"Cannot match 'A' \(index 0 of \['A', 'B', 'C', 'D'\]\) with None"):
+        tl.matmul(Z(2, 2, 3, 4, names=("A", "B", "C", "D")), Z(2, 1, 4, 5, names=(None, "A", "E", "F")))
+
+
+@pytest.mark.parametrize("an,bn", [(("A", "B", "C", "D"), ("B", "E", "F")), ((None, "B", "C", "D"), ("B", "E", "F")),
+                                   (("A", None, "C", "D"), ("B", "E", "F"))])
+def test_matmul_batch_names_unify(an, bn):
+    r = tl.matmul(Z(2, 2, 3, 4, names=an), Z(2, 4, 5, names=bn))
+    batch = tuple(x if x is not None else y for x, y in zip(an[:2], (None,) + bn[:1]))
+    assert r.names == batch + (an[-2], bn[-1])
