@@ -174,3 +174,10 @@ def test_matmul_batch_names_unify(an, bn):
     r = tl.matmul(Z(2, 2, 3, 4, names=an), Z(2, 4, 5, names=bn))
     batch = tuple(x if x is not None else y for x, y in zip(an[:2], (None,) + bn[:1]))
     assert r.names == batch + (an[-2], bn[-1])
+
+
+@pytest.mark.parametrize("fn", ["rand", "randn", "zeros", "ones", "empty"])
+def test_factory_empty_size_with_names(fn):
+    assert getattr(tl, fn)((), names=()).names == ()
+    assert getattr(tl, fn)(()).shape == ()
+    assert getattr(tl, fn)((2, 3), names=("N", None)).names == ("N", None)
