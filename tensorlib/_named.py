@@ -6,31 +6,41 @@ from . import _C
 __all__ = ["rename", "refine_names", "align_to", "flatten_named", "unflatten_named"]
 
 
+def _is_ellipsis(n):
+    """torch takes both the Ellipsis literal and the string '...'."""
+    return n is Ellipsis or (isinstance(n, str) and n == "...")
+
+
+def _fmt(names):
+    """A name list as torch prints it: ['N', None, 'H']."""
+    return "[" + ", ".join("None" if n is None else repr(n) for n in names) + "]"
+
+
 def _expand_ellipsis(names, tensor_names, fname):
-    """Replaces one '...' in `names` with the tensor names it stands for."""
+    """Replaces one '...' (or Ellipsis) in `names` with the tensor names it stands for."""
     names = list(names)
-    if names.count("...") > 1:
-        raise RuntimeError(f"{fname}: More than one Ellipsis ('...') found in names ({names}). This function "
+    where = [i for i, n in enumerate(names) if _is_ellipsis(n)]
+    if len(where) > 1:
+        raise RuntimeError(f"{fname}: More than one Ellipsis ('...') found in names ({tuple(names)}). This function "
                            "supports up to one Ellipsis.")
-    if "..." not in names:
+    if not where:
         return names
-    i = names.index("...")
-    n_rest = len(names) - 1
-    if n_rest > len(tensor_names):
-        raise RuntimeError(f"{fname}: Tried to {fname.split('.')[-1]} a tensor with names {tuple(tensor_names)} "
-                           f"to {tuple(names)} but there are too many names")
-    covered = list(tensor_names[i:len(tensor_names) - (n_rest - i)])
+    i = where[0]
+    # as torch: the dims between the names before and after '...' (none when there are too
+    # many names; the caller's length check then reports the mismatch)
+    covered = list(tensor_names[i:max(i, len(tensor_names) - (len(names) - 1 - i))])
     return names[:i] + covered + names[i + 1:]
 
 
 def rename(t, names, rename_map, inplace):
     if names and rename_map:
-        raise RuntimeError("rename: Expected either names or a rename map, not both")
+        raise RuntimeError("rename: This function takes either positional args or keyword args, but not both. Use "
+                           "tensor.rename(*names) to name dims and tensor.rename(**rename_map) to rename dims.")
     if rename_map:
         cur = list(t.names)
         for old, new in rename_map.items():
             if old not in cur:
-                raise RuntimeError(f"Tried to rename dim '{old}' to dim {new} in Tensor[{', '.join(map(str, cur))}] "
+                raise RuntimeError(f"rename: Tried to rename dim '{old}' to dim {new} in Tensor[{tuple(t.names)}] "
                                    f"but dim '{old}' does not exist")
             cur[cur.index(old)] = new
         return t._set_names(cur, inplace)
@@ -43,50 +53,56 @@ def rename(t, names, rename_map, inplace):
 
 def refine_names(t, names):
     new = _expand_ellipsis(names, t.names, "refine_names")
-    if len(new) != t.dim():
-        raise RuntimeError(f"refine_names: Number of names ({len(new)}) and number of dimensions in tensor "
-                           f"({t.dim()}) do not match. Attempted to refine names {tuple(names)}")
-    for old, nw in zip(t.names, new):
-        if old is not None and old != nw:
-            raise RuntimeError(f"refine_names: cannot coerce Tensor{t.names} to Tensor{tuple(new)} because "
-                               f"{old} is different from {nw} at index {list(t.names).index(old)}")
-    out = [o if o is not None else n for o, n in zip(t.names, new)]
-    return t._set_names(out, False)
+    cur = t.names
+    if len(new) != len(cur):
+        raise RuntimeError(f"refine_names: cannot coerce Tensor{_fmt(cur)} to Tensor{_fmt(new)} because they have a "
+                           f"different number of dims ({len(cur)} and {len(new)} respectively).")
+    for i, (old, nw) in enumerate(zip(cur, new)):
+        if old is None or old == nw:
+            continue
+        why = "is more specific than" if nw is None else "is different from"
+        raise RuntimeError(f"refine_names: cannot coerce Tensor{_fmt(cur)} to Tensor{_fmt(new)} because "
+                           f"{old!r} {why} {'None' if nw is None else repr(nw)} at index {i}")
+    return t._set_names(new, False)
 
 
 def align_to(t, names):
+    """torch's align_to: without '...' every dim of t must be named and appear in `names`; with
+    '...' the dims `names` does not mention (unnamed ones too) take its place in their order.
+    Names t lacks become size-1 dims."""
     cur = list(t.names)
-    if any(n is None for n in cur):
-        raise RuntimeError(f"align_to: All input dims must be named. Found unnamed dim at index "
-                           f"{cur.index(None)} of Tensor{tuple(cur)}.")
     names = list(names)
-    if "..." in names:
-        if names.count("...") > 1:
-            raise RuntimeError("align_to: More than one Ellipsis ('...') found in names")
-        i = names.index("...")
-        rest = [n for n in cur if n not in names]
-        names = names[:i] + rest + names[i + 1:]
-    for n in cur:
-        if n not in names:
-            raise RuntimeError(f"align_to: Cannot find dim '{n}' from Tensor{tuple(cur)} in desired names "
-                               f"{tuple(names)}. All input dims must be present in names.")
-    # permute existing dims into their order in `names`, then insert size-1 dims
-    present = [n for n in names if n in cur]
-    perm = [cur.index(n) for n in present]
-    plain = t.rename(None).permute(perm)
-    shape, strides = [], []
-    src_shape, src_strides = plain.shape, plain.stride()
-    j = 0
-    for n in names:
-        if n in cur:
-            shape.append(src_shape[j])
-            strides.append(src_strides[j])
-            j += 1
-        else:
-            shape.append(1)
-            strides.append(1)
-    out = plain.as_strided(shape, strides, plain.storage_offset())
-    return out._set_names(names, False)
+    where = [i for i, n in enumerate(names) if _is_ellipsis(n)]
+    if len(where) > 1:
+        raise RuntimeError(f"align_to: More than one Ellipsis ('...') found in names ({tuple(names)}). This function "
+                           "supports up to one Ellipsis.")
+    order = [n for n in names if not _is_ellipsis(n)]
+    if where and None in order:
+        raise RuntimeError(f"align_to: the desired order of dimensions cannot contain a None name, got {_fmt(order)}")
+    if not where:
+        for i, n in enumerate(cur):
+            if n is None:
+                raise RuntimeError(f"align_to: All input dims must be named. Found unnamed dim at index {i} of "
+                                   f"Tensor{_fmt(cur)}")
+            if n not in order:
+                raise RuntimeError(f"align_to: Cannot find dim '{n}' from Tensor{_fmt(cur)} in desired alignment "
+                                   f"{_fmt(order)}.")
+        rest = []
+    else:
+        rest = [i for i, n in enumerate(cur) if n is None or n not in order]
+    # output dims: each entry is a source dim index or None (a new size-1 dim named by `order`)
+    src = [cur.index(n) if n in cur else None for n in order]
+    if where:
+        src[where[0]:where[0]] = rest
+        order[where[0]:where[0]] = [cur[i] for i in rest]
+    if len(set(n for n in order if n is not None)) != len([n for n in order if n is not None]):
+        raise RuntimeError(f"Cannot construct a tensor with duplicate names. Got names: {_fmt(order)}.")
+    plain = t.rename(None)
+    sizes, strides = plain.shape, plain.stride()
+    shape = [1 if i is None else sizes[i] for i in src]
+    stride = [0 if i is None else strides[i] for i in src]
+    out = plain.as_strided(shape, stride, plain.storage_offset())
+    return out._set_names(order, False)
 
 
 def flatten_named(t, dims, out_dim):

@@ -41,7 +41,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 
     Samples from the uniform distribution on [0, 1)."""
     _check_factory(layout, requires_grad, pin_memory)
-    t = _C.empty(*_size_args(size, kw.pop("size", None)), dtype=dtype, device=device, names=names, **kw)
+    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names, **kw)
     return _finish(t.uniform_(0.0, 1.0, generator=generator), out, "rand")
 
 
@@ -51,7 +51,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
     Samples from the standard normal distribution (complex dtypes: each part has variance 1/2)."""
     _check_factory(layout, requires_grad, pin_memory)
-    t = _C.empty(*_size_args(size, kw.pop("size", None)), dtype=dtype, device=device, names=names, **kw)
+    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names, **kw)
     return _finish(t.normal_(0.0, 1.0, generator=generator), out, "randn")
 
 
@@ -122,7 +122,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if size is None:
             raise TypeError("normal() missing required argument 'size' when mean and std are numbers")
         _check_factory(layout, requires_grad, pin_memory)
-        t = _C.empty(*_size_args((size,), None), dtype=dtype, device=device, names=names)
+        t = _C.empty(tuple(_size_args((size,), None)), dtype=dtype, device=device, names=names)
         return _finish(t.normal_(mean, std, generator=generator), out, "normal")
     r = _C._normal(mean, std, generator)
     src = mean if tm else std

@@ -49,9 +49,11 @@ for _name, _fields in [("max", "values indices"), ("min", "values indices"), ("m
     setattr(return_types, _name, _cls)
 del _name, _fields, _cls
 
-# ops listed with a name rule in seed 003 (removes dims / keeps input names / none)
+# ops with a name rule (seed 003, or torch 1.13 named-tensor support: cummax/cummin keep input
+# names, std_mean/var_mean remove dims like std/var)
 _NAMED_OK = {"sum", "mean", "prod", "std", "var", "median", "nanmedian", "mode", "max", "min", "argmax",
-             "argmin", "kthvalue", "logsumexp", "cumsum", "cumprod", "histc", "all", "any"}
+             "argmin", "kthvalue", "logsumexp", "cumsum", "cumprod", "cummax", "cummin", "std_mean", "var_mean",
+             "histc", "all", "any"}
 
 
 def _unnamed(op, *tensors):

@@ -190,6 +190,12 @@ class Tensor(_C.TensorBase):
         Named form: flatten(dims, out_dim) merges the named dims into a dim called out_dim.
         """
         from . import _named
+        if out_dim is not None and not isinstance(start_dim, (list, tuple)):
+            # flatten(start, end, out_dim): torch's int and Dimname range forms
+            s, e = self._dim_index(start_dim), self._dim_index(end_dim)
+            if s > e:
+                raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+            return _named.flatten_named(self, list(range(s, e + 1)), out_dim)
         if out_dim is not None or isinstance(start_dim, (list, tuple)) and start_dim and isinstance(start_dim[0], str):
             return _named.flatten_named(self, start_dim if out_dim is None else start_dim,
                                         out_dim if out_dim is not None else end_dim)

@@ -89,7 +89,7 @@ typedef struct {
     int nextra;
     int force_dtype;         /* result dtype fixed (masked_fill), -1 otherwise */
     int in_compute[3];       /* compute dtype override per input (-1: the op's) */
-    int names_from;          /* -1: unify all tensor inputs; k: keep input k's names */
+    int names_from;          /* -1: unify all tensor inputs (-2: last input first, for error order); k: keep input k's names */
     const tl_ew_params *prm;
     tl_tensor tmp[3];        /* inputs read through a copy (unjudgeable overlap with out) */
     int has_tmp[3];
@@ -258,8 +258,8 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     } else {
         int32_t acc[TL_MAX_DIMS];
         int acc_n = 0, acc_has = 0;
-        for (int k = 0; k < c->nin; k++) {
-            const tl_tensor *t = c->in[k].t;
+        for (int j = 0; j < c->nin; j++) {
+            const tl_tensor *t = c->in[c->names_from == -2 ? c->nin - 1 - j : j].t;
             if (!t) continue;
             int r = tl_names_unify_lists(names, acc_has ? acc : NULL, acc_n, t->names, t->ndim,
                                          acc_n > t->ndim ? acc_n : t->ndim);
@@ -543,7 +543,9 @@ int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value
     c.in[2].t = x;
     c.force_dtype = x->dtype;
     c.in_compute[0] = TL_BOOL;
-    c.names_from = 2;
+    /* names: x's unified with the mask's from the right (torch 1.13); torch names x first out
+     * of place and the mask first in place in its mismatch messages */
+    c.names_from = dst->mode == TL_EW_INPLACE ? -1 : -2;
     c.kernel = tl_ew_ternary_kernel(TL_TOP_where, compute_of((tl_dtype)x->dtype));
     return run(&c, dst);
 }

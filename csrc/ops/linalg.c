@@ -105,19 +105,77 @@ static int unify_right(const int32_t *a, int ka, const int32_t *b, int kb, int32
     return 0;
 }
 
-/* Names of a matrix product: unify(batch names) + [a.names[-2]] + [b.names[-1]], the
- * contracted dims (and the missing dims of 1-D operands) removed. */
+/* torch's TensorName printing: 'B' (index 0 of ['B', 'N', 'D']), the name with its origin. */
+static void tensor_name_str(const tl_tensor *t, int d, char *buf, int len)
+{
+    char full[512];
+    int32_t n[TL_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) n[i] = name_at(t, i);
+    names_list_str(n, t->ndim, full, sizeof full);
+    int32_t id = n[d];
+    snprintf(buf, len, "%s%s%s (index %d of %s)", id ? "'" : "", id ? tl_name_str(id) : "None", id ? "'" : "", d, full);
+}
+
+/* torch's TensorName::unify of dim da of a with dim db of b (matmul's batch dims): a name
+ * matches itself or None, and a name matched with None must not appear anywhere in the
+ * other tensor (matrix dims included). Errors in torch's words. */
+static int unify_batch_dim(const tl_tensor *a, int da, const tl_tensor *b, int db, int32_t *out)
+{
+    int32_t x = name_at(a, da), y = name_at(b, db);
+    char s1[640], s2[640];
+    if (x == y || (!x && !y)) { *out = x; return 0; }
+    if (x && y) {
+        tensor_name_str(a, da, s1, sizeof s1);
+        tensor_name_str(b, db, s2, sizeof s2);
+        return tl_err(TL_ERR_RUNTIME, "matmul: Expected %s to match %s but they do not match.", s1, s2);
+    }
+    const tl_tensor *named = x ? a : b, *other = x ? b : a;
+    int dn = x ? da : db, dother = x ? db : da;
+    int32_t id = x ? x : y;
+    for (int i = 0; i < other->ndim; i++) {
+        if (name_at(other, i) != id) continue;
+        tensor_name_str(named, dn, s1, sizeof s1);
+        tensor_name_str(other, dother, s2, sizeof s2);
+        return tl_err(TL_ERR_RUNTIME, "matmul: Cannot match %s with %s because the latter names already have '%s'. "
+                                      "Are your tensors misaligned?", s1, s2, tl_name_str(id));
+    }
+    *out = id;
+    return 0;
+}
+
+/* Names of a matrix product (torch's compute_matmul_outnames): the batch dims unified from
+ * the right + [a.names[-2]] + [b.names[-1]], the contracted dims (and the missing dims of
+ * 1-D operands) removed. A result with a name twice is refused in torch's words (torch 1.13
+ * checks the two matrix dims only and lets a batch name repeat a matrix one; tensorlib never
+ * builds a tensor with duplicate names). */
 static int product_names(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, const tl_tensor *input)
 {
     if (!a->names && !b->names && !(input && input->names)) return 0;
-    int32_t na[TL_MAX_DIMS] = {0}, nb[TL_MAX_DIMS] = {0}, nm[TL_MAX_DIMS] = {0};
-    int ka = a->ndim >= 2 ? a->ndim - 2 : 0, kb = b->ndim >= 2 ? b->ndim - 2 : 0;
-    for (int i = 0; i < ka; i++) na[i] = name_at(a, i);
-    for (int i = 0; i < kb; i++) nb[i] = name_at(b, i);
-    if (unify_right(na, ka, nb, kb, nm) < 0) return -1;
+    int32_t nm[TL_MAX_DIMS] = {0};
+    int ka = a->ndim > 2 ? a->ndim - 2 : 0, kb = b->ndim > 2 ? b->ndim - 2 : 0;
     int k = ka > kb ? ka : kb;
+    for (int i = 0; i < k; i++) {
+        int ia = i - (k - ka), ib = i - (k - kb);
+        if (ia < 0) nm[i] = name_at(b, ib);
+        else if (ib < 0) nm[i] = name_at(a, ia);
+        else if (unify_batch_dim(a, ia, b, ib, &nm[i]) < 0) return -1;
+    }
     if (a->ndim >= 2) nm[k++] = name_at(a, a->ndim - 2);
     if (b->ndim >= 2) nm[k++] = name_at(b, b->ndim - 1);
+    for (int i = 0; i < k; i++) {
+        if (nm[i] && contains(nm, i, nm[i])) {
+            char sa[512], sb[512], so[512];
+            int32_t n[TL_MAX_DIMS];
+            for (int j = 0; j < a->ndim; j++) n[j] = name_at(a, j);
+            names_list_str(n, a->ndim, sa, sizeof sa);
+            for (int j = 0; j < b->ndim; j++) n[j] = name_at(b, j);
+            names_list_str(n, b->ndim, sb, sizeof sb);
+            names_list_str(nm, k, so, sizeof so);
+            return tl_err(TL_ERR_RUNTIME, "Matrix multiplying Tensor%s with Tensor%s would produce output tensor with "
+                                          "duplicate names %s. Please rename the input tensors with `Tensor.rename` to "
+                                          "prevent this.", sa, sb, so);
+        }
+    }
     if (input && input->names) { /* addmm/addmv: then the add rule with input */
         int32_t ni[TL_MAX_DIMS], res[TL_MAX_DIMS];
         for (int i = 0; i < input->ndim; i++) ni[i] = input->names[i];
