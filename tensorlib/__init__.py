@@ -129,7 +129,7 @@ for _name in ("as_strided", "chunk", "clone", "detach", "detach_", "diagonal", "
               "cosh_", "deg2rad_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "log10_",
               "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_",
               "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
-              "trunc_", "xlogy_", "addmv_", "conj_physical_"):
+              "trunc_", "xlogy_", "addmv_", "conj_physical_", "adjoint"):
     if hasattr(Tensor, _name) and _name not in globals():
         globals()[_name] = _method_function(_name)
 del _name

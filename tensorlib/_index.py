@@ -9,7 +9,7 @@ import builtins
 import operator
 
 from . import _C
-from ._out import supports_out
+from ._out import supports_out, write_out
 from ._util import dim_index, no_names as _no_names, wrap_dim as _wrap
 
 _RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
@@ -402,12 +402,12 @@ def _unify_from_right(a, b, action):
     return out
 
 
-def masked_select(input, mask):
+def masked_select(input, mask, *, out=None):
     """1-D tensor of input's elements where the (broadcast) bool mask is True. Names: the
     mask is aligned with input and the names must unify; the 1-D result is unnamed."""
     if input.has_names() or mask.has_names():
         _unify_from_right(input.names, mask.names, "broadcast")
-    return _C._masked_select(input, mask)
+    return write_out(_C._masked_select(input, mask), out, "masked_select")
 
 
 def masked_scatter_(input, mask, source):

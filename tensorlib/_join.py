@@ -22,7 +22,7 @@ def cat(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "cat")
     if isinstance(dim, str):
         dim = _dim(ts[0], dim)
-    return write_out(_C._cat(ts, operator.index(dim)), out)
+    return write_out(_C._cat(ts, operator.index(dim)), out, "cat")
 
 
 def concat(tensors, dim=0, *, out=None):
@@ -49,7 +49,7 @@ def stack(tensors, dim=0, *, out=None):
         # torch: cat along d, then split d (a view), so channels_last inputs keep their layout
         shape = list(ts[0].shape)
         shape[d:d + 1] = [len(ts), shape[d]]
-        return write_out(cat(ts, d).view(shape), out)
+        return write_out(cat(ts, d).view(shape), out, "cat")
     return cat([t.unsqueeze(d) for t in ts], d, out=out)
 
 

@@ -426,13 +426,19 @@ def count_nonzero(input, dim=None):
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sum along dim (integers and bool accumulate in int64)."""
     _check_tensor("cumsum", input)
-    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, _accumulate_dtype("cumsum", dtype, out)), out)
+    acc = _accumulate_dtype("cumsum", dtype, out)
+    if acc == _C.bool:  # dtype=bool or a bool out: torch has no bool accumulation
+        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
+    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, acc), out)
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative product along dim."""
     _check_tensor("cumprod", input)
-    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, _accumulate_dtype("cumprod", dtype, out)), out)
+    acc = _accumulate_dtype("cumprod", dtype, out)
+    if acc == _C.bool:
+        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
+    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, acc), out)
 
 
 def cummax(input, dim, *, out=None):
@@ -551,8 +557,22 @@ def _method(fn):
     return m
 
 
+def _scan_inplace(fn):
+    def m(self, dim, *, dtype=None):
+        if dtype is not None and dtype != self.dtype:
+            raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype._typemeta} and output tensor dtype "
+                               f"{dtype._typemeta} should match")
+        return fn(self, dim, dtype=self.dtype, out=self)  # torch passes self's dtype (so bool raises)
+    m.__name__ = m.__qualname__ = fn.__name__ + "_"
+    m.__qualname__ = "Tensor." + m.__name__
+    m.__doc__ = f"In-place {fn.__name__}: self accumulates in its own dtype and keeps its names."
+    return m
+
+
 for _fn in (sum, nansum, prod, mean, nanmean, std, var, logsumexp, norm, max, min, amax, amin, aminmax,
             argmax, argmin, median, nanmedian, mode, kthvalue, all, any, count_nonzero, cumsum, cumprod,
             cummax, cummin, histc, sort, argsort, msort, topk, unique):
     setattr(Tensor, _fn.__name__, _method(_fn))
+for _fn in (cumsum, cumprod):
+    setattr(Tensor, _fn.__name__ + "_", _scan_inplace(_fn))
 del _fn

@@ -287,8 +287,18 @@ class Tensor(_C.TensorBase):
     @property
     def mH(self):
         """Conjugate transpose of the last two dims."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.dim()}-D "
+                               "tensor.")
         t = self.mT
         return t.conj() if self.is_complex() else t
+
+    def adjoint(self):
+        """Conjugate transpose of the last two dims (mH)."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of matrices. Got "
+                               f"{self.dim()}-D tensor.")
+        return self.mH
 
     def is_floating_point(self):
         """True for floating point dtypes."""

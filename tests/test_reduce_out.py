@@ -143,3 +143,57 @@ def test_legacy_type_strings():
         x = tl.empty(1, dtype=getattr(tl, name))
         assert x.type() == want
         assert x.type(want).dtype == x.dtype
+
+
+@pytest.mark.parametrize("dt", ["int32", "float32", "float16", "int8", "bool"])
+@pytest.mark.parametrize("op", ["cumsum_", "cumprod_"])
+def test_inplace_scans(op, dt):
+    """cumsum_/cumprod_ accumulate in self's dtype (torch's out= rule for self) and keep names."""
+    vals = [[1, 2, 3], [0, 1, 2]]
+    results = []
+    for L in (torch, tl):
+        x = L.tensor(vals, dtype=getattr(L, dt))
+        try:
+            r = getattr(x, op)(1)
+            results.append((r is x, str(x.dtype).split(".")[-1], x.to(L.float64).tolist()))
+        except (RuntimeError, NotImplementedError) as e:
+            results.append((type(e).__name__, str(e)))
+    assert results[0] == results[1]
+    x = tl.ones(2, 3, names=("N", "C"))
+    assert getattr(x, op)("C").names == ("N", "C")
+    with pytest.raises(RuntimeError, match="Bad in-place call"):
+        getattr(tl.ones(2), op)(0, dtype=tl.float64)
+
+
+@pytest.mark.parametrize("case", ["sum_dtype_bool", "prod_dtype_bool", "prod_bool_in_bool_out", "sum_int_in_bool_out",
+                                  "sum_bool_in_bool_out", "sum_bool_in_uint8_out"])
+def test_scan_bool_accumulation(case):
+    """torch refuses to accumulate scans in bool (dtype=bool or a bool out), whatever the input."""
+    f = {"sum_dtype_bool": lambda L: L.cumsum(L.tensor([1, 2]), 0, dtype=L.bool),
+         "prod_dtype_bool": lambda L: L.cumprod(L.tensor([True]), 0, dtype=L.bool),
+         "prod_bool_in_bool_out": lambda L: L.cumprod(L.tensor([True]), 0, out=L.empty(1, dtype=L.bool)),
+         "sum_int_in_bool_out": lambda L: L.cumsum(L.tensor([1, 2]), 0, out=L.empty(2, dtype=L.bool)),
+         "sum_bool_in_bool_out": lambda L: L.cumsum(L.tensor([[True, False, True], [False, False, True]]), 1,
+                                                    out=L.empty(2, 3, dtype=L.bool)),
+         "sum_bool_in_uint8_out": lambda L: L.cumsum(L.tensor([True, True]), 0, out=L.empty(2, dtype=L.uint8))}[case]
+    got = []
+    for L in (torch, tl):
+        try:
+            got.append(f(L).tolist())
+        except NotImplementedError as e:
+            got.append(str(e))
+    assert got[0] == got[1]
+
+
+def test_adjoint():
+    z = [[1 + 2j, 3], [4j, 5]]
+    for shape in [(2, 3), (4, 2, 3)]:
+        x = tl.ones(*shape)
+        assert tuple(tl.adjoint(x).shape) == tuple(torch.adjoint(torch.ones(*shape)).shape)
+    assert tl.tensor(z).adjoint().tolist() == torch.tensor(z).adjoint().tolist()
+    for f in (lambda L: L.ones(3).adjoint(), lambda L: L.ones(3).mH):
+        with pytest.raises(RuntimeError) as a:
+            f(tl)
+        with pytest.raises(RuntimeError) as b:
+            f(torch)
+        assert str(a.value) == str(b.value)
