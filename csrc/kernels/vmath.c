@@ -467,8 +467,13 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
 #define VM_FIX_sigmoid_double
 #define VM_FIX_TRIG(T, f, lim)                                                  \
-    for (int i = 0; i < m; i++)                                                 \
-        if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]);
+    {                                                                           \
+        int out = 0; /* a vectorized scan first: the fix itself is rare */       \
+        for (int i = 0; i < m; i++) out |= !(in[i] >= -(T)(lim) && in[i] <= (T)(lim)); \
+        if (out)                                                                \
+            for (int i = 0; i < m; i++)                                         \
+                if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]); \
+    }
 #define VM_FIX_sin(T, lim) VM_FIX_TRIG(T, sin, lim)
 #define VM_FIX_cos(T, lim) VM_FIX_TRIG(T, cos, lim)
 
