@@ -261,16 +261,26 @@ PyObject *tl_scalar_to_py(tl_scalar s)
     }
 }
 
+/* Raises msg (a format with one %R) with the names printed as torch prints them: a list. */
+static int names_error(PyObject *seq, const char *msg)
+{
+    PyObject *l = PySequence_List(seq);
+    if (l) PyErr_Format(PyExc_RuntimeError, msg, l);
+    Py_XDECREF(l);
+    Py_DECREF(seq);
+    return -1;
+}
+
 int tl_conv_names(PyObject *o, int n, int32_t *ids)
 {
     PyObject *seq = PySequence_Fast(o, "names must be a sequence of str or None");
     if (!seq) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
     if (len != n) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_RuntimeError, "Number of names (%zd) and number of dimensions in tensor (%d) do not match. "
-                                         "Attempted to create a tensor with names %S", len, n, o);
-        return -1;
+        char msg[160];
+        snprintf(msg, sizeof msg, "Number of names (%zd) and number of dimensions in tensor (%d) do not match. "
+                                  "Attempted to create a tensor with names %%R", len, n);
+        return names_error(seq, msg);
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
@@ -291,11 +301,7 @@ int tl_conv_names(PyObject *o, int n, int32_t *ids)
         int32_t id = tl_name_intern(s, sl);
         if (id < 0) { Py_DECREF(seq); return tl_raise_int(); }
         for (Py_ssize_t j = 0; j < i; j++) {
-            if (ids[j] == id) {
-                Py_DECREF(seq);
-                PyErr_Format(PyExc_RuntimeError, "Cannot construct a tensor with duplicate names. Got names: %S.", o);
-                return -1;
-            }
+            if (ids[j] == id) return names_error(seq, "Cannot construct a tensor with duplicate names. Got names: %R.");
         }
         ids[i] = id;
     }
