@@ -181,3 +181,19 @@ def test_factory_empty_size_with_names(fn):
     assert getattr(tl, fn)((), names=()).names == ()
     assert getattr(tl, fn)(()).shape == ()
     assert getattr(tl, fn)((2, 3), names=("N", None)).names == ("N", None)
+
+
+def test_diagonal_and_as_strided_names():
+    """torch 1.13: diagonal keeps the other dims' names and appends the diagonal (outdim or None);
+    as_strided drops every name."""
+    x = tl.zeros(2, 3, 4, names=("A", "B", "C"))
+    assert x.diagonal().names == ("C", None)
+    assert x.diagonal(0, 1, 2).names == ("A", None)
+    assert tl.diagonal(x, 1, 0, 2).names == ("B", None)
+    d = x.diagonal(outdim="D", dim1="A", dim2="C")
+    assert d.names == ("B", "D") and tuple(d.shape) == (3, 2)
+    assert x.diagonal(outdim="A", dim1="A", dim2="C").names == ("B", "A")
+    with pytest.raises(RuntimeError, match=r"duplicate names. Got names: \['B', 'B'\]"):
+        x.diagonal(outdim="B", dim1="A", dim2="C")
+    assert x.as_strided((2, 3), (1, 1)).names == (None, None)
+    assert tl.zeros(3, 3).diagonal(outdim="D").names == ("D",)

@@ -1,6 +1,7 @@
 /* names.c - the intern table of dimension names. */
 #include "core/names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,3 +46,15 @@ int32_t tl_name_intern(const char *s, int64_t len)
 }
 
 const char *tl_name_str(int32_t id) { return id > 0 && id < count ? strs[id] : NULL; }
+
+const char *tl_names_list_str(const int32_t *ids, int n, int quoted, char *buf, int len)
+{
+    const char *q = quoted ? "'" : "";
+    int p = snprintf(buf, len, "[");
+    for (int i = 0; i < n && p < len; i++) {
+        int32_t id = ids ? ids[i] : TL_NAME_NONE;
+        p += snprintf(buf + p, len - p, "%s%s%s%s", i ? ", " : "", id ? q : "", id ? tl_name_str(id) : "None", id ? q : "");
+    }
+    if (p < len) snprintf(buf + p, len - p, "]");
+    return buf;
+}

@@ -29,11 +29,7 @@ static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *
 
 static const char *names_str(const int32_t *ids, int n, char *buf, int len)
 {
-    int p = snprintf(buf, len, "[");
-    for (int i = 0; i < n && p < len; i++)
-        p += snprintf(buf + p, len - p, "%s%s", i ? ", " : "", ids && ids[i] ? tl_name_str(ids[i]) : "None");
-    if (p < len) snprintf(buf + p, len - p, "]");
-    return buf;
+    return tl_names_list_str(ids, n, 0, buf, len); /* torch's cat messages print names unquoted */
 }
 
 int tl_unify_names_same_rank(const int32_t *a, const int32_t *b, int n, int32_t *out)

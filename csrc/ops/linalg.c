@@ -55,14 +55,7 @@ static int view_as(tl_tensor *v, const tl_tensor *t, int nd, const int64_t *sz, 
 
 static int name_at(const tl_tensor *t, int d) { return t->names ? t->names[d] : 0; }
 
-static void names_list_str(const int32_t *n, int k, char *buf, int len)
-{
-    int pos = snprintf(buf, len, "[");
-    for (int i = 0; i < k && pos < len; i++)
-        pos += snprintf(buf + pos, len - pos, "%s%s%s%s", i ? ", " : "", n[i] ? "'" : "", n[i] ? tl_name_str(n[i]) : "None",
-                        n[i] ? "'" : "");
-    if (pos < len) snprintf(buf + pos, len - pos, "]");
-}
+static void names_list_str(const int32_t *n, int k, char *buf, int len) { tl_names_list_str(n, k, 1, buf, len); }
 
 static bool contains(const int32_t *n, int k, int32_t id)
 {

@@ -192,13 +192,12 @@ int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
     return tl_tensor_set_names(out, t->names ? nm : NULL);
 }
 
-int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2)
+int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2, int32_t outname)
 {
     int a, b;
     if (tl_wrap_dim(d1, t->ndim, &a) < 0 || tl_wrap_dim(d2, t->ndim, &b) < 0) return -1;
     if (a == b)
         return tl_err(TL_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
-    if (named_unsupported(t, "diagonal") < 0) return -1;
     int64_t diag_size, off = t->offset;
     if (offset >= 0) {
         diag_size = t->sizes[a] < t->sizes[b] - offset ? t->sizes[a] : t->sizes[b] - offset;
@@ -210,23 +209,32 @@ int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, 
         else off -= offset * t->strides[a];
     }
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
     int m = 0;
     for (int i = 0; i < t->ndim; i++) {
         if (i == a || i == b) continue;
         sz[m] = t->sizes[i];
         st[m] = t->strides[i];
+        nm[m] = t->names ? t->names[i] : TL_NAME_NONE;
         m++;
     }
     sz[m] = diag_size;
     st[m] = t->strides[a] + t->strides[b];
+    nm[m] = outname;
     m++;
-    return tl_tensor_view_init(out, t, m, sz, st, diag_size ? off : t->offset);
+    for (int i = 0; outname != TL_NAME_NONE && i < m - 1; i++)
+        if (nm[i] == outname) {
+            char buf[512];
+            return tl_err(TL_ERR_RUNTIME, "Cannot construct a tensor with duplicate names. Got names: %s.",
+                          tl_names_list_str(nm, m, 1, buf, sizeof buf));
+        }
+    if (tl_tensor_view_init(out, t, m, sz, st, diag_size ? off : t->offset) < 0) return -1;
+    return t->names || outname != TL_NAME_NONE ? tl_tensor_set_names(out, nm) : 0;
 }
 
 int tl_as_strided(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, const int64_t *strides, int n,
                   int64_t offset)
 {
-    if (named_unsupported(t, "as_strided") < 0) return -1;
     if (n > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
     for (int i = 0; i < n; i++)
         if (strides[i] < 0)

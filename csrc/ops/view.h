@@ -15,7 +15,10 @@ int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, in
 /* Python-style slice on one dim (start/stop already clamped by the caller, step > 0). */
 int tl_slice(tl_tensor *out, const tl_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);
 int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index);
-int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2);
+/* The diagonal becomes the last dim, named outname (TL_NAME_NONE for none); the other dims
+ * keep their names. */
+int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2, int32_t outname);
+/* Names are dropped: the new geometry has no dims to carry them (as torch). */
 int tl_as_strided(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, const int64_t *strides, int n,
                   int64_t offset);
 /* view(shape) with one -1 allowed; fails with torch's hint when strides don't allow it. */

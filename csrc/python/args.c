@@ -271,6 +271,15 @@ static int names_error(PyObject *seq, const char *msg)
     return -1;
 }
 
+int tl_conv_name(PyObject *o, int32_t *id)
+{
+    PyObject *one = PyTuple_Pack(1, o);
+    if (!one) return -1;
+    int rc = tl_conv_names(one, 1, id);
+    Py_DECREF(one);
+    return rc;
+}
+
 int tl_conv_names(PyObject *o, int n, int32_t *ids)
 {
     PyObject *seq = PySequence_Fast(o, "names must be a sequence of str or None");

@@ -97,6 +97,8 @@ PyObject *tl_finish_out(TensorObject *r, PyObject *out, const char *fname, bool 
 int tl_warn_out_resized(const char *old_shape, const char *new_shape);
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
+/* One dim name (str) to its interned id. */
+int tl_conv_name(PyObject *o, int32_t *id);
 PyObject *tl_names_tuple(const tl_tensor *t);
 
 #endif

@@ -510,14 +510,15 @@ static PyObject *m_select(FASTARGS)
 
 static PyObject *m_diagonal(FASTARGS)
 {
-    static const char *const names[] = {"offset", "dim1", "dim2", NULL};
-    PyObject *a[3];
+    static const char *const names[] = {"offset", "dim1", "dim2", "outdim", NULL};
+    PyObject *a[4];
     int64_t off = 0, d1 = 0, d2 = 1;
-    if (tl_parse_args(args, nargs, kwnames, "diagonal", names, 0, 3, a) < 0) return NULL;
+    int32_t outname = TL_NAME_NONE;
+    if (tl_parse_args(args, nargs, kwnames, "diagonal", names, 0, 4, a) < 0) return NULL;
     if ((a[0] && tl_conv_int64(a[0], &off, "offset") < 0) || (a[1] && tl_conv_dim(a[1], SELF, &d1) < 0) ||
-        (a[2] && tl_conv_dim(a[2], SELF, &d2) < 0))
+        (a[2] && tl_conv_dim(a[2], SELF, &d2) < 0) || (a[3] && a[3] != Py_None && tl_conv_name(a[3], &outname) < 0))
         return NULL;
-    TL_NEW_TENSOR(r, tl_diagonal(&r->t, SELF, off, d1, d2));
+    TL_NEW_TENSOR(r, tl_diagonal(&r->t, SELF, off, d1, d2, outname));
     return (PyObject *)r;
 }
 
@@ -1003,7 +1004,8 @@ static PyMethodDef tensor_methods[] = {
     FAST("unsqueeze", m_unsqueeze, "unsqueeze(dim): inserts a size-1 dim."),
     FAST("narrow", m_narrow, "narrow(dim, start, length): a view of a range along dim."),
     FAST("select", m_select, "select(dim, index): a view with dim removed at index."),
-    FAST("diagonal", m_diagonal, "diagonal(offset=0, dim1=0, dim2=1): a view of a diagonal."),
+    FAST("diagonal", m_diagonal, "diagonal(offset=0, dim1=0, dim2=1, *, outdim=None): a view of a diagonal as the last dim "
+                                 "(named outdim; the other dims keep their names)."),
     FAST("as_strided", m_as_strided, "as_strided(size, stride, storage_offset=None): a view with explicit geometry."),
     FAST("unfold", m_unfold, "unfold(dimension, size, step): a view of sliding windows."),
     {"_set_names", (PyCFunction)m_set_names, METH_VARARGS, NULL},
