@@ -238,6 +238,7 @@ static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
     tl_iter_run(&it, check_loop, &c, TL_GRAIN_SIZE);
     if (c.bad) {
         c.bad = 0;
+        if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, TL_ITER_NO_REORDER) < 0) return -1;
         tl_iter_run(&it, check_loop, &c, 0);
     }
     return c.bad ? report_bad(&c, dim) : 0;
@@ -360,7 +361,9 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
         tl_iter it;
         if (tl_iter_init(&it, 2, ops, B, nb, 0) < 0) { tl_tensor_clear(&p->off); return -1; }
         tl_iter_run(&it, offsets_loop, &c, TL_GRAIN_SIZE);
-        if (c.bad) {
+        if (c.bad) { /* again on one thread: the first bad index in order, for any thread count */
+            c.bad = 0;
+            tl_iter_run(&it, offsets_loop, &c, 0);
             tl_tensor_clear(&p->off);
             return report_bad(&c, k);
         }
@@ -602,8 +605,9 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     idx_ctx c = {0};
     c.stride = st.strides[d] * tl_itemsize(t);
     c.size = st.sizes[d];
-    tl_iter it;
     tl_tensor cnt = {0};
+    bool owner[TL_MAX_DIMS]; /* the dims whose positions write disjoint elements */
+    for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
     if (op != TL_RED_NONE && !include_self) {
         /* reset every target to the reduction's identity first */
         tl_tensor idv = {0};
@@ -612,8 +616,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
             tl_tensor iv = tl_tensor_geom(&idv, si.ndim, si.sizes, zeros);
             const tl_tensor *ops0[3] = {&dst, &iv, &ix};
-            rc = tl_iter_init(&it, 3, ops0, si.sizes, si.ndim, TL_ITER_NO_REORDER);
-            if (rc == 0) tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
+            rc = run_scatter(t, ops0, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, PICK(put_dim, tl_itemsize(t)), &c);
         }
         tl_tensor_clear(&idv);
     }
@@ -633,35 +636,25 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             onev.storage = &(tl_storage){.data = (char *)&one};
             onev.offset = 0;
             const tl_tensor *opsc[3] = {&cd, &onev, &ix};
-            rc = tl_iter_init(&it, 3, opsc, si.sizes, si.ndim, TL_ITER_NO_REORDER);
-            if (rc == 0) tl_iter_run(&it, put_dim_acc, &cc, 0);
+            rc = run_scatter(&cnt, opsc, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, put_dim_acc, &cc);
         }
     }
     if (rc == 0) {
         const tl_tensor *ops[3] = {&dst, &sv, &ix};
-        bool owner[TL_MAX_DIMS];
-        for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
         c.fn = fn;
         tl_loop_fn loop = !fn ? PICK(put_dim, tl_itemsize(t)) : put_dim_acc;
         rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, loop, &c);
     }
     if (rc == 0 && op == TL_RED_MEAN) {
-        /* divide every element whose count exceeds one */
+        /* divide every element whose count exceeds one, a row of the last dim at a time */
         const int64_t *cp = (const int64_t *)tl_data(&cnt);
-        int64_t total = tl_numel(&cnt), cstr[TL_MAX_DIMS], idx[TL_MAX_DIMS] = {0};
-        tl_contiguous_strides(st.sizes, st.ndim, cstr);
-        char *base = tl_data(t);
-        int isz = tl_itemsize(t);
-        for (int64_t lin = 0; lin < total; lin++) {
-            if (cp[lin] > 1) {
-                int64_t off = 0, rem = lin;
-                for (int k = 0; k < st.ndim; k++) {
-                    idx[k] = rem / cstr[k];
-                    rem %= cstr[k];
-                    off += idx[k] * st.strides[k];
-                }
-                tl_elem_div_count(base + off * isz, (tl_dtype)t->dtype, cp[lin]);
-            }
+        int nd = st.ndim, isz = tl_itemsize(t);
+        int64_t row = st.sizes[nd - 1], rows = row ? tl_numel(&cnt) / row : 0, idx[TL_MAX_DIMS] = {0};
+        for (int64_t r = 0; r < rows; r++, cp += row) {
+            int64_t off = 0;
+            for (int k = 0; k < nd - 1; k++) off += idx[k] * st.strides[k];
+            tl_elem_div_counts(tl_data(t) + off * isz, st.strides[nd - 1] * isz, cp, row, (tl_dtype)t->dtype);
+            for (int k = nd - 2; k >= 0 && ++idx[k] == st.sizes[k]; k--) idx[k] = 0;
         }
     }
     tl_tensor_clear(&cnt);

@@ -166,6 +166,38 @@ void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count)
 }
 
 
+/* Typed divisions for the common dtypes: floats through double, as tl_elem_div_count
+ * (one rounding of the exact quotient), integers floored. */
+#define DIV_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) X(INT64, int64_t) \
+    X(FLOAT32, float) X(FLOAT64, double)
+#define DEF_DIV(ID, T)                                                                       \
+    static void div_##ID(char *p, int64_t ps, const int64_t *cnt, int64_t n)                 \
+    {                                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+            int64_t k = cnt[i];                                                              \
+            if (k <= 1) continue;                                                            \
+            T *q = (T *)(p + i * ps);                                                        \
+            if ((T)0.5 != 0) {                                                               \
+                *q = (T)((double)*q / (double)k);                                            \
+            } else {                                                                         \
+                int64_t v = (int64_t)*q, r = v / k;                                          \
+                *q = (T)(r - (v % k != 0 && v < 0));                                         \
+            }                                                                                \
+        }                                                                                    \
+    }
+DIV_LIST(DEF_DIV)
+
+void tl_elem_div_counts(char *p, int64_t ps, const int64_t *cnt, int64_t n, tl_dtype dt)
+{
+    switch (dt) {
+#define CASE_DIV(ID, T) case TL_##ID: div_##ID(p, ps, cnt, n); return;
+        DIV_LIST(CASE_DIV)
+    default:
+        for (int64_t i = 0; i < n; i++)
+            if (cnt[i] > 1) tl_elem_div_count(p + i * ps, dt, cnt[i]);
+    }
+}
+
 /* ---- index tensors -------------------------------------------------------------------- */
 
 int tl_check_index_dtype(const tl_tensor *idx, const char *opname, bool allow_int32)

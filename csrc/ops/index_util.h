@@ -24,6 +24,8 @@ tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *op
 void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
 /* *dst = *dst / count (floor division for integers, as torch's scatter_reduce mean). */
 void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count);
+/* p[i*ps] /= cnt[i] (as tl_elem_div_count) for i < n where cnt[i] > 1; ps in bytes. */
+void tl_elem_div_counts(char *p, int64_t ps, const int64_t *cnt, int64_t n, tl_dtype dt);
 
 #include "core/promote.h" /* tl_promote_types */
 
