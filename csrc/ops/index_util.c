@@ -66,6 +66,7 @@ static inline tl_complex32 c32_st(float complex c)
  * per element, or loop state read through pointers the stores may alias, costs twice the
  * time on the random destination accesses). The index-contiguous, source-packed case gets
  * its own loop body (the 1-D scatter and the inner dim of the n-d ones). */
+#define SCAT_AHEAD 32
 #define DEF_SCAT(NAME, T, C, LD, ST, EXPR)                                                              \
     static void NAME(char *o, int64_t os, const char *v, int64_t vs, const char *ix, int64_t xs,       \
                      int64_t st, int64_t n)                                                            \
@@ -73,7 +74,14 @@ static inline tl_complex32 c32_st(float complex c)
         if (xs == 8 && vs == (int64_t)sizeof(T)) {                                                     \
             const int64_t *restrict x = (const int64_t *)ix;                                           \
             const T *restrict pv = (const T *)v;                                                       \
-            for (int64_t i = 0; i < n; i++) {                                                          \
+            int64_t i = 0;                                                                             \
+            for (; i + SCAT_AHEAD < n; i++) { /* random targets: ask for the line early */             \
+                __builtin_prefetch(o + (i + SCAT_AHEAD) * os + x[i + SCAT_AHEAD] * st, 1, 1);          \
+                T *p = (T *)(o + i * os + x[i] * st);                                                  \
+                C a = LD(*p), b = LD(pv[i]);                                                           \
+                *p = ST(EXPR);                                                                         \
+            }                                                                                          \
+            for (; i < n; i++) {                                                                       \
                 T *p = (T *)(o + i * os + x[i] * st);                                                  \
                 C a = LD(*p), b = LD(pv[i]);                                                           \
                 *p = ST(EXPR);                                                                         \
