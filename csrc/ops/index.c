@@ -210,16 +210,11 @@ TL_CLONES static int any_bad(const int64_t *p, int64_t n, uint64_t shift, uint64
     return bad != 0;
 }
 
-typedef struct { const int64_t *p; uint64_t shift, span; volatile int bad; } any_ctx;
-static void any_bad_chunk(int64_t b, int64_t e, void *ctx)
-{
-    any_ctx *c = ctx;
-    if (any_bad(c->p + b, e - b, c->shift, c->span)) c->bad = 1;
-}
-
 /* Validates idx (int64, any strides) against `size` before anything is written. A bad
  * index is found again serially, so the one reported is the first in row-major order
- * whatever the thread count. */
+ * whatever the thread count. Contiguous indices are checked on the calling thread: the
+ * check is bandwidth-bound, and on a busy machine one more parallel region (a barrier
+ * waiting for a descheduled worker) costs more than a second thread saves. */
 static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
 {
     idx_ctx c = {0};
@@ -228,9 +223,8 @@ static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
     bool wrap = flags & TL_IDX_WRAP;
     if (tl_is_contiguous(idx)) {
         uint64_t shift = wrap ? (uint64_t)size : 0;
-        any_ctx a = {(const int64_t *)tl_data(idx), shift, (uint64_t)size + shift, 0};
-        tl_parallel_for(tl_numel(idx), 4 * TL_GRAIN_SIZE, any_bad_chunk, &a);
-        return a.bad && find_bad(idx, size, wrap, &c) ? report_bad(&c, dim) : 0;
+        int bad = any_bad((const int64_t *)tl_data(idx), tl_numel(idx), shift, (uint64_t)size + shift);
+        return bad && find_bad(idx, size, wrap, &c) ? report_bad(&c, dim) : 0;
     }
     const tl_tensor *ops[1] = {idx};
     tl_iter it;
