@@ -262,6 +262,8 @@ def _dim_index_put(input, dim, index, values, accumulate, opname, allow32):
         idx = (None,) * d + (index.reshape(-1),)
         target = input
     flags = {"index_add_": 8 | 4, "index_copy_": 8 | 16}.get(opname, 0)
+    if opname == "index_add_" and input.dim() <= 1:
+        flags = 8 | 2  # torch's vector path: IndexError "index out of range in self"
     _C._index_put_(target, idx, values, accumulate, flags)
     return input
 

@@ -454,3 +454,159 @@ def test_half_scatter_accumulation_matches_torch(dtype, call):
         dt = getattr(L, dtype)
         return call(L, L.zeros(2, dtype=dt), L.zeros(1000, dtype=L.long), L.full((1000,), 0.1, dtype=dt)).float().tolist()
     assert run(tl) == run(torch)
+
+
+# ---- typed scatter loops: every dtype and reduction, layouts, duplicates, vs torch ----
+
+SCATTER_DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8"]
+
+
+def _lib_pair(a, dtype):
+    """(tensorlib, torch) tensors of `dtype` from the small-integer array a (bfloat16 via float32)."""
+    x, t = tl.from_numpy(np.ascontiguousarray(a).astype(np.float32)), torch.from_numpy(np.ascontiguousarray(a).astype(np.float32))
+    return x.to(getattr(tl, dtype)), t.to(getattr(torch, dtype))
+
+
+def _bits_equal(x, t):
+    assert str(x.dtype).split(".")[-1] == str(t.dtype).split(".")[-1], (x.dtype, t.dtype)
+    assert tuple(x.shape) == tuple(t.shape), (tuple(x.shape), tuple(t.shape))
+    np.testing.assert_array_equal(x.double().numpy(), t.double().numpy())
+
+
+def _layouts(dtype, rng):
+    """(name, self, index, src, dim) for lib in (tl, torch): 0-d, empty, 1-D with duplicates,
+    2-D contiguous along either dim, transposed, negative-stride and strided operands."""
+    cases = []
+    def add(name, base, idx, src, dim, view=lambda v: v, iview=lambda v: v):
+        cases.append((name, base, idx, src, dim, view, iview))
+    add("0d", rng.integers(-3, 4, ()), np.array(0), rng.integers(-3, 4, ()), 0)
+    add("empty index", rng.integers(-3, 4, (4,)), np.zeros((0,), np.int64), rng.integers(-3, 4, (0,)), 0)
+    add("1d dup", rng.integers(-3, 4, (7,)), rng.integers(0, 7, 40), rng.integers(-3, 4, 40), 0)
+    add("1d large", rng.integers(-3, 4, (50,)), rng.integers(0, 50, 70000), rng.integers(-3, 4, 70000), 0)
+    add("2d dim0", rng.integers(-3, 4, (6, 5)), rng.integers(0, 6, (9, 5)), rng.integers(-3, 4, (9, 5)), 0)
+    add("2d dim1 partial", rng.integers(-3, 4, (6, 5)), rng.integers(0, 5, (4, 8)), rng.integers(-3, 4, (5, 9)), 1)
+    add("transposed", rng.integers(-3, 4, (5, 6)), rng.integers(0, 6, (5, 6)), rng.integers(-3, 4, (5, 6)), 0,
+        view=lambda v: v.t(), iview=lambda v: v.t())
+    add("negative stride", rng.integers(-3, 4, (6, 5)), rng.integers(0, 6, (6, 5)), rng.integers(-3, 4, (6, 5)), 0,
+        view=lambda v: v.flip(1), iview=lambda v: v.flip(0))
+    add("strided", rng.integers(-3, 4, (6, 10)), rng.integers(0, 6, (6, 10)), rng.integers(-3, 4, (6, 10)), 0,
+        view=lambda v: v[:, ::2], iview=lambda v: v[:, 1::2])
+    return cases
+
+
+@pytest.mark.parametrize("dtype", SCATTER_DTYPES)
+def test_scatter_reduce_grid_matches_torch(dtype):
+    """scatter/scatter_add/scatter(reduce=)/scatter_reduce (every reduction, include_self both
+    ways) and index_add on every layout give torch's values and dtype bit for bit
+    (float16/bfloat16 sums accumulate in float32 as torch's do)."""
+    rng = np.random.default_rng(17)
+    for name, base, idx, src, dim, view, iview in _layouts(dtype, rng):
+        if dtype == "uint8":
+            base, src = np.abs(base), np.abs(src)
+        (x, t), (sx, st) = _lib_pair(base, dtype), _lib_pair(src, dtype)
+        ix, it = tl.from_numpy(np.ascontiguousarray(idx)), torch.from_numpy(np.ascontiguousarray(idx))
+        x, t, sx, st = view(x), view(t), view(sx), view(st)
+        ix, it = iview(ix), iview(it)
+        if name in ("negative stride", "strided", "transposed"):
+            # views need the index no larger than self/src: the same view of both keeps it so
+            ix, it = view(tl.from_numpy(np.ascontiguousarray(idx % x.shape[dim]))), view(torch.from_numpy(np.ascontiguousarray(idx % t.shape[dim])))
+        calls = [lambda a, i, s: a.scatter(dim, i, s), lambda a, i, s: a.scatter_add(dim, i, s),
+                 lambda a, i, s: a.scatter(dim, i, s, reduce="add"), lambda a, i, s: a.scatter(dim, i, s, reduce="multiply")]
+        for red in ("sum", "prod", "mean", "amax", "amin"):
+            if red == "mean" and name == "1d large" and dtype in ("float16", "bfloat16", "int8", "uint8"):
+                continue  # torch keeps the counts (~1400) in self's dtype (rounded or wrapped); tensorlib's are exact
+            for inc in (True, False):
+                calls.append(lambda a, i, s, red=red, inc=inc: a.scatter_reduce(dim, i, s, red, include_self=inc))
+        for k, f in enumerate(calls):
+            try:
+                want = f(t, it, st)
+            except Exception as e:  # noqa: BLE001
+                with pytest.raises(type(e)):
+                    f(x, ix, sx)
+                continue
+            try:
+                _bits_equal(f(x, ix, sx), want)
+            except AssertionError as e:
+                raise AssertionError(f"{name} call {k}: {e}") from None
+        if name in ("1d dup", "1d large", "2d dim0"):
+            vi = rng.integers(0, x.shape[0], src.shape[0])
+            _bits_equal(x.index_add(0, tl.from_numpy(vi), sx), t.index_add(0, torch.from_numpy(vi), st))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["add", "sum", "prod", "mean", "amax", "amin"])
+def test_scatter_thread_count_independent(dtype, op):
+    """Large scatters (split across threads along the non-scatter dims) give the same bits on
+    one thread and on several, for every reduction; 1-D ones stay in row-major order."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-3, 4, (300, 257)).astype(np.float32)
+    s = (rng.standard_normal((300, 257)) * 3).astype(np.float32)
+    i0 = tl.from_numpy(rng.integers(0, 300, (300, 257)))
+    i1d = tl.from_numpy(rng.integers(0, 1000, 200000))
+    v1d = tl.from_numpy((rng.standard_normal(200000) * 3).astype(np.float32)).to(getattr(tl, dtype))
+    x, src = tl.from_numpy(a).to(getattr(tl, dtype)), tl.from_numpy(s).to(getattr(tl, dtype))
+    z1d = tl.zeros(1000, dtype=getattr(tl, dtype))
+
+    def run():
+        if op == "add":
+            return [x.scatter_add(0, i0, src), x.t().scatter_add(1, i0.t(), src.t()), z1d.scatter_add(0, i1d, v1d)]
+        return [x.scatter_reduce(0, i0, src, op, include_self=inc) for inc in (True, False)] + \
+               [z1d.scatter_reduce(0, i1d, v1d, op, include_self=False)]
+    old = tl.get_num_threads()
+    try:
+        tl.set_num_threads(max(2, old))
+        many = run()
+        tl.set_num_threads(1)
+        one = run()
+    finally:
+        tl.set_num_threads(old)
+    for p, q in zip(many, one):
+        np.testing.assert_array_equal(p.double().numpy(), q.double().numpy())
+
+
+def test_scatter_bad_index_first_reported_nothing_written():
+    """A bad index anywhere in a large index raises torch's error naming the first bad value
+    and the size (the same one for any thread count), and self is left as it was; int32
+    indices and indices sharing self's memory are read from a copy."""
+    rng = np.random.default_rng(2)
+    idx = rng.integers(0, 1000, 300000)
+    for pos in (0, 150000, 299999):
+        for bad in (1000, -1, 5000):
+            j = idx.copy()
+            j[pos] = bad
+            if pos != 299999:
+                j[-1] = 7777  # a later, different bad value
+            for nt in (1, 2):
+                old = tl.get_num_threads()
+                tl.set_num_threads(nt)
+                try:
+                    z = tl.zeros(1000)
+                    with pytest.raises(RuntimeError, match=f"index {bad} is out of bounds for dimension 0 with size 1000"):
+                        z.scatter_add_(0, tl.from_numpy(j), tl.ones(300000))
+                    assert not z.numpy().any()
+                    with pytest.raises(RuntimeError, match=f"index {bad} is out of bounds"):
+                        z.scatter_reduce_(0, tl.from_numpy(j), tl.ones(300000), "amax", include_self=False)
+                    assert not z.numpy().any()
+                    with pytest.raises(IndexError, match="index out of range in self"):
+                        z.index_add_(0, tl.from_numpy(j), tl.ones(300000))
+                    assert not z.numpy().any()
+                    z2 = tl.zeros(1000, 2)
+                    with pytest.raises(RuntimeError, match=f"index {bad} is out of bounds for dimension 0 with size 1000"):
+                        z2.index_add_(0, tl.from_numpy(j), tl.ones(300000, 2))
+                    assert not z2.numpy().any()
+                finally:
+                    tl.set_num_threads(old)
+    # non-contiguous index: the first bad in row-major order
+    j = np.zeros((4, 6), np.int64)
+    j[1, 2], j[3, 0] = 9, 11
+    z = tl.zeros(5, 4)
+    with pytest.raises(RuntimeError, match="index 11 is out of bounds for dimension 0 with size 5"):
+        z.scatter_add_(0, tl.from_numpy(j).t(), tl.ones(6, 4))
+    # int32 index
+    z = tl.zeros(5)
+    z.scatter_add_(0, tl.from_numpy(np.array([1, 1, 4], np.int32)), tl.ones(3))
+    assert z.tolist() == [0, 2, 0, 0, 1]
+    # an index tensor that is self: read before any write
+    v = tl.from_numpy(np.array([1, 0, 3, 3], np.int64))
+    v.scatter_add_(0, v, tl.from_numpy(np.array([10, 20, 30, 40], np.int64)))
+    assert v.tolist() == [21, 10, 3, 73]

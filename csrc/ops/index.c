@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/parallel.h"
+#include "core/simd.h"
 #include "kernels/cast.h"
 #include "kernels/ew_kernels.h"
 #include "ops/copy.h"
@@ -25,7 +26,7 @@ typedef struct {
     int flags;
     volatile int bad;
     volatile int64_t badval;
-    tl_elem_fn fn;
+    tl_scatter_loop fn;   /* accumulate: the typed loop for (dtype, op) */
     tl_loop_fn row_add;   /* accumulate: the elementwise add kernel, for runs sharing one offset */
     tl_ew_params prm;
     int idx32;            /* index operand is int32 */
@@ -113,11 +114,13 @@ static inline int fix_index(idx_ctx *c, int64_t *v)
     static void put_dim_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
     {                                                                                              \
         idx_ctx *c = ctx;                                                                          \
+        /* locals: the stores may alias *c, d and s */                                             \
         char *o = d[0];                                                                            \
         const char *v = d[1], *ix = d[2];                                                          \
+        const int64_t s0 = s[0], s1 = s[1], s2 = s[2], stride = c->stride;                         \
         for (int64_t i = 0; i < n; i++) {                                                          \
-            int64_t k = *(const int64_t *)(ix + i * s[2]);                                         \
-            *(T *)(o + i * s[0] + k * c->stride) = *(const T *)(v + i * s[1]);                     \
+            int64_t k = *(const int64_t *)(ix + i * s2);                                           \
+            *(T *)(o + i * s0 + k * stride) = *(const T *)(v + i * s1);                            \
         }                                                                                          \
     }
 DEF_LOOPS(1, uint8_t)
@@ -136,40 +139,12 @@ static void put_off_acc(char **d, const int64_t *s, int64_t n, void *ctx)
         c->row_add(p, st, n, &c->prm);
         return;
     }
-    for (int64_t i = 0; i < n; i++)
-        c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]), d[1] + i * s[1]);
+    c->fn(d[0], s[0], d[1], s[1], d[2], s[2], 1, n); /* byte offsets: index stride 1 */
 }
 static void put_dim_acc(char **d, const int64_t *s, int64_t n, void *ctx)
 {
     idx_ctx *c = ctx;
-    for (int64_t i = 0; i < n; i++)
-        c->fn(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * c->stride, d[1] + i * s[1]);
-}
-
-/* put_dim_acc for sums of the common dtypes, without a call per element (integers wrap). */
-#define DEF_PUT_DIM_SUM(name, T, U)                                                           \
-    static void name(char **d, const int64_t *s, int64_t n, void *ctx)                       \
-    {                                                                                         \
-        idx_ctx *c = ctx;                                                                     \
-        for (int64_t i = 0; i < n; i++) {                                                     \
-            T *o = (T *)(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * c->stride);  \
-            *o = (T)((U)*o + (U)*(const T *)(d[1] + i * s[1]));                               \
-        }                                                                                     \
-    }
-DEF_PUT_DIM_SUM(put_dim_sum_f32, float, float)
-DEF_PUT_DIM_SUM(put_dim_sum_f64, double, double)
-DEF_PUT_DIM_SUM(put_dim_sum_i64, int64_t, uint64_t)
-DEF_PUT_DIM_SUM(put_dim_sum_i32, int32_t, uint32_t)
-
-static tl_loop_fn put_dim_sum_loop(tl_dtype dt)
-{
-    switch (dt) {
-    case TL_FLOAT32: return put_dim_sum_f32;
-    case TL_FLOAT64: return put_dim_sum_f64;
-    case TL_INT64: return put_dim_sum_i64;
-    case TL_INT32: return put_dim_sum_i32;
-    default: return put_dim_acc;
-    }
+    c->fn(d[0], s[0], d[1], s[1], d[2], s[2], c->stride, n);
 }
 
 #define PICK(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
@@ -203,18 +178,6 @@ static int report_bad(const idx_ctx *c, int dim)
                   (c->flags & TL_IDX_COPY_PREFIX) ? "index_copy_(): " : "", (long long)c->badval, dim, (long long)c->size);
 }
 
-static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
-{
-    idx_ctx c = {0};
-    c.size = size;
-    c.flags = flags;
-    const tl_tensor *ops[1] = {idx};
-    tl_iter it;
-    if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, 0) < 0) return -1;
-    tl_iter_run(&it, check_loop, &c, TL_GRAIN_SIZE);
-    return c.bad ? report_bad(&c, dim) : 0;
-}
-
 /* Position of the first value of the contiguous int64 run p[0..n) outside [0, size)
  * ([-size, size) when wrap), or -1 (the error path and empty sources only: the gathers
  * check in their loops). */
@@ -236,6 +199,43 @@ static int find_bad(const tl_tensor *idx, int64_t size, bool wrap, idx_ctx *c)
     c->badval = p[k];
     c->size = size;
     return 1;
+}
+
+/* 1 when a value of the contiguous int64 run p[0..n) lies outside [0, span) after adding
+ * shift (wrapping indices: shift = span / 2); branch-free, so it vectorizes. */
+TL_CLONES static int any_bad(const int64_t *p, int64_t n, uint64_t shift, uint64_t span)
+{
+    uint64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) bad |= (uint64_t)p[i] + shift >= span;
+    return bad != 0;
+}
+
+/* Validates idx (int64, any strides) against `size` before anything is written. A bad
+ * index is found again serially, so the one reported is the first in row-major order
+ * whatever the thread count. Contiguous indices are checked on the calling thread: the
+ * check is bandwidth-bound, and on a busy machine one more parallel region (a barrier
+ * waiting for a descheduled worker) costs more than a second thread saves. */
+static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
+{
+    idx_ctx c = {0};
+    c.size = size;
+    c.flags = flags;
+    bool wrap = flags & TL_IDX_WRAP;
+    if (tl_is_contiguous(idx)) {
+        uint64_t shift = wrap ? (uint64_t)size : 0;
+        int bad = any_bad((const int64_t *)tl_data(idx), tl_numel(idx), shift, (uint64_t)size + shift);
+        return bad && find_bad(idx, size, wrap, &c) ? report_bad(&c, dim) : 0;
+    }
+    const tl_tensor *ops[1] = {idx};
+    tl_iter it;
+    if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, 0) < 0) return -1;
+    tl_iter_run(&it, check_loop, &c, TL_GRAIN_SIZE);
+    if (c.bad) {
+        c.bad = 0;
+        if (tl_iter_init(&it, 1, ops, idx->sizes, idx->ndim, TL_ITER_NO_REORDER) < 0) return -1;
+        tl_iter_run(&it, check_loop, &c, 0);
+    }
+    return c.bad ? report_bad(&c, dim) : 0;
 }
 
 /* ---- threaded scatters ---------------------------------------------------------------
@@ -355,7 +355,9 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
         tl_iter it;
         if (tl_iter_init(&it, 2, ops, B, nb, 0) < 0) { tl_tensor_clear(&p->off); return -1; }
         tl_iter_run(&it, offsets_loop, &c, TL_GRAIN_SIZE);
-        if (c.bad) {
+        if (c.bad) { /* again on one thread: the first bad index in order, for any thread count */
+            c.bad = 0;
+            tl_iter_run(&it, offsets_loop, &c, 0);
             tl_tensor_clear(&p->off);
             return report_bad(&c, k);
         }
@@ -436,7 +438,7 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
 {
     if (tl_check_writable(t) < 0) return -1;
     idx_ctx c = {0};
-    if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "index_put"))) return -1;
+    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "index_put"))) return -1;
     /* rows of dtypes computed in their own type can use the elementwise add kernel (same result
      * per element as fn: one rounding or wrap per addition) */
     if (accumulate && t->dtype != TL_FLOAT16 && t->dtype != TL_BFLOAT16 && t->dtype != TL_COMPLEX32)
@@ -539,9 +541,11 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
     if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
         return tl_err(TL_ERR_RUNTIME, "%s(): Expected dtype int32/int64 for index", opname);
-    if (index->dtype == TL_INT32) {
+    if (index->dtype == TL_INT32 || tl_may_overlap(index, t)) {
+        /* int32 indices widen first; indices sharing memory with t are read from a copy, as
+         * src is (the loops read each index after earlier writes) */
         tl_tensor i64 = {0};
-        if (tl_index_as_i64(&i64, index) < 0) return -1;
+        if (tl_clone(&i64, index, TL_INT64, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         int rc = tl_scatter_(t, dim, &i64, src, value, op, include_self, opname);
         tl_tensor_clear(&i64);
         return rc;
@@ -567,8 +571,8 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
                           tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d);
         }
     }
-    tl_elem_fn fn = NULL;
-    if (op != TL_RED_NONE && !(fn = tl_elem_reduce_fn((tl_dtype)t->dtype, op, opname))) return -1;
+    tl_scatter_loop fn = NULL;
+    if (op != TL_RED_NONE && !(fn = tl_scatter_loop_for((tl_dtype)t->dtype, op, opname))) return -1;
     tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
@@ -595,8 +599,9 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     idx_ctx c = {0};
     c.stride = st.strides[d] * tl_itemsize(t);
     c.size = st.sizes[d];
-    tl_iter it;
     tl_tensor cnt = {0};
+    bool owner[TL_MAX_DIMS]; /* the dims whose positions write disjoint elements */
+    for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
     if (op != TL_RED_NONE && !include_self) {
         /* reset every target to the reduction's identity first */
         tl_tensor idv = {0};
@@ -605,8 +610,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
             tl_tensor iv = tl_tensor_geom(&idv, si.ndim, si.sizes, zeros);
             const tl_tensor *ops0[3] = {&dst, &iv, &ix};
-            rc = tl_iter_init(&it, 3, ops0, si.sizes, si.ndim, TL_ITER_NO_REORDER);
-            if (rc == 0) tl_iter_run(&it, PICK(put_dim, tl_itemsize(t)), &c, 0);
+            rc = run_scatter(t, ops0, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, PICK(put_dim, tl_itemsize(t)), &c);
         }
         tl_tensor_clear(&idv);
     }
@@ -619,43 +623,32 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             tl_contiguous_strides(st.sizes, st.ndim, cstr);
             idx_ctx cc = {0};
             cc.stride = cstr[d] * 8;
-            cc.fn = tl_elem_reduce_fn(TL_INT64, TL_RED_SUM, opname);
+            cc.fn = tl_scatter_loop_for(TL_INT64, TL_RED_SUM, opname);
             cstr[d] = 0;
             tl_tensor cd = tl_tensor_geom(&cnt, si.ndim, si.sizes, cstr);
             tl_tensor onev = tl_tensor_geom(&cnt, si.ndim, si.sizes, zeros);
             onev.storage = &(tl_storage){.data = (char *)&one};
             onev.offset = 0;
             const tl_tensor *opsc[3] = {&cd, &onev, &ix};
-            rc = tl_iter_init(&it, 3, opsc, si.sizes, si.ndim, TL_ITER_NO_REORDER);
-            if (rc == 0) tl_iter_run(&it, put_dim_acc, &cc, 0);
+            rc = run_scatter(&cnt, opsc, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, put_dim_acc, &cc);
         }
     }
     if (rc == 0) {
         const tl_tensor *ops[3] = {&dst, &sv, &ix};
-        bool owner[TL_MAX_DIMS];
-        for (int k = 0; k < si.ndim; k++) owner[k] = k != d;
         c.fn = fn;
-        tl_loop_fn loop = !fn ? PICK(put_dim, tl_itemsize(t))
-                          : op == TL_RED_SUM || op == TL_RED_MEAN ? put_dim_sum_loop((tl_dtype)t->dtype) : put_dim_acc;
+        tl_loop_fn loop = !fn ? PICK(put_dim, tl_itemsize(t)) : put_dim_acc;
         rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, loop, &c);
     }
     if (rc == 0 && op == TL_RED_MEAN) {
-        /* divide every element whose count exceeds one */
+        /* divide every element whose count exceeds one, a row of the last dim at a time */
         const int64_t *cp = (const int64_t *)tl_data(&cnt);
-        int64_t total = tl_numel(&cnt), cstr[TL_MAX_DIMS], idx[TL_MAX_DIMS] = {0};
-        tl_contiguous_strides(st.sizes, st.ndim, cstr);
-        char *base = tl_data(t);
-        int isz = tl_itemsize(t);
-        for (int64_t lin = 0; lin < total; lin++) {
-            if (cp[lin] > 1) {
-                int64_t off = 0, rem = lin;
-                for (int k = 0; k < st.ndim; k++) {
-                    idx[k] = rem / cstr[k];
-                    rem %= cstr[k];
-                    off += idx[k] * st.strides[k];
-                }
-                tl_elem_div_count(base + off * isz, (tl_dtype)t->dtype, cp[lin]);
-            }
+        int nd = st.ndim, isz = tl_itemsize(t);
+        int64_t row = st.sizes[nd - 1], rows = row ? tl_numel(&cnt) / row : 0, idx[TL_MAX_DIMS] = {0};
+        for (int64_t r = 0; r < rows; r++, cp += row) {
+            int64_t off = 0;
+            for (int k = 0; k < nd - 1; k++) off += idx[k] * st.strides[k];
+            tl_elem_div_counts(tl_data(t) + off * isz, st.strides[nd - 1] * isz, cp, row, (tl_dtype)t->dtype);
+            for (int k = nd - 2; k >= 0 && ++idx[k] == st.sizes[k]; k--) idx[k] = 0;
         }
     }
     tl_tensor_clear(&cnt);
@@ -903,7 +896,7 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
         return tl_err(TL_ERR_INDEX, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, index.numel() = %lld",
                       (long long)tl_numel(source), (long long)tl_numel(index));
     idx_ctx c = {0};
-    if (accumulate && !(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
+    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
     if (tl_numel(index) > 0 && tl_numel(t) == 0)
         return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
     tl_tensor off = {0}, src = {0};

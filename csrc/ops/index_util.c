@@ -49,38 +49,74 @@ static inline tl_complex32 c32_st(float complex c)
     X(COMPLEX64, float complex, float complex, ID_, ID_, (a + b), (a * b), 0)                   \
     X(COMPLEX128, double complex, double complex, ID_, ID_, (a + b), (a * b), 0)
 
-#define DEF_FNS(ID, T, C, LD, ST, ADD, MUL, ORD)                                                     \
-    static void sum_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(ADD); } \
-    static void prod_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(MUL); }
-ARITH_LIST(DEF_FNS)
-#define DEF_ORD(ID, T, C, LD, ST)                                                                     \
-    static void max_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(NAN_MAX); } \
-    static void min_##ID(char *d, const char *s) { C a = LD(*(T *)d), b = LD(*(const T *)s); *(T *)d = ST(NAN_MIN); }
-DEF_ORD(BOOL, uint8_t, int, ID_, ID_)
-DEF_ORD(UINT8, uint8_t, uint8_t, ID_, ID_)
-DEF_ORD(INT8, int8_t, int8_t, ID_, ID_)
-DEF_ORD(INT16, int16_t, int16_t, ID_, ID_)
-DEF_ORD(INT32, int32_t, int32_t, ID_, ID_)
-DEF_ORD(INT64, int64_t, int64_t, ID_, ID_)
-DEF_ORD(FLOAT16, uint16_t, float, F16_LD, F16_ST)
-DEF_ORD(BFLOAT16, uint16_t, float, BF16_LD, BF16_ST)
-DEF_ORD(FLOAT32, float, float, ID_, ID_)
-DEF_ORD(FLOAT64, double, double, ID_, ID_)
+/* X(ID, T, C, LD, ST): the dtypes with an order (amax/amin). */
+#define ORD_LIST(X)                              \
+    X(BOOL, uint8_t, int, ID_, ID_)              \
+    X(UINT8, uint8_t, uint8_t, ID_, ID_)         \
+    X(INT8, int8_t, int8_t, ID_, ID_)            \
+    X(INT16, int16_t, int16_t, ID_, ID_)         \
+    X(INT32, int32_t, int32_t, ID_, ID_)         \
+    X(INT64, int64_t, int64_t, ID_, ID_)         \
+    X(FLOAT16, uint16_t, float, F16_LD, F16_ST)  \
+    X(BFLOAT16, uint16_t, float, BF16_LD, BF16_ST) \
+    X(FLOAT32, float, float, ID_, ID_)           \
+    X(FLOAT64, double, double, ID_, ID_)
 
-tl_elem_fn tl_elem_reduce_fn(tl_dtype dt, tl_reduce_op op, const char *opname)
+/* One typed loop per (dtype, op): the strides and pointers live in registers (a callback
+ * per element, or loop state read through pointers the stores may alias, costs twice the
+ * time on the random destination accesses). The index-contiguous, source-packed case gets
+ * its own loop body (the 1-D scatter and the inner dim of the n-d ones). */
+#define SCAT_AHEAD 32
+#define DEF_SCAT(NAME, T, C, LD, ST, EXPR)                                                              \
+    static void NAME(char *o, int64_t os, const char *v, int64_t vs, const char *ix, int64_t xs,       \
+                     int64_t st, int64_t n)                                                            \
+    {                                                                                                  \
+        if (xs == 8 && vs == (int64_t)sizeof(T)) {                                                     \
+            const int64_t *restrict x = (const int64_t *)ix;                                           \
+            const T *restrict pv = (const T *)v;                                                       \
+            int64_t i = 0;                                                                             \
+            for (; i + SCAT_AHEAD < n; i++) { /* random targets: ask for the line early */             \
+                __builtin_prefetch(o + (i + SCAT_AHEAD) * os + x[i + SCAT_AHEAD] * st, 1, 1);          \
+                T *p = (T *)(o + i * os + x[i] * st);                                                  \
+                C a = LD(*p), b = LD(pv[i]);                                                           \
+                *p = ST(EXPR);                                                                         \
+            }                                                                                          \
+            for (; i < n; i++) {                                                                       \
+                T *p = (T *)(o + i * os + x[i] * st);                                                  \
+                C a = LD(*p), b = LD(pv[i]);                                                           \
+                *p = ST(EXPR);                                                                         \
+            }                                                                                          \
+            return;                                                                                    \
+        }                                                                                              \
+        for (int64_t i = 0; i < n; i++) {                                                              \
+            T *p = (T *)(o + i * os + *(const int64_t *)(ix + i * xs) * st);                           \
+            C a = LD(*p), b = LD(*(const T *)(v + i * vs));                                            \
+            *p = ST(EXPR);                                                                             \
+        }                                                                                              \
+    }
+#define DEF_SCAT_ARITH(ID, T, C, LD, ST, ADD, MUL, ORD) \
+    DEF_SCAT(scat_sum_##ID, T, C, LD, ST, ADD)          \
+    DEF_SCAT(scat_prod_##ID, T, C, LD, ST, MUL)
+ARITH_LIST(DEF_SCAT_ARITH)
+#define DEF_SCAT_ORD(ID, T, C, LD, ST)           \
+    DEF_SCAT(scat_max_##ID, T, C, LD, ST, NAN_MAX) \
+    DEF_SCAT(scat_min_##ID, T, C, LD, ST, NAN_MIN)
+ORD_LIST(DEF_SCAT_ORD)
+
+tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *opname)
 {
     switch (op) {
     case TL_RED_SUM:
     case TL_RED_MEAN:
         switch (dt) {
-#define CASE_SUM(ID, ...) case TL_##ID: return sum_##ID;
+#define CASE_SUM(ID, ...) case TL_##ID: return scat_sum_##ID;
             ARITH_LIST(CASE_SUM)
         default: break;
         }
         break;
     case TL_RED_PROD:
         switch (dt) {
-#define CASE_PROD(ID, ...) case TL_##ID: return prod_##ID;
+#define CASE_PROD(ID, ...) case TL_##ID: return scat_prod_##ID;
             ARITH_LIST(CASE_PROD)
         default: break;
         }
@@ -89,9 +125,8 @@ tl_elem_fn tl_elem_reduce_fn(tl_dtype dt, tl_reduce_op op, const char *opname)
     case TL_RED_AMIN: {
         bool mx = op == TL_RED_AMAX;
         switch (dt) {
-#define CASE_ORD(ID) case TL_##ID: return mx ? max_##ID : min_##ID;
-            CASE_ORD(BOOL) CASE_ORD(UINT8) CASE_ORD(INT8) CASE_ORD(INT16) CASE_ORD(INT32) CASE_ORD(INT64)
-            CASE_ORD(FLOAT16) CASE_ORD(BFLOAT16) CASE_ORD(FLOAT32) CASE_ORD(FLOAT64)
+#define CASE_ORD(ID, ...) case TL_##ID: return mx ? scat_max_##ID : scat_min_##ID;
+            ORD_LIST(CASE_ORD)
         default: break;
         }
         break;
@@ -139,6 +174,38 @@ void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count)
 }
 
 
+/* Typed divisions for the common dtypes: floats through double, as tl_elem_div_count
+ * (one rounding of the exact quotient), integers floored. */
+#define DIV_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) X(INT64, int64_t) \
+    X(FLOAT32, float) X(FLOAT64, double)
+#define DEF_DIV(ID, T)                                                                       \
+    static void div_##ID(char *p, int64_t ps, const int64_t *cnt, int64_t n)                 \
+    {                                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+            int64_t k = cnt[i];                                                              \
+            if (k <= 1) continue;                                                            \
+            T *q = (T *)(p + i * ps);                                                        \
+            if ((T)0.5 != 0) {                                                               \
+                *q = (T)((double)*q / (double)k);                                            \
+            } else {                                                                         \
+                int64_t v = (int64_t)*q, r = v / k;                                          \
+                *q = (T)(r - (v % k != 0 && v < 0));                                         \
+            }                                                                                \
+        }                                                                                    \
+    }
+DIV_LIST(DEF_DIV)
+
+void tl_elem_div_counts(char *p, int64_t ps, const int64_t *cnt, int64_t n, tl_dtype dt)
+{
+    switch (dt) {
+#define CASE_DIV(ID, T) case TL_##ID: div_##ID(p, ps, cnt, n); return;
+        DIV_LIST(CASE_DIV)
+    default:
+        for (int64_t i = 0; i < n; i++)
+            if (cnt[i] > 1) tl_elem_div_count(p + i * ps, dt, cnt[i]);
+    }
+}
+
 /* ---- index tensors -------------------------------------------------------------------- */
 
 int tl_check_index_dtype(const tl_tensor *idx, const char *opname, bool allow_int32)
@@ -175,18 +242,20 @@ int tl_check_unnamed(const tl_tensor *t, const char *opname)
                   "of the operation.", opname);
 }
 
-typedef struct { tl_elem_fn fn; char v[16]; } scale_ctx;
+typedef struct { tl_scatter_loop fn; char v[16]; } scale_ctx;
+/* d[0] *= v: the product scatter with every index 0 and the value at stride 0 */
 static void scale_loop(char **d, const int64_t *s, int64_t n, void *ctx)
 {
     scale_ctx *c = ctx;
-    for (int64_t i = 0; i < n; i++) c->fn(d[0] + i * s[0], c->v);
+    const int64_t zero = 0;
+    c->fn(d[0], s[0], c->v, 0, (const char *)&zero, 0, 0, n);
 }
 
 int tl_scale_(tl_tensor *t, tl_scalar s)
 {
     if (tl_check_writable(t) < 0) return -1;
     scale_ctx c;
-    if (!(c.fn = tl_elem_reduce_fn((tl_dtype)t->dtype, TL_RED_PROD, "mul"))) return -1;
+    if (!(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_PROD, "mul"))) return -1;
     if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, c.v) < 0) return -1;
     const tl_tensor *ops[1] = {t};
     tl_iter it;

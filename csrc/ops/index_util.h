@@ -10,15 +10,22 @@
 
 typedef enum { TL_RED_NONE = 0, TL_RED_SUM, TL_RED_PROD, TL_RED_MEAN, TL_RED_AMAX, TL_RED_AMIN } tl_reduce_op;
 
-/* *dst = op(*dst, *src) for one element of dtype `dt` (both pointers to that dtype). */
-typedef void (*tl_elem_fn)(char *dst, const char *src);
-/* The accumulation function for (dt, op), or NULL (error set naming `opname`) when the
- * dtype has no arithmetic (shell dtypes). TL_RED_MEAN accumulates like TL_RED_SUM. */
-tl_elem_fn tl_elem_reduce_fn(tl_dtype dt, tl_reduce_op op, const char *opname);
+/* A typed scatter loop, for i in [0, n):
+ *     dst[i*ds + ix[i*xs] * st] = op(that element, src[i*ss])
+ * with byte strides ds, ss, xs, int64 indices ix scaled by st bytes (assumed in range) and
+ * dst not overlapping src or ix. */
+typedef void (*tl_scatter_loop)(char *dst, int64_t ds, const char *src, int64_t ss, const char *ix, int64_t xs,
+                                int64_t st, int64_t n);
+/* The loop for (dt, op), or NULL (error set naming `opname`) when the dtype has no
+ * arithmetic (shell dtypes) or no order (amax/amin). TL_RED_MEAN accumulates like
+ * TL_RED_SUM. Integers wrap, bool sums are logical or, float16/bfloat16 round per step. */
+tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *opname);
 /* Writes op's identity (0, 1, lowest, highest) as an element of dtype dt into out. */
 void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
 /* *dst = *dst / count (floor division for integers, as torch's scatter_reduce mean). */
 void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count);
+/* p[i*ps] /= cnt[i] (as tl_elem_div_count) for i < n where cnt[i] > 1; ps in bytes. */
+void tl_elem_div_counts(char *p, int64_t ps, const int64_t *cnt, int64_t n, tl_dtype dt);
 
 #include "core/promote.h" /* tl_promote_types */
 
