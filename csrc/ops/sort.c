@@ -1,5 +1,6 @@
-/* sort.c - sorting rows of (key, index) pairs with a stable LSD radix sort on order-
- * preserving 64-bit keys; sort, topk and the order-statistic reductions built on it. */
+/* sort.c - rows of (key, index) pairs on order-preserving 64-bit keys: a stable LSD radix
+ * sort for sort/argsort/median/unique, and torch's own selection and sorting algorithms for
+ * topk/kthvalue/mode (so equal values report torch's indices). */
 #include "ops/sort.h"
 
 #include <math.h>
@@ -44,48 +45,6 @@ void tl_sort_keys(tl_kv *kv, const char *row, int64_t n, tl_dtype bt)
         const int64_t *p = (const int64_t *)row;
         for (int64_t i = 0; i < n; i++) kv[i].key = (uint64_t)p[i] ^ ((uint64_t)1 << 63), kv[i].idx = i;
     }
-}
-
-static void insertion_sort_kv(tl_kv *a, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++) {
-        tl_kv v = a[i];
-        int64_t j = i;
-        while (j > 0 && a[j - 1].key > v.key) a[j] = a[j - 1], j--;
-        a[j] = v;
-    }
-}
-
-void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
-{
-    if (n <= 32) {
-        insertion_sort_kv(a, n);
-        return;
-    }
-    static const int B = 8;
-    int64_t (*cnt)[256] = calloc(B, sizeof(*cnt));
-    if (!cnt) { /* fall back to insertion sort rather than fail mid-op */
-        insertion_sort_kv(a, n);
-        return;
-    }
-    for (int64_t i = 0; i < n; i++)
-        for (int b = 0; b < B; b++) cnt[b][(a[i].key >> (8 * b)) & 255]++;
-    tl_kv *src = a, *dst = tmp;
-    for (int b = 0; b < B; b++) {
-        if (cnt[b][(a[0].key >> (8 * b)) & 255] == n) continue; /* every key shares this byte */
-        int64_t pos = 0;
-        for (int k = 0; k < 256; k++) {
-            int64_t c = cnt[b][k];
-            cnt[b][k] = pos;
-            pos += c;
-        }
-        for (int64_t i = 0; i < n; i++) dst[cnt[b][(src[i].key >> (8 * b)) & 255]++] = src[i];
-        tl_kv *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a) memcpy(a, src, sizeof(tl_kv) * (size_t)n);
-    free(cnt);
 }
 
 /* ---- torch's orders among equal values ------------------------------------------------
@@ -290,6 +249,40 @@ static void nth_element_kv(tl_kv *a, int64_t n, int64_t k, kv_cmp c)
     insertion_sort_cmp(a, n, c);
 }
 #undef KV_SWAP
+
+/* ---- the stable sort: LSD radix on the keys ---- */
+
+void tl_sort_kv(tl_kv *a, int64_t n, tl_kv *tmp)
+{
+    if (n <= 32) {
+        insertion_sort_cmp(a, n, KV_KEY_LT); /* stable for a total order */
+        return;
+    }
+    static const int B = 8;
+    int64_t (*cnt)[256] = calloc(B, sizeof(*cnt));
+    if (!cnt) { /* fall back to insertion sort rather than fail mid-op */
+        insertion_sort_cmp(a, n, KV_KEY_LT); /* stable for a total order */
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        for (int b = 0; b < B; b++) cnt[b][(a[i].key >> (8 * b)) & 255]++;
+    tl_kv *src = a, *dst = tmp;
+    for (int b = 0; b < B; b++) {
+        if (cnt[b][(a[0].key >> (8 * b)) & 255] == n) continue; /* every key shares this byte */
+        int64_t pos = 0;
+        for (int k = 0; k < 256; k++) {
+            int64_t c = cnt[b][k];
+            cnt[b][k] = pos;
+            pos += c;
+        }
+        for (int64_t i = 0; i < n; i++) dst[cnt[b][(src[i].key >> (8 * b)) & 255]++] = src[i];
+        tl_kv *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, sizeof(tl_kv) * (size_t)n);
+    free(cnt);
+}
 
 tl_dtype tl_sort_key_dtype(tl_dtype d) { return tl_dtype_is_float(d) ? TL_FLOAT64 : tl_rplan_buffer_dtype(d); }
 
