@@ -9,9 +9,10 @@ PY=.venv/bin/python
 [ -x "$PY" ] || python3 -m venv .venv
 pip_install() { "$PY" -m pip install -q --disable-pip-version-check "$@"; }
 
-if [ ! -e .venv/.deps-v1 ]; then
-    pip_install "setuptools>=68" wheel "numpy>=2" scipy-openblas32 pytest hypothesis ml_dtypes threadpoolctl
-    touch .venv/.deps-v1
+if [ ! -e .venv/.deps-v2 ]; then
+    # scipy: the goodness-of-fit statistics of tests/test_random.py (skipped without it)
+    pip_install "setuptools>=68" wheel "numpy>=2" scipy-openblas32 pytest hypothesis ml_dtypes threadpoolctl scipy
+    touch .venv/.deps-v2
 fi
 if [ "${TENSORLIB_NO_TORCH:-0}" != 1 ] && [ ! -e .venv/.torch-v1 ]; then
     # Exactly 2.13.0: that CPU build lies on this machine's disk; a looser spec pulls a CUDA build.
