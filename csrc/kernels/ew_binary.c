@@ -235,9 +235,12 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
             const T x = *(const T *)d[1];                                                   \
             for (int64_t i = 0; i < n; i++) { const T y = b[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x, y)); } \
         } else {                                                                            \
+            char *d0 = d[0];                                                                \
+            const char *d1 = d[1], *d2 = d[2]; /* locals: stores may alias d and s */        \
+            const int64_t s0 = s[0], s1 = s[1], s2 = s[2];                                  \
             for (int64_t i = 0; i < n; i++) {                                               \
-                const T x = *(const T *)(d[1] + i * s[1]), y = *(const T *)(d[2] + i * s[2]); \
-                *(OT *)(d[0] + i * s[0]) = (OT)(E_##op##_##CAT(T, U, x, y));                \
+                const T x = *(const T *)(d1 + i * s1), y = *(const T *)(d2 + i * s2);       \
+                *(OT *)(d0 + i * s0) = (OT)(E_##op##_##CAT(T, U, x, y));                    \
             }                                                                               \
         }                                                                                   \
         EW_END;                                                                             \

@@ -37,10 +37,13 @@
             const T *b = (const T *)d[2], *c = (const T *)d[3];                             \
             for (int64_t i = 0; i < n; i++) o[i] = (OT)(E_##op##_##CAT(T, U, a[i], b[i], c[i])); \
         } else {                                                                            \
+            char *d0 = d[0];                                                                \
+            const char *d1 = d[1], *d2 = d[2], *d3 = d[3]; /* locals: stores may alias d, s */ \
+            const int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];                       \
             for (int64_t i = 0; i < n; i++) {                                               \
-                const A x = *(const A *)(d[1] + i * s[1]);                                  \
-                const T y = *(const T *)(d[2] + i * s[2]), z = *(const T *)(d[3] + i * s[3]); \
-                *(OT *)(d[0] + i * s[0]) = (OT)(E_##op##_##CAT(T, U, x, y, z));             \
+                const A x = *(const A *)(d1 + i * s1);                                      \
+                const T y = *(const T *)(d2 + i * s2), z = *(const T *)(d3 + i * s3);       \
+                *(OT *)(d0 + i * s0) = (OT)(E_##op##_##CAT(T, U, x, y, z));                 \
             }                                                                               \
         }                                                                                   \
         EW_END;                                                                             \

@@ -276,9 +276,12 @@ static const tl_vm_fn vm_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_VM_OPS(VM_ROW)}
             const T *a = (const T *)d[1];                                                   \
             for (int64_t i = 0; i < n; i++) { const T x = a[i]; o[i] = (OT)(E_##op##_##CAT(T, U, x)); } \
         } else {                                                                            \
+            char *d0 = d[0];                                                                \
+            const char *d1 = d[1]; /* locals: stores may alias d and s */                   \
+            const int64_t s0 = s[0], s1 = s[1];                                             \
             for (int64_t i = 0; i < n; i++) {                                               \
-                const T x = *(const T *)(d[1] + i * s[1]);                                  \
-                *(OT *)(d[0] + i * s[0]) = (OT)(E_##op##_##CAT(T, U, x));                   \
+                const T x = *(const T *)(d1 + i * s1);                                      \
+                *(OT *)(d0 + i * s0) = (OT)(E_##op##_##CAT(T, U, x));                       \
             }                                                                               \
         }                                                                                   \
         EW_END;                                                                             \

@@ -51,16 +51,18 @@ static inline int fix_index(idx_ctx *c, int64_t *v)
         (void)ctx;                                                                                 \
         char *o = d[0];                                                                            \
         const char *src = d[1], *off = d[2];                                                       \
+        const int64_t s0 = s[0], s1 = s[1], s2 = s[2]; /* locals: stores may alias s */           \
         for (int64_t i = 0; i < n; i++)                                                            \
-            *(T *)(o + i * s[0]) = *(const T *)(src + i * s[1] + *(const int64_t *)(off + i * s[2])); \
+            *(T *)(o + i * s0) = *(const T *)(src + i * s1 + *(const int64_t *)(off + i * s2));    \
     }                                                                                              \
     static void put_off_##N(char **d, const int64_t *s, int64_t n, void *ctx)                     \
     {                                                                                              \
         (void)ctx;                                                                                 \
         char *o = d[0];                                                                            \
         const char *v = d[1], *off = d[2];                                                         \
+        const int64_t s0 = s[0], s1 = s[1], s2 = s[2]; /* locals: stores may alias s */           \
         for (int64_t i = 0; i < n; i++)                                                            \
-            *(T *)(o + i * s[0] + *(const int64_t *)(off + i * s[2])) = *(const T *)(v + i * s[1]); \
+            *(T *)(o + i * s0 + *(const int64_t *)(off + i * s2)) = *(const T *)(v + i * s1);      \
     }                                                                                              \
     /* op0 out, op1 src (0 stride along dim), op2 int64 indices; c->stride bytes per index \
      * step, negatives wrap when c->flags has TL_IDX_WRAP. Outputs are fresh tensors, so a \
