@@ -152,6 +152,15 @@ def _getitem(self, key):
     view, indices = _translate(self, key)
     if not indices:
         return view if view is not self else self.view(self.shape)
+    tensors = [(d, i) for d, i in enumerate(indices) if i is not None]
+    if (len(tensors) == 1 and tensors[0][1].dim() == 1 and view.is_contiguous() and not view.has_names()
+            and tensors[0][1].dtype in (_C.int64, _C.int32)):
+        # one 1-D index on a contiguous tensor: index_select's row copies give the same values
+        # and (contiguous) layout; negative or bad indices take the general path and its errors
+        try:
+            return _C._index_select(view, tensors[0][0], tensors[0][1])
+        except (IndexError, RuntimeError):  # index_select's out-of-range errors
+            pass
     return _C._index(view, tuple(indices))
 
 
