@@ -155,11 +155,15 @@ static void put_dim_acc(char **d, const int64_t *s, int64_t n, void *ctx)
 static void offsets_loop(char **d, const int64_t *s, int64_t n, void *ctx)
 {
     idx_ctx *c = ctx;
+    char *d0 = d[0];
+    const char *d1 = d[1]; /* locals: the stores may alias d, s and *c */
+    const int64_t s0 = s[0], s1 = s[1], stride = c->stride;
+    const int idx32 = c->idx32, first = c->first;
     for (int64_t i = 0; i < n; i++) {
-        int64_t v = c->idx32 ? *(const int32_t *)(d[1] + i * s[1]) : *(const int64_t *)(d[1] + i * s[1]);
-        int64_t *o = (int64_t *)(d[0] + i * s[0]);
+        int64_t v = idx32 ? *(const int32_t *)(d1 + i * s1) : *(const int64_t *)(d1 + i * s1);
+        int64_t *o = (int64_t *)(d0 + i * s0);
         if (!fix_index(c, &v)) continue;
-        *o = (c->first ? 0 : *o) + v * c->stride;
+        *o = (first ? 0 : *o) + v * stride;
     }
 }
 
@@ -802,8 +806,11 @@ static void linear_offsets_loop(char **d, const int64_t *s, int64_t n, void *ctx
     lin_ctx *c = ctx;
     const tl_tensor *t = c->t;
     int isz = tl_itemsize(t);
+    char *d0 = d[0];
+    const char *d1 = d[1]; /* locals: the stores may alias d and s */
+    const int64_t s0 = s[0], s1 = s[1];
     for (int64_t i = 0; i < n; i++) {
-        int64_t v = *(const int64_t *)(d[1] + i * s[1]), x = v < 0 ? v + c->numel : v;
+        int64_t v = *(const int64_t *)(d1 + i * s1), x = v < 0 ? v + c->numel : v;
         if (x < 0 || x >= c->numel) {
             if (!c->bad) { c->badval = v; c->bad = 1; }
             continue;
@@ -815,7 +822,7 @@ static void linear_offsets_loop(char **d, const int64_t *s, int64_t n, void *ctx
                 off += (x / c->cstr[k]) * t->strides[k];
                 x %= c->cstr[k];
             }
-        *(int64_t *)(d[0] + i * s[0]) = off * isz;
+        *(int64_t *)(d0 + i * s0) = off * isz;
     }
 }
 
