@@ -426,19 +426,13 @@ def count_nonzero(input, dim=None):
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sum along dim (integers and bool accumulate in int64)."""
     _check_tensor("cumsum", input)
-    acc = _accumulate_dtype("cumsum", dtype, out)
-    if acc == _C.bool:  # dtype=bool or a bool out: torch has no bool accumulation
-        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
-    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, acc), out)
+    return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, _accumulate_dtype("cumsum", dtype, out)), out)
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative product along dim."""
     _check_tensor("cumprod", input)
-    acc = _accumulate_dtype("cumprod", dtype, out)
-    if acc == _C.bool:
-        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
-    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, acc), out)
+    return _write_out("cumprod", _C._scan(input, _CUMPROD, dim, _accumulate_dtype("cumprod", dtype, out)), out)
 
 
 def cummax(input, dim, *, out=None):

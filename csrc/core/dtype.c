@@ -1,6 +1,8 @@
 /* dtype.c - the dtype table instantiated from TL_DTYPE_LIST. */
 #include "core/dtype.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 const tl_dtype_info tl_dtype_infos[TL_NUM_DTYPES] = {
@@ -56,4 +58,14 @@ const char *tl_dtype_typemeta(tl_dtype d)
     case TL_COMPLEX128: return "c10::complex<double>";
     default: return tl_dtype_infos[d].name;
     }
+}
+
+int tl_err_dispatch(tl_errkind kind, tl_dtype d, const char *kernel_fmt, ...)
+{
+    char kernel[128];
+    va_list ap;
+    va_start(ap, kernel_fmt);
+    vsnprintf(kernel, sizeof kernel, kernel_fmt, ap);
+    va_end(ap);
+    return tl_err(kind, "\"%s\" not implemented for '%s'", kernel, tl_dtype_infos[d].cname);
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <complex.h>
 
+#include "core/error.h"
+
 typedef struct { uint16_t re, im; } tl_complex32; /* two float16 bit patterns */
 
 #define TL_DTYPE_LIST(X)                                                              \
@@ -64,6 +66,13 @@ typedef struct {
 extern const tl_dtype_info tl_dtype_infos[TL_NUM_DTYPES];
 /* caffe2::TypeMeta's spelling ("float", "long int", "c10::Half"), used in torch's out= dtype messages. */
 const char *tl_dtype_typemeta(tl_dtype d);
+
+/* torch's dtype-dispatch refusal, `"<kernel>" not implemented for '<ScalarType>'`, raised
+ * where torch's kernel has no case for dtype d: tensorlib refuses the same inputs on purpose
+ * (raise-vs-not matches torch), so this is behaviour, not a gap. kind: NotImplementedError
+ * (TL_ERR_NOTIMPL) for most kernels, RuntimeError for the few torch raises that way; the
+ * kernel name is a printf format. Returns -1. */
+int tl_err_dispatch(tl_errkind kind, tl_dtype d, const char *kernel_fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static inline const tl_dtype_info *tl_dtype_info_of(tl_dtype d) { return &tl_dtype_infos[d]; }
 static inline int tl_dtype_itemsize(tl_dtype d) { return tl_dtype_infos[d].itemsize; }

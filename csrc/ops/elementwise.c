@@ -174,7 +174,7 @@ static int refuse(const char *op, tl_dtype rdt)
     if (tl_dtype_kind(rdt) == TL_KIND_COMPLEX)
         for (size_t i = 0; i < sizeof complex_refusals / sizeof *complex_refusals; i++)
             if (!strcmp(op, complex_refusals[i].op)) return tl_err(complex_refusals[i].kind, "%s", complex_refusals[i].msg);
-    return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", op, tl_dtype_infos[rdt].cname);
+    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)rdt, "%s_cpu", op);
 }
 
 /* torch's overlap policy for the written-to tensor (core/overlap.h); inputs whose
@@ -274,7 +274,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (dst->mode != TL_EW_NEW) {
         if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
         if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
-            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(out->dtype), "%s_cpu", c->name);
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
         for (int i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
@@ -324,7 +324,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (out->dtype != kodt) {
         m.cast[0] = tl_cast_loop(kodt, (tl_dtype)out->dtype);
         m.csize[0] = tl_dtype_itemsize(kodt);
-        if (!m.cast[0]) return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[out->dtype].cname);
+        if (!m.cast[0]) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(out->dtype), "%s_cpu", c->name);
         mixed = 1;
     }
     for (int k = 0; k < c->nin; k++) {
@@ -349,7 +349,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                 m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
                 m.csize[k + 1] = tl_dtype_itemsize(want);
                 if (!m.cast[k + 1])
-                    return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", c->name, tl_dtype_infos[t->dtype].cname);
+                    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "%s_cpu", c->name);
                 mixed = 1;
             }
         }
@@ -446,7 +446,7 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     if (tl_ew_result_type2(a, b, &r) < 0) return -1;
     if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
     if (op == TL_BOP_pow && tl_dtype_kind(r) <= TL_KIND_INT) {
-        if (r == TL_BOOL && b.t) return tl_err(TL_ERR_NOTIMPL, "\"pow\" not implemented for 'Bool'");
+        if (r == TL_BOOL && b.t) return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "pow");
         if (!b.t && b.s.kind == TL_KIND_INT && b.s.v.i < 0)
             return tl_err(TL_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
     }
@@ -520,7 +520,7 @@ int tl_ew_addc(int div, const tl_tensor *a, const tl_tensor *t1, const tl_tensor
     tl_operand_desc descs[3] = {arg_desc(c.in[0]), arg_desc(c.in[1]), arg_desc(c.in[2])};
     tl_dtype r;
     if (tl_result_type(descs, 3, tl_ew_default_float, &r) < 0) return -1;
-    if (!div && r == TL_BOOL) return tl_err(TL_ERR_NOTIMPL, "\"addcmul_cpu_out\" not implemented for 'Bool'");
+    if (!div && r == TL_BOOL) return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "addcmul_cpu_out");
     if (tl_scalar_check_fits(value, r) < 0) return -1;  /* torch converts value to the result dtype, checked */
     c.kernel = tl_ew_ternary_kernel(op, compute_of(r));
     return run(&c, dst);

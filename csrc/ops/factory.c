@@ -55,7 +55,7 @@ static void store_chunk(tl_tensor *t, tl_dtype src, void *buf, int64_t at, int64
 static int check_castable(const tl_tensor *t, const char *op)
 {
     if (tl_dtype_is_shell(t->dtype) || t->dtype == TL_COMPLEX32)
-        return tl_err(TL_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", op, tl_dtype_infos[t->dtype].cname);
+        return tl_err_dispatch(TL_ERR_RUNTIME, (tl_dtype)(t->dtype), "%s_cpu", op);
     return 0;
 }
 

@@ -133,7 +133,7 @@ tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *op
     }
     default: break;
     }
-    tl_err(TL_ERR_RUNTIME, "\"%s\" not implemented for '%s'", opname, tl_dtype_infos[dt].cname);
+    tl_err_dispatch(TL_ERR_RUNTIME, (tl_dtype)dt, "%s", opname);
     return NULL;
 }
 

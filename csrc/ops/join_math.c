@@ -32,7 +32,7 @@ int tl_trace(tl_tensor *out, const tl_tensor *t)
 {
     tl_dtype dt = (tl_dtype)t->dtype;
     if (tl_dtype_is_shell(dt) || dt == TL_BOOL || dt == TL_COMPLEX32)
-        return tl_err(TL_ERR_NOTIMPL, "\"trace\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "trace");
     if (t->ndim != 2) return tl_err(TL_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
     tl_dtype rt = tl_dtype_is_integral(dt) ? TL_INT64 : dt;
     int64_t n = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1], step = t->strides[0] + t->strides[1];
@@ -175,7 +175,7 @@ int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim
         return tl_err(TL_ERR_RUNTIME, "linalg.cross: expected input and other to have the same dtype, but got %s and %s",
                       tl_dtype_infos[a->dtype].cname, tl_dtype_infos[b->dtype].cname);
     tl_loop_fn kernel = cross_kernel((tl_dtype)a->dtype);
-    if (!kernel) return tl_err(TL_ERR_NOTIMPL, "\"cross\" not implemented for '%s'", tl_dtype_infos[a->dtype].cname);
+    if (!kernel) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(a->dtype), "cross");
     int d;
     if (tl_wrap_dim(dim, a->ndim, &d) < 0) return -1;
     if (a->sizes[d] != 3 || b->sizes[d] != 3)
@@ -326,7 +326,7 @@ int tl_renorm(tl_tensor *out, const tl_tensor *t, double p, int64_t dim, double 
     tl_dtype dt = (tl_dtype)t->dtype;
     if (!(tl_dtype_is_float(dt) || tl_dtype_is_complex(dt)) || tl_dtype_is_shell(dt))
         return tl_err(TL_ERR_RUNTIME, "renorm: expected a floating point or complex tensor as input. Got %s", tl_dtype_infos[dt].cname);
-    if (dt == TL_COMPLEX32) return tl_err(TL_ERR_NOTIMPL, "\"renorm\" not implemented for 'ComplexHalf'");
+    if (dt == TL_COMPLEX32) return tl_err_dispatch(TL_ERR_NOTIMPL, dt, "renorm");
     if (!(p > 0)) return tl_err(TL_ERR_RUNTIME, "renorm: non-positive-norm not supported");
     if (maxnorm < 0) return tl_err(TL_ERR_RUNTIME, "renorm: expected maxnorm to be >= 0 but got %g", maxnorm);
     if (t->ndim <= 1) return tl_err(TL_ERR_RUNTIME, "renorm: input needs at least 2 dimensions, got %d dimensions", t->ndim);

@@ -17,7 +17,7 @@ static const char *cname(const tl_tensor *t) { return tl_dtype_infos[t->dtype].c
 static int check_dtype_supported(const tl_tensor *t, const char *kernel)
 {
     if (!tl_gemm_dtype_ok((tl_dtype)t->dtype))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, cname(t));
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)t->dtype, "%s", kernel);
     return 0;
 }
 
@@ -441,7 +441,7 @@ static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v
     }
     /* bool: logical and, computed as a uint8 product */
     tl_dtype work = dt == TL_BOOL ? TL_UINT8 : dt;
-    if (!tl_gemm_dtype_ok(work)) return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", op, tl_dtype_infos[dt].cname);
+    if (!tl_gemm_dtype_ok(work)) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "%s", op);
     tl_tensor x = {0}, y = {0}, xc = {0}, yr = {0}, tmp = {0};
     int rc = as_dtype(&x, v1, work);
     if (rc == 0) rc = as_dtype(&y, v2, work);

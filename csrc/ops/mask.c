@@ -164,7 +164,7 @@ int tl_nonzero(tl_tensor *out, const tl_tensor *t)
     if (tl_check_unnamed(t, "nonzero") < 0) return -1;
     if (t->dtype == TL_FLOAT4_E2M1FN_X2 || t->dtype == TL_FLOAT8_E8M0FNU || t->dtype == TL_FLOAT8_E4M3FNUZ ||
         t->dtype == TL_FLOAT8_E5M2FNUZ)
-        return tl_err(TL_ERR_RUNTIME, "\"nonzero_cpu\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+        return tl_err_dispatch(TL_ERR_RUNTIME, (tl_dtype)(t->dtype), "nonzero_cpu");
     tl_tensor c = {0};
     if (tl_contiguous(&c, t, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
     int64_t numel = tl_numel(&c), n = 0;

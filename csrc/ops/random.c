@@ -226,7 +226,7 @@ static int check_dtype_usable(const tl_tensor *t, const char *kernel)
 {
     tl_dtype d = (tl_dtype)t->dtype;
     if (tl_dtype_is_shell(d) || d == TL_COMPLEX32)
-        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, tl_dtype_infos[d].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "%s", kernel);
     if (t->device.type != TL_DEV_CPU) return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
     return tl_check_writable(t);
 }
@@ -235,7 +235,7 @@ static int check_float(const tl_tensor *t, const char *kernel, bool allow_comple
 {
     tl_dtype d = (tl_dtype)t->dtype;
     if (!(tl_dtype_is_float(d) || (allow_complex && tl_dtype_is_complex(d))))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", kernel, tl_dtype_infos[d].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "%s", kernel);
     return 0;
 }
 
@@ -303,12 +303,12 @@ int tl_random_dist_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, doubl
         break;
     case TL_DIST_GEOMETRIC:
         if (tl_dtype_is_complex((tl_dtype)t->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"geometric_cpu\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "geometric_cpu");
         if (!(a > 0.0 && a < 1.0)) return tl_err(TL_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", a);
         break;
     case TL_DIST_BERNOULLI:
         if (tl_dtype_is_complex((tl_dtype)t->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"bernoulli_scalar_cpu_\" not implemented for '%s'", tl_dtype_infos[t->dtype].cname);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "bernoulli_scalar_cpu_");
         if (!(a >= 0.0 && a <= 1.0)) return tl_err(TL_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", a);
         break;
     }
@@ -364,7 +364,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
     tl_dtype d = (tl_dtype)t->dtype;
     if (check_dtype_usable(t, "random_") < 0) return -1;
     if (tl_dtype_is_complex(d))
-        return tl_err(TL_ERR_NOTIMPL, "\"random_from_to_range_calc\" not implemented for '%s'", tl_dtype_infos[d].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "random_from_to_range_calc");
     uint64_t range; /* 0 means all 2^64 values */
     if (!has_from) from = 0;
     if (has_to) {
@@ -410,7 +410,7 @@ int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
 {
     if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_") < 0) return -1;
     if (!tl_dtype_is_float((tl_dtype)p->dtype))
-        return tl_err(TL_ERR_NOTIMPL, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'", tl_dtype_infos[p->dtype].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(p->dtype), "bernoulli_tensor_cpu_p_");
     tl_tensor pd = {0}, v = {0};
     int rc = dense_f64(&pd, p, t->ndim, t->sizes);
     int64_t n = tl_numel(t);
@@ -445,7 +445,7 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
     }
     tl_dtype dt = (tl_dtype)(mean ? mean->dtype : std->dtype);
     if (!tl_dtype_is_float(dt))
-        return tl_err(TL_ERR_NOTIMPL, "\"normal_kernel_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "normal_kernel_cpu");
     if (!std && !(std_s >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std_s);
     tl_tensor md = {0}, sd = {0}, z = {0};
     int rc = 0;

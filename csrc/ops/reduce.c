@@ -43,8 +43,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
     const char *name = op_names[op];
     const char *xn = tl_dtype_infos[x].cname;
     if (!tl_red_dtype_ok(x) || (darg >= 0 && !tl_red_dtype_ok((tl_dtype)darg)))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name,
-                      tl_dtype_infos[!tl_red_dtype_ok(x) ? x : (tl_dtype)darg].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, !tl_red_dtype_ok(x) ? x : (tl_dtype)darg, "%s_cpu", name);
     *in = x;
     switch (op) {
     case TL_RED_SUM:
@@ -91,7 +90,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
         return 0;
     case TL_RED_LOGSUMEXP:
         if (x == TL_COMPLEX32) /* torch's exp has no ComplexHalf kernel */
-            return tl_err(TL_ERR_NOTIMPL, "\"exp_vml_cpu\" not implemented for '%s'", xn);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, x, "exp_vml_cpu");
         if (!is_fc(x)) *in = TL_FLOAT32;
         *res = *in;
         return 0;
@@ -112,7 +111,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
         if (tl_dtype_is_complex(x) && !empty_out) { /* torch runs no kernel for an empty result */
             const char *k = op == TL_RED_AMAX ? "max_values_cpu" : op == TL_RED_AMIN ? "min_values_cpu"
                           : op == TL_RED_MAX || op == TL_RED_AMINMAX_MAX ? "max_all" : "min_all";
-            return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", k, xn);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, x, "%s", k);
         }
         *res = x;
         return 0;

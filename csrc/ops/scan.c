@@ -92,9 +92,11 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
     /* cummax/cummin keep torch's refusal of the unsigned shells (their buffer is int64);
      * like for complex, torch runs no kernel (and raises nothing) on an empty input */
     if (!tl_red_dtype_ok(xd) || (minmax && (tl_dtype_is_complex(xd) || tl_dtype_is_shell(xd)) && tl_numel(x) > 0))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[xd].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)xd, "%s_cpu", names[op]);
     if (dtype >= 0 && !tl_red_dtype_ok((tl_dtype)dtype))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", names[op], tl_dtype_infos[dtype].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dtype, "%s_cpu", names[op]);
+    if (dtype == TL_BOOL) /* torch accumulates in no bool kernel (dtype=bool or a bool out=) */
+        return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "%s_out_cpu", names[op]);
     if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     if (minmax) rd = xd;
     else if (dtype >= 0) in = rd = (tl_dtype)dtype;

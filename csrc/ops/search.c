@@ -21,7 +21,7 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
 {
     tl_dtype dt = (tl_dtype)x->dtype;
     if (tl_dtype_is_complex(dt) || !tl_red_dtype_ok(dt)) /* the unsigned shells sort, as in torch */
-        return tl_err(TL_ERR_NOTIMPL, "\"unique_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "unique_cpu");
     tl_rplan p;
     if (tl_rplan_init(&p, x, all_mask(x), tl_sort_key_dtype(dt), false) < 0) return -1;
     int64_t N = p.N, isz = tl_dtype_itemsize(p.bt), U = 0;
@@ -154,7 +154,7 @@ int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *va
     /* torch: both sides in their promoted dtype, the kernel dispatched on it */
     if (tl_promote_types(sd, vd, &ct) < 0) return -1;
     if (tl_dtype_is_complex(ct) || tl_dtype_is_shell(ct))
-        return tl_err(TL_ERR_NOTIMPL, "\"searchsorted_out_cpu\" not implemented for '%s'", tl_dtype_infos[ct].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)ct, "searchsorted_out_cpu");
     tl_tensor cs = {0}, cv = {0};
     if (sd != ct || vd != ct) {
         const tl_tensor *src = sd != ct ? sorted : values;
@@ -228,7 +228,7 @@ int tl_histc(tl_tensor *out, const tl_tensor *x, int64_t bins, double lo, double
 {
     tl_dtype dt = (tl_dtype)x->dtype;
     if (!tl_dtype_is_float(dt) || tl_dtype_is_shell(dt))
-        return tl_err(TL_ERR_NOTIMPL, "\"histogram_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "histogram_cpu");
     if (bins <= 0) return tl_err(TL_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
     if (hi < lo) return tl_err(TL_ERR_RUNTIME, "torch.histc: max must be larger than min");
     tl_rplan p;

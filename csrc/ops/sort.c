@@ -291,10 +291,10 @@ static int check_sortable(const tl_tensor *x, const char *what, bool uints)
 {
     if (tl_dtype_is_complex((tl_dtype)x->dtype)) {
         if (!strcmp(what, "sort")) return tl_err(TL_ERR_RUNTIME, " Sort does not support complex dtypes on CPU");
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", what, tl_dtype_infos[x->dtype].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(x->dtype), "%s_cpu", what);
     }
     if (tl_dtype_is_shell((tl_dtype)x->dtype) && !(uints && tl_red_dtype_ok((tl_dtype)x->dtype)))
-        return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", what, tl_dtype_infos[x->dtype].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(x->dtype), "%s_cpu", what);
     return 0;
 }
 
@@ -513,7 +513,6 @@ int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, t
     static const job_kind kinds[] = {JOB_ARGMAX, JOB_ARGMIN, JOB_KTH, JOB_MEDIAN, JOB_NANMEDIAN, JOB_MODE};
     int d;
     const char *name = names[op];
-    const char *cname = tl_dtype_infos[x->dtype].cname;
     if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
     int64_t N = x->ndim ? x->sizes[d] : 1;
     /* torch: emptiness of the reduced dim first, then dtype (mode checks no dtype when empty) */
@@ -525,13 +524,13 @@ int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, t
         if (tl_dtype_is_complex((tl_dtype)x->dtype)) return tl_err(TL_ERR_RUNTIME, "%s(): does not support complex input", name);
         /* the unsigned shells: a superset of torch (which refuses them), as NumPy's max(axis) */
         if (!tl_red_dtype_ok((tl_dtype)x->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"%s_cpu\" not implemented for '%s'", name, cname);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)x->dtype, "%s_cpu", name);
     } else if (op == TL_IDX_MEDIAN || op == TL_IDX_NANMEDIAN) {
         /* k < 0: the median of all elements (torch names its kernel median_cpu there) */
         if (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype) || tl_dtype_is_shell((tl_dtype)x->dtype))
-            return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", k < 0 ? "median_cpu" : "median_out", cname);
+            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)x->dtype, "%s", k < 0 ? "median_cpu" : "median_out");
     } else if (op == TL_IDX_KTHVALUE && (x->dtype == TL_BOOL || tl_dtype_is_complex((tl_dtype)x->dtype))) {
-        return tl_err(TL_ERR_NOTIMPL, "\"kthvalue_cpu\" not implemented for '%s'", cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)x->dtype, "kthvalue_cpu");
     } else if (check_sortable(x, name, false) < 0) {
         return -1;
     }

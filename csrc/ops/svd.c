@@ -82,7 +82,7 @@ int tl_svdvals(tl_tensor *out, const tl_tensor *x)
         return tl_err(TL_ERR_RUNTIME, "linalg.svd: Expected a floating point or complex tensor as input. Got %s",
                       tl_dtype_infos[dt].cname);
     if (dt != TL_FLOAT32 && dt != TL_FLOAT64 && dt != TL_COMPLEX64 && dt != TL_COMPLEX128)
-        return tl_err(TL_ERR_NOTIMPL, "\"linalg_svd_cpu\" not implemented for '%s'", tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "linalg_svd_cpu");
     int nd = x->ndim;
     int64_t m = x->sizes[nd - 2], n = x->sizes[nd - 1], k = m < n ? m : n, B = 1;
     if (m > TL_BLAS_INT_MAX || n > TL_BLAS_INT_MAX)

@@ -138,8 +138,7 @@ int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const t
 {
     tl_dtype dt = (tl_dtype)x->dtype;
     if (!row_fns[dt].cmp)
-        return tl_err(TL_ERR_NOTIMPL, "\"%s\" not implemented for '%s'", flat ? "unique" : "unique_dim",
-                      tl_dtype_infos[dt].cname);
+        return tl_err_dispatch(TL_ERR_NOTIMPL, dt, "%s", flat ? "unique" : "unique_dim");
     int d = 0, nd = x->ndim;
     if (!flat) {
         if (nd == 0)
