@@ -1,6 +1,7 @@
 /* tensor.c - tensor construction, geometry predicates and names storage. */
 #include "core/tensor.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,20 @@ int tl_tensor_set_ndim(tl_tensor *t, int ndim)
 int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
                    const int64_t *strides, tl_dtype dtype)
 {
-    if (tl_tensor_set_ndim(t, ndim) < 0) return -1;
-    if (ndim) memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
-    if (strides && ndim) memcpy(t->strides, strides, sizeof(int64_t) * ndim);
-    else tl_contiguous_strides(sizes, ndim, t->strides);
+    int64_t cs[TL_MAX_DIMS];
+    if (!strides) {
+        if (tl_check_shape(sizes, ndim) < 0) return -1;
+        tl_contiguous_strides(sizes, ndim, cs);
+        strides = cs;
+    }
+    /* validated before anything changes: a failed set_ leaves self as it was */
+    if (tl_check_geometry(ndim, sizes, strides, offset, tl_dtype_itemsize(dtype), storage->nbytes, NULL) < 0 ||
+        tl_tensor_set_ndim(t, ndim) < 0)
+        return -1;
+    if (ndim) {
+        memmove(t->sizes, sizes, sizeof(int64_t) * ndim);
+        memmove(t->strides, strides, sizeof(int64_t) * ndim);
+    }
     tl_storage_retain(storage);
     tl_storage_release(t->storage);
     t->storage = storage;
@@ -62,29 +73,18 @@ void tl_tensor_clear(tl_tensor *t)
 
 static int storage_bytes(int ndim, const int64_t *sizes, const int64_t *strides, tl_dtype dtype, size_t *out)
 {
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0)
-            return tl_err(TL_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
-                          (long long)sizes[i], tl_shape_str(sizes, ndim, (char[512]){0}, 512));
-        if (strides && strides[i] < 0)
+    int64_t cs[TL_MAX_DIMS], bytes;
+    for (int i = 0; strides && i < ndim; i++)
+        if (strides[i] < 0)
             return tl_err(TL_ERR_RUNTIME, "as_strided: Negative strides are not supported at the moment, got strides: %s",
                           tl_shape_str(strides, ndim, (char[512]){0}, 512));
+    if (!strides) {
+        if (tl_check_shape(sizes, ndim) < 0) return -1;
+        tl_contiguous_strides(sizes, ndim, cs);
+        strides = cs;
     }
-    if (strides) {
-        for (int i = 0; i < ndim; i++) if (sizes[i] == 0) { *out = 0; return 0; }
-        int64_t span = 0, term;
-        for (int i = 0; i < ndim; i++) {
-            if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &term) || __builtin_add_overflow(span, term, &span))
-                return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
-                              tl_shape_str(sizes, ndim, (char[512]){0}, 512), tl_shape_str(strides, ndim, (char[512]){0}, 512));
-        }
-        n = span + 1;
-    } else if (tl_numel_checked(sizes, ndim, &n) < 0) {
-        return -1;
-    }
-    int64_t bytes;
-    if (__builtin_mul_overflow(n, (int64_t)tl_dtype_itemsize(dtype), &bytes) || bytes > (int64_t)1 << 48)
+    if (tl_check_geometry(ndim, sizes, strides, 0, tl_dtype_itemsize(dtype), SIZE_MAX, &bytes) < 0) return -1;
+    if (bytes > (int64_t)1 << 48)
         return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s",
                       tl_shape_str(sizes, ndim, (char[512]){0}, 512));
     *out = (size_t)bytes;
@@ -103,8 +103,6 @@ int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const 
                             tl_dtype dtype, tl_device device)
 {
     size_t nbytes;
-    if (ndim > TL_MAX_DIMS)
-        return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions, got %d", TL_MAX_DIMS, ndim);
     if (check_device(device) < 0 || storage_bytes(ndim, sizes, strides, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, false);
     if (!s) return -1;
@@ -116,8 +114,6 @@ int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const 
 int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype, tl_device device, bool zero)
 {
     size_t nbytes;
-    if (ndim > TL_MAX_DIMS)
-        return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions, got %d", TL_MAX_DIMS, ndim);
     if (check_device(device) < 0 || storage_bytes(ndim, sizes, NULL, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, zero);
     if (!s) return -1;
@@ -298,27 +294,6 @@ tl_memory_format tl_suggest_memory_format(const tl_tensor *t)
     if (t->layout != TL_LAYOUT_STRIDED || (t->ndim != 4 && t->ndim != 5) || !channels_last_strides(t))
         return TL_MEMFMT_CONTIGUOUS;
     return t->ndim == 4 ? TL_MEMFMT_CHANNELS_LAST : TL_MEMFMT_CHANNELS_LAST_3D;
-}
-
-int tl_check_in_bounds(const tl_storage *s, int64_t offset, int ndim, const int64_t *sizes,
-                       const int64_t *strides, int itemsize)
-{
-    int64_t lo, hi;
-    for (int i = 0; i < ndim; i++)
-        if (sizes[i] < 0) return tl_err(TL_ERR_RUNTIME, "as_strided: negative size %lld", (long long)sizes[i]);
-    if (offset < 0)
-        return tl_err(TL_ERR_RUNTIME, "Tensor: invalid storage offset %lld", (long long)offset);
-    tl_extent(sizes, strides, ndim, &lo, &hi);
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) n *= sizes[i];
-    if (n == 0) return 0;
-    if (offset + lo < 0 || (uint64_t)(offset + hi + 1) * itemsize > s->nbytes)
-        return tl_err(TL_ERR_RUNTIME,
-                      "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %d requiring a storage size of %lld "
-                      "are out of bounds for storage of size %zu",
-                      tl_shape_str(sizes, ndim, (char[512]){0}, 512), tl_shape_str(strides, ndim, (char[512]){0}, 512),
-                      (long long)offset, itemsize, (long long)((offset + hi + 1) * itemsize), s->nbytes);
-    return 0;
 }
 
 int tl_check_writable(const tl_tensor *t)

@@ -31,7 +31,9 @@ typedef struct tl_tensor {
 
 /* (Re)sizes the dim arrays for `ndim` dims; contents undefined afterwards. Drops names. */
 int tl_tensor_set_ndim(tl_tensor *t, int ndim);
-/* Initializes `t` as a view of `storage` (a new reference is taken). strides NULL = contiguous. */
+/* Initializes `t` as a view of `storage` (a new reference is taken). strides NULL = contiguous.
+ * The geometry is validated against the storage first (tl_check_geometry): on failure `t`
+ * is unchanged. Every view, set_ and import goes through here. */
 int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
                    const int64_t *strides, tl_dtype dtype);
 /* Releases everything `t` holds; `t` may be reinitialized afterwards. */
@@ -79,9 +81,6 @@ bool tl_is_contiguous_format(const tl_tensor *t, tl_memory_format fmt);
 bool tl_is_non_overlapping_and_dense(const tl_tensor *t);
 /* Memory format torch's suggest_memory_format would pick. */
 tl_memory_format tl_suggest_memory_format(const tl_tensor *t);
-/* Checks the tensor's extent lies within its storage. */
-int tl_check_in_bounds(const tl_storage *s, int64_t offset, int ndim, const int64_t *sizes,
-                       const int64_t *strides, int itemsize);
 /* RuntimeError when `t` cannot be written (read-only import). */
 int tl_check_writable(const tl_tensor *t);
 

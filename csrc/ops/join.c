@@ -221,14 +221,9 @@ int tl_resize_(tl_tensor *t, const int64_t *sizes, int n)
         }
         return 0;
     }
-    int64_t numel;
-    if (tl_numel_checked(sizes, n, &numel) < 0) return -1;
-    int64_t need;
-    if (numel > 0) {
-        if (tl_mul_checked(t->offset + numel, tl_itemsize(t), &need) < 0) return -1;
-    } else {
-        need = 0;
-    }
+    int64_t st[TL_MAX_DIMS], need;
+    tl_contiguous_strides(sizes, n, st);
+    if (tl_check_geometry(n, sizes, st, t->offset, tl_itemsize(t), SIZE_MAX, &need) < 0) return -1;
     tl_storage *s = t->storage;
     if ((size_t)need > s->nbytes) {
         if (!s->resizable) return tl_err(TL_ERR_RUNTIME, "Trying to resize storage that is not resizable");
@@ -238,7 +233,7 @@ int tl_resize_(tl_tensor *t, const int64_t *sizes, int n)
     }
     if (tl_tensor_set_ndim(t, n) < 0) return -1;
     memcpy(t->sizes, sizes, 8 * n);
-    tl_contiguous_strides(sizes, n, t->strides);
+    memcpy(t->strides, st, 8 * n);
     return 0;
 }
 

@@ -130,7 +130,11 @@ int tl_unsqueeze(tl_tensor *out, const tl_tensor *t, int64_t dim)
     for (int i = 0, j = 0; i <= t->ndim; i++) {
         if (i == d) {
             sz[i] = 1;
-            st[i] = d < t->ndim ? t->sizes[d] * t->strides[d] : 1;
+            st[i] = 1;
+            if (d < t->ndim && __builtin_mul_overflow(t->sizes[d], t->strides[d], &st[i]))
+                return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                              tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512),
+                              tl_shape_str(t->strides, t->ndim, (char[512]){0}, 512));
             nm[i] = 0;
         } else {
             sz[i] = t->sizes[j];
@@ -161,12 +165,18 @@ int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, in
 
 int tl_slice(tl_tensor *out, const tl_tensor *t, int d, int64_t start, int64_t stop, int64_t step)
 {
-    if (tl_tensor_alias(out, t) < 0) return -1;
-    int64_t len = stop > start ? (stop - start + step - 1) / step : 0;
-    out->offset = t->offset + start * t->strides[d];
-    out->sizes[d] = len;
-    out->strides[d] = t->strides[d] * step;
-    return 0;
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS], off;
+    int64_t len = stop > start ? (stop - start - 1) / step + 1 : 0;
+    memcpy(sz, t->sizes, sizeof(int64_t) * t->ndim);
+    memcpy(st, t->strides, sizeof(int64_t) * t->ndim);
+    sz[d] = len;
+    if (__builtin_mul_overflow(t->strides[d], step, &st[d]) || __builtin_mul_overflow(start, t->strides[d], &off) ||
+        __builtin_add_overflow(off, t->offset, &off))
+        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s (slicing dimension %d "
+                      "with step %lld)", tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512),
+                      tl_shape_str(t->strides, t->ndim, (char[512]){0}, 512), d, (long long)step);
+    if (tl_tensor_view_init(out, t, t->ndim, sz, st, off) < 0) return -1;
+    return tl_tensor_copy_names(out, t);
 }
 
 int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
@@ -198,15 +208,14 @@ int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, 
     if (tl_wrap_dim(d1, t->ndim, &a) < 0 || tl_wrap_dim(d2, t->ndim, &b) < 0) return -1;
     if (a == b)
         return tl_err(TL_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
-    int64_t diag_size, off = t->offset;
-    if (offset >= 0) {
+    int64_t diag_size = 0, off = t->offset;
+    /* offset is compared before it is added, so any int64 offset is safe */
+    if (offset >= 0 && offset < t->sizes[b]) {
         diag_size = t->sizes[a] < t->sizes[b] - offset ? t->sizes[a] : t->sizes[b] - offset;
-        if (diag_size < 0) diag_size = 0;
-        else off += offset * t->strides[b];
-    } else {
+        off += offset * t->strides[b];
+    } else if (offset < 0 && offset > -t->sizes[a]) {
         diag_size = t->sizes[a] + offset < t->sizes[b] ? t->sizes[a] + offset : t->sizes[b];
-        if (diag_size < 0) diag_size = 0;
-        else off -= offset * t->strides[a];
+        off -= offset * t->strides[a];
     }
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
     int32_t nm[TL_MAX_DIMS];
@@ -219,7 +228,9 @@ int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, 
         m++;
     }
     sz[m] = diag_size;
-    st[m] = t->strides[a] + t->strides[b];
+    if (__builtin_add_overflow(t->strides[a], t->strides[b], &st[m]))
+        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                      tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), tl_shape_str(t->strides, t->ndim, (char[512]){0}, 512));
     nm[m] = outname;
     m++;
     for (int i = 0; outname != TL_NAME_NONE && i < m - 1; i++)
@@ -240,8 +251,6 @@ int tl_as_strided(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, cons
         if (strides[i] < 0)
             return tl_err(TL_ERR_RUNTIME, "as_strided: Negative strides are not supported at the moment, got strides: %s",
                           tl_shape_str(strides, n, (char[512]){0}, 512));
-    if (tl_check_shape(sizes, n) < 0) return -1;
-    if (tl_check_in_bounds(t->storage, offset, n, sizes, strides, tl_itemsize(t)) < 0) return -1;
     return tl_tensor_view_init(out, t, n, sizes, strides, offset);
 }
 
@@ -361,8 +370,11 @@ int tl_view_dtype(tl_tensor *out, const tl_tensor *t, tl_dtype dtype)
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS], off;
     if (new < old) {
         int r = old / new;
+        /* strides and offset times r are the same bytes; only the last size can overflow */
         for (int i = 0; i < last; i++) { sz[i] = t->sizes[i]; st[i] = t->strides[i] * r; }
-        sz[last] = t->sizes[last] * r;
+        if (__builtin_mul_overflow(t->sizes[last], (int64_t)r, &sz[last]))
+            return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s",
+                          tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512));
         st[last] = 1;
         off = t->offset * r;
     } else {
@@ -402,12 +414,16 @@ int tl_unfold(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t size, int
                       (long long)dsize, (long long)size);
     if (size < 0) return tl_err(TL_ERR_RUNTIME, "size is %lld but must be >= 0", (long long)size);
     if (step <= 0) return tl_err(TL_ERR_RUNTIME, "step is %lld but must be > 0", (long long)step);
+    if (t->ndim + 1 > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
     int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
     int n = t->ndim;
     for (int i = 0; i < n; i++) { sz[i] = t->sizes[i]; st[i] = t->strides[i]; }
     if (n > 0) {
         sz[d] = (dsize - size) / step + 1;
-        st[d] = step * dstride;
+        if (__builtin_mul_overflow(step, dstride, &st[d]))
+            return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s (unfold step %lld)",
+                          tl_shape_str(t->sizes, n, (char[512]){0}, 512), tl_shape_str(t->strides, n, (char[512]){0}, 512),
+                          (long long)step);
     }
     sz[n] = size;
     st[n] = dstride;

@@ -240,10 +240,11 @@ static PyObject *from_capsule(PyObject *cap)
     tl_dtype dt = dl_types[i].dt;
     int isz = tl_dtype_itemsize(dt);
     int64_t st[TL_MAX_DIMS];
+    if (!dl->strides && tl_check_shape(dl->shape, dl->ndim) < 0) return tl_raise();
     if (dl->strides) memcpy(st, dl->strides, sizeof(int64_t) * dl->ndim);
     else tl_contiguous_strides(dl->shape, dl->ndim, st);
     int64_t lo, hi;
-    tl_extent(dl->shape, st, dl->ndim, &lo, &hi);
+    if (tl_extent_checked(dl->shape, st, dl->ndim, &lo, &hi) < 0) return tl_raise();
     if (lo < 0) {
         PyErr_SetString(PyExc_BufferError, "from_dlpack: negative strides are not supported");
         return NULL;

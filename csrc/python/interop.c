@@ -162,7 +162,7 @@ static PyObject *from_numpy(PyObject *m, PyObject *arr)
         st[i] = sz[i] > 1 ? s / isz : (s >= 0 ? s / isz : 0);
     }
     int64_t lo, hi;
-    tl_extent(sz, st, nd, &lo, &hi);
+    if (tl_extent_checked(sz, st, nd, &lo, &hi) < 0) return tl_raise();
     size_t nbytes = (size_t)(hi + 1) * isz;
     int readonly = !PyArray_ISWRITEABLE(a);
     Py_INCREF(arr);

@@ -610,16 +610,15 @@ static PyObject *m_set_(FASTARGS)
         } else {
             int64_t off = 0, sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
             int n = 0, m = 0;
+            bool strided = a[3] && a[3] != Py_None;
             if ((a[1] && tl_conv_int64(a[1], &off, "storage_offset") < 0) || (a[2] && tl_conv_int_list(a[2], sz, &n, "size") < 0))
                 return NULL;
-            if (a[3] && a[3] != Py_None) {
+            if (strided) {
                 if (tl_conv_int_list(a[3], st, &m, "stride") < 0) return NULL;
                 if (m != n) { PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape"); return NULL; }
-            } else {
-                tl_contiguous_strides(sz, n, st);
             }
-            rc = tl_check_in_bounds(src->storage, off, n, sz, st, tl_itemsize(src));
-            if (rc == 0) rc = tl_tensor_view_init(t, src, n, sz, st, off);
+            /* validated against src's storage before self changes (tl_tensor_init) */
+            rc = tl_tensor_view_init(t, src, n, sz, strided ? st : NULL, off);
         }
     }
     if (rc < 0) return tl_raise();
