@@ -169,7 +169,7 @@ def roll(input, shifts, dims=None):
         n = r.shape[d]
         if n == 0:
             continue
-        s %= n
+        s = operator.index(s) % n  # never `%=`: shifts may be the caller's tensors
         if s:
             r = cat([r.narrow(d, n - s, s), r.narrow(d, 0, n - s)], d)
     return r.clone() if r is input else r
@@ -186,7 +186,7 @@ def rot90(input, k=1, dims=(0, 1)):
     d0, d1 = _wrap(dims[0], input.dim()), _wrap(dims[1], input.dim())
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
-    k %= 4
+    k = operator.index(k) % 4  # never `%=`: k may be the caller's tensor
     if k == 1:
         return flip(input, (d1,)).transpose(d0, d1)
     if k == 2:

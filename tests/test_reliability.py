@@ -59,3 +59,90 @@ def test_valid_geometry_still_accepted():
 def test_unfold_at_max_rank():
     with pytest.raises(RuntimeError, match="64"):
         tl.zeros([1] * 64).unfold(0, 1, 1)
+
+
+# ---- failing calls leave their inputs untouched -------------------------------------------------
+
+INT_DTYPES = [tl.uint8, tl.int8, tl.int16, tl.int32, tl.int64]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("op", [
+    lambda x, d: x.__ifloordiv__(d),
+    lambda x, d: x.floor_divide_(d),
+    lambda x, d: x.remainder_(d),
+    lambda x, d: x.fmod_(d),
+    lambda x, d: x.div_(d, rounding_mode="floor"),
+    lambda x, d: x.div_(d, rounding_mode="trunc"),
+    lambda x, d: x.__imod__(d),
+])
+@pytest.mark.parametrize("divisor", ["scalar", "tensor", "strided", "0-d"])
+def test_integer_division_by_zero_writes_nothing(dtype, op, divisor):
+    x = tl.tensor([5, 6, 7, 8], dtype=dtype)
+    d = {"scalar": 0, "tensor": tl.tensor([1, 2, 0, 1], dtype=dtype),
+         "strided": tl.tensor([1, 9, 2, 9, 3, 9, 0, 9], dtype=dtype)[::2],
+         "0-d": tl.tensor(0, dtype=dtype)}[divisor]
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        op(x, d)
+    assert x.tolist() == [5, 6, 7, 8]
+
+
+def test_integer_division_by_zero_out_untouched():
+    out = tl.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        tl.remainder(tl.tensor([4, 5, 6]), tl.tensor([1, 0, 1]), out=out)
+    assert out.tolist() == [1, 2, 3]
+    out = tl.tensor([1, 2])  # would be resized
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        tl.floor_divide(tl.tensor([4, 5, 6]), 0, out=out)
+    assert out.tolist() == [1, 2]
+    u = tl.tensor([5, 6], dtype=tl.uint8)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        u.remainder_(2 ** 32)  # the scalar wraps to 0 in uint8, as in torch
+    assert u.tolist() == [5, 6]
+
+
+def test_integer_division_without_zero_or_elements():
+    assert (tl.tensor([7, -7]) // tl.tensor([2, 2])).tolist() == [3, -4]
+    assert (tl.zeros(0, dtype=tl.int64) // tl.tensor([0])).tolist() == []  # nothing computed: no error, as torch
+    assert (tl.tensor([5.0]) // 0).tolist() == [float("inf")]
+
+
+def test_rot90_roll_leave_k_and_shifts_alone():
+    x = tl.arange(4.).view(2, 2)
+    k = tl.tensor(5)
+    assert tl.rot90(x, k).tolist() == tl.rot90(x, 1).tolist()
+    assert k.item() == 5
+    s = tl.tensor([5])
+    assert tl.roll(tl.arange(3.), s, 0).tolist() == [1.0, 2.0, 0.0]
+    assert s.tolist() == [5]
+
+
+@pytest.mark.parametrize("fn", [tl.silu, tl.mish])
+def test_activation_inplace_truth_error(fn):
+    z = tl.tensor([-1.0, 2.0])
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        fn(z, inplace=tl.ones(2))
+    assert z.tolist() == [-1.0, 2.0]
+    tl.ones(1) + 1  # and no stale exception surfaces in the next call
+
+
+# ---- a clean interpreter state --------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: tl.mode(tl.ones(3), 0, tl.ones(2)),
+    lambda: tl.median(tl.ones(3), 0, tl.ones(2)),
+    lambda: tl.nanmedian(tl.ones(3), 0, tl.ones(2)),
+    lambda: tl.kthvalue(tl.ones(3), 1, 0, tl.ones(2)),
+    lambda: tl.sort(tl.ones(3), 0, descending=tl.ones(2)),
+    lambda: tl.topk(tl.ones(3), 1, largest=tl.ones(2)),
+    lambda: tl.searchsorted(tl.ones(3), tl.ones(2), right=tl.ones(2)),
+    lambda: tl.sum(tl.ones(3), 0, keepdim=tl.ones(2)),
+    lambda: tl.ones(2).__dlpack__(max_version=1),
+    lambda: tl.ones(2).__dlpack__(dl_device=1),
+])
+def test_failed_truth_tests_and_bad_tuples_raise_cleanly(call):
+    with pytest.raises((TypeError, RuntimeError)) as e:
+        call()
+    assert not isinstance(e.value, SystemError)
+    assert (tl.ones(2) * 2).tolist() == [2.0, 2.0]

@@ -199,6 +199,35 @@ static int check_out_overlap(ew_call *c, const tl_tensor *out)
 
 static int run_body(ew_call *c, tl_ew_dest *dst);
 
+typedef struct { int isz; int found; } zero_scan;
+
+static void zero_loop(char **d, const int64_t *s, int64_t n, void *ctx)
+{
+    zero_scan *z = ctx;
+    const char *p = d[0];
+    int found = 0;
+    switch (z->isz) {
+#define SCAN(T) for (int64_t i = 0; i < n; i++) found |= *(const T *)(p + i * s[0]) == 0; break;
+    case 1: SCAN(uint8_t)
+    case 2: SCAN(uint16_t)
+    case 4: SCAN(uint32_t)
+    default: SCAN(uint64_t)
+#undef SCAN
+    }
+    if (found) __atomic_store_n(&z->found, 1, __ATOMIC_RELAXED);
+}
+
+/* Whether an integer tensor has a zero element (every dtype this is asked about is an
+ * integer type of 1, 2, 4 or 8 bytes). */
+static int has_zero(const tl_tensor *t)
+{
+    tl_iter it;
+    zero_scan z = {tl_itemsize(t), 0};
+    if (tl_iter_init(&it, 1, &t, t->sizes, t->ndim, 0) < 0) return 0;
+    tl_iter_run(&it, zero_loop, &z, TL_GRAIN_SIZE);
+    return z.found;
+}
+
 static int run(ew_call *c, tl_ew_dest *dst)
 {
     int rc = run_body(c, dst);
@@ -246,7 +275,58 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         return refuse(c->name, rdt);
     tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
     tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
-    /* 3. names */
+    /* 3. operands: scalars and 0-d tensors converted once; others cast in chunks. Everything
+     * that can refuse is decided here, before the destination is resized or named. */
+    tl_storage sst[3];
+    tl_tensor st[3];
+    _Alignas(16) char sbuf[3][16];
+    const tl_tensor *ops[4];
+    mixed_ctx m;
+    memset(&m, 0, sizeof m);
+    m.nops = c->nin + 1;
+    int mixed = 0;
+    tl_dtype final_dt = dst->mode == TL_EW_NEW ? odt : (tl_dtype)dst->out->dtype;
+    if (final_dt != kodt) {
+        m.cast[0] = tl_cast_loop(kodt, final_dt);
+        m.csize[0] = tl_dtype_itemsize(kodt);
+        if (!m.cast[0]) return tl_err_dispatch(TL_ERR_NOTIMPL, final_dt, "%s_cpu", c->name);
+        mixed = 1;
+    }
+    for (int k = 0; k < c->nin; k++) {
+        tl_dtype want = c->in_compute[k] >= 0 ? (tl_dtype)c->in_compute[k] : cdt;
+        const tl_tensor *t = c->in[k].t;
+        if (!t || (t->ndim == 0 && t->dtype != want)) {
+            tl_scalar s = t ? tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype) : c->in[k].s;
+            if (tl_scalar_to_bytes(s, want, sbuf[k]) < 0) return -1;
+            memset(&sst[k], 0, sizeof sst[k]);
+            sst[k].refcnt = 1;
+            sst[k].data = sbuf[k];
+            sst[k].nbytes = 16;
+            memset(&st[k], 0, sizeof st[k]);
+            st[k].storage = &sst[k];
+            st[k].sizes = st[k].small;
+            st[k].strides = st[k].small + TL_SMALL_DIMS;
+            st[k].dtype = (uint8_t)want;
+            ops[k + 1] = &st[k];
+        } else {
+            ops[k + 1] = t;
+            if (t->dtype != want) {
+                m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
+                m.csize[k + 1] = tl_dtype_itemsize(want);
+                if (!m.cast[k + 1])
+                    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "%s_cpu", c->name);
+                mixed = 1;
+            }
+        }
+    }
+    /* integer division by zero is found before anything is written (torch raises
+     * mid-kernel, after part of self or out= has been overwritten) */
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++)
+        if (__builtin_mul_overflow(numel, shape[i], &numel)) numel = 1; /* refused when allocated */
+    if ((c->flags & EWF_ZERODIV) && tl_dtype_kind(cdt) <= TL_KIND_INT && c->nin > 1 && numel > 0 && has_zero(ops[2]))
+        return tl_err(TL_ERR_ZERODIV, "ZeroDivisionError");
+    /* 4. names */
     int32_t names[TL_MAX_DIMS];
     int has_names = 0;
     if (c->names_from >= 0) {
@@ -269,7 +349,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         }
         if (acc_has) { memcpy(names, acc, sizeof(int32_t) * ndim); has_names = 1; }
     }
-    /* 4. destination */
+    /* 5. destination */
     tl_tensor *out = dst->out;
     if (dst->mode != TL_EW_NEW) {
         if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
@@ -311,50 +391,10 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         if (!(dst->mode == TL_EW_OUT && out->names && !has_names))
             if (tl_tensor_set_names(out, has_names ? names : NULL) < 0) return -1;
     }
-    /* 5. operands: scalars and 0-d tensors converted once; others cast in chunks */
-    tl_storage sst[3];
-    tl_tensor st[3];
-    _Alignas(16) char sbuf[3][16];
-    const tl_tensor *ops[4];
-    mixed_ctx m;
-    memset(&m, 0, sizeof m);
-    m.nops = c->nin + 1;
-    int mixed = 0;
+    /* 6. iterate (inputs the overlap check replaced by copies are read from those) */
     ops[0] = out;
-    if (out->dtype != kodt) {
-        m.cast[0] = tl_cast_loop(kodt, (tl_dtype)out->dtype);
-        m.csize[0] = tl_dtype_itemsize(kodt);
-        if (!m.cast[0]) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(out->dtype), "%s_cpu", c->name);
-        mixed = 1;
-    }
-    for (int k = 0; k < c->nin; k++) {
-        tl_dtype want = c->in_compute[k] >= 0 ? (tl_dtype)c->in_compute[k] : cdt;
-        const tl_tensor *t = c->in[k].t;
-        if (!t || (t->ndim == 0 && t->dtype != want)) {
-            tl_scalar s = t ? tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype) : c->in[k].s;
-            if (tl_scalar_to_bytes(s, want, sbuf[k]) < 0) return -1;
-            memset(&sst[k], 0, sizeof sst[k]);
-            sst[k].refcnt = 1;
-            sst[k].data = sbuf[k];
-            sst[k].nbytes = 16;
-            memset(&st[k], 0, sizeof st[k]);
-            st[k].storage = &sst[k];
-            st[k].sizes = st[k].small;
-            st[k].strides = st[k].small + TL_SMALL_DIMS;
-            st[k].dtype = (uint8_t)want;
-            ops[k + 1] = &st[k];
-        } else {
-            ops[k + 1] = t;
-            if (t->dtype != want) {
-                m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
-                m.csize[k + 1] = tl_dtype_itemsize(want);
-                if (!m.cast[k + 1])
-                    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "%s_cpu", c->name);
-                mixed = 1;
-            }
-        }
-    }
-    /* 6. iterate */
+    for (int k = 0; k < c->nin; k++)
+        if (ops[k + 1] != &st[k]) ops[k + 1] = c->in[k].t;
     tl_iter it;
     if (tl_iter_init(&it, m.nops, ops, shape, ndim, 0) < 0) return -1;
     tl_ew_params prm;

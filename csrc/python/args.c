@@ -251,6 +251,14 @@ int tl_conv_scalar(PyObject *o, tl_scalar *out)
     return -1;
 }
 
+int tl_conv_flag(PyObject *o, int *out)
+{
+    int r = PyObject_IsTrue(o);
+    if (r < 0) return -1;
+    *out = r;
+    return 0;
+}
+
 PyObject *tl_scalar_to_py(tl_scalar s)
 {
     switch (s.kind) {

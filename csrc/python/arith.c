@@ -431,10 +431,11 @@ static PyObject *m_ew_unary(PyObject *m, PyObject *const *a, Py_ssize_t n)
     if (tensor_or_raise(a[1], "unary", "input", 1) < 0) return NULL;
     tl_ew_params prm;
     memset(&prm, 0, sizeof prm);
-    prm.flag = PyObject_IsTrue(a[4]);
+    int inplace;
+    if (tl_conv_flag(a[4], &prm.flag) < 0 || tl_conv_flag(a[3], &inplace) < 0) return NULL;
     for (int k = 0; k < 3; k++)
         if (opt_scalar(a[5 + k], &prm, k) < 0) return NULL;
-    return do_unary((tl_uop)op, TL_TENSOR(a[1]), a[2], PyObject_IsTrue(a[3]) ? a[1] : NULL, &prm);
+    return do_unary((tl_uop)op, TL_TENSOR(a[1]), a[2], inplace ? a[1] : NULL, &prm);
 }
 
 /* _ew_binary(op, a, b, out, inplace, flag, p0, p1) */
@@ -447,9 +448,10 @@ static PyObject *m_ew_binary(PyObject *m, PyObject *const *a, Py_ssize_t n)
     if (arg_or_raise(a[1], &pa, "op", "input", 1) < 0 || arg_or_raise(a[2], &pb, "op", "other", 2) < 0) return NULL;
     tl_ew_params prm;
     memset(&prm, 0, sizeof prm);
-    prm.flag = PyObject_IsTrue(a[5]);
+    int inplace;
+    if (tl_conv_flag(a[5], &prm.flag) < 0 || tl_conv_flag(a[4], &inplace) < 0) return NULL;
     if (opt_scalar(a[6], &prm, 0) < 0 || opt_scalar(a[7], &prm, 1) < 0) return NULL;
-    return do_binary((tl_bop)op, pa.a, pb.a, a[3], PyObject_IsTrue(a[4]) ? a[1] : NULL, &prm);
+    return do_binary((tl_bop)op, pa.a, pb.a, a[3], inplace ? a[1] : NULL, &prm);
 }
 
 /* _ew_clamp(input, min, max, out, inplace): scalar bounds (None for absent) */
@@ -469,7 +471,9 @@ static PyObject *m_ew_clamp(PyObject *m, PyObject *const *a, Py_ssize_t n)
     tl_uop op = a[1] == Py_None ? TL_UOP_clamp_max_s : a[2] == Py_None ? TL_UOP_clamp_min_s : TL_UOP_clamp_s;
     tl_ew_dest dst;
     TensorObject *res;
-    PyObject *self = PyObject_IsTrue(a[4]) ? a[0] : NULL;
+    int inplace;
+    if (tl_conv_flag(a[4], &inplace) < 0) return NULL;
+    PyObject *self = inplace ? a[0] : NULL;
     if (prepare(&dst, a[3], self, &res) < 0) return NULL;
     int rc = tl_ew_unary_promoting(op, TL_TENSOR(a[0]), b, nb, &dst, &prm);
     return finish(rc, res, a[3] != Py_None ? a[3] : self, &dst);
@@ -496,7 +500,9 @@ static PyObject *m_ew_lerp(PyObject *m, PyObject *const *a, Py_ssize_t n)
         return NULL;
     tl_ew_dest dst;
     TensorObject *res;
-    PyObject *self = PyObject_IsTrue(a[4]) ? a[0] : NULL;
+    int inplace;
+    if (tl_conv_flag(a[4], &inplace) < 0) return NULL;
+    PyObject *self = inplace ? a[0] : NULL;
     if (prepare(&dst, a[3], self, &res) < 0) return NULL;
     int rc = tl_ew_lerp(TL_TENSOR(a[0]), TL_TENSOR(a[1]), TL_TENSOR(a[2]), &dst);
     return finish(rc, res, a[3] != Py_None ? a[3] : self, &dst);
@@ -505,17 +511,20 @@ static PyObject *m_ew_lerp(PyObject *m, PyObject *const *a, Py_ssize_t n)
 /* _ew_addc(div, input, tensor1, tensor2, value, out, inplace): addcmul / addcdiv */
 static PyObject *m_ew_addc(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
-    const char *name = n == 7 && PyObject_IsTrue(a[0]) ? "addcdiv" : "addcmul";
-    if (n != 7 || tensor_or_raise(a[1], name, "input", 1) < 0 || tensor_or_raise(a[2], name, "tensor1", 2) < 0 ||
+    int div, inplace;
+    if (n != 7) return PyErr_Format(PyExc_TypeError, "_ew_addc expects 7 arguments, got %zd", n);
+    if (tl_conv_flag(a[0], &div) < 0 || tl_conv_flag(a[6], &inplace) < 0) return NULL;
+    const char *name = div ? "addcdiv" : "addcmul";
+    if (tensor_or_raise(a[1], name, "input", 1) < 0 || tensor_or_raise(a[2], name, "tensor1", 2) < 0 ||
         tensor_or_raise(a[3], name, "tensor2", 3) < 0)
         return NULL;
     tl_scalar v;
     if (tl_conv_scalar(a[4], &v) < 0) return NULL;
     tl_ew_dest dst;
     TensorObject *res;
-    PyObject *self = PyObject_IsTrue(a[6]) ? a[1] : NULL;
+    PyObject *self = inplace ? a[1] : NULL;
     if (prepare(&dst, a[5], self, &res) < 0) return NULL;
-    int rc = tl_ew_addc(PyObject_IsTrue(a[0]), TL_TENSOR(a[1]), TL_TENSOR(a[2]), TL_TENSOR(a[3]), v, &dst);
+    int rc = tl_ew_addc(div, TL_TENSOR(a[1]), TL_TENSOR(a[2]), TL_TENSOR(a[3]), v, &dst);
     return finish(rc, res, a[5] != Py_None ? a[5] : self, &dst);
 }
 
@@ -528,7 +537,9 @@ static PyObject *m_ew_masked_fill(PyObject *m, PyObject *const *a, Py_ssize_t n)
     if (arg_or_raise(a[2], &pv, "masked_fill", "value", 3) < 0) return NULL;
     tl_ew_dest dst;
     TensorObject *res;
-    PyObject *self = PyObject_IsTrue(a[3]) ? a[0] : NULL;
+    int inplace;
+    if (tl_conv_flag(a[3], &inplace) < 0) return NULL;
+    PyObject *self = inplace ? a[0] : NULL;
     if (prepare(&dst, Py_None, self, &res) < 0) return NULL;
     int rc = tl_ew_masked_fill(TL_TENSOR(a[0]), TL_TENSOR(a[1]), pv.a, &dst);
     return finish(rc, res, self, &dst);
@@ -537,8 +548,9 @@ static PyObject *m_ew_masked_fill(PyObject *m, PyObject *const *a, Py_ssize_t n)
 /* _ew_real(input, imag) */
 static PyObject *m_ew_real(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
-    if (n != 2 || tensor_or_raise(a[0], "real", "input", 1) < 0) return NULL;
-    TL_NEW_TENSOR(r, tl_ew_real_view(&r->t, TL_TENSOR(a[0]), PyObject_IsTrue(a[1])));
+    int imag;
+    if (n != 2 || tensor_or_raise(a[0], "real", "input", 1) < 0 || tl_conv_flag(a[1], &imag) < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_ew_real_view(&r->t, TL_TENSOR(a[0]), imag));
     return (PyObject *)r;
 }
 

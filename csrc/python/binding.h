@@ -64,6 +64,9 @@ int tl_conv_int_list(PyObject *o, int64_t *out, int *n, const char *what);
 /* A dim given as int or name (str) against tensor t. */
 int tl_conv_dim(PyObject *o, const tl_tensor *t, int64_t *out);
 int tl_conv_scalar(PyObject *o, tl_scalar *out);
+/* A flag's truth value (0/1) into *out; -1 with the truth test's exception set (a Tensor of
+ * several elements raises): a failed PyObject_IsTrue is never read as "true". */
+int tl_conv_flag(PyObject *o, int *out);
 PyObject *tl_scalar_to_py(tl_scalar s);
 
 /* Module init pieces. */

@@ -119,6 +119,9 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     if (a[2] && a[2] != Py_None) {
         int dtype_, idx;
+        if (!PyTuple_Check(a[2]))
+            return PyErr_Format(PyExc_TypeError, "__dlpack__(): dl_device must be a tuple (device_type, device_id), not %s",
+                                Py_TYPE(a[2])->tp_name);
         if (!PyArg_ParseTuple(a[2], "ii", &dtype_, &idx)) return NULL;
         if (dtype_ != kDLCPU || t->device.type != TL_DEV_CPU) {
             PyErr_SetString(PyExc_BufferError, "__dlpack__: cross-device export is not supported");
@@ -136,6 +139,11 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int versioned = 0;
     if (a[1] && a[1] != Py_None) {
         unsigned int major = 0, minor = 0;
+        if (!PyTuple_Check(a[1])) {
+            PyErr_Format(PyExc_TypeError, "__dlpack__(): max_version must be a tuple (major, minor), not %s",
+                         Py_TYPE(a[1])->tp_name);
+            goto fail;
+        }
         if (!PyArg_ParseTuple(a[1], "II", &major, &minor)) goto fail;
         versioned = major >= 1;
     }

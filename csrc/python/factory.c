@@ -30,7 +30,9 @@ static int parse_opts(PyObject **kw, factory_opts *o, tl_dtype default_dtype)
         return -1;
     }
     if (tl_conv_device(kw[2], &o->device) < 0) return -1;
-    if (kw[4] && PyObject_IsTrue(kw[4])) {
+    int grad = 0;
+    if (kw[4] && tl_conv_flag(kw[4], &grad) < 0) return -1;
+    if (grad) {
         PyErr_SetString(PyExc_RuntimeError, "tensorlib has no autograd yet: requires_grad=True is not supported");
         return -1;
     }

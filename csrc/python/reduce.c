@@ -72,7 +72,9 @@ static PyObject *m_reduce(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     double param = PyFloat_AsDouble(args[5]);
     if (param == -1 && PyErr_Occurred()) return NULL;
     if (op < 0 || op >= TL_RED_NUM) return PyErr_Format(PyExc_ValueError, "bad reduction op %ld", op);
-    TL_NEW_TENSOR(r, tl_reduce(&r->t, x, (tl_red_op)op, mask, full, PyObject_IsTrue(args[3]), dtype, param));
+    int keepdim;
+    if (tl_conv_flag(args[3], &keepdim) < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_reduce(&r->t, x, (tl_red_op)op, mask, full, keepdim, dtype, param));
     return (PyObject *)r;
 }
 
@@ -86,10 +88,12 @@ static PyObject *m_reduce_index(PyObject *m, PyObject *const *args, Py_ssize_t n
     if ((op == -1 && PyErr_Occurred()) || tl_conv_dim(args[2], x, &dim) < 0 || tl_conv_int64(args[4], &k, "k") < 0)
         return NULL;
     if (op < TL_IDX_MAX || op > TL_IDX_MODE) return PyErr_Format(PyExc_ValueError, "bad op %ld", op);
+    int keepdim;
+    if (tl_conv_flag(args[3], &keepdim) < 0) return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
     PyObject *res = NULL;
     if (v && i) {
-        if (tl_reduce_index(&v->t, &i->t, x, (tl_idx_op)op, dim, PyObject_IsTrue(args[3]), k) < 0) tl_raise();
+        if (tl_reduce_index(&v->t, &i->t, x, (tl_idx_op)op, dim, keepdim, k) < 0) tl_raise();
         else res = pair(v, i);
     }
     Py_XDECREF(v);
@@ -102,12 +106,14 @@ static PyObject *m_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     tl_tensor *x;
     int64_t dim;
-    if (check_nargs(nargs, 3, "_sort") < 0 || get_tensor(args[0], "sort", &x) < 0 || tl_conv_dim(args[1], x, &dim) < 0)
+    int desc;
+    if (check_nargs(nargs, 3, "_sort") < 0 || get_tensor(args[0], "sort", &x) < 0 || tl_conv_dim(args[1], x, &dim) < 0 ||
+        tl_conv_flag(args[2], &desc) < 0)
         return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
     PyObject *res = NULL;
     if (v && i) {
-        if (tl_sort(&v->t, &i->t, x, dim, PyObject_IsTrue(args[2])) < 0) tl_raise();
+        if (tl_sort(&v->t, &i->t, x, dim, desc) < 0) tl_raise();
         else res = pair(v, i);
     }
     Py_XDECREF(v);
@@ -119,13 +125,14 @@ static PyObject *m_topk(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     tl_tensor *x;
     int64_t dim, k;
+    int largest, sorted;
     if (check_nargs(nargs, 5, "_topk") < 0 || get_tensor(args[0], "topk", &x) < 0 || tl_conv_int64(args[1], &k, "k") < 0 ||
-        tl_conv_dim(args[2], x, &dim) < 0)
+        tl_conv_dim(args[2], x, &dim) < 0 || tl_conv_flag(args[3], &largest) < 0 || tl_conv_flag(args[4], &sorted) < 0)
         return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
     PyObject *res = NULL;
     if (v && i) {
-        if (tl_topk(&v->t, &i->t, x, k, dim, PyObject_IsTrue(args[3]), PyObject_IsTrue(args[4])) < 0) tl_raise();
+        if (tl_topk(&v->t, &i->t, x, k, dim, largest, sorted) < 0) tl_raise();
         else res = pair(v, i);
     }
     Py_XDECREF(v);
@@ -161,8 +168,10 @@ static PyObject *m_scan(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *m_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     tl_tensor *x;
-    if (check_nargs(nargs, 3, "_unique") < 0 || get_tensor(args[0], "unique", &x) < 0) return NULL;
-    bool wi = PyObject_IsTrue(args[1]), wc = PyObject_IsTrue(args[2]);
+    int wi, wc;
+    if (check_nargs(nargs, 3, "_unique") < 0 || get_tensor(args[0], "unique", &x) < 0 || tl_conv_flag(args[1], &wi) < 0 ||
+        tl_conv_flag(args[2], &wc) < 0)
+        return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = wi ? tl_tensor_alloc() : NULL, *c = wc ? tl_tensor_alloc() : NULL;
     PyObject *res = NULL;
     if (v && (i || !wi) && (c || !wc)) {
@@ -182,8 +191,11 @@ static PyObject *m_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t n
     if (check_nargs(nargs, 5, "_searchsorted") < 0 || get_tensor(args[0], "searchsorted", &s) < 0 ||
         get_tensor(args[1], "searchsorted", &v) < 0)
         return NULL;
-    if (args[2] != Py_None && get_tensor(args[2], "searchsorted", &so) < 0) return NULL;
-    TL_NEW_TENSOR(r, tl_searchsorted(&r->t, s, v, so, PyObject_IsTrue(args[3]), PyObject_IsTrue(args[4])));
+    int right, i32;
+    if ((args[2] != Py_None && get_tensor(args[2], "searchsorted", &so) < 0) || tl_conv_flag(args[3], &right) < 0 ||
+        tl_conv_flag(args[4], &i32) < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_searchsorted(&r->t, s, v, so, right, i32));
     return (PyObject *)r;
 }
 

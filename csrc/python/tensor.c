@@ -948,7 +948,9 @@ static PyObject *m_requires_grad_(FASTARGS)
     static const char *const names[] = {"requires_grad", NULL};
     PyObject *a[1];
     if (tl_parse_args(args, nargs, kwnames, "requires_grad_", names, 0, 1, a) < 0) return NULL;
-    if (!a[0] || PyObject_IsTrue(a[0])) { refuse_grad(); return NULL; }
+    int grad = 1;
+    if (a[0] && tl_conv_flag(a[0], &grad) < 0) return NULL;
+    if (grad) { refuse_grad(); return NULL; }
     Py_INCREF(self);
     return self;
 }

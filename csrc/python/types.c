@@ -268,8 +268,14 @@ static PyObject *size_repr(PyObject *self)
 static PyObject *size_numel(PyObject *self, PyObject *u)
 {
     long long n = 1;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
-    if (PyErr_Occurred()) return NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) {
+        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (__builtin_mul_overflow(n, v, &n)) {
+            PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+            return NULL;
+        }
+    }
     return PyLong_FromLongLong(n);
 }
 static PyObject *size_subscript(PyObject *self, PyObject *key)
