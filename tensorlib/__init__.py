@@ -10,7 +10,7 @@ from ._C import (  # noqa: F401
     Size, dtype, device, layout, memory_format,
     empty, zeros, ones, full, empty_strided,
     get_default_dtype, set_default_dtype, set_default_device,
-    get_num_threads, set_num_threads, from_dlpack,
+    get_num_threads, set_num_threads, from_dlpack, OutOfMemoryError,
     strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc,
     contiguous_format, channels_last, channels_last_3d, preserve_format,
 )

@@ -146,3 +146,39 @@ def test_failed_truth_tests_and_bad_tuples_raise_cleanly(call):
         call()
     assert not isinstance(e.value, SystemError)
     assert (tl.ones(2) * 2).tolist() == [2.0, 2.0]
+
+
+# ---- torch's exception classes ------------------------------------------------------------------
+
+def test_out_of_memory_is_runtime_and_memory_error():
+    assert issubclass(tl.OutOfMemoryError, RuntimeError) and issubclass(tl.OutOfMemoryError, MemoryError)
+    with pytest.raises(RuntimeError, match="can't allocate memory") as e:
+        tl.empty(2 ** 46)  # 256 TiB: refused by the allocator
+    assert isinstance(e.value, MemoryError)
+
+
+@pytest.mark.parametrize("call, exc", [
+    (lambda: tl.empty((2, 2 ** 64)), TypeError),
+    (lambda: tl.empty(2, 2 ** 64), TypeError),
+    (lambda: tl.zeros(3).view((2 ** 64,)), TypeError),
+    (lambda: tl.ones(2).as_strided((2,), (2 ** 64,)), TypeError),
+    (lambda: tl.zeros(3) + 2 ** 64, OverflowError),
+    (lambda: tl.zeros(3) + (-2 ** 64), OverflowError),
+    (lambda: 2 ** 64 * tl.zeros(3), OverflowError),
+    (lambda: tl.zeros(3) < 2 ** 64, OverflowError),
+    (lambda: tl.scalar_tensor(2 ** 64), OverflowError),
+    (lambda: tl.full((2,), 2 ** 64), OverflowError),
+    (lambda: tl.zeros(3).fill_(2 ** 64), OverflowError),
+    (lambda: tl.zeros(2).add(1, alpha=2 ** 64), OverflowError),
+    (lambda: tl.arange(2 ** 64), OverflowError),
+    (lambda: tl.tensor(2 ** 64), ValueError),
+    (lambda: tl.zeros(3).narrow(0, 2 ** 64, 1), ValueError),
+])
+def test_ints_beyond_64_bits(call, exc):
+    """torch's argument parser: int lists TypeError, scalars OverflowError, ints ValueError."""
+    with pytest.raises(exc):
+        call()
+    x = tl.zeros(3)
+    with pytest.raises(OverflowError):
+        x += 2 ** 64
+    assert x.tolist() == [0.0, 0.0, 0.0]

@@ -134,11 +134,21 @@ int tl_conv_int64(PyObject *o, int64_t *out, const char *what)
     return 0;
 }
 
+/* torch's parser reports an int list element beyond 64 bits as a TypeError. */
+static int list_item_overflow(const char *what, Py_ssize_t pos)
+{
+    if (!PyErr_ExceptionMatches(PyExc_ValueError)) return -1;
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "argument '%s' failed to unpack the object at pos %zd with error "
+                                  "\"Overflow when unpacking long long\"", what, pos);
+    return -1;
+}
+
 int tl_conv_int_list(PyObject *o, int64_t *out, int *n, const char *what)
 {
     if (PyLong_Check(o) || (tl_is_tensor(o) && TL_TENSOR(o)->ndim == 0)) {
         *n = 1;
-        return tl_conv_int64(o, out, what);
+        return tl_conv_int64(o, out, what) < 0 ? list_item_overflow(what, 1) : 0;
     }
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError, "%s must be tuple of ints, not %s", what, Py_TYPE(o)->tp_name);
@@ -151,7 +161,7 @@ int tl_conv_int_list(PyObject *o, int64_t *out, int *n, const char *what)
     }
     PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t i = 0; i < len; i++)
-        if (tl_conv_int64(items[i], &out[i], what) < 0) return -1;
+        if (tl_conv_int64(items[i], &out[i], what) < 0) return list_item_overflow(what, i + 1);
     *n = (int)len;
     return 0;
 }
@@ -206,25 +216,30 @@ int tl_conv_dim(PyObject *o, const tl_tensor *t, int64_t *out)
     return tl_conv_int64(o, out, "dim");
 }
 
+int tl_conv_pyint(PyObject *o, tl_scalar *out)
+{
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        /* [2**63, 2**64) is a uint64 scalar in torch; beyond, its parser's OverflowError */
+        unsigned long long u = PyLong_AsUnsignedLongLong(o);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_OverflowError, overflow < 0 ? "can't convert negative int to unsigned"
+                                                              : "int too big to convert");
+            return -1;
+        }
+        v = (long long)u;
+    }
+    *out = tl_scalar_int(v);
+    return 0;
+}
+
 int tl_conv_scalar(PyObject *o, tl_scalar *out)
 {
     if (PyBool_Check(o)) { *out = tl_scalar_bool(o == Py_True); return 0; }
-    if (PyLong_Check(o)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            unsigned long long u = PyLong_AsUnsignedLongLong(o);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long");
-                return -1;
-            }
-            *out = tl_scalar_int((int64_t)u);
-            return 0;
-        }
-        *out = tl_scalar_int(v);
-        return 0;
-    }
+    if (PyLong_Check(o)) return tl_conv_pyint(o, out);
     if (PyFloat_Check(o)) { *out = tl_scalar_double(PyFloat_AS_DOUBLE(o)); return 0; }
     if (PyComplex_Check(o)) {
         Py_complex c = PyComplex_AsCComplex(o);

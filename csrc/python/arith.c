@@ -59,19 +59,14 @@ static int numpy_scalar(PyObject *o, pyarg *p)
     return 1;
 }
 
-/* 1 when o is an operand (filled into p), 0 when it is not (no exception set). */
+/* 1 when o is an operand (filled into p), 0 when it is not (no exception set), -1 when it
+ * is one that cannot be converted (an int beyond 64 bits: OverflowError, as torch). */
 static int to_arg(PyObject *o, pyarg *p)
 {
     p->a.t = NULL;
     if (tl_is_tensor(o)) { p->a.t = TL_TENSOR(o); return 1; }
     if (PyFloat_CheckExact(o)) { p->a.s = tl_scalar_double(PyFloat_AS_DOUBLE(o)); return 1; }
-    if (PyLong_CheckExact(o)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) return 0;
-        p->a.s = tl_scalar_int(v);
-        return 1;
-    }
+    if (PyLong_CheckExact(o)) return tl_conv_pyint(o, &p->a.s) < 0 ? -1 : 1;
     if (PyBool_Check(o)) { p->a.s = tl_scalar_bool(o == Py_True); return 1; }
     if (PyComplex_CheckExact(o)) {
         Py_complex c = PyComplex_AsCComplex(o);
@@ -79,16 +74,14 @@ static int to_arg(PyObject *o, pyarg *p)
         return 1;
     }
     if (numpy_scalar(o, p)) return 1;
-    if (PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o)) {
-        if (tl_conv_scalar(o, &p->a.s) < 0) { PyErr_Clear(); return 0; }
-        return 1;
-    }
+    if (PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o)) return tl_conv_scalar(o, &p->a.s) < 0 ? -1 : 1;
     return 0;
 }
 
 static int arg_or_raise(PyObject *o, pyarg *p, const char *fname, const char *argname, int pos)
 {
-    if (to_arg(o, p)) return 0;
+    int r = to_arg(o, p);
+    if (r) return r > 0 ? 0 : -1;
     PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s", fname, argname, pos,
                  Py_TYPE(o)->tp_name);
     return -1;
@@ -170,14 +163,18 @@ static PyObject *do_unary(tl_uop op, const tl_tensor *x, PyObject *out, PyObject
 static PyObject *binop(PyObject *a, PyObject *b, tl_bop op)
 {
     pyarg pa, pb;
-    if (!to_arg(a, &pa) || !to_arg(b, &pb)) Py_RETURN_NOTIMPLEMENTED;
+    int ra = to_arg(a, &pa), rb = ra < 0 ? 0 : to_arg(b, &pb);
+    if (ra < 0 || rb < 0) return NULL;
+    if (!ra || !rb) Py_RETURN_NOTIMPLEMENTED;
     return do_binary(op, pa.a, pb.a, NULL, NULL, NULL);
 }
 
 static PyObject *ibinop(PyObject *a, PyObject *b, tl_bop op)
 {
     pyarg pb;
-    if (!tl_is_tensor(a) || !to_arg(b, &pb)) Py_RETURN_NOTIMPLEMENTED;
+    int rb = tl_is_tensor(a) ? to_arg(b, &pb) : 0;
+    if (rb < 0) return NULL;
+    if (!rb) Py_RETURN_NOTIMPLEMENTED;
     tl_ew_arg x = {TL_TENSOR(a), {0}};
     return do_binary(op, x, pb.a, NULL, a, NULL);
 }

@@ -38,6 +38,11 @@ static inline int tl_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &Tens
 PyObject *tl_raise(void);
 /* Same, returning -1. */
 int tl_raise_int(void);
+/* tensorlib.OutOfMemoryError (RuntimeError and MemoryError): raised for TL_ERR_MEMORY. */
+extern PyObject *tl_exc_oom;
+int tl_init_errors(PyObject *m);
+/* Raises OutOfMemoryError("out of memory"); returns NULL (use instead of PyErr_NoMemory). */
+PyObject *tl_no_memory(void);
 
 /* A new, empty tensor object whose tl_tensor the caller fills; NULL on failure. */
 TensorObject *tl_tensor_alloc(void);
@@ -64,6 +69,8 @@ int tl_conv_int_list(PyObject *o, int64_t *out, int *n, const char *what);
 /* A dim given as int or name (str) against tensor t. */
 int tl_conv_dim(PyObject *o, const tl_tensor *t, int64_t *out);
 int tl_conv_scalar(PyObject *o, tl_scalar *out);
+/* A Python int as a scalar: OverflowError (torch's text) beyond 64 bits. */
+int tl_conv_pyint(PyObject *o, tl_scalar *out);
 /* A flag's truth value (0/1) into *out; -1 with the truth test's exception set (a Tensor of
  * several elements raises): a failed PyObject_IsTrue is never read as "true". */
 int tl_conv_flag(PyObject *o, int *out);

@@ -148,12 +148,12 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
         versioned = major >= 1;
     }
     export_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) { PyErr_NoMemory(); goto fail; }
+    if (!ctx) { tl_no_memory(); goto fail; }
     PyObject *cap;
     if (versioned) {
         DLManagedTensorVersioned *m = calloc(1, sizeof *m);
         if (!m || fill_dltensor(t, &m->dl_tensor, ctx) < 0) {
-            if (!m) PyErr_NoMemory();
+            if (!m) tl_no_memory();
             free(m);
             free(ctx);
             goto fail;
@@ -168,7 +168,7 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
     } else {
         DLManagedTensor *m = calloc(1, sizeof *m);
         if (!m || fill_dltensor(t, &m->dl_tensor, ctx) < 0) {
-            if (!m) PyErr_NoMemory();
+            if (!m) tl_no_memory();
             free(m);
             free(ctx);
             goto fail;
@@ -262,7 +262,7 @@ static PyObject *from_capsule(PyObject *cap)
         return NULL;
     }
     import_owner *own = malloc(sizeof *own);
-    if (!own) return PyErr_NoMemory();
+    if (!own) return tl_no_memory();
     own->managed = managed;
     own->versioned = versioned;
     char *base = (char *)dl->data + dl->byte_offset;

@@ -129,7 +129,7 @@ static PyObject *f_cat(PyObject *m, PyObject *args)
     if (!fast) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     const tl_tensor **ts = PyMem_Malloc(sizeof(*ts) * (n ? n : 1));
-    if (!ts) { Py_DECREF(fast); return PyErr_NoMemory(); }
+    if (!ts) { Py_DECREF(fast); return tl_no_memory(); }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
         if (!tl_is_tensor(o)) {

@@ -278,7 +278,7 @@ static int t_getbuffer(PyObject *self, Py_buffer *view, int flags)
         return -1;
     }
     Py_ssize_t *shape = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (t->ndim + 1));
-    if (!shape) { PyErr_NoMemory(); return -1; }
+    if (!shape) { tl_no_memory(); return -1; }
     int isz = tl_itemsize(t);
     for (int i = 0; i < t->ndim; i++) {
         shape[i] = t->sizes[i];
