@@ -133,3 +133,8 @@ for _name in ("as_strided", "chunk", "clone", "detach", "detach_", "diagonal", "
     if hasattr(Tensor, _name) and _name not in globals():
         globals()[_name] = _method_function(_name)
 del _name
+
+# ---- torch's argument-type errors for the Python-level ops (tensorlib/_argcheck.py); last, so
+# that it sees every function and method defined above ----
+from . import _argcheck  # noqa: E402
+_argcheck.install(globals(), Tensor)

@@ -78,7 +78,7 @@ def tensordot(a, b, dims=2, out=None):
 
 
 
-def inner(input, other, out=None):
+def inner(input, other, *, out=None):
     """inner(input, other, *, out=None) -> Tensor
 
     Sum of products over the last dims of input and other (a scalar times a tensor

@@ -10,6 +10,10 @@ import builtins
 from . import _C
 from ._util import dim_index as _dim_index, legacy_type as _legacy_type, wrap_dim as _wrap_dim
 
+# tensor_split(n) makes n tensors; far more empty ones than the dim has elements is a mistake
+# that would otherwise run until memory is exhausted
+_MAX_EMPTY_SECTIONS = 1 << 20
+
 __all__ = ["Tensor"]
 
 
@@ -169,6 +173,9 @@ class Tensor(_C.TensorBase):
             n = indices_or_sections
             if n <= 0:
                 raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+            if n - size > _MAX_EMPTY_SECTIONS:  # each one a tensor object: memory runs out first
+                raise RuntimeError(f"tensor_split(): cannot split a dimension of size {size} into {n} sections "
+                                   f"(more than {_MAX_EMPTY_SECTIONS} of them would be empty)")
             q, r = divmod(size, n)
             bounds, start = [], 0
             for i in range(n):

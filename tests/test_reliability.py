@@ -182,3 +182,48 @@ def test_ints_beyond_64_bits(call, exc):
     with pytest.raises(OverflowError):
         x += 2 ** 64
     assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tl.flipud(1), "flipud(): argument 'input' (position 1) must be Tensor, not int"),
+    (lambda: tl.masked_select(tl.ones(2), 1), "masked_select(): argument 'mask' (position 2) must be Tensor, not int"),
+    (lambda: tl.ones(2, 2).diag_embed(0, 2, -1.5), "diag_embed(): argument 'dim2' (position 3) must be int, not float"),
+    (lambda: tl.mode(tl.ones(3), 0, tl.ones(2)), "mode(): argument 'keepdim' (position 3) must be bool, not Tensor"),
+    (lambda: tl.ones(2).expand_as(3), "expand_as(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: tl.ones(2).view_as(None), "view_as(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda: tl.meshgrid(1, 2), "meshgrid(): argument 'tensors' (position 1) must be tuple of Tensors, not tuple"),
+    (lambda: tl.take_along_dim(tl.ones(2), 1), "take_along_dim(): argument 'indices' (position 2) must be Tensor"),
+    (lambda: tl.ones(2).sum(keepdim=tl.ones(2)), "sum(): argument 'keepdim' must be bool, not Tensor"),
+    (lambda: tl.einsum(tl.ones(2), tl.ones(2)), "einsum()"),
+    (lambda: tl.inner(tl.ones(2), tl.ones(2), tl.zeros(())), "takes 2 positional arguments"),
+])
+def test_wrong_argument_types_are_type_errors(call, message):
+    """torch's parser words; never AttributeError, StopIteration or SystemError."""
+    with pytest.raises(TypeError) as e:
+        call()
+    assert message in str(e.value)
+
+
+def test_inner_out_is_keyword_only():
+    c = tl.zeros(())
+    with pytest.raises(TypeError):
+        tl.inner(tl.ones(2), tl.ones(2), c)
+    assert c.item() == 0.0
+    assert tl.inner(tl.ones(2), tl.ones(2), out=c).item() == 2.0 and c.item() == 2.0
+
+
+def test_tensor_split_refuses_impossible_counts_at_once():
+    with pytest.raises(RuntimeError, match="sections"):
+        tl.tensor_split(tl.ones(3), 2 ** 32)
+    assert len(tl.ones(3).tensor_split(5)) == 5  # a few empty pieces stay allowed, as in torch
+
+
+@pytest.mark.parametrize("dtype, exp", [(tl.int8, 200), (tl.int8, 128), (tl.uint8, 256), (tl.int16, 40000)])
+def test_integer_pow_scalar_exponent_must_fit(dtype, exp):
+    x = tl.tensor([2], dtype=dtype)
+    with pytest.raises(RuntimeError, match="without overflow"):
+        x ** exp
+    with pytest.raises(RuntimeError, match="without overflow"):
+        x.pow_(exp)
+    assert x.tolist() == [2]
+    assert (x ** 3).tolist() == [8]

@@ -489,6 +489,9 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
         if (r == TL_BOOL && b.t) return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "pow");
         if (!b.t && b.s.kind == TL_KIND_INT && b.s.v.i < 0)
             return tl_err(TL_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        /* torch's pow(Tensor, Scalar) reads the exponent in the tensor's integer type, checked
+         * (int8 ** 200 raises instead of computing with a wrapped exponent) */
+        if (!b.t && r != TL_BOOL && tl_scalar_check_fits(b.s, r) < 0) return -1;
     }
     if (op == TL_BOP_pow && !b.t && (r == TL_FLOAT16 || r == TL_BFLOAT16)) {
         /* torch's pow(Tensor, Scalar) rounds the exponent to the tensor's dtype first */
