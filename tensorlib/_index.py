@@ -58,6 +58,8 @@ def _dim(t, d):
 def _is_int_like(o):
     if isinstance(o, _C.TensorBase):
         return o.dim() == 0 and not o.dtype.is_floating_point and not o.dtype.is_complex and o.dtype != _C.bool
+    if type(o).__name__ == "ndarray":  # NumPy arrays index as tensors; 0-d integer ones as ints
+        return o.ndim == 0 and o.dtype.kind in "iu"
     return not isinstance(o, _bool) and hasattr(o, "__index__")
 
 

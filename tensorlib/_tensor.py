@@ -73,6 +73,14 @@ class Tensor(_C.TensorBase):
             a = a.copy()
         return a
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from ._numpy_proto import array_ufunc
+        return array_ufunc(self, ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from ._numpy_proto import array_function
+        return array_function(self, func, types, args, kwargs)
+
     def __hash__(self):
         return id(self)
 

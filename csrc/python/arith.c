@@ -160,23 +160,44 @@ static PyObject *do_unary(tl_uop op, const tl_tensor *x, PyObject *out, PyObject
 
 /* ---- Python operators ---- */
 
+/* The operand that is not a tensor or scalar, when it is an ndarray, converted to a tensor
+ * into `p` (its reference in *conv): NumPy arrays mix with tensors in operators as tensors,
+ * as in torch. 1 converted, 0 not an operand, -1 error. */
+static int ndarray_arg(PyObject *o, pyarg *p, PyObject **conv)
+{
+    int r = tl_ndarray_operand(o, conv);
+    if (r <= 0) return r;
+    p->a.t = TL_TENSOR(*conv);
+    return 1;
+}
+
 static PyObject *binop(PyObject *a, PyObject *b, tl_bop op)
 {
     pyarg pa, pb;
+    PyObject *conv = NULL;
     int ra = to_arg(a, &pa), rb = ra < 0 ? 0 : to_arg(b, &pb);
     if (ra < 0 || rb < 0) return NULL;
+    if (!ra) ra = ndarray_arg(a, &pa, &conv);
+    else if (!rb) rb = ndarray_arg(b, &pb, &conv);
+    if (ra < 0 || rb < 0) return NULL;
     if (!ra || !rb) Py_RETURN_NOTIMPLEMENTED;
-    return do_binary(op, pa.a, pb.a, NULL, NULL, NULL);
+    PyObject *r = do_binary(op, pa.a, pb.a, NULL, NULL, NULL);
+    Py_XDECREF(conv);
+    return r;
 }
 
 static PyObject *ibinop(PyObject *a, PyObject *b, tl_bop op)
 {
     pyarg pb;
+    PyObject *conv = NULL;
     int rb = tl_is_tensor(a) ? to_arg(b, &pb) : 0;
+    if (rb == 0 && tl_is_tensor(a)) rb = ndarray_arg(b, &pb, &conv);
     if (rb < 0) return NULL;
     if (!rb) Py_RETURN_NOTIMPLEMENTED;
     tl_ew_arg x = {TL_TENSOR(a), {0}};
-    return do_binary(op, x, pb.a, NULL, a, NULL);
+    PyObject *r = do_binary(op, x, pb.a, NULL, a, NULL);
+    Py_XDECREF(conv);
+    return r;
 }
 
 #define NB(slot, op) \

@@ -85,6 +85,8 @@ extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];
 extern PyMethodDef tl_module_methods_interop[];
 extern PyMethodDef tl_tensor_methods_interop[];
+/* An ndarray operand of an operator as a tensor: 1 converted (*out new ref), 0 not one, -1 error. */
+int tl_ndarray_operand(PyObject *o, PyObject **out);
 extern PyMethodDef tl_module_methods_dlpack[];
 extern PyMethodDef tl_tensor_methods_dlpack[];
 extern PyMethodDef tl_module_methods_linalg[], tl_tensor_methods_linalg[]; /* python/linalg.c */

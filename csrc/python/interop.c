@@ -177,6 +177,37 @@ static PyObject *from_numpy(PyObject *m, PyObject *arr)
     return (PyObject *)r;
 }
 
+/* An exact ndarray operand of a Python operator (`t + a`, `t += a`, `t == a`) as a tensor:
+ * the array's memory when from_numpy can share it, a private native-order copy otherwise
+ * (negative strides, foreign byte order, misalignment). Returns 0 with *out NULL when `o`
+ * is no ndarray or has a dtype tensorlib lacks (object, str: NumPy keeps those), 1 with a
+ * new reference in *out, -1 on error. Subclasses (np.matrix, masked arrays) are left to
+ * NumPy, whose ufuncs reach Tensor.__array_ufunc__. */
+int tl_ndarray_operand(PyObject *o, PyObject **out)
+{
+    *out = NULL;
+    if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") != 0) return 0;
+    if (ensure_numpy() < 0) return -1;
+    if (!PyArray_CheckExact(o)) return 0;
+    PyArrayObject *a = (PyArrayObject *)o;
+    tl_dtype dt;
+    if (dtype_from_numpy(PyArray_DESCR(a), &dt) < 0) { PyErr_Clear(); return 0; }
+    int shareable = PyArray_ISNOTSWAPPED(a) && PyArray_ISALIGNED(a);
+    for (int i = 0; shareable && i < PyArray_NDIM(a); i++)
+        if (PyArray_STRIDES(a)[i] < 0 && PyArray_DIMS(a)[i] > 1) shareable = 0;
+    if (shareable) {
+        *out = from_numpy(NULL, o);
+        return *out ? 1 : -1;
+    }
+    PyArray_Descr *d = PyArray_DescrNewByteorder(PyArray_DESCR(a), NPY_NATIVE);
+    if (!d) return -1;
+    PyObject *copy = PyArray_FromArray(a, d, NPY_ARRAY_CARRAY | NPY_ARRAY_ENSURECOPY); /* steals d */
+    if (!copy) return -1;
+    *out = from_numpy(NULL, copy);
+    Py_DECREF(copy);
+    return *out ? 1 : -1;
+}
+
 /* The base object of arrays and buffers we export: keeps the storage alive and counts
  * the export so resize_ can refuse while it lives. */
 typedef struct { PyObject_HEAD tl_storage *storage; } ExportObject;

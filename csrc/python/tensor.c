@@ -782,7 +782,7 @@ static Py_ssize_t sq_length(PyObject *self)
 static int is_basic_index(PyObject *o)
 {
     return PyLong_Check(o) || PySlice_Check(o) || o == Py_None || o == Py_Ellipsis ||
-           (PyIndex_Check(o) && !tl_is_tensor(o)) ||
+           (PyIndex_Check(o) && !tl_is_tensor(o) && strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") != 0) ||
            (tl_is_tensor(o) && TL_TENSOR(o)->ndim == 0 && tl_dtype_is_integral(TL_TENSOR(o)->dtype));
 }
 
