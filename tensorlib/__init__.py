@@ -36,6 +36,7 @@ _random._install_methods(Tensor)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: svdvals, matrix_norm)
+from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",
