@@ -37,6 +37,7 @@ from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searchin
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: svdvals, matrix_norm)
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
+from ._serialization import save, load  # noqa: E402,F401
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",
