@@ -1,4 +1,6 @@
-"""Random factories composed from empty() and the C in-place samplers (Philox4x32-10).
+"""Random factories composed from empty() and the C in-place samplers (ops/random.c: MT19937
+with torch's transformations by default, Philox4x32-10 for Generator(kind="philox")).
+
 
 Every function takes ``generator=`` (a tensorlib.Generator; None = the default one).
 Values depend only on (seed, counter offset, element index), so a seed reproduces the

@@ -1,11 +1,13 @@
-/* rng.c - Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3")
- * and the generator state. */
+/* rng.c - the generators: MT19937 (Matsumoto & Nishimura), the torch-compatible default,
+ * and Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3"); the
+ * generator state. */
 #include "core/rng.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/error.h"
 #include "core/simd.h"
 
 #define PHILOX_M0 0xD2511F53u
@@ -13,14 +15,51 @@
 #define PHILOX_W0 0x9E3779B9u
 #define PHILOX_W1 0xBB67AE85u
 
-static tl_generator default_gen = {67280421310721ull, 0};
+static tl_generator default_gen;
+static int default_ready;
 
-tl_generator *tl_default_generator(void) { return &default_gen; }
+tl_generator *tl_default_generator(void)
+{
+    if (!default_ready) { /* torch's default seed */
+        tl_generator_init(&default_gen, TL_RNG_MT19937, 67280421310721ull);
+        default_ready = 1;
+    }
+    return &default_gen;
+}
+
+void tl_generator_init(tl_generator *g, tl_rng_kind kind, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->kind = kind;
+    tl_generator_manual_seed(g, seed);
+}
 
 void tl_generator_manual_seed(tl_generator *g, uint64_t seed)
 {
     g->seed = seed;
     g->offset = 0;
+    g->has_normal = 0;
+    g->next_normal = 0.0;
+    /* MT19937's initialization by a 32-bit seed (Matsumoto & Nishimura, init_genrand) */
+    g->mt[0] = (uint32_t)seed;
+    for (uint32_t i = 1; i < TL_MT_N; i++) g->mt[i] = 1812433253u * (g->mt[i - 1] ^ (g->mt[i - 1] >> 30)) + i;
+    g->mti = TL_MT_N;
+}
+
+void tl_mt_twist(tl_generator *g)
+{
+    enum { N = TL_MT_N, M = 397 };
+    uint32_t *mt = g->mt;
+#define TL_MT_MIX(i, j, k) do { \
+        uint32_t y = (mt[i] & 0x80000000u) | (mt[j] & 0x7fffffffu); \
+        mt[i] = mt[k] ^ (y >> 1) ^ ((0u - (y & 1u)) & 0x9908b0dfu); \
+    } while (0)
+    int i = 0;
+    for (; i < N - M; i++) TL_MT_MIX(i, i + 1, i + M);
+    for (; i < N - 1; i++) TL_MT_MIX(i, i + 1, i + M - N);
+    TL_MT_MIX(N - 1, 0, M - 1);
+#undef TL_MT_MIX
+    g->mti = 0;
 }
 
 uint64_t tl_generator_seed(tl_generator *g)
@@ -44,21 +83,54 @@ uint64_t tl_generator_reserve(tl_generator *g, uint64_t nblocks)
     return first;
 }
 
-void tl_generator_get_state(const tl_generator *g, uint8_t *out)
+/* little-endian field writers/readers of the state bytes */
+static uint8_t *put(uint8_t *p, uint64_t v, int n)
 {
-    for (int i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(g->seed >> (8 * i));
-        out[8 + i] = (uint8_t)(g->offset >> (8 * i));
-    }
+    for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+    return p + n;
+}
+static const uint8_t *get(const uint8_t *p, uint64_t *v, int n)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) *v |= (uint64_t)p[i] << (8 * i);
+    return p + n;
 }
 
-void tl_generator_set_state(tl_generator *g, const uint8_t *in)
+void tl_generator_get_state(const tl_generator *g, uint8_t *out)
 {
-    g->seed = g->offset = 0;
-    for (int i = 0; i < 8; i++) {
-        g->seed |= (uint64_t)in[i] << (8 * i);
-        g->offset |= (uint64_t)in[8 + i] << (8 * i);
+    uint64_t nn;
+    memcpy(&nn, &g->next_normal, 8);
+    out = put(out, (uint32_t)g->kind, 4);
+    out = put(out, g->seed, 8);
+    out = put(out, g->offset, 8);
+    out = put(out, (uint32_t)g->mti, 4);
+    for (int i = 0; i < TL_MT_N; i++) out = put(out, g->mt[i], 4);
+    out = put(out, (uint32_t)g->has_normal, 4);
+    put(out, nn, 8);
+}
+
+int tl_generator_set_state(tl_generator *g, const uint8_t *in)
+{
+    tl_generator n;
+    uint64_t v;
+    in = get(in, &v, 4);
+    n.kind = (int32_t)v;
+    in = get(in, &n.seed, 8);
+    in = get(in, &n.offset, 8);
+    in = get(in, &v, 4);
+    n.mti = (int32_t)v;
+    if (n.kind < 0 || n.kind >= TL_NUM_RNG_KINDS || n.mti < 0 || n.mti > TL_MT_N)
+        return tl_err(TL_ERR_RUNTIME, "Expected a valid generator state (kind %d, position %d)", n.kind, n.mti);
+    for (int i = 0; i < TL_MT_N; i++) {
+        in = get(in, &v, 4);
+        n.mt[i] = (uint32_t)v;
     }
+    in = get(in, &v, 4);
+    n.has_normal = v != 0;
+    get(in, &v, 8);
+    memcpy(&n.next_normal, &v, 8);
+    *g = n;
+    return 0;
 }
 
 /* Blocks are processed LANES at a time in struct-of-arrays form so the compiler turns

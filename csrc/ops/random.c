@@ -15,6 +15,7 @@
 #include "core/parallel.h"
 #include "core/simd.h"
 #include "ops/copy.h"
+#include "ops/random_mt.h"
 
 #define TILE 256 /* blocks per tile */
 
@@ -185,6 +186,10 @@ static void fill_range(int64_t e0, int64_t e1, void *vctx)
 static void fill_values(void *dst, int64_t n, bool f32, tl_generator *g, tl_dist dist, double a, double b)
 {
     if (n <= 0) return;
+    if (g->kind == TL_RNG_MT19937 && !f32) { /* float32 values of MT19937 go through tl_mt_sample_ */
+        tl_mt_fill_f64(g, dst, n, dist, a, b, false);
+        return;
+    }
     int vpb = f32 ? 4 : 2;
     fill_ctx c = {g->seed, 0, dst, f32, dist, a, b};
     c.first = tl_generator_reserve(g, (uint64_t)((n + vpb - 1) / vpb));
@@ -255,6 +260,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
     tl_dtype d = (tl_dtype)t->dtype;
     int64_t n = tl_numel(t);
     if (n == 0) return 0;
+    if (g->kind == TL_RNG_MT19937) return tl_mt_sample_(t, g, dist, a, b);
     bool cplx = tl_dtype_is_complex(d);
     tl_dtype real = tl_dtype_to_real(d);
     bool fast_f32 = dist == TL_DIST_UNIFORM || dist == TL_DIST_NORMAL || dist == TL_DIST_BERNOULLI;
@@ -392,8 +398,12 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
     tl_tensor tmp = {0};
     if (tl_tensor_empty(&tmp, t->ndim, t->sizes, TL_INT64, t->device, false) < 0) return -1;
     uint64_t *u = (uint64_t *)tl_data(&tmp);
-    fill_u64(u, n, g);
-    for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + (range ? u[i] % range : u[i]);
+    if (g->kind == TL_RNG_MT19937) {
+        for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + tl_mt_below(g, range);
+    } else {
+        fill_u64(u, n, g);
+        for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + (range ? u[i] % range : u[i]);
+    }
     int rc = tl_copy_(t, &tmp);
     tl_tensor_clear(&tmp);
     return rc;
@@ -422,7 +432,10 @@ int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
     if (rc == 0) rc = tl_tensor_empty(&v, t->ndim, t->sizes, TL_FLOAT64, t->device, false);
     if (rc == 0 && n) {
         double *u = (double *)tl_data(&v);
-        fill_values(u, n, false, g, TL_DIST_UNIFORM, 0.0, 1.0);
+        if (g->kind == TL_RNG_MT19937 && p->dtype != TL_FLOAT64) /* torch draws float uniforms for float p */
+            for (int64_t i = 0; i < n; i++) u[i] = tl_mt_uniform_f32(g);
+        else
+            fill_values(u, n, false, g, TL_DIST_UNIFORM, 0.0, 1.0);
         for (int64_t i = 0; i < n; i++) u[i] = u[i] < pp[i] ? 1.0 : 0.0;
         rc = tl_copy_(t, &v);
     }
@@ -459,9 +472,18 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
             if (!(s[i] >= 0.0)) { rc = tl_err(TL_ERR_RUNTIME, "normal expects all elements of std >= 0.0"); break; }
     }
     if (rc == 0) rc = tl_tensor_empty(&z, nd, sz, TL_FLOAT64, (mean ? mean : std)->device, false);
+    if (rc == 0 && g->kind == TL_RNG_MT19937) {
+        /* torch draws normal_(0, 1) in the output dtype, then scales: same draws here */
+        tl_tensor zd = {0};
+        rc = dt == TL_FLOAT64 ? tl_tensor_alias(&zd, &z) : tl_tensor_empty(&zd, nd, sz, dt, z.device, false);
+        if (rc == 0) rc = tl_mt_sample_(&zd, g, TL_DIST_NORMAL, 0.0, 1.0);
+        if (rc == 0 && dt != TL_FLOAT64) rc = tl_copy_(&z, &zd);
+        tl_tensor_clear(&zd);
+    } else if (rc == 0) {
+        fill_values(tl_data(&z), n, false, g, TL_DIST_NORMAL, 0.0, 1.0);
+    }
     if (rc == 0) {
         double *zp = (double *)tl_data(&z);
-        fill_values(zp, n, false, g, TL_DIST_NORMAL, 0.0, 1.0);
         const double *m = mean ? (const double *)tl_data(&md) : NULL, *s = std ? (const double *)tl_data(&sd) : NULL;
         for (int64_t i = 0; i < n; i++) zp[i] = (m ? m[i] : mean_s) + (s ? s[i] : std_s) * zp[i];
         rc = tl_tensor_empty(out, nd, sz, dt, z.device, false);
@@ -489,12 +511,20 @@ int tl_randperm_(tl_tensor *t, tl_generator *g)
     if (tl_tensor_empty(&r, 1, &n, TL_INT64, t->device, false) < 0) { tl_tensor_clear(&tmp); return -1; }
     uint64_t *u = (uint64_t *)tl_data(&tmp);
     int64_t *p = (int64_t *)tl_data(&r);
-    fill_u64(u, n, g);
     for (int64_t i = 0; i < n; i++) p[i] = i;
-    for (int64_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
-        int64_t j = (int64_t)(u[i] % (uint64_t)(i + 1)), s = p[i];
-        p[i] = p[j];
-        p[j] = s;
+    if (g->kind == TL_RNG_MT19937) { /* torch's order: position i swaps with one at or after it */
+        for (int64_t i = 0; i < n - 1; i++) {
+            int64_t j = i + (int64_t)tl_mt_below(g, (uint64_t)(n - i)), s = p[i];
+            p[i] = p[j];
+            p[j] = s;
+        }
+    } else {
+        fill_u64(u, n, g);
+        for (int64_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
+            int64_t j = (int64_t)(u[i] % (uint64_t)(i + 1)), s = p[i];
+            p[i] = p[j];
+            p[j] = s;
+        }
     }
     int rc = tl_copy_(t, &r);
     tl_tensor_clear(&tmp);

@@ -51,9 +51,17 @@ static int conv_seed(PyObject *o, uint64_t *out)
 
 static PyObject *gen_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"device", NULL};
+    static char *kwlist[] = {"device", "kind", NULL};
     PyObject *dev = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Generator", kwlist, &dev)) return NULL;
+    const char *kind = "mt19937";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$s:Generator", kwlist, &dev, &kind)) return NULL;
+    tl_rng_kind k;
+    if (strcmp(kind, "mt19937") == 0) k = TL_RNG_MT19937;
+    else if (strcmp(kind, "philox") == 0) k = TL_RNG_PHILOX;
+    else {
+        PyErr_Format(PyExc_ValueError, "Generator: kind must be 'mt19937' or 'philox', not '%s'", kind);
+        return NULL;
+    }
     tl_device d = {TL_DEV_CPU, -1};
     if (tl_conv_device(dev, &d) < 0) return NULL;
     if (d.type != TL_DEV_CPU) {
@@ -62,7 +70,7 @@ static PyObject *gen_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     GeneratorObject *o = (GeneratorObject *)type->tp_alloc(type, 0);
     if (!o) return NULL;
-    tl_generator_manual_seed(&o->own, 67280421310721ull);
+    tl_generator_init(&o->own, k, 67280421310721ull);
     o->g = &o->own;
     return (PyObject *)o;
 }
@@ -103,15 +111,19 @@ static PyObject *gen_set_state(PyObject *self, PyObject *state)
                                          "to be %lld", TL_RNG_STATE_BYTES, (long long)tl_numel(t));
         return NULL;
     }
-    uint8_t buf[TL_RNG_STATE_BYTES];
+    static uint8_t buf[TL_RNG_STATE_BYTES]; /* under the GIL */
     int64_t st = t->ndim ? t->strides[0] : 1;
     for (int i = 0; i < TL_RNG_STATE_BYTES; i++) buf[i] = (uint8_t)tl_data(t)[i * st];
-    tl_generator_set_state(GEN(self), buf);
+    if (tl_generator_set_state(GEN(self), buf) < 0) return tl_raise();
     Py_INCREF(self);
     return self;
 }
 
 static PyObject *gen_device(PyObject *self, void *c) { return tl_device_obj((tl_device){TL_DEV_CPU, -1}); }
+static PyObject *gen_kind(PyObject *self, void *c)
+{
+    return PyUnicode_FromString(GEN(self)->kind == TL_RNG_PHILOX ? "philox" : "mt19937");
+}
 
 static PyObject *gen_repr(PyObject *self) { return PyUnicode_FromFormat("<tensorlib.Generator object at %p>", self); }
 
@@ -119,12 +131,15 @@ static PyMethodDef gen_methods[] = {
     {"manual_seed", gen_manual_seed, METH_O, "manual_seed(seed) -> Generator\n\nSets the seed and rewinds the counter."},
     {"seed", gen_seed, METH_NOARGS, "seed() -> int\n\nSeeds from the OS entropy source and returns the seed."},
     {"initial_seed", gen_initial_seed, METH_NOARGS, "initial_seed() -> int\n\nThe seed the generator was last seeded with."},
-    {"get_state", gen_get_state, METH_NOARGS, "get_state() -> Tensor\n\nThe state as a uint8 tensor (seed, offset)."},
+    {"get_state", gen_get_state, METH_NOARGS, "get_state() -> Tensor\n\nThe state as a uint8 tensor (kind, seed, Philox offset, MT19937 words)."},
     {"set_state", gen_set_state, METH_O, "set_state(new_state) -> Generator\n\nRestores a state from get_state()."},
     {NULL},
 };
 
-static PyGetSetDef gen_getset[] = {{"device", gen_device, NULL, "The generator's device (cpu).", NULL}, {NULL}};
+static PyGetSetDef gen_getset[] = {
+    {"device", gen_device, NULL, "The generator's device (cpu).", NULL},
+    {"kind", gen_kind, NULL, "'mt19937' (torch's stream, the default) or 'philox' (counter-based, parallel).", NULL},
+    {NULL}};
 
 static PyTypeObject Generator_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorlib.Generator",
