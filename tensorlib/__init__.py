@@ -36,6 +36,9 @@ _random._install_methods(Tensor)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: svdvals, matrix_norm)
+from . import _compat  # noqa: E402
+from ._compat import *  # noqa: E402,F401,F403  (softmax, constants, grad modes, legacy FloatTensor, ...)
+_compat.install(Tensor)
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",
