@@ -36,8 +36,8 @@ _random._install_methods(Tensor)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
-from . import _linalg_lapack  # noqa: E402
-_linalg_lapack.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
+from . import _linalg_compose  # noqa: E402
+_linalg_compose.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
 from . import _compat  # noqa: E402
 from ._compat import *  # noqa: E402,F401,F403  (softmax, constants, grad modes, legacy FloatTensor, ...)
 _compat.install(Tensor)

@@ -3,7 +3,9 @@ csrc/ops/lapack.c: getrf/getrs, potrf, geqrf/orgqr, syevd/heevd, gesdd, geev, ge
 
 This module checks arguments with torch's messages, broadcasts batch dims, turns LAPACK's
 per-matrix `info` into torch's LinAlgError text, and composes the higher-level functions
-(det, slogdet, inv, pinv, matrix_rank, cond, lu, matrix_exp, ...) from the primitives."""
+(det, slogdet, inv, lu, ...) from the primitives; tensorlib/_linalg_compose.py builds
+the functions of these (pinv, matrix_rank, cond, matrix_exp, norms, ...)."""
+import functools
 import math
 
 import tensorlib as _tl  # the package, read at call time (this module loads during its import)
@@ -11,7 +13,7 @@ import tensorlib as _tl  # the package, read at call time (this module loads dur
 from . import _C
 from ._reduce import return_types
 from ._util import no_names as _no_names
-from ._linalg import LinAlgError, matrix_norm as _matrix_norm
+from ._linalg import LinAlgError
 
 _LOW = ("float16", "bfloat16", "complex32")
 _EPS = {"float32": 1.1920928955078125e-07, "float64": 2.220446049250313e-16}
@@ -28,6 +30,17 @@ for _name, _fields in [("linalg_slogdet", "sign logabsdet"), ("slogdet", "sign l
     _cls.__module__ = "tensorlib.return_types"
     setattr(return_types, _name, _cls)
 del _name, _fields, _cls
+
+
+def _out(name):
+    """Adds torch's out= to a function returning one tensor (written with torch's rules)."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, out=None, **kwargs):
+            r = fn(*args, **kwargs)
+            return r if out is None else _C._write_out(r, out, name, True)
+        return wrapper
+    return deco
 
 
 def _dn(dt):
@@ -99,7 +112,7 @@ def _eye_like(A, n=None):
 
 # ---- LU: determinants, inverses, solves ----
 
-def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
     """lu_factor_ex(A, *, pivot=True, check_errors=False) -> (LU, pivots, info)
 
     LU factorization with partial pivoting (LAPACK getrf) of A [..., m, n]: LU packs L
@@ -114,7 +127,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     return return_types.linalg_lu_factor_ex(LU, piv, info)
 
 
-def lu_factor(A, *, pivot=True, out=None):
+def lu_factor(A, *, pivot=True):
     """lu_factor(A, *, pivot=True) -> (LU, pivots)
 
     LU factorization with partial pivoting of A [..., m, n] (LAPACK getrf), the form
@@ -129,7 +142,7 @@ def lu_factor(A, *, pivot=True, out=None):
     return return_types.linalg_lu_factor(LU, piv)
 
 
-def lu(A, *, pivot=True, out=None):
+def lu(A, *, pivot=True):
     """lu(A, *, pivot=True) -> (P, L, U)
 
     A = P @ L @ U for A [..., m, n]: P a permutation matrix, L [..., m, k] unit lower
@@ -148,7 +161,8 @@ def lu(A, *, pivot=True, out=None):
     return return_types.linalg_lu(P.contiguous(), L, U)
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+@_out("linalg_lu_solve")
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """lu_solve(LU, pivots, B, *, left=True, adjoint=False) -> Tensor
 
     Solves A X = B (X A = B when left=False; with A^H when adjoint) from lu_factor's
@@ -176,7 +190,8 @@ def _det_parts(op, A, kernel=None):
     return d, perm_sign
 
 
-def det(A, *, out=None):
+@_out("linalg_det")
+def det(A):
     """det(A) -> Tensor
 
     Determinant of square matrices A [..., n, n]: the product of U's diagonal from an LU
@@ -185,7 +200,7 @@ def det(A, *, out=None):
     return d.prod(-1) * s.to(A.dtype)
 
 
-def slogdet(A, *, out=None):
+def slogdet(A):
     """slogdet(A) -> (sign, logabsdet)
 
     det(A) = sign * exp(logabsdet) without overflow: sign is +-1 (a unit complex number for
@@ -208,7 +223,7 @@ def logdet(A):
     return _tl.where(sign < 0, _tl.full((), math.nan, dtype=lad.dtype), lad)
 
 
-def inv_ex(A, *, check_errors=False, out=None):
+def inv_ex(A, *, check_errors=False):
     """inv_ex(A, *, check_errors=False) -> (inverse, info)
 
     inv without raising for singular matrices: info > 0 marks them."""
@@ -224,7 +239,8 @@ def _inv_msg(c):
             "singular.")
 
 
-def inv(A, *, out=None):
+@_out("linalg_inv")
+def inv(A):
     """inv(A) -> Tensor
 
     Inverse of square matrices A [..., n, n] (LAPACK getrf + getrs). Raises LinAlgError
@@ -251,7 +267,7 @@ def _solve_prep(A, B, left):
     return A, B, vector
 
 
-def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+def solve_ex(A, B, *, left=True, check_errors=False):
     """solve_ex(A, B, *, left=True, check_errors=False) -> (result, info)
 
     solve without raising for singular matrices: info > 0 marks them."""
@@ -266,7 +282,8 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return return_types.linalg_solve_ex(X.squeeze(-1 if left else -2) if vector else X, info)
 
 
-def solve(A, B, *, left=True, out=None):
+@_out("linalg_solve")
+def solve(A, B, *, left=True):
     """solve(A, B, *, left=True) -> Tensor
 
     X with A X = B (X A = B when left=False) for square A [..., n, n]; B [..., n, k] or a
@@ -276,7 +293,8 @@ def solve(A, B, *, left=True, out=None):
     return X
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+@_out("linalg_solve_triangular")
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor
 
     X with A X = B (X A = B when left=False) for triangular A (only its upper or lower
@@ -299,7 +317,7 @@ def _chol_msg(c):
             f"of order {c} is not positive-definite).")
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+def cholesky_ex(A, *, upper=False, check_errors=False):
     """cholesky_ex(A, *, upper=False, check_errors=False) -> (L, info)
 
     cholesky without raising: info > 0 gives the order of the first non-positive minor."""
@@ -310,7 +328,8 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return return_types.linalg_cholesky_ex(L, info)
 
 
-def cholesky(A, *, upper=False, out=None):
+@_out("linalg_cholesky")
+def cholesky(A, *, upper=False):
     """cholesky(A, *, upper=False) -> Tensor
 
     Cholesky factor L (A = L L^H) of Hermitian positive-definite A [..., n, n], or U
@@ -321,7 +340,8 @@ def cholesky(A, *, upper=False, out=None):
     return L
 
 
-def householder_product(A, tau, *, out=None):
+@_out("linalg_householder_product")
+def householder_product(A, tau):
     """householder_product(A, tau) -> Tensor
 
     The first n columns of the product of the Householder reflectors stored in A [..., m, n]
@@ -337,7 +357,7 @@ def householder_product(A, tau, *, out=None):
     return _C._lapack_orgqr(A, tau.expand(tuple(A.shape[:-2]) + (tau.shape[-1],)))
 
 
-def qr(A, mode="reduced", *, out=None):
+def qr(A, mode="reduced"):
     """qr(A, mode='reduced') -> (Q, R)
 
     A = Q R with Q unitary columns and R upper triangular (LAPACK geqrf + orgqr). mode
@@ -376,7 +396,7 @@ def _eigh(op, A, UPLO, vectors):
     return w, V
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(A, UPLO="L"):
     """eigh(A, UPLO='L') -> (eigenvalues, eigenvectors)
 
     Eigen-decomposition of Hermitian (real symmetric) A [..., n, n] from its lower (or
@@ -385,7 +405,8 @@ def eigh(A, UPLO="L", *, out=None):
     return return_types.linalg_eigh(*_eigh("linalg.eigh", A, UPLO, True))
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+@_out("linalg_eigvalsh")
+def eigvalsh(A, UPLO="L"):
     """eigvalsh(A, UPLO='L') -> Tensor
 
     Eigenvalues of Hermitian A, real, ascending."""
@@ -404,7 +425,7 @@ def _eig(A, vectors):
     return w, V
 
 
-def eig(A, *, out=None):
+def eig(A):
     """eig(A) -> (eigenvalues, eigenvectors)
 
     Eigenvalues and right eigenvectors (unit-norm columns) of square A [..., n, n], both
@@ -412,7 +433,8 @@ def eig(A, *, out=None):
     return return_types.linalg_eig(*_eig(A, True))
 
 
-def eigvals(A, *, out=None):
+@_out("linalg_eigvals")
+def eigvals(A):
     """eigvals(A) -> Tensor
 
     Eigenvalues of square A, complex (LAPACK geev)."""
@@ -432,7 +454,7 @@ def _svd(op, A, jobz):
     return U, S, Vh
 
 
-def svd(A, full_matrices=True, *, driver=None, out=None):
+def svd(A, full_matrices=True, *, driver=None):
     """svd(A, full_matrices=True, *, driver=None) -> (U, S, Vh)
 
     A = U diag(S) Vh for A [..., m, n] (LAPACK gesdd): S real, descending; U [..., m, k]
@@ -519,346 +541,6 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return return_types.linalg_lstsq(sol, res, rank, sv)
 
 
-# ---- functions of the singular values / eigenvalues ----
-
-def _tolerances(op, A, atol, rtol, S):
-    """torch's cutoff max(atol, rtol * largest singular value) per matrix; rtol defaults to
-    eps * max(m, n) unless a positive atol is given."""
-    smax = S.amax(-1, keepdim=True) if S.shape[-1] else _tl.zeros(tuple(S.shape[:-1]) + (1,), dtype=S.dtype)
-    if rtol is None:
-        rtol = 0.0 if (atol is not None and (not isinstance(atol, _C.TensorBase) and atol > 0)) else \
-            _eps(A.dtype) * max(A.shape[-2], A.shape[-1])
-    atol = 0.0 if atol is None else atol
-    at = atol.unsqueeze(-1) if isinstance(atol, _C.TensorBase) else atol
-    rt = rtol.unsqueeze(-1) if isinstance(rtol, _C.TensorBase) else rtol
-    return _tl.maximum(smax * rt, _tl.zeros((), dtype=S.dtype) + at)
-
-
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    """pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
-
-    Moore-Penrose pseudo-inverse of A [..., m, n] from its SVD (eigh when hermitian),
-    singular values at or below max(atol, rtol * largest) treated as zero."""
-    if isinstance(A, _C.TensorBase) and (A.dim() < 2 or _dn(A.dtype) not in ("float32", "float64", "complex64",
-                                                                            "complex128")):
-        raise RuntimeError(f"linalg.pinv({A.dtype._cname}{{{list(A.shape)}}}): expected a tensor with 2 or more "
-                           "dimensions of float, double, cfloat or cdouble types")
-    _check("linalg.pinv", A)
-    if hermitian:
-        w, V = _eigh("linalg.pinv", A, "L", True)
-        cut = _tolerances("linalg.pinv", A, atol, rtol, w.abs())
-        winv = _tl.where(w.abs() > cut, 1 / w, _tl.zeros((), dtype=w.dtype))
-        return (V * winv.unsqueeze(-2).to(A.dtype)) @ V.mH
-    U, S, Vh = _svd("linalg.pinv", A, "S")
-    cut = _tolerances("linalg.pinv", A, atol, rtol, S)
-    sinv = _tl.where(S > cut, 1 / S, _tl.zeros((), dtype=S.dtype))
-    return (Vh.mH * sinv.unsqueeze(-2).to(A.dtype)) @ U.mH
-
-
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    """matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
-
-    Number of singular values (|eigenvalues| when hermitian) above max(atol, rtol *
-    largest), int64, per matrix."""
-    if isinstance(A, _C.TensorBase) and _dn(A.dtype) not in ("float32", "float64", "complex64", "complex128"):
-        raise RuntimeError("This function doesn't handle types other than float and double")
-    _check("torch.linalg.matrix_rank", A)
-    S = _eigh("linalg.eigh", A, "L", False)[0].abs() if hermitian else _svd("linalg.svd", A, "N")[1]
-    cut = _tolerances("torch.linalg.matrix_rank", A, atol, rtol, S)
-    return (S > cut).sum(-1)
-
-
-def cond(A, p=None, *, out=None):
-    """cond(A, p=None) -> Tensor
-
-    Condition number of A in the p-norm: largest / smallest singular value for p None or 2
-    (-2: the reverse), else matrix_norm(A, p) * matrix_norm(inv(A), p) (square A; inf
-    where A is singular). Real dtype."""
-    _check("linalg.cond", A)
-    if p is None or p in (2, -2):
-        S = _svd("linalg.svd", A, "N")[1]
-        if S.shape[-1] == 0:
-            return _tl.zeros(tuple(S.shape[:-1]), dtype=S.dtype)
-        big, small = S[..., 0], S[..., -1]
-        return big / small if p != -2 else small / big
-    if p not in ("fro", "nuc", 1, -1, math.inf, -math.inf):
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    _check("linalg.cond", A, square=True)
-    if A.numel() == 0:
-        return _tl.zeros(tuple(A.shape[:-2]), dtype=_real(A.dtype))
-    Ai, info = inv_ex(A)
-    r = _matrix_norm(A, p) * _matrix_norm(Ai, p)
-    return _tl.where(info > 0, _tl.full((), math.inf, dtype=r.dtype), r)
-
-
-# ---- matrix functions ----
-
-def matrix_power(A, n, *, out=None):
-    """matrix_power(A, n) -> Tensor
-
-    A multiplied by itself n times by repeated squaring (identity for n = 0, powers of
-    inv(A) for n < 0), batched over square A [..., m, m]."""
-    if not isinstance(A, _C.TensorBase):
-        raise TypeError(f"linalg_matrix_power(): argument 'input' (position 1) must be Tensor, not {type(A).__name__}")
-    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2] if A.dim() > 1 else A.shape[-1] if A.dim() else 0} by "
-                           f"{A.shape[-1] if A.dim() else 0} matrices")
-    n = int(n)
-    if n == 0:
-        return _eye_like(A).contiguous() if A.dtype != _tl.bool else _eye_like(A).contiguous()
-    if n < 0:
-        A, n = inv(A), -n
-    result, base = None, A
-    while n:
-        if n & 1:
-            result = base if result is None else result @ base
-        n >>= 1
-        if n:
-            base = base @ base
-    return result.clone() if result is A else result
-
-
-_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
-           10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
-
-
-def matrix_exp(A):
-    """matrix_exp(A) -> Tensor
-
-    exp(A) = sum A^k / k! for square A [..., n, n], by scaling and squaring with a
-    degree-13 Pade approximant (Higham 2005); one scaling for the whole batch."""
-    if isinstance(A, _C.TensorBase) and _dn(A.dtype) in ("float16", "bfloat16"):
-        return matrix_exp(A.to(_tl.float32)).to(A.dtype)
-    _check("linalg.matrix_exp", A, square=True)
-    if A.numel() == 0:
-        return A.clone()
-    if A.shape[-1] == 1:
-        return A.exp()
-    norm1 = float(A.abs().sum(-2).amax())
-    s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
-    X = A / (2.0 ** s)
-    b = _PADE13
-    eye = _eye_like(X)
-    X2 = X @ X
-    X4 = X2 @ X2
-    X6 = X4 @ X2
-    U = X @ (X6 @ (b[13] * X6 + b[11] * X4 + b[9] * X2) + b[7] * X6 + b[5] * X4 + b[3] * X2 + b[1] * eye)
-    V = X6 @ (b[12] * X6 + b[10] * X4 + b[8] * X2) + b[6] * X6 + b[4] * X4 + b[2] * X2 + b[0] * eye
-    R = solve(V - U, V + U)
-    for _ in range(s):
-        R = R @ R
-    return R
-
-
-# ---- norms and small helpers ----
-
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
-    """vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor
-
-    Vector ord-norm (any real ord, inf, -inf, 0) of x over dim (all elements when None);
-    real result (the real counterpart of a complex x)."""
-    from . import _reduce
-    if not isinstance(x, _C.TensorBase):
-        raise TypeError(f"linalg_vector_norm(): argument 'x' (position 1) must be Tensor, not {type(x).__name__}")
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{x.dtype._cname}")
-    if isinstance(dim, int):
-        dim = (dim,)
-    r = _reduce.norm(x, float(ord), dim, keepdim, dtype=dtype)
-    return r if out is None else _C._write_out(r, out, "linalg_vector_norm", True)
-
-
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
-    """norm(A, ord=None, dim=None, keepdim=False, *, dtype=None) -> Tensor
-
-    A vector norm (dim an int, or A 1-D) or a matrix norm (dim a pair, or A 2-D with ord
-    given); with ord and dim None, the 2-norm of all elements."""
-    if not isinstance(A, _C.TensorBase):
-        raise TypeError(f"linalg_norm(): argument 'input' (position 1) must be Tensor, not {type(A).__name__}")
-    if dim is not None and not isinstance(dim, int):
-        dim = tuple(dim)
-        if len(dim) == 1:
-            dim = dim[0]
-    if ord is None:
-        return vector_norm(A, 2, dim if not isinstance(dim, tuple) or len(dim) != 2 else dim, keepdim, dtype=dtype,
-                           out=out) if not (isinstance(dim, tuple) and len(dim) == 2) else \
-            _matrix_norm(A, "fro", dim, keepdim, dtype=dtype, out=out)
-    if dim is None:
-        if A.dim() not in (1, 2):
-            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
-                               f"{A.dim()}D.")
-        dim = (0, 1) if A.dim() == 2 else 0
-    if isinstance(dim, tuple):
-        return _matrix_norm(A, ord, dim, keepdim, dtype=dtype, out=out)
-    if isinstance(ord, str):
-        raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {ord}")
-    return vector_norm(A, ord, dim, keepdim, dtype=dtype, out=out)
-
-
-def cross(input, other, *, dim=-1, out=None):
-    """cross(input, other, *, dim=-1) -> Tensor
-
-    Cross product of 3-vectors along dim (batch dims broadcast)."""
-    from ._join import cross as _cross
-    return _cross(input, other, dim=dim, out=out) if out is not None else _cross(input, other, dim=dim)
-
-
-def vecdot(x, y, *, dim=-1, out=None):
-    """vecdot(x, y, *, dim=-1) -> Tensor
-
-    sum(conj(x) * y) along dim, broadcasting the other dims."""
-    if x.dtype != y.dtype:
-        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-                           f"{x.dtype._cname} and y of type {y.dtype._cname} instead")
-    r = (x.conj() * y).sum(dim)
-    return r if out is None else _C._write_out(r, out, "linalg_vecdot", True)
-
-
-def multi_dot(tensors, *, out=None):
-    """multi_dot(tensors) -> Tensor
-
-    The matrix product of a chain of 2-D tensors (the first and last may be 1-D vectors)."""
-    tensors = list(tensors)
-    if len(tensors) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    for i, t in enumerate(tensors):
-        want = (1, 2) if i in (0, len(tensors) - 1) else (2,)
-        if t.dim() not in want:
-            if i == 0:
-                raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {t.dim()}D")
-            if i == len(tensors) - 1:
-                raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {t.dim()}D")
-            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
-        if t.dtype != tensors[0].dtype:
-            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{tensors[0].dtype._cname} and tensor {i} is {t.dtype._cname}")
-    first_vec, last_vec = tensors[0].dim() == 1, tensors[-1].dim() == 1
-    mats = [tensors[0].unsqueeze(0) if first_vec else tensors[0]] + tensors[1:-1] + \
-        [tensors[-1].unsqueeze(-1) if last_vec else tensors[-1]]
-    for i in range(len(mats) - 1):
-        if mats[i].shape[-1] != mats[i + 1].shape[-2]:
-            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {list(mats[i].shape)} and "
-                               f"{list(mats[i + 1].shape)} cannot be multiplied")
-    r = mats[0]
-    for m in mats[1:]:
-        r = _tl.mm(r, m)
-    if first_vec:
-        r = r.squeeze(0)
-    if last_vec:
-        r = r.squeeze(-1)
-    return r if out is None else _C._write_out(r, out, "linalg_multi_dot", True)
-
-
-def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    """diagonal(A, *, offset=0, dim1=-2, dim2=-1) -> Tensor
-
-    The diagonals of the matrices in A (a view), as Tensor.diagonal with matrix defaults."""
-    return A.diagonal(offset, dim1, dim2)
-
-
-def vander(x, *, N=None):
-    """vander(x, *, N=None) -> Tensor
-
-    Vandermonde matrix [..., n, N]: columns x^0, x^1, ..., x^(N-1) (N defaults to n)."""
-    if x.dim() < 1:
-        raise RuntimeError("linalg.vander: x must have at least one dimension")
-    n = x.shape[-1] if N is None else int(N)
-    if n <= 1 and N is not None and n < 1:
-        raise RuntimeError("N must be greater than 1.")
-    dt = x.dtype if (x.dtype.is_floating_point or x.dtype.is_complex) else _tl.int64
-    return x.to(dt).unsqueeze(-1) ** _tl.arange(n, dtype=dt)
-
-
-def tensorinv(A, ind=2, *, out=None):
-    """tensorinv(A, ind=2) -> Tensor
-
-    The inverse of A seen as a square matrix of its first ind dims by the rest: result
-    shape A.shape[ind:] + A.shape[:ind]."""
-    if ind <= 0:
-        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    lead, rest = tuple(A.shape[:ind]), tuple(A.shape[ind:])
-    p, q = math.prod(lead), math.prod(rest)
-    if p != q:
-        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
-                           f"prod(self.shape[:ind]), but got {q} != {p}")
-    return inv(A.reshape(p, q)).reshape(rest + lead)
-
-
-def tensorsolve(A, B, dims=None, *, out=None):
-    """tensorsolve(A, B, dims=None) -> Tensor
-
-    X with tensordot(A, X, X.ndim) = B; dims moves those dims of A to the end first."""
-    if dims is not None:
-        dims = [d % A.dim() for d in dims]
-        A = A.permute(*([d for d in range(A.dim()) if d not in dims] + dims))
-    rest = tuple(A.shape[B.dim():])
-    n = math.prod(rest)
-    if math.prod(tuple(A.shape[:B.dim()])) != n:
-        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
-                           "prod(self.shape[:other.ndim]), but got "
-                           f"{n} != {math.prod(tuple(A.shape[:B.dim()]))}")
-    return solve(A.reshape(n, n), B.reshape(n)).reshape(rest)
-
-
 __all__ = ["LinAlgError", "det", "slogdet", "inv", "inv_ex", "solve", "solve_ex", "solve_triangular", "cholesky",
            "cholesky_ex", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd", "svdvals", "lstsq", "lu", "lu_factor",
-           "lu_factor_ex", "lu_solve", "householder_product", "pinv", "matrix_rank", "cond", "matrix_power",
-           "matrix_exp", "vector_norm", "norm", "cross", "vecdot", "multi_dot", "diagonal", "vander", "tensorinv",
-           "tensorsolve"]
-
-
-# ---- torch's top-level spellings ----
-
-def top_inverse(input, *, out=None):
-    """inverse(input) -> Tensor: torch.inverse, the same as linalg.inv."""
-    return inv(input)
-
-
-def top_cholesky(input, upper=False, *, out=None):
-    """cholesky(input, upper=False) -> Tensor: torch.cholesky (linalg.cholesky with upper positional)."""
-    return cholesky(input, upper=upper)
-
-
-def top_qr(input, some=True, *, out=None):
-    """qr(input, some=True) -> (Q, R): torch.qr, linalg.qr with mode 'reduced' (some) or 'complete'."""
-    Q, R = qr(input, "reduced" if some else "complete")
-    return return_types.qr(Q, R)
-
-
-def top_svd(input, some=True, compute_uv=True, *, out=None):
-    """svd(input, some=True, compute_uv=True) -> (U, S, V): torch.svd, returning V (not Vh);
-    without compute_uv, U and V are zero-filled [..., m, m] / [..., n, n]."""
-    if not compute_uv:
-        S = svdvals(input)
-        m, n = input.shape[-2], input.shape[-1]
-        b = tuple(input.shape[:-2])
-        return return_types.svd(_tl.zeros(b + (m, m), dtype=input.dtype), S, _tl.zeros(b + (n, n), dtype=input.dtype))
-    U, S, Vh = svd(input, full_matrices=not some)
-    return return_types.svd(U, S, Vh.mH)
-
-
-def top_slogdet(input):
-    """slogdet(input) -> (sign, logabsdet): torch.slogdet."""
-    return return_types.slogdet(*slogdet(input))
-
-
-def top_pinverse(input, rcond=1e-15, hermitian=False):
-    """pinverse(input, rcond=1e-15, hermitian=False) -> Tensor: torch.pinverse, pinv with rtol=rcond."""
-    return pinv(input, rtol=rcond, hermitian=hermitian)
-
-
-def install(ns, cls):
-    """Adds torch's top-level linalg names to namespace ns and the matching Tensor methods."""
-    top = {"det": det, "inverse": top_inverse, "cholesky": top_cholesky, "qr": top_qr, "svd": top_svd,
-           "slogdet": top_slogdet, "logdet": logdet, "pinverse": top_pinverse, "matrix_power": matrix_power,
-           "matrix_exp": matrix_exp}
-    for name, fn in top.items():
-        ns[name] = fn
-
-        def method(self, *args, _fn=fn, **kwargs):
-            return _fn(self, *args, **kwargs)
-        method.__name__ = name
-        method.__doc__ = f"{name}(...) -> Tensor. See tensorlib.{name}."
-        setattr(cls, name, method)
+           "lu_factor_ex", "lu_solve", "householder_product"]

@@ -1,6 +1,7 @@
 """tensorlib.linalg: torch.linalg's functions. The decompositions and solvers run on the
-LAPACK of the OpenBLAS tensorlib links (tensorlib/_linalg_lapack.py over csrc/ops/lapack.c),
-batched over leading dims, for float32/float64/complex64/complex128.
+LAPACK of the OpenBLAS tensorlib links (tensorlib/_linalg_lapack.py over csrc/ops/lapack.c;
+tensorlib/_linalg_compose.py builds pinv, matrix_exp, norms, ... from them), batched over
+leading dims, for float32/float64/complex64/complex128. See docs/linalg.md.
 
     >>> import tensorlib as tl
     >>> tl.linalg.svdvals(tl.tensor([[3., 0.], [0., 4.]])).tolist()
@@ -10,6 +11,8 @@ batched over leading dims, for float32/float64/complex64/complex128.
 """
 from ._linalg import matrix_norm
 from ._linalg_lapack import *  # noqa: F401,F403
-from ._linalg_lapack import __all__ as _lapack_all
+from ._linalg_compose import *  # noqa: F401,F403
+from . import _linalg_lapack, _linalg_compose
 
-__all__ = list(_lapack_all) + ["matrix_norm"]
+__all__ = list(_linalg_lapack.__all__) + list(_linalg_compose.__all__) + ["matrix_norm"]
+del _linalg_lapack, _linalg_compose

@@ -440,3 +440,35 @@ def test_tensorinv_tensorsolve_householder(dt):
     tau = _rand((2, 3), dt, 3)
     _close(tl.linalg.householder_product(tl.tensor(h), tl.tensor(tau)),
            torch.linalg.householder_product(torch.from_numpy(h), torch.from_numpy(tau)), dt)
+
+
+def test_ill_conditioned_hilbert():
+    n = 8
+    h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1.0)  # cond ~ 1e10
+    H, tH = tl.tensor(h), torch.from_numpy(h)
+    b = np.ones(n)
+    x = tl.linalg.solve(H, tl.tensor(b)).numpy()
+    np.testing.assert_allclose(h @ x, b, atol=1e-5)  # small residual despite the conditioning
+    np.testing.assert_allclose(tl.linalg.cond(H).item(), torch.linalg.cond(tH).item(), rtol=1e-4)
+    np.testing.assert_allclose(tl.linalg.det(H).item(), torch.linalg.det(tH).item(), rtol=1e-5)
+    np.testing.assert_allclose(tl.linalg.eigvalsh(H).numpy(), torch.linalg.eigvalsh(tH).numpy(), atol=1e-12)
+    assert tl.linalg.matrix_rank(H).item() == torch.linalg.matrix_rank(tH).item()
+
+
+def test_out_and_methods():
+    a = _spd((3, 3), "float64")[0]
+    A, tA = tl.tensor(a), torch.from_numpy(a)
+    o = tl.empty(3, 3, dtype=tl.float64)
+    assert tl.linalg.inv(A, out=o) is o
+    _close(o, torch.linalg.inv(tA), "float64")
+    d = tl.empty((), dtype=tl.float64)
+    assert tl.linalg.det(A, out=d) is d
+    with pytest.raises(TypeError):
+        tl.linalg.qr(A, out=(o, o))
+    for name in ("inverse", "pinverse", "det", "logdet", "cholesky", "matrix_exp"):
+        _close(getattr(A, name)(), getattr(tA, name)(), "float64", 10)
+    _close(A.matrix_power(3), tA.matrix_power(3), "float64", 10)
+    s, l = A.slogdet()
+    _close(l, tA.slogdet()[1], "float64")
+    q, r = A.qr()
+    _close(q @ r, tA, "float64")
