@@ -105,7 +105,7 @@ def matrix_power(A, n):
                            f"{A.shape[-1] if A.dim() else 0} matrices")
     n = int(n)
     if n == 0:
-        return _eye_like(A).contiguous() if A.dtype != _tl.bool else _eye_like(A).contiguous()
+        return _eye_like(A).contiguous()
     if n < 0:
         A, n = inv(A), -n
     result, base = None, A
@@ -181,9 +181,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
         if len(dim) == 1:
             dim = dim[0]
     if ord is None:
-        return vector_norm(A, 2, dim if not isinstance(dim, tuple) or len(dim) != 2 else dim, keepdim, dtype=dtype,
-                           out=out) if not (isinstance(dim, tuple) and len(dim) == 2) else \
-            _matrix_norm(A, "fro", dim, keepdim, dtype=dtype, out=out)
+        if isinstance(dim, tuple) and len(dim) == 2:
+            return _matrix_norm(A, "fro", dim, keepdim, dtype=dtype, out=out)
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype, out=out)
     if dim is None:
         if A.dim() not in (1, 2):
             raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
@@ -261,12 +261,12 @@ def vander(x, *, N=None):
     """vander(x, *, N=None) -> Tensor
 
     Vandermonde matrix [..., n, N]: columns x^0, x^1, ..., x^(N-1) (N defaults to n)."""
-    if x.dim() < 1:
-        raise RuntimeError("linalg.vander: x must have at least one dimension")
-    n = x.shape[-1] if N is None else int(N)
-    if n <= 1 and N is not None and n < 1:
+    if x.dtype == _tl.bool:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    n = (x.shape[-1] if x.dim() else 0) if N is None else int(N)
+    if n <= 1:
         raise RuntimeError("N must be greater than 1.")
-    dt = x.dtype if (x.dtype.is_floating_point or x.dtype.is_complex) else _tl.int64
+    dt = x.dtype if (x.dtype.is_floating_point or x.dtype.is_complex) else _tl.int64  # integers widen, as torch
     return x.to(dt).unsqueeze(-1) ** _tl.arange(n, dtype=dt)
 
 

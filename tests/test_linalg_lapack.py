@@ -427,6 +427,16 @@ def test_norms_and_helpers(dt):
     _close(tl.linalg.vander(tl.tensor(x), N=5), torch.linalg.vander(torch.from_numpy(x), N=5), dt)
 
 
+def test_vander_dtypes_and_errors():
+    for dt in ("int32", "uint8", "int64"):
+        x = np.array([1, 2, 3], dtype=dt)
+        r, e = tl.linalg.vander(tl.tensor(x)), torch.linalg.vander(torch.from_numpy(x))
+        assert str(r.dtype).split(".")[-1] == str(e.dtype).split(".")[-1]
+        np.testing.assert_array_equal(r.numpy(), e.numpy())
+    for x, kw in ((np.array(1.0), {}), (np.array([1.0, 2.0]), {"N": 1}), (np.array([True]), {})):
+        _same_error(lambda: tl.linalg.vander(tl.tensor(x), **kw), lambda: torch.linalg.vander(torch.tensor(x), **kw))
+
+
 @pytest.mark.parametrize("dt", ["float64", "complex128"])
 def test_tensorinv_tensorsolve_householder(dt):
     a = _rand((4, 6, 8, 3), dt) + 0
