@@ -205,6 +205,61 @@ class inference_mode(_GradMode):
         return inference_mode(self._value)
 
 
+# ---- Tensor.storage(): torch's (legacy) typed view of the whole storage ----
+
+class TypedStorage:
+    """The elements of a tensor's whole storage in its dtype (torch.TypedStorage, read
+    side): len, indexing to Python numbers, iteration, tolist, size(), dtype, device,
+    data_ptr(), nbytes(), element_size(). Shares memory with the tensor."""
+
+    def __init__(self, tensor):
+        n = tensor.untyped_storage().numel() // tensor.element_size()
+        self._flat = tensor.as_strided((n,), (1,), 0)
+
+    dtype = property(lambda self: self._flat.dtype)
+    device = property(lambda self: self._flat.device)
+
+    def size(self):
+        return self._flat.numel()
+
+    __len__ = size
+
+    def element_size(self):
+        return self._flat.element_size()
+
+    def nbytes(self):
+        return self.size() * self.element_size()
+
+    def data_ptr(self):
+        return self._flat.data_ptr()
+
+    def tolist(self):
+        return self._flat.tolist()
+
+    def __getitem__(self, i):
+        r = self._flat[i]
+        return r.item() if r.dim() == 0 else TypedStorage(r.clone())
+
+    def __setitem__(self, i, value):
+        self._flat[i] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __repr__(self):
+        body = "\n".join(f" {v}" for v in self.tolist())
+        head = f"[tensorlib.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}]"
+        return (body + "\n" + head) if body else head
+
+
+def _storage(self):
+    """storage() -> TypedStorage
+
+    The whole storage self views, as elements of self's dtype (from index 0, not from
+    self's storage_offset), sharing memory with self."""
+    return TypedStorage(self)
+
+
 # ---- legacy typed constructors ----
 
 class _LegacyMeta(type):
@@ -246,6 +301,7 @@ def install(cls):
         setattr(cls, name + "_", _inplace_view(name))
     cls.as_strided_ = _as_strided_
     cls.float_power_ = _float_power_
+    cls.storage = _storage
 
     def softmax_method(self, dim, dtype=None):
         """softmax(dim, dtype=None) -> Tensor. See tensorlib.softmax."""

@@ -153,3 +153,19 @@ def test_legacy_constructors(name):
     with pytest.raises(TypeError) as er:
         T(2, "a")
     assert str(er.value) == str(ee.value)
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated:UserWarning")
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "bool"])
+def test_storage_matches_torch(dtype):
+    a = (np.arange(12) % 3).astype(dtype).reshape(3, 4)
+    x, y = tl.tensor(a)[1:, ::2], torch.from_numpy(a.copy())[1:, ::2]
+    s, e = x.storage(), y.storage()
+    assert len(s) == len(e) == s.size() == e.size() == 12
+    assert s.tolist() == e.tolist() and list(s) == list(e) and s[5] == e[5]
+    assert s.element_size() == e.element_size() and s.nbytes() == e.nbytes()
+    assert s.data_ptr() == x.untyped_storage().data_ptr()
+    assert repr(s).replace("tensorlib", "torch") == repr(e)
+    base = tl.tensor(a)
+    base[1:, ::2].storage()[0] = a.flat[1]  # shares memory with the tensor
+    assert base[0, 0].item() == a.flat[1]
