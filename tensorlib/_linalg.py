@@ -264,7 +264,7 @@ def _install_methods(cls):
     cls.inner = tensor_inner
 
 
-# ---- singular values and matrix norms ----
+# ---- LinAlgError and matrix norms (singular values: tensorlib/_linalg_lapack.py) ----
 
 class LinAlgError(RuntimeError):
     """A linear-algebra routine failed (torch.linalg.LinAlgError): a singular matrix where an

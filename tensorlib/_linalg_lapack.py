@@ -7,13 +7,14 @@ per-matrix `info` into torch's LinAlgError text, and composes the higher-level f
 the functions of these (pinv, matrix_rank, cond, matrix_exp, norms, ...)."""
 import functools
 import math
+from collections import namedtuple
 
 import tensorlib as _tl  # the package, read at call time (this module loads during its import)
 
 from . import _C
 from ._reduce import return_types
 from ._util import no_names as _no_names
-from ._linalg import LinAlgError
+from ._linalg import LinAlgError, _real_dtype as _real
 
 _LOW = ("float16", "bfloat16", "complex32")
 _EPS = {"float32": 1.1920928955078125e-07, "float64": 2.220446049250313e-16}
@@ -25,8 +26,7 @@ for _name, _fields in [("linalg_slogdet", "sign logabsdet"), ("slogdet", "sign l
                        ("linalg_lu_factor", "LU pivots"), ("linalg_lu_factor_ex", "LU pivots info"),
                        ("linalg_inv_ex", "inverse info"), ("linalg_cholesky_ex", "L info"),
                        ("linalg_solve_ex", "result info")]:
-    from collections import namedtuple as _nt
-    _cls = _nt(_name, _fields)
+    _cls = namedtuple(_name, _fields)
     _cls.__module__ = "tensorlib.return_types"
     setattr(return_types, _name, _cls)
 del _name, _fields, _cls
@@ -45,10 +45,6 @@ def _out(name):
 
 def _dn(dt):
     return str(dt).split(".")[-1]
-
-
-def _real(dt):
-    return {"complex64": _tl.float32, "complex128": _tl.float64}.get(_dn(dt), dt)
 
 
 def _eps(dt):

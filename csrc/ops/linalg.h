@@ -42,6 +42,4 @@ int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, cons
 int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, tl_scalar beta,
               tl_scalar alpha);
 
-
-
 #endif
