@@ -104,6 +104,31 @@ def nuc_norm_row(n=256):
     return row
 
 
+def lapack_row(op, n=256, batch=None, dtype=np.float64):
+    """solve / inv / svd / eigh / cholesky of well-conditioned n x n matrices (a batch of
+    them when batch is given): the LAPACK drivers through each library's own binding."""
+    rng = np.random.default_rng(0)
+    shape = (n, n) if batch is None else (batch, n, n)
+    a = rng.standard_normal(shape).astype(dtype)
+    a = (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dtype)  # SPD, so cholesky/eigh apply
+    b = rng.standard_normal(shape[:-1] + (1,)).astype(dtype)
+    fns = {"solve": (lambda m: m.linalg.solve, "solve"), "inv": (lambda m: m.linalg.inv, "inv"),
+           "svd": (lambda m: m.linalg.svd, "svd"), "eigh": (lambda m: m.linalg.eigh, "eigh"),
+           "cholesky": (lambda m: m.linalg.cholesky, "cholesky")}
+    get, _ = fns[op]
+    ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+    args = {"tensorlib": (ta, tb), "numpy": (a, b)}
+    libs = {"tensorlib": tl, "numpy": np}
+    if torch is not None:
+        args["torch"] = (torch.from_numpy(a), torch.from_numpy(b))
+        libs["torch"] = torch
+    row = {}
+    for k, lib in libs.items():
+        f, (x, y) = get(lib), args[k]
+        row[k] = (lambda f=f, x=x, y=y: f(x, y)) if op == "solve" else (lambda f=f, x=x: f(x))
+    return row
+
+
 def cross_row(dim):
     rng = np.random.default_rng(0)
     shape = (333334, 3) if dim == 1 else (3, 333334)
@@ -149,6 +174,10 @@ ROWS = {
     "svdvals f32 256x(16x16)": lambda: svdvals_row(256, 16, np.float32),
     "svdvals f64 1x(512x512)": lambda: svdvals_row(1, 512, np.float64),
     "norm nuc f64 256x256": nuc_norm_row,
+    **{f"linalg.{op} f64 256x256": (lambda op=op: lapack_row(op)) for op in ("solve", "inv", "svd", "eigh",
+                                                                            "cholesky")},
+    "linalg.solve f64 512x(8x8)": lambda: lapack_row("solve", 8, 512),
+    "linalg.inv f32 512x(8x8)": lambda: lapack_row("inv", 8, 512, np.float32),
     "cross f32 (333334,3) dim=1": lambda: cross_row(1),
     "cross f32 (3,333334) dim=0": lambda: cross_row(0),
     "trace f32 1000x1000": trace_row,

@@ -35,9 +35,14 @@ _linalg._install_methods(Tensor)
 _random._install_methods(Tensor)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
-from . import linalg  # noqa: E402,F401  (tensorlib.linalg: svdvals, matrix_norm)
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
 from ._serialization import save, load  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
+from . import _linalg_compose  # noqa: E402
+_linalg_compose.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
+from . import _compat  # noqa: E402
+from ._compat import *  # noqa: E402,F401,F403  (softmax, constants, grad modes, legacy FloatTensor, ...)
+_compat.install(Tensor)
 
 # dtypes and torch's aliases
 for _d in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16",

@@ -264,30 +264,11 @@ def _install_methods(cls):
     cls.inner = tensor_inner
 
 
-# ---- singular values and matrix norms ----
+# ---- LinAlgError and matrix norms (singular values: tensorlib/_linalg_lapack.py) ----
 
 class LinAlgError(RuntimeError):
-    """A linear-algebra routine failed (torch.linalg.LinAlgError): e.g. an SVD that did not converge."""
-
-
-def svdvals(A, *, driver=None, out=None):
-    """svdvals(A, *, driver=None, out=None) -> Tensor
-
-    Singular values of A [..., m, n] in descending order, shape [..., min(m, n)], real
-    dtype (LAPACK ?gesdd on float32/float64/complex64/complex128, batched over leading dims)."""
-    if not isinstance(A, _C.TensorBase):
-        raise TypeError(f"linalg_svdvals(): argument 'A' (position 1) must be Tensor, not {type(A).__name__}")
-    if driver is not None:
-        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs "
-                           "with cuSOLVER backend.")
-    _no_names("linalg_svdvals", A)
-    try:
-        r = _C._svdvals(A)
-    except RuntimeError as e:
-        if "failed to converge" in str(e):
-            raise LinAlgError(str(e)) from None
-        raise
-    return r if out is None else _C._write_out(r, out, "linalg_svdvals", True)
+    """A linear-algebra routine failed (torch.linalg.LinAlgError): a singular matrix where an
+    inverse is needed, a matrix that is not positive-definite, an SVD that did not converge."""
 
 
 def _real_dtype(dt):
@@ -354,6 +335,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     elif ord == "nuc" or abs(o) == 2.0:
         A_ = A.to(dtype) if dtype is not None else A
         rest = [d for d in range(A.dim()) if d not in (d0, d1)]
+        from ._linalg_lapack import svdvals
         sv = svdvals(A_.permute(rest + [d0, d1]))
         if ord != "nuc" and o < 0 and sv.size(-1) == 0:
             raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")

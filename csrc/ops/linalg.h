@@ -42,9 +42,4 @@ int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, cons
 int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, tl_scalar beta,
               tl_scalar alpha);
 
-/* Singular values of x [..., m, n] in descending order: out [..., min(m, n)], real dtype
- * (float32/64 and complex64/128 through LAPACK ?gesdd; svd.c). */
-int tl_svdvals(tl_tensor *out, const tl_tensor *x);
-
-
 #endif

@@ -90,6 +90,7 @@ int tl_ndarray_operand(PyObject *o, PyObject **out);
 extern PyMethodDef tl_module_methods_dlpack[];
 extern PyMethodDef tl_tensor_methods_dlpack[];
 extern PyMethodDef tl_module_methods_linalg[], tl_tensor_methods_linalg[]; /* python/linalg.c */
+extern PyMethodDef tl_module_methods_lapack[]; /* python/lapack.c */
 void tl_linalg_install_operators(void);                                    /* python/linalg.c */
 extern PyMethodDef tl_module_methods_random[], tl_tensor_methods_random[]; /* python/random.c */
 int tl_random_init(PyObject *m);                                           /* python/random.c */

@@ -122,17 +122,6 @@ static PyObject *nb_imatmul(PyObject *x, PyObject *y)
 }
 
 
-/* _svdvals(A): singular values over the last two dims (LAPACK gesdd). */
-static PyObject *f_svdvals(FASTARGS)
-{
-    static const char *const names[] = {"A", NULL};
-    PyObject *a[1];
-    if (tl_parse_args(args, nargs, kwnames, "_svdvals", names, 1, 1, a) < 0) return NULL;
-    if (want_tensor(a[0], "linalg_svdvals", "A") < 0) return NULL;
-    TL_NEW_TENSOR(r, tl_svdvals(&r->t, TL_TENSOR(a[0])));
-    return (PyObject *)r;
-}
-
 void tl_linalg_install_operators(void)
 {
     tl_linalg_init();
@@ -163,7 +152,6 @@ PyMethodDef tl_module_methods_linalg[] = {
                                "beta * input + alpha * bmm(batch1, batch2)."),
     FAST("addbmm", f_addbmm, "addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor\n\n"
                              "beta * input + alpha * sum of the batch of products."),
-    FAST("_svdvals", f_svdvals, "_svdvals(A) -> Tensor\n\nSingular values of A [..., m, n], descending (LAPACK gesdd)."),
     {NULL},
 };
 

@@ -44,6 +44,7 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_interop,
     tl_module_methods_dlpack,
     tl_module_methods_linalg,
+    tl_module_methods_lapack,
     tl_module_methods_random,
     tl_module_methods_index,
     tl_module_methods_reduce,

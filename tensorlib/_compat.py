@@ -1,0 +1,316 @@
+"""torch names that tensor code written for torch carries without needing new kernels:
+softmax / log_softmax (composed from amax, exp and sum), the math constants, the in-place
+view methods (unsqueeze_, transpose_, ...: set_ onto the out-of-place view), float_power_,
+the grad-mode context managers (no-ops: tensorlib has no autograd) and the legacy typed
+constructors (FloatTensor(5, 7, 3), LongTensor([1, 2]), ...)."""
+import functools
+import math
+import threading
+
+from . import _C
+from ._util import dim_index as _dim_index, wrap_dim as _wrap
+
+pi = math.pi
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+__all__ = ["softmax", "log_softmax", "pi", "e", "inf", "nan", "newaxis", "no_grad", "enable_grad",
+           "inference_mode", "set_grad_enabled", "is_grad_enabled", "is_inference_mode_enabled"]
+
+
+# ---- softmax / log_softmax ----
+
+def _softmax(op, input, dim, dtype):
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if dim is None:
+        raise TypeError(f"{op}() missing required argument 'dim' (pos 2)")
+    names = input.names if input.has_names() else None
+    d = _wrap(_dim_index(input, dim), max(input.dim(), 1))
+    x = input.rename(None) if names else input
+    if dtype is not None:
+        x = x.to(dtype)
+    if not x.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if d == max(x.dim(), 1) - 1 else "kernel_impl"
+        raise NotImplementedError(f'"{op}_{kernel}" not implemented for \'{x.dtype._cname}\'')
+    if x.numel() == 0:
+        r = x.clone()
+    else:
+        shifted = x - x.amax(d, keepdim=True)  # exp never overflows: the largest term is exp(0)
+        if op == "softmax":
+            ex = shifted.exp()
+            r = ex / ex.sum(d, keepdim=True)
+        else:
+            r = shifted - shifted.exp().sum(d, keepdim=True).log()
+    return r.rename(*names) if names else r
+
+
+def softmax(input, dim, dtype=None):
+    """softmax(input, dim, dtype=None) -> Tensor
+
+    exp(x) / sum(exp(x)) along dim (an index or a dim name; names are kept), computed as
+    exp(x - max) so large inputs do not overflow. dtype casts the input first (the way to
+    take the softmax of an integer tensor)."""
+    return _softmax("softmax", input, dim, dtype)
+
+
+def log_softmax(input, dim, dtype=None):
+    """log_softmax(input, dim, dtype=None) -> Tensor
+
+    log(softmax(x)) along dim, computed as (x - max) - log(sum(exp(x - max))), which
+    stays finite where softmax underflows to 0."""
+    return _softmax("log_softmax", input, dim, dtype)
+
+
+# ---- in-place views: self takes the geometry of the out-of-place view ----
+
+def _become(self, view, op):
+    if self.has_names():
+        raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
+                           "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on "
+                           "the result of the operation.")
+    return self.set_(view, view.storage_offset(), view.shape, view.stride())
+
+
+def _inplace_view(name):
+    def method(self, *args, **kwargs):
+        return _become(self, getattr(self, name)(*args, **kwargs), name + "_")
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"{name}_(...) -> Tensor\n\nIn-place {name}: self takes the view's sizes and strides (same storage)."
+    return method
+
+
+def _as_strided_(self, size, stride, storage_offset=None):
+    """as_strided_(size, stride, storage_offset=None) -> Tensor
+
+    In-place as_strided: self views its storage with the given geometry."""
+    return _become(self, self.as_strided(size, stride, storage_offset), "as_strided_")
+
+
+def _float_power_(self, exponent):
+    """float_power_(exponent) -> Tensor
+
+    In-place float_power; self must be float64 (complex128 for complex operands), the
+    dtype float_power computes in."""
+    from . import _ops
+    r = _ops.float_power(self, exponent)
+    if r.dtype != self.dtype:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype._cname} but the operation's "
+                           f"result requires dtype {r.dtype._cname}")
+    return self.copy_(r)
+
+
+# ---- grad mode: no-ops with torch's shapes (context managers that also decorate) ----
+
+_state = threading.local()
+
+
+def is_grad_enabled():
+    """True unless inside no_grad / set_grad_enabled(False) (tensorlib has no autograd; this
+    only tracks the mode for code that reads it)."""
+    return getattr(_state, "grad", True)
+
+
+def is_inference_mode_enabled():
+    """True inside inference_mode()."""
+    return getattr(_state, "inference", False)
+
+
+class _GradMode:
+    """Base of the grad-mode context managers: `with m:` sets the mode and restores it,
+    `@m` (or `@cls` bare) runs the decorated function inside it."""
+    _field, _value = "grad", True
+
+    def __enter__(self):
+        self._prev = getattr(_state, self._field, self._default)
+        setattr(_state, self._field, self._value)
+
+    def __exit__(self, *exc):
+        setattr(_state, self._field, self._prev)
+        return False
+
+    def clone(self):
+        return self.__class__()
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def __new__(cls, orig_func=None, *args, **kwargs):
+        if cls in (no_grad, enable_grad) and callable(orig_func) and not args and not kwargs:
+            return cls()(orig_func)  # bare @no_grad
+        return super().__new__(cls)
+
+
+class no_grad(_GradMode):
+    """Context manager / decorator turning gradient tracking off (a no-op in tensorlib,
+    which has no autograd; is_grad_enabled() reads False inside)."""
+    _field, _value, _default = "grad", False, True
+
+    def __init__(self, orig_func=None):
+        pass
+
+
+class enable_grad(_GradMode):
+    """Context manager / decorator turning gradient tracking on (a no-op in tensorlib)."""
+    _field, _value, _default = "grad", True, True
+
+    def __init__(self, orig_func=None):
+        pass
+
+
+class set_grad_enabled(_GradMode):
+    """set_grad_enabled(mode): sets the grad mode at once, and restores the previous mode
+    when used as a context manager (`with tl.set_grad_enabled(False):`) or decorator."""
+    _field, _default = "grad", True
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self._prev = is_grad_enabled()
+        self._value = mode
+        _state.grad = mode
+
+    def __enter__(self):
+        pass  # already set by the constructor
+
+    def clone(self):
+        return set_grad_enabled(self._value)
+
+
+class inference_mode(_GradMode):
+    """inference_mode(mode=True): context manager / decorator for inference (a no-op in
+    tensorlib; is_inference_mode_enabled() and is_grad_enabled() read it)."""
+    _field, _default = "inference", False
+
+    def __init__(self, mode=True):
+        self._value = bool(mode)
+
+    def __enter__(self):
+        self._prev_grad = is_grad_enabled()
+        super().__enter__()
+        if self._value:
+            _state.grad = False
+
+    def __exit__(self, *exc):
+        _state.grad = self._prev_grad
+        return super().__exit__(*exc)
+
+    def clone(self):
+        return inference_mode(self._value)
+
+
+# ---- Tensor.storage(): torch's (legacy) typed view of the whole storage ----
+
+class TypedStorage:
+    """The elements of a tensor's whole storage in its dtype (torch.TypedStorage, read
+    side): len, indexing to Python numbers, iteration, tolist, size(), dtype, device,
+    data_ptr(), nbytes(), element_size(). Shares memory with the tensor."""
+
+    def __init__(self, tensor):
+        n = tensor.untyped_storage().numel() // tensor.element_size()
+        self._flat = tensor.as_strided((n,), (1,), 0)
+
+    dtype = property(lambda self: self._flat.dtype)
+    device = property(lambda self: self._flat.device)
+
+    def size(self):
+        return self._flat.numel()
+
+    __len__ = size
+
+    def element_size(self):
+        return self._flat.element_size()
+
+    def nbytes(self):
+        return self.size() * self.element_size()
+
+    def data_ptr(self):
+        return self._flat.data_ptr()
+
+    def tolist(self):
+        return self._flat.tolist()
+
+    def __getitem__(self, i):
+        r = self._flat[i]
+        return r.item() if r.dim() == 0 else TypedStorage(r.clone())
+
+    def __setitem__(self, i, value):
+        self._flat[i] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __repr__(self):
+        body = "\n".join(f" {v}" for v in self.tolist())
+        head = f"[tensorlib.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}]"
+        return (body + "\n" + head) if body else head
+
+
+def _storage(self):
+    """storage() -> TypedStorage
+
+    The whole storage self views, as elements of self's dtype (from index 0, not from
+    self's storage_offset), sharing memory with self."""
+    return TypedStorage(self)
+
+
+# ---- legacy typed constructors ----
+
+class _LegacyMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _C.TensorBase) and obj.dtype == cls._dtype and obj.layout == _C.strided
+
+    def __call__(cls, *args, device=None):
+        """FloatTensor() -> empty 1-D; FloatTensor(5, 7, 3) / FloatTensor(Size) -> uninitialized
+        of that size; FloatTensor(data) -> a copy of the (nested) sequence."""
+        from . import _factories
+        if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], _C.Size):
+            return _factories.tensor(args[0], dtype=cls._dtype, device=device)
+        sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], _C.Size) else args if args else (0,)
+        for i, s in enumerate(sizes):
+            if not isinstance(s, int):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                                f"\"type must be tuple of ints,but got {type(s).__name__}\"")
+        return _C.empty(sizes, dtype=cls._dtype, device=device)
+
+
+def _legacy_types():
+    table = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+             "BFloat16Tensor": "bfloat16", "ByteTensor": "uint8", "CharTensor": "int8", "ShortTensor": "int16",
+             "IntTensor": "int32", "LongTensor": "int64", "BoolTensor": "bool"}
+    out = {}
+    for name, dt in table.items():
+        out[name] = _LegacyMeta(name, (), {"_dtype": getattr(_C, dt), "__module__": "tensorlib",
+                                           "__doc__": f"Legacy constructor of {dt} tensors (torch.{name})."})
+    return out
+
+
+globals().update(_legacy_types())
+__all__ += list(_legacy_types())
+
+
+def install(cls):
+    """Adds the Tensor methods of this module."""
+    for name in ("unsqueeze", "squeeze", "t", "transpose", "swapdims", "swapaxes"):
+        setattr(cls, name + "_", _inplace_view(name))
+    cls.as_strided_ = _as_strided_
+    cls.float_power_ = _float_power_
+    cls.storage = _storage
+
+    def softmax_method(self, dim, dtype=None):
+        """softmax(dim, dtype=None) -> Tensor. See tensorlib.softmax."""
+        return _softmax("softmax", self, dim, dtype)
+
+    def log_softmax_method(self, dim, dtype=None):
+        """log_softmax(dim, dtype=None) -> Tensor. See tensorlib.log_softmax."""
+        return _softmax("log_softmax", self, dim, dtype)
+    softmax_method.__name__ = "softmax"
+    log_softmax_method.__name__ = "log_softmax"
+    cls.softmax = softmax_method
+    cls.log_softmax = log_softmax_method
