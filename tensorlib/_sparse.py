@@ -1,0 +1,292 @@
+"""Sparse COO tensors: the constructor, validation switch, attributes and conversions.
+
+The C side (csrc/sparse/, bound in csrc/python/sparse.c) holds a sparse tensor as strided
+component tensors; this module composes those primitives and fills the layout gate's
+table (csrc/python/gate.c): the op names listed in ``_HANDLERS`` run here when an argument
+is sparse, every other op refuses sparse tensors with torch's NotImplementedError.
+"""
+import functools
+
+from . import _C
+
+__all__ = ["sparse_coo_tensor", "check_sparse_tensor_invariants"]
+
+
+class check_sparse_tensor_invariants:
+    """torch's switch for COO invariant checks: a context manager, a decorator, and the
+    global ``enable()``/``disable()``/``is_enabled()``.
+
+    tensorlib validates user-built components by default whatever this says; the switch
+    exists for torch compatibility (``check_invariants=False`` is what skips the checks).
+    """
+
+    _enabled = False
+
+    def __init__(self, enable=True):
+        self.state = enable
+        self.saved_state = None
+
+    @staticmethod
+    def is_enabled():
+        """Whether the global invariant check is on (torch's flag; False by default)."""
+        return check_sparse_tensor_invariants._enabled
+
+    @staticmethod
+    def enable():
+        """Turns the global invariant check on."""
+        check_sparse_tensor_invariants._enabled = True
+
+    @staticmethod
+    def disable():
+        """Turns the global invariant check off."""
+        check_sparse_tensor_invariants._enabled = False
+
+    def __enter__(self):
+        if self.saved_state is not None:
+            raise RuntimeError("This context manager instance is already activated. Use a different context manager instance for context nesting.")
+        self.saved_state = self.is_enabled()
+        check_sparse_tensor_invariants._enabled = self.state
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        check_sparse_tensor_invariants._enabled = self.saved_state
+        self.saved_state = None
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with check_sparse_tensor_invariants(self.state):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+def _no_grad(requires_grad):
+    if requires_grad:
+        raise RuntimeError("tensorlib has no autograd yet: requires_grad=True is not supported")
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
+                      requires_grad=False, check_invariants=None, is_coalesced=None):
+    """A sparse COO tensor from int64 ``indices`` (sparse_dim x nse) and ``values``
+    (nse x dense dims), sharing them.
+
+    ``size`` defaults to the smallest that holds the indices (max index + 1 per sparse dim,
+    then values' dense dims). Unlike torch, the components are validated by default
+    (indices 2-D, in range and non-negative, values' first dim == nse, size consistent
+    with the dense dims) with torch's errors; ``check_invariants=False`` skips the bounds
+    scan. ``is_coalesced=True`` declares the indices sorted and unique (checked unless
+    ``check_invariants=False``).
+
+        >>> i = tensorlib.tensor([[0, 1, 1], [2, 0, 2]])
+        >>> tensorlib.sparse_coo_tensor(i, tensorlib.tensor([3, 4, 5]), (2, 3)).to_dense()
+        tensor([[0, 0, 3],
+                [4, 0, 5]])
+    """
+    from ._factories import as_tensor
+    _no_grad(requires_grad)
+    if device is not None and _C.device(device).type != "cpu":
+        raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(device).type}'")
+    if not isinstance(indices, _C.TensorBase):
+        indices = as_tensor(indices)
+    if indices.dtype != _C.int64:
+        indices = indices.to(_C.int64)
+    if not isinstance(values, _C.TensorBase):
+        values = as_tensor(values, dtype=dtype)
+    elif dtype is not None and values.dtype != dtype:
+        values = values.to(dtype)
+    if values.dim() == 0:
+        values = values.reshape(1)
+    if size is not None and not isinstance(size, (tuple, list, _C.Size)):
+        raise TypeError(f"sparse_coo_tensor(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+    check = check_invariants is not False
+    return _C._sparse_coo_new(indices, values, size, check, is_coalesced)
+
+
+def _new(indices, values, size, coalesced):
+    """A COO tensor over trusted components (already validated)."""
+    return _C._sparse_coo_new(indices, values, tuple(size), False, coalesced)
+
+
+# ---- Tensor methods (installed on Tensor; strided tensors answer as torch does) -----------
+
+def _indices_checked(self, what):
+    if self.layout != _C.sparse_coo:
+        raise RuntimeError(f"{what} expected sparse coordinate tensor layout but got {_layout_name(self)}")
+    if not self.is_coalesced():
+        raise RuntimeError(f"Cannot get {what} on an uncoalesced tensor, please call .coalesce() first")
+
+
+def _layout_name(t):
+    return {_C.strided: "Strided", _C.sparse_csr: "SparseCsr", _C.sparse_csc: "SparseCsc",
+            _C.sparse_bsr: "SparseBsr", _C.sparse_bsc: "SparseBsc"}.get(t.layout, "Sparse")
+
+
+def indices(self):
+    """The indices of a coalesced COO tensor (shared); RuntimeError when uncoalesced."""
+    _indices_checked(self, "indices")
+    return self._indices()
+
+
+def values(self):
+    """The values of a coalesced COO tensor (shared); RuntimeError when uncoalesced."""
+    _indices_checked(self, "values")
+    return self._values()
+
+
+def coalesce(self):
+    """self when coalesced, else a copy with duplicates summed and indices sorted."""
+    if self.layout != _C.sparse_coo:
+        raise RuntimeError(f"coalesce expected sparse coordinate tensor layout but got {_layout_name(self)}")
+    return self if self.is_coalesced() else self._coalesce()
+
+
+def to_dense(self, dtype=None, *, masked_grad=None):
+    """The strided tensor with the same elements (self when already strided)."""
+    r = self if self.layout == _C.strided else self._coo_to_dense()
+    return r if dtype is None else r.to(dtype)
+
+
+def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
+    """A COO tensor of the non-zero elements: ``to_sparse(sparse_dim)`` keeps the last
+    ``ndim - sparse_dim`` dims dense; ``to_sparse(layout=tensorlib.sparse_coo)``."""
+    sparse_dim = args[0] if args else None
+    if len(args) > 1:
+        raise TypeError(f"to_sparse() takes from 0 to 1 positional arguments but {len(args)} were given")
+    if layout is not None and layout != _C.sparse_coo:
+        raise NotImplementedError(f"to_sparse: conversion to {layout} is not supported yet")
+    if self.layout == _C.sparse_coo:
+        if sparse_dim is not None and sparse_dim != self.sparse_dim():
+            raise RuntimeError(f"to_sparse: conversion from Sparse to Sparse with sparse_dim argument != "
+                               f"self.sparse_dim() is not supported")
+        return self
+    if self.layout != _C.strided:
+        raise NotImplementedError(f"to_sparse: conversion from {self.layout} is not supported yet")
+    if sparse_dim is None:
+        sparse_dim = self.dim()
+    if self.has_names():
+        raise RuntimeError("to_sparse: named tensors are not supported by sparse layouts")
+    return _C._dense_to_sparse(self, sparse_dim)
+
+
+def to_sparse_coo(self):
+    """to_sparse(layout=tensorlib.sparse_coo)."""
+    return to_sparse(self)
+
+
+def _install_methods(Tensor):
+    for f in (indices, values, coalesce, to_dense, to_sparse, to_sparse_coo):
+        setattr(Tensor, f.__name__, f)
+
+
+# ---- sparse implementations of generic ops (the gate's table) ---------------------------
+
+def _clone(self, *, memory_format=None):
+    return _new(self._indices().clone(), self._values().clone(), self.shape, self.is_coalesced())
+
+
+def _detach(self):
+    return _new(self._indices(), self._values(), self.shape, self.is_coalesced())
+
+
+def _to(self, *args, **kwargs):
+    dtype = kwargs.get("dtype")
+    copy = kwargs.get("copy", False)
+    for a in args:
+        if isinstance(a, _C.dtype):
+            dtype = a
+        elif isinstance(a, _C.TensorBase):
+            dtype = a.dtype
+        elif isinstance(a, (str, _C.device)) and _C.device(a).type != "cpu":
+            raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(a).type}'")
+    if (dtype is None or dtype == self.dtype) and not copy:
+        return self
+    v = self._values().to(dtype if dtype is not None else self.dtype, copy=True)
+    return _new(self._indices().clone() if copy else self._indices(), v, self.shape, self.is_coalesced())
+
+
+def _zero_(self):
+    sd = self.sparse_dim()
+    return self._set_coo_(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(self.shape[sd:]), dtype=self.dtype),
+                          self.shape, True)
+
+
+def _copy_(self, src, non_blocking=False):
+    if not (isinstance(src, _C.TensorBase) and src.layout == self.layout):
+        raise RuntimeError("copy_() between dense and sparse Tensors is not implemented! Found self type = "
+                           f"{self.type()} and src type = {src.type() if isinstance(src, _C.TensorBase) else type(src).__name__}")
+    return self._set_coo_(src._indices().clone(), src._values().to(self.dtype, copy=True), src.shape, src.is_coalesced())
+
+
+def _numpy(self, *args, **kwargs):
+    raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
+
+
+def _dlpack(self, *args, **kwargs):
+    raise BufferError("Can't export tensors with layout other than torch.strided")
+
+
+def _no_storage(self, *args, **kwargs):
+    raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+
+
+def _empty_like(input, dtype=None, memory_format=None):
+    sd = input.sparse_dim()
+    dt = dtype or input.dtype
+    return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(input.shape[sd:]), dtype=dt),
+                input.shape, True)
+
+
+def _sparse_factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, **kw):
+    """zeros/empty(..., layout=tensorlib.sparse_coo): an all-zero COO tensor (nse 0, all dims sparse)."""
+    if layout != _C.sparse_coo:
+        raise NotImplementedError(f"factories do not create {layout} tensors yet")
+    _no_grad(requires_grad)
+    if "size" in kw:
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
+    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
+        size = tuple(size[0])
+    dt = dtype or _C.get_default_dtype()
+    return _new(_C.empty((len(size), 0), dtype=_C.int64), _C.empty((0,), dtype=dt), size, True)
+
+
+_HANDLERS = {
+    "clone": _clone, "detach": _detach, "to": _to, "zero_": _zero_, "copy_": _copy_,
+    "numpy": _numpy, "__dlpack__": _dlpack, "data_ptr": _no_storage, "tolist": _no_storage,
+    "_empty_like": _empty_like, "zeros": _sparse_factory, "empty": _sparse_factory,
+}
+_C._set_sparse_handlers(_HANDLERS)
+
+
+# ---- SciPy interop (scipy is optional: imported only here) -------------------------------
+
+def to_scipy(self):
+    """A ``scipy.sparse.coo_array`` with the same elements (2-D COO without dense dims),
+    sharing the index and value buffers where the dtypes allow."""
+    import scipy.sparse
+    if self.layout != _C.sparse_coo or self.sparse_dim() != 2 or self.dense_dim() != 0:
+        raise RuntimeError("to_scipy: expected a 2-D sparse COO tensor without dense dims, got "
+                           f"layout={self.layout}, sparse_dim={self.sparse_dim()}, dense_dim={self.dense_dim()}")
+    i = self._indices().numpy()
+    m = scipy.sparse.coo_array((self._values().numpy(), (i[0], i[1])), shape=tuple(self.shape))
+    if self.is_coalesced():
+        m.has_canonical_format = True
+    return m
+
+
+def from_scipy(m):
+    """A COO tensor from any ``scipy.sparse`` array or matrix (converted to COO first),
+    sharing its buffers where the dtypes allow."""
+    from ._factories import from_numpy
+    import numpy as np
+    coo = m.tocoo()
+    idx = np.stack([coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False)])
+    return _new(from_numpy(idx), from_numpy(coo.data), coo.shape, bool(getattr(coo, "has_canonical_format", False)))
+
+
+_install_methods_base = _install_methods
+
+
+def _install_methods(Tensor):  # noqa: F811
+    _install_methods_base(Tensor)
+    Tensor.to_scipy = to_scipy
