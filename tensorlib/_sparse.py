@@ -162,6 +162,8 @@ def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
         raise NotImplementedError(f"to_sparse: conversion from {self.layout} is not supported yet")
     if sparse_dim is None:
         sparse_dim = self.dim()
+    if sparse_dim == 0 and self.dim() > 0:
+        raise RuntimeError("dense_to_sparse: sparse_dim argument must be in >0 when self.dim()>0")
     if self.has_names():
         raise RuntimeError("to_sparse: named tensors are not supported by sparse layouts")
     return _C._dense_to_sparse(self, sparse_dim)
