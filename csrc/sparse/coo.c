@@ -242,30 +242,33 @@ done:
     return rc;
 }
 
-/* Whether any of the R elements at p is non-zero (-0.0 is zero, NaN is not). */
-static bool row_nonzero(const char *p, int64_t R, tl_dtype d)
+/* keep[p] = whether any of the R elements of row p is non-zero (-0.0 is zero, NaN is not);
+ * returns the number of rows kept. The dtype switch sits outside the loops. */
+static int64_t mark_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep)
 {
+    int64_t m = 0;
+#define SCAN(T, NZ)                                                                \
+    for (int64_t p = 0; p < P; p++) {                                              \
+        const T *row = (const T *)in + p * R;                                      \
+        uint8_t k = 0;                                                             \
+        for (int64_t i = 0; i < R && !k; i++) k = (NZ);                            \
+        m += keep[p] = k;                                                          \
+    }                                                                              \
+    return m;
     switch (d) {
-    case TL_FLOAT16: case TL_BFLOAT16: case TL_COMPLEX32:
-        for (int64_t i = 0; i < R * (d == TL_COMPLEX32 ? 2 : 1); i++)
-            if (((const uint16_t *)p)[i] & 0x7fff) return true;
-        return false;
+    case TL_FLOAT16: case TL_BFLOAT16:
+        SCAN(uint16_t, (row[i] & 0x7fff) != 0)
+    case TL_COMPLEX32:
+        SCAN(uint32_t, (row[i] & 0x7fff7fffu) != 0)
     case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2:
-        for (int64_t i = 0; i < R; i++)
-            if (((const uint8_t *)p)[i] & 0x7f) return true;
-        return false;
+        SCAN(uint8_t, (row[i] & 0x7f) != 0)
     case TL_BOOL:
-        for (int64_t i = 0; i < R; i++)
-            if (p[i]) return true;
-        return false;
-#define NZ(ID, T)                                                                  \
-    case TL_##ID:                                                                  \
-        for (int64_t i = 0; i < R; i++)                                            \
-            if (((const T *)p)[i] != 0) return true;                               \
-        return false;
+        SCAN(uint8_t, row[i] != 0)
+#define NZ(ID, T) case TL_##ID: SCAN(T, row[i] != 0)
         NATIVE_SUM_LIST(NZ)
 #undef NZ
-    default: return false;
+#undef SCAN
+    default: return 0;
     }
 }
 
@@ -281,7 +284,7 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     int64_t rb = R * tl_itemsize(&c);
     const char *in = tl_data(&c);
-    for (int64_t p = 0; p < P; p++) m += keep[p] = R > 0 && row_nonzero(in + p * rb, R, dt);
+    m = R > 0 ? mark_rows(in, P, R, dt, keep) : (memset(keep, 0, (size_t)P), 0);
     int64_t isz[2] = {sparse_dim, m}, vsz[TL_MAX_DIMS];
     vsz[0] = m;
     memcpy(vsz + 1, src->sizes + sparse_dim, sizeof(int64_t) * (src->ndim - sparse_dim));
