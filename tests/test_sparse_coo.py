@@ -3,7 +3,6 @@ conversions, repr, pickling, SciPy interop, and the layout gate refusing dense o
 import copy
 import pickle
 import re
-import warnings
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ import torch
 
 import tensorlib as tl
 
-warnings.filterwarnings("ignore", message="Sparse invariant checks")
+pytestmark = pytest.mark.filterwarnings("ignore:Sparse invariant checks")
 
 TL_DT = {torch.float32: tl.float32, torch.float64: tl.float64, torch.int64: tl.int64, torch.bool: tl.bool,
          torch.complex64: tl.complex64, torch.int32: tl.int32, torch.float16: tl.float16}
@@ -355,3 +354,17 @@ def test_sparse_primitives_refuse_strided():
     with pytest.raises(NotImplementedError, match="'CPU' backend"):
         d._indices()
     assert d.to_dense() is d and d.sparse_dim() == 0 and d.dense_dim() == 1
+
+
+def test_user_guide_examples():
+    """The examples of docs/sparse.md run and print what the guide shows."""
+    import doctest
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "sparse.md")
+    text = open(path).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL)
+    runner.run(parser.get_doctest("\n".join(blocks), {}, "sparse.md", path, 0))
+    res = runner.summarize(verbose=False)
+    assert res.attempted > 5 and res.failed == 0
