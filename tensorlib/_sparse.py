@@ -252,11 +252,224 @@ def _sparse_factory(*size, dtype=None, layout=None, device=None, pin_memory=Fals
     return _new(_C.empty((len(size), 0), dtype=_C.int64), _C.empty((0,), dtype=dt), size, True)
 
 
+# ---- arithmetic, zero-preserving unary functions, products, sum (torch 2.13's semantics) --
+
+def _is_sparse(x):
+    return isinstance(x, _C.TensorBase) and x.layout != _C.strided
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise NotImplementedError(f"{name}: out= is not supported for sparse tensors yet")
+
+
+def _refuse(name):
+    raise NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'SparseCPU' backend. "
+                              "This could be because the operator doesn't exist for this backend.")
+
+
+def _scalar_operand(x):
+    """A Python number or a 0-d strided tensor: the operands sparse mul/div accept."""
+    return not isinstance(x, _C.TensorBase) or (x.layout == _C.strided and x.dim() == 0)
+
+
+def _cat(ts, dim):
+    from ._join import cat
+    return cat(ts, dim)
+
+
+def _add_impl(name, a, b, alpha, sign):
+    if _is_sparse(a) and _is_sparse(b):
+        if a.shape != b.shape:
+            raise RuntimeError(f"{name}: expected sizes of 'self' and 'other' to match, but "
+                               f"{list(a.shape)} != {list(b.shape)}")
+        if a.sparse_dim() != b.sparse_dim():
+            raise RuntimeError(f"{name}: expected 'self' and 'other' to have same sparse dimensions, but got "
+                               f"{a.sparse_dim()} != {b.sparse_dim()}")
+        dt = _C.promote_types(a.dtype, b.dtype)
+        bv = b._values().to(dt)
+        if alpha != 1 or sign < 0:
+            bv = bv * (alpha * sign)
+        ind = _cat([a._indices(), b._indices()], 1)
+        val = _cat([a._values().to(dt), bv.to(dt)], 0)
+        r = _new(ind, val, a.shape, False)
+        # torch merges two coalesced operands into a coalesced result, else concatenates
+        return r._coalesce() if a.is_coalesced() and b.is_coalesced() else r
+    if _is_sparse(b) and isinstance(a, _C.TensorBase):
+        return a.add(b.to_dense(), alpha=alpha * sign)
+    raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
+
+
+def _add(input, other, *, alpha=1, out=None):
+    _no_out("add", out)
+    return _add_impl("add", input, other, alpha, 1)
+
+
+def _sub(input, other, *, alpha=1, out=None):
+    _no_out("sub", out)
+    return _add_impl("sub", input, other, alpha, -1)
+
+
+def _with_values(s, values, coalesced=None):
+    return _new(s._indices(), values, tuple(s.shape[:s.sparse_dim()]) + tuple(values.shape[1:]),
+                s.is_coalesced() if coalesced is None else coalesced)
+
+
+def _mul(input, other, *, out=None):
+    _no_out("mul", out)
+    if _is_sparse(input) and _scalar_operand(other):
+        return _with_values(input, input._values() * other)
+    if _is_sparse(other) and _scalar_operand(input):
+        return _with_values(other, other._values() * input)
+    _refuse("mul.Tensor")
+
+
+def _div(input, other, *, rounding_mode=None, out=None):
+    _no_out("div", out)
+    if _is_sparse(input) and _scalar_operand(other):
+        return _with_values(input, _C.div(input._values(), other, rounding_mode=rounding_mode))
+    _refuse("div.Tensor")
+
+
+def _floor_divide(input, other, *, out=None):
+    _no_out("floor_divide", out)
+    if _is_sparse(input) and _scalar_operand(other):  # not linear: torch sums duplicates first
+        s = input.coalesce()
+        return _with_values(s, s._values() // other, True)
+    _refuse("floor_divide")
+
+
+def _neg(input, *, out=None):
+    _no_out("neg", out)
+    return _with_values(input, -input._values())
+
+
+def _inplace(op):
+    def f(self, *args, **kwargs):
+        r = op(self, *args, **kwargs)
+        if not _is_sparse(r) or r.dtype != self.dtype and not _C.can_cast(r.dtype, self.dtype):
+            raise RuntimeError(f"result type {r.dtype} can't be cast to the desired output type {self.dtype}")
+        return self._set_coo_(r._indices(), r._values().to(self.dtype), r.shape, r.is_coalesced())
+    return f
+
+
+# torch's zero-preserving unary functions on COO: f(0) == 0, so f applies to the stored
+# values of the coalesced tensor (the sum of duplicates first, as torch coalesces)
+_ZERO_PRESERVING = (
+    "abs", "absolute", "neg", "negative", "sign", "sgn", "signbit", "ceil", "floor", "round", "trunc", "fix",
+    "frac", "sqrt", "square", "sin", "tan", "tanh", "asin", "arcsin", "atan", "arctan", "sinh", "asinh",
+    "arcsinh", "atanh", "arctanh", "expm1", "log1p", "deg2rad", "rad2deg", "erf", "erfinv", "isnan", "isinf",
+    "isposinf", "isneginf", "nan_to_num", "conj_physical", "relu")
+
+
+# linear ones commute with summing duplicates: torch applies them without coalescing
+_LINEAR = ("neg", "negative", "conj_physical")
+
+
+def _unary(name):
+    def f(input, *args, out=None, **kwargs):
+        _no_out(name, out)
+        s = input if name in _LINEAR else input.coalesce()
+        return _with_values(s, getattr(_C.TensorBase, name)(s._values(), *args, **kwargs))
+    f.__name__ = name
+    return f
+
+
+_REDUCE_NAMES = ("sum", "nansum", "prod", "mean", "nanmean", "var", "std", "max", "min", "amax", "amin", "argmax",
+                 "argmin", "all", "any", "count_nonzero", "norm", "logsumexp", "aminmax", "aminmax")
+
+
+_EW_NAMES = None
+
+
+def _ew_unary(op, input, out, inplace, flag, p0, p1, p2):
+    """The Python-level unary ops (tensorlib/_ops.py) reach C through _C._ew_unary with the
+    kernel's op index: zero-preserving ones apply to the coalesced values, others refuse."""
+    global _EW_NAMES
+    if _EW_NAMES is None:
+        _EW_NAMES = {v: k[2:] for k, v in _C._ew_op_indices().items() if k.startswith("u_")}
+    name = _EW_NAMES.get(op, "_ew_unary")
+    if name.startswith("round"):
+        name = "round"
+    if name not in _ZERO_PRESERVING:
+        _refuse(name)
+    _no_out(name, out)
+    s = input if name in _LINEAR else input.coalesce()
+    r = _with_values(s, _C._ew_unary(op, s._values(), None, False, flag, p0, p1, p2))
+    return input._set_coo_(r._indices(), r._values(), r.shape, r.is_coalesced()) if inplace else r
+
+
+def _square(input, *, out=None):
+    _no_out("square", out)
+    s = input.coalesce()
+    return _with_values(s, _C._square(s._values()), True)
+
+
+def _reduce(x, code, dim, keepdim, dtype, param):
+    """The reductions of tensorlib/_reduce.py reach C through _C._reduce (op codes shared
+    with csrc/ops/reduce.h): the full sum of a COO tensor sums its stored values."""
+    name = _REDUCE_NAMES[code] if 0 <= code < len(_REDUCE_NAMES) else "_reduce"
+    dims = None if dim is None else sorted(d % max(x.dim(), 1) for d in ((dim,) if isinstance(dim, int) else dim))
+    if name != "sum" or (dims is not None and dims != list(range(x.dim()))) or keepdim:
+        _refuse(name if name != "sum" else "sum.dim_IntList")
+    return x._values().sum(dtype=dtype)
+
+
+def _mm_impl(name, a, b):
+    """sparse (2-D COO, no dense dims) @ strided (2-D or 1-D), and strided @ sparse."""
+    if _is_sparse(b) and not _is_sparse(a):
+        if a.dim() != 2 or b.dim() != 2:
+            _refuse(name)
+        bt = _new(b._indices().flip(0), b._values(), (b.shape[1], b.shape[0]), False)
+        return _mm_impl(name, bt, a.t()).t()
+    if _is_sparse(b) or a.sparse_dim() != 2 or a.dense_dim() != 0 or b.dim() not in (1, 2):
+        _refuse(name)
+    if a.shape[1] != b.shape[0]:
+        if b.dim() == 1:
+            raise RuntimeError("mv: expected self.size(-1) == vec.size(-1)")
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {a.shape[1]}, got {b.shape[0]}")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._cname} but found {b.dtype._cname}")
+    dt = a.dtype
+    rows, cols = a._indices()[0], a._indices()[1]
+    out = _C.zeros((a.shape[0],) + tuple(b.shape[1:]), dtype=dt)
+    picked = b.to(dt).index_select(0, cols)
+    vals = a._values().to(dt)
+    contrib = picked * (vals.unsqueeze(1) if b.dim() == 2 else vals)
+    return out.index_add_(0, rows, contrib)
+
+
+def _mm(input, mat2, *, out=None):
+    _no_out("mm", out)
+    return _mm_impl("mm", input, mat2)
+
+
+def _matmul(input, other, *, out=None):
+    _no_out("matmul", out)
+    return _mm_impl("matmul", input, other)
+
+
+def _mv(input, vec, *, out=None):
+    _no_out("mv", out)
+    return _mm_impl("mv", input, vec)
+
+
 _HANDLERS = {
     "clone": _clone, "detach": _detach, "to": _to, "zero_": _zero_, "copy_": _copy_,
     "numpy": _numpy, "__dlpack__": _dlpack, "data_ptr": _no_storage, "tolist": _no_storage,
     "_empty_like": _empty_like, "zeros": _sparse_factory, "empty": _sparse_factory,
 }
+for _n in _ZERO_PRESERVING:
+    _HANDLERS[_n] = _unary(_n)
+_HANDLERS.update({
+    "add": _add, "sub": _sub, "subtract": _sub, "mul": _mul, "multiply": _mul, "div": _div, "divide": _div,
+    "true_divide": _div, "floor_divide": _floor_divide, "neg": _neg, "negative": _neg,
+    "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv,
+})
+for _n in ("add", "sub", "mul", "div", "floor_divide", "neg", "negative") + _ZERO_PRESERVING:
+    if _n + "_" not in _HANDLERS:
+        _HANDLERS[_n + "_"] = _inplace(_HANDLERS[_n])
+del _n
 _C._set_sparse_handlers(_HANDLERS)
 
 
