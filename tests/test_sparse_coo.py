@@ -470,3 +470,13 @@ def test_products_and_sum_like_torch():
             torch_err(lambda: f(a, torch.ones(4, 2, dtype=torch.float64)))
     assert torch_err(lambda: tl.ones(2, 3, dtype=tl.float64) @ b) == \
         torch_err(lambda: torch.ones(2, 3, dtype=torch.float64) @ a)
+
+
+def test_sparse_namespace_and_empty_dims():
+    (a, b), _ = pair()
+    d = np.arange(6.).reshape(3, 2)
+    check(torch.sparse.mm(a, torch.tensor(d)), tl.sparse.mm(b, tl.tensor(d)))
+    check(torch.sparse.sum(a), tl.sparse.sum(b))
+    # a huge dim times an empty dense dim: nothing to scan
+    e = tl.zeros(2**40, 0).to_sparse(1)
+    assert e._nnz() == 0 and e.shape == (2**40, 0)

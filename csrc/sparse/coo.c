@@ -278,6 +278,7 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
     int rc = -1;
     int64_t P = 1, R = 1, m = 0;
     for (int d = 0; d < src->ndim; d++) *(d < sparse_dim ? &P : &R) *= src->sizes[d];
+    if (R == 0) P = 0; /* no element to be non-zero: no row scan (P may be huge then) */
     tl_dtype dt = (tl_dtype)src->dtype;
     uint8_t *keep = malloc((size_t)P + 1);
     if (!keep) return tl_err(TL_ERR_MEMORY, "out of memory");
