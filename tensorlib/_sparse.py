@@ -174,8 +174,58 @@ def to_sparse_coo(self):
     return to_sparse(self)
 
 
+def sparse_mask(self, mask):
+    """The elements of strided self at the indices of COO ``mask``, as a COO tensor with
+    mask's indices (and coalesced flag)."""
+    if not _is_sparse(mask):
+        raise RuntimeError("sparse_mask expects mask to be sparse COO tensor, but got mask layout " + str(mask.layout))
+    if self.shape != mask.shape:
+        raise RuntimeError("sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask.shape)}")
+    ind = mask._indices()
+    vals = self.to_dense()[tuple(ind[d] for d in range(ind.shape[0]))] if ind.shape[1] else \
+        _C.empty((0,) + tuple(self.shape[mask.sparse_dim():]), dtype=self.dtype)
+    return _new(ind.clone(), vals, self.shape, mask.is_coalesced())
+
+
+def narrow_copy(self, dim, start, length):
+    """A copy of narrow(dim, start, length); for COO, the entries inside the range
+    (shifted) when dim is sparse, or the narrowed values when it is dense."""
+    if not _is_sparse(self):
+        return self.narrow(dim, start, length).clone()
+    n = self.dim()
+    if not 0 <= dim < n:  # torch's sparse narrow_copy takes no negative dim
+        raise RuntimeError(f"Dimension {dim} out of range. Expecting 0 <= dim < {n}.")
+    size = self.shape[dim]
+    if start < 0 or length < 0 or start + length > size:
+        raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a subset of range(0, {size}).")
+    new_size = list(self.shape)
+    new_size[dim] = length
+    sd = self.sparse_dim()
+    ind, val = self._indices(), self._values()
+    if dim >= sd:
+        return _new(ind.clone(), val.narrow(dim - sd + 1, start, length).clone(), new_size, self.is_coalesced())
+    keep = (ind[dim] >= start) & (ind[dim] < start + length)
+    shift = _C.zeros((sd, 1), dtype=_C.int64)
+    shift[dim] = start
+    return _new(ind[:, keep] - shift, val[keep], new_size, self.is_coalesced())
+
+
+def sparse_resize_and_clear_(self, size, sparse_dim, dense_dim):
+    """Makes self an empty COO tensor of ``size`` with the given sparse and dense dims."""
+    if self.layout != _C.sparse_coo:
+        _refuse("sparse_resize_and_clear_")
+    size = tuple(size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
+                           f"sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
+    return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64),
+                          _C.empty((0,) + size[sparse_dim:], dtype=self.dtype), size, True)
+
+
 def _install_methods(Tensor):
-    for f in (indices, values, coalesce, to_dense, to_sparse, to_sparse_coo):
+    for f in (indices, values, coalesce, to_dense, to_sparse, to_sparse_coo, sparse_mask, narrow_copy,
+              sparse_resize_and_clear_):
         setattr(Tensor, f.__name__, f)
 
 

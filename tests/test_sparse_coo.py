@@ -480,3 +480,23 @@ def test_sparse_namespace_and_empty_dims():
     # a huge dim times an empty dense dim: nothing to scan
     e = tl.zeros(2**40, 0).to_sparse(1)
     assert e._nnz() == 0 and e.shape == (2**40, 0)
+
+
+@pytest.mark.parametrize("coalesced", [False, True])
+def test_mask_narrow_resize_like_torch(coalesced):
+    a, b = both([[1, 0, 1, 3], [0, 2, 0, 1]], [[1., 1.], [2., 2.], [3., 3.], [4., 4.]], (4, 3, 2))
+    if coalesced:
+        a, b = a.coalesce(), b.coalesce()
+    for args in ((0, 1, 2), (1, 0, 2), (2, 1, 1), (1, 3, 0)):
+        check(a.narrow_copy(*args), b.narrow_copy(*args))
+    for args in ((0, 3, 2), (-1, 0, 1), (3, 0, 1), (0, -2, 2)):
+        assert torch_err(lambda: b.narrow_copy(*args)) == torch_err(lambda: a.narrow_copy(*args))
+    d = np.arange(24.).reshape(4, 3, 2)
+    check(torch.tensor(d).sparse_mask(a), tl.tensor(d).sparse_mask(b))
+    c, e = a.clone(), b.clone()
+    c.sparse_resize_and_clear_((5, 5, 2), 2, 1)
+    e.sparse_resize_and_clear_((5, 5, 2), 2, 1)
+    check(c, e)
+    assert torch_err(lambda: e.sparse_resize_and_clear_((5, 5, 2), 2, 0)) == \
+        torch_err(lambda: c.sparse_resize_and_clear_((5, 5, 2), 2, 0))
+    check(torch.arange(6.).reshape(3, 2).narrow_copy(0, 1, 2), tl.arange(6.).reshape(3, 2).narrow_copy(0, 1, 2))
