@@ -223,12 +223,6 @@ def sparse_resize_and_clear_(self, size, sparse_dim, dense_dim):
                           _C.empty((0,) + size[sparse_dim:], dtype=self.dtype), size, True)
 
 
-def _install_methods(Tensor):
-    for f in (indices, values, coalesce, to_dense, to_sparse, to_sparse_coo, sparse_mask, narrow_copy,
-              sparse_resize_and_clear_):
-        setattr(Tensor, f.__name__, f)
-
-
 # ---- sparse implementations of generic ops (the gate's table) ---------------------------
 
 def _clone(self, *, memory_format=None):
@@ -541,7 +535,7 @@ def to_scipy(self):
 
 def from_scipy(m):
     """A COO tensor from any ``scipy.sparse`` array or matrix (converted to COO first),
-    sharing its buffers where the dtypes allow."""
+    sharing its values buffer (the row/column arrays are stacked into one int64 copy)."""
     from ._factories import from_numpy
     import numpy as np
     coo = m.tocoo()
@@ -549,9 +543,7 @@ def from_scipy(m):
     return _new(from_numpy(idx), from_numpy(coo.data), coo.shape, bool(getattr(coo, "has_canonical_format", False)))
 
 
-_install_methods_base = _install_methods
-
-
-def _install_methods(Tensor):  # noqa: F811
-    _install_methods_base(Tensor)
-    Tensor.to_scipy = to_scipy
+def _install_methods(Tensor):
+    for f in (indices, values, coalesce, to_dense, to_sparse, to_sparse_coo, sparse_mask, narrow_copy,
+              sparse_resize_and_clear_, to_scipy):
+        setattr(Tensor, f.__name__, f)

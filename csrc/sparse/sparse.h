@@ -24,8 +24,6 @@ typedef struct tl_sparse {
     bool coalesced;       /* COO: indices sorted lexicographically, no duplicates */
 } tl_sparse;
 
-static inline const tl_sparse *tl_sparse_of(const tl_tensor *t) { return t->sparse; }
-
 /* Makes `out` (a cleared tensor) a COO tensor of `size` over the given components, which
  * are moved in (left cleared). No validation: see tl_coo_check. */
 int tl_coo_wrap(tl_tensor *out, tl_tensor *indices, tl_tensor *values, int ndim, const int64_t *size, bool coalesced);
