@@ -322,6 +322,16 @@ def _cat(ts, dim):
     return cat(ts, dim)
 
 
+def _take(t, dim, pos):
+    """t's slices at the positions `pos` along dim, where -1 (an absent entry) reads slice 0
+    (or zeros when t has none); the caller masks those out."""
+    if t.shape[dim] == 0:
+        shape = list(t.shape)
+        shape[dim] = pos.shape[0]
+        return _C.zeros(tuple(shape), dtype=t.dtype)
+    return t.index_select(dim, pos.clamp(min=0))
+
+
 def _add_impl(name, a, b, alpha, sign):
     if _is_sparse(a) and _is_sparse(b):
         if a.shape != b.shape:
@@ -331,14 +341,31 @@ def _add_impl(name, a, b, alpha, sign):
             raise RuntimeError(f"{name}: expected 'self' and 'other' to have same sparse dimensions, but got "
                                f"{a.sparse_dim()} != {b.sparse_dim()}")
         dt = _C.promote_types(a.dtype, b.dtype)
-        bv = b._values().to(dt)
+        av, bv = a._values().to(dt), b._values().to(dt)
         if alpha != 1 or sign < 0:
             bv = bv * (alpha * sign)
-        ind = _cat([a._indices(), b._indices()], 1)
-        val = _cat([a._values().to(dt), bv.to(dt)], 0)
-        r = _new(ind, val, a.shape, False)
-        # torch merges two coalesced operands into a coalesced result, else concatenates
-        return r._coalesce() if a.is_coalesced() and b.is_coalesced() else r
+        coalesced = a.is_coalesced() and b.is_coalesced()
+        contiguous = a._values().is_contiguous() and b._values().is_contiguous()
+        if dt == _C.bool and b._nnz():  # torch has no bool kernel (its messages, by path)
+            if not a._nnz():
+                raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+            kernel = "cadd_sparse" if contiguous else "add_out_sparse_cpu"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        if not contiguous and b._nnz():
+            # torch's other path: concatenate, then sum duplicates, flagged uncoalesced
+            r = _new(_cat([a._indices(), b._indices()], 1), _cat([av, bv], 0), a.shape, False)._coalesce()
+            return r._coalesced_(coalesced)
+        # torch walks both index lists in their stored order, summing equal entries
+        # (a merge when both are coalesced); see tl_coo_merge_plan
+        from ._ops import where
+        plan = _C._coo_merge_plan(a, b)
+        pa, pb = plan[0], plan[1]
+        ha, hb = pa >= 0, pb >= 0
+        ind = where(ha, _take(a._indices(), 1, pa), _take(b._indices(), 1, pb))
+        mask = (ha & hb).reshape((-1,) + (1,) * (av.dim() - 1))
+        xa, xb = _take(av, 0, pa), _take(bv, 0, pb)
+        val = where(mask, xa + xb, where(ha.reshape(mask.shape), xa, xb))
+        return _new(ind, val.to(dt), a.shape, coalesced)
     if _is_sparse(b) and isinstance(a, _C.TensorBase):
         return a.add(b.to_dense(), alpha=alpha * sign)
     raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
@@ -505,6 +532,12 @@ _HANDLERS = {
 }
 for _n in _ZERO_PRESERVING:
     _HANDLERS[_n] = _unary(_n)
+# the dtype-named casts (t.float(), t.bool(), ...) are to(dtype) on the values
+_CASTS = {"bool": "bool", "byte": "uint8", "char": "int8", "short": "int16", "int": "int32", "long": "int64",
+          "half": "float16", "bfloat16": "bfloat16", "float": "float32", "double": "float64",
+          "cfloat": "complex64", "cdouble": "complex128"}
+for _n, _d in _CASTS.items():
+    _HANDLERS[_n] = functools.partial(lambda dt, self, memory_format=None: _to(self, getattr(_C, dt)), _d)
 _HANDLERS.update({
     "add": _add, "sub": _sub, "subtract": _sub, "mul": _mul, "multiply": _mul, "div": _div, "divide": _div,
     "true_divide": _div, "floor_divide": _floor_divide, "neg": _neg, "negative": _neg,
@@ -513,7 +546,7 @@ _HANDLERS.update({
 for _n in ("add", "sub", "mul", "div", "floor_divide", "neg", "negative") + _ZERO_PRESERVING:
     if _n + "_" not in _HANDLERS:
         _HANDLERS[_n + "_"] = _inplace(_HANDLERS[_n])
-del _n
+del _n, _d
 _C._set_sparse_handlers(_HANDLERS)
 
 

@@ -68,6 +68,19 @@ static PyObject *m_dense_to_sparse(PyObject *m, PyObject *const *a, Py_ssize_t n
     return (PyObject *)r;
 }
 
+/* _coo_merge_plan(a, b): see tl_coo_merge_plan. */
+static PyObject *m_coo_merge_plan(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 2) return PyErr_Format(PyExc_TypeError, "_coo_merge_plan expects 2 arguments");
+    if (need_tensor(a[0], "add", "self") < 0 || need_tensor(a[1], "add", "other") < 0) return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *y = TL_TENSOR(a[1]);
+    if (x->layout != TL_LAYOUT_SPARSE_COO || y->layout != TL_LAYOUT_SPARSE_COO ||
+        x->sparse->sparse_dim != y->sparse->sparse_dim)
+        return PyErr_Format(PyExc_RuntimeError, "_coo_merge_plan expects two COO tensors of one sparse_dim");
+    TL_NEW_TENSOR(r, tl_coo_merge_plan(&r->t, x, y));
+    return (PyObject *)r;
+}
+
 /* A new tensor object aliasing one component. */
 static PyObject *component(const tl_tensor *c)
 {
@@ -160,6 +173,7 @@ static PyObject *t_set_coo_(PyObject *self, PyObject *const *a, Py_ssize_t n)
 PyMethodDef tl_module_methods_sparse[] = {
     {"_sparse_coo_new", (PyCFunction)(void (*)(void))m_coo_new, METH_FASTCALL,
      "_sparse_coo_new(indices, values, size, check_bounds, is_coalesced)"},
+    {"_coo_merge_plan", (PyCFunction)(void (*)(void))m_coo_merge_plan, METH_FASTCALL, "_coo_merge_plan(a, b)"},
     {"_dense_to_sparse", (PyCFunction)(void (*)(void))m_dense_to_sparse, METH_FASTCALL, "_dense_to_sparse(t, sparse_dim)"},
     {NULL},
 };

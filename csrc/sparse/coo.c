@@ -132,6 +132,40 @@ bool tl_coo_indices_sorted_unique(const tl_tensor *src)
     return true;
 }
 
+/* -1, 0 or 1 as entry i of a compares with entry j of b in lexicographic index order. */
+static int cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
+{
+    for (int d = 0; d < sd; d++) {
+        int64_t x = index_at(a, d, i), y = index_at(b, d, j);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    const tl_tensor *ia = &a->sparse->indices, *ib = &b->sparse->indices;
+    int sd = a->sparse->sparse_dim;
+    int64_t na = ia->sizes[1], nb = ib->sizes[1], m = 0, i = 0, j = 0;
+    int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
+    if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : cmp_entries(ia, i, ib, j, sd);
+        pa[m] = c <= 0 ? i++ : -1;
+        pb[m] = c >= 0 ? j++ : -1;
+        m++;
+    }
+    int64_t sz[2] = {2, m};
+    int rc = tl_tensor_empty(out, 2, sz, TL_INT64, a->device, false);
+    if (rc == 0) {
+        int64_t *o = (int64_t *)tl_data(out);
+        memcpy(o, pa, sizeof(int64_t) * (size_t)m);
+        memcpy(o + m, pb, sizeof(int64_t) * (size_t)m);
+    }
+    free(pa);
+    return rc;
+}
+
 static int64_t row_elems(const tl_tensor *values)
 {
     int64_t r = 1;

@@ -41,6 +41,10 @@ int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t
 bool tl_coo_indices_sorted_unique(const tl_tensor *src);
 /* A coalesced copy: duplicates summed (bool: or), indices in lexicographic order. */
 int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src);
+/* torch's walk for sparse + sparse (same size and sparse_dim): both index lists read once,
+ * in their stored order, taking the lesser entry, or both when equal. `out` is int64 (2, m):
+ * row 0 the position in a of each result entry (-1: none), row 1 the position in b. */
+int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
 /* The strided tensor with the same elements (duplicates summed). */
 int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src);
 /* A coalesced COO tensor of the non-zero slices of a strided tensor over its first
