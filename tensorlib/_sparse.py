@@ -381,6 +381,79 @@ def _sub(input, other, *, alpha=1, out=None):
     return _add_impl("sub", input, other, alpha, -1)
 
 
+def _rows(ind, order):
+    """A copy of the index rows in the given order."""
+    return _cat([ind[r:r + 1] for r in order], 0) if order else ind.clone()
+
+
+def _transpose(input, dim0, dim1):
+    """Swaps two sparse dims (a copy, flagged uncoalesced unless empty, as torch); a dim with
+    itself is a clone."""
+    from ._util import wrap_dim
+    n, sd = input.dim(), input.sparse_dim()
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    if d0 == d1:
+        return input.clone()
+    if d0 >= sd or d1 >= sd:
+        raise RuntimeError(f"sparse transpose: transposed dimensions must be sparse Got sparse_dim: {sd}, "
+                           f"d0: {d0}, d1: {d1}")
+    order = list(range(sd))
+    order[d0], order[d1] = d1, d0
+    size = list(input.shape)
+    size[d0], size[d1] = size[d1], size[d0]
+    ind = _rows(input._indices(), order)
+    return _new(ind, input._values().clone(), size, input._nnz() == 0)
+
+
+def _t(input):
+    sd, dd = input.sparse_dim(), input.dense_dim()
+    if sd > 2 or dd:
+        raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but got {sd} sparse "
+                           f"and {dd} dense dimensions")
+    return _transpose(input, 0, 1 if sd == 2 else 0)
+
+
+def _permute(input, *dims):
+    """Permutes sparse dims among themselves (the index rows) and dense dims among
+    themselves (the values' dims); the values are shared when the dense dims stay."""
+    from ._util import wrap_dim
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    n, sd = input.dim(), input.sparse_dim()
+    if len(dims) != n:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    dims = [wrap_dim(d, n) for d in dims]
+    if len(set(dims)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    if any(d >= sd for d in dims[:sd]):
+        raise RuntimeError("permute(sparse_coo): transpositions between sparse and dense dimensions are not "
+                           "allowed.Only transpositions within sparse and dense dimensions are supported.")
+    ind = _rows(input._indices(), dims[:sd])
+    val = input._values()
+    if dims[sd:] != list(range(sd, n)):
+        val = val.permute(0, *[d - sd + 1 for d in dims[sd:]])
+    same_order = dims[:sd] == list(range(sd))
+    return _new(ind, val, [input.shape[d] for d in dims], input.is_coalesced() and same_order)
+
+
+def _unsqueeze(input, dim):
+    """A size-1 dim: a row of zeros in the indices when it lands among the sparse dims,
+    else a dim of the (shared) values; flagged uncoalesced unless nse <= 1, as torch."""
+    from ._util import wrap_dim
+    n, sd = input.dim(), input.sparse_dim()
+    d = wrap_dim(dim, n + 1)
+    size = list(input.shape)
+    size.insert(d, 1)
+    ind, val = input._indices(), input._values()
+    if d <= sd:
+        ind = _cat([ind[:d], _C.zeros((1, ind.shape[1]), dtype=_C.int64), ind[d:]], 0)
+    else:
+        val = val.unsqueeze(d - sd + 1)
+    return _new(ind, val, size, val.shape[0] <= 1)
+
+
 def _with_values(s, values, coalesced=None):
     return _new(s._indices(), values, tuple(s.shape[:s.sparse_dim()]) + tuple(values.shape[1:]),
                 s.is_coalesced() if coalesced is None else coalesced)
@@ -541,7 +614,8 @@ for _n, _d in _CASTS.items():
 _HANDLERS.update({
     "add": _add, "sub": _sub, "subtract": _sub, "mul": _mul, "multiply": _mul, "div": _div, "divide": _div,
     "true_divide": _div, "floor_divide": _floor_divide, "neg": _neg, "negative": _neg,
-    "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv,
+    "transpose": _transpose, "t": _t, "permute": _permute,
+    "unsqueeze": _unsqueeze, "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv,
 })
 for _n in ("add", "sub", "mul", "div", "floor_divide", "neg", "negative") + _ZERO_PRESERVING:
     if _n + "_" not in _HANDLERS:

@@ -320,8 +320,8 @@ DENSE_OPS = [
     lambda s: float(s), lambda s: int(s), lambda s: bool(s), lambda s: s.item(), lambda s: s.tolist(),
     lambda s: s.data_ptr(), lambda s: s.stride(), lambda s: s.expand(2, 3), lambda s: s.fill_(1),
     lambda s: s.add_(1), lambda s: s.mul_(s), lambda s: s.T, lambda s: s.mT, lambda s: tl.cat([s, s]),
-    lambda s: tl.stack((s, s)), lambda s: tl.where(s > 0, s, s), lambda s: s.permute(1, 0),
-    lambda s: s.transpose(0, 1), lambda s: s.unsqueeze(0), lambda s: s + tl.ones(2, 3), lambda s: s.add(1, out=tl.ones(2, 3)),
+    lambda s: tl.stack((s, s)), lambda s: tl.where(s > 0, s, s), lambda s: s.flip(0),
+    lambda s: s.roll(1, 0), lambda s: s.diag(), lambda s: s + tl.ones(2, 3), lambda s: s.add(1, out=tl.ones(2, 3)),
     lambda s: tl.mm(s, tl.ones(4, 2)), lambda s: tl.ones(2, 3).copy_(s),
     lambda s: s.index_select(0, tl.tensor([0])), lambda s: s.masked_fill(s > 0, 1.), lambda s: s.clamp(0, 1),
     lambda s: s.norm(), lambda s: tl.einsum("ij->i", s), lambda s: s.nonzero(),
@@ -545,3 +545,33 @@ def test_mask_narrow_resize_like_torch(coalesced):
     assert torch_err(lambda: e.sparse_resize_and_clear_((5, 5, 2), 2, 0)) == \
         torch_err(lambda: c.sparse_resize_and_clear_((5, 5, 2), 2, 0))
     check(torch.arange(6.).reshape(3, 2).narrow_copy(0, 1, 2), tl.arange(6.).reshape(3, 2).narrow_copy(0, 1, 2))
+
+
+SHAPE_OPS = [
+    lambda s, c, h, e: s.transpose(0, 1), lambda s, c, h, e: c.transpose(1, 0), lambda s, c, h, e: c.transpose(0, 0),
+    lambda s, c, h, e: c.transpose(1, 2), lambda s, c, h, e: c.transpose(2, -1), lambda s, c, h, e: c.transpose(0, 5),
+    lambda s, c, h, e: c.t(), lambda s, c, h, e: e.t(), lambda s, c, h, e: e.transpose(0, 1),
+    lambda s, c, h, e: c.permute(1, 0, 2), lambda s, c, h, e: c.permute(0, 1, 2), lambda s, c, h, e: c.permute(2, 1, 0),
+    lambda s, c, h, e: h.permute(0, 2, 1), lambda s, c, h, e: h.permute((0, 1, 2)), lambda s, c, h, e: h.permute(0, 1),
+    lambda s, c, h, e: h.permute(0, 1, 1), lambda s, c, h, e: e.permute(1, 0), lambda s, c, h, e: c.unsqueeze(0),
+    lambda s, c, h, e: c.unsqueeze(2), lambda s, c, h, e: c.unsqueeze(3), lambda s, c, h, e: s.unsqueeze(-1),
+    lambda s, c, h, e: c.unsqueeze(4), lambda s, c, h, e: e.unsqueeze(1), lambda s, c, h, e: h.unsqueeze(-4),
+]
+
+
+@pytest.mark.parametrize("k", range(len(SHAPE_OPS)))
+def test_transpose_permute_unsqueeze_like_torch(k):
+    def make(lib):
+        s = lib.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [[3., 1], [4, 1], [5, 1]], (2, 3, 2))
+        h = lib.sparse_coo_tensor([[0, 1, 1]], lib.ones(3, 2, 4), (2, 2, 4)).coalesce()
+        e = lib.sparse_coo_tensor(lib.zeros(2, 0, dtype=lib.int64), lib.zeros(0), (2, 3))
+        return s, s.coalesce(), h, e
+    ta, sa = make(torch), make(tl)
+    want, got = torch_err(lambda: SHAPE_OPS[k](*ta)), torch_err(lambda: SHAPE_OPS[k](*sa))
+    assert want == got
+    if want is None:
+        same(SHAPE_OPS[k](*ta), SHAPE_OPS[k](*sa))
+        same(ta[0], sa[0])  # the input is left as it was
+    for f, g in ((torch.t, tl.t), (torch.transpose, tl.transpose)):
+        args = (ta[3],) if f is torch.t else (ta[1], 0, 1)
+        same(f(*args), g(*((sa[3],) if g is tl.t else (sa[1], 0, 1))))
