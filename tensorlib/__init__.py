@@ -30,9 +30,12 @@ from ._random import (  # noqa: F401
     Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
     rand, randn, randint, randperm, rand_like, randn_like, randint_like, normal, bernoulli, multinomial,
 )
-from . import _linalg, _random
+from . import _linalg, _random, _sparse
 _linalg._install_methods(Tensor)
 _random._install_methods(Tensor)
+_sparse._install_methods(Tensor)
+from ._sparse import sparse_coo_tensor  # noqa: E402,F401
+from . import sparse  # noqa: E402,F401  (tensorlib.sparse)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)

@@ -48,6 +48,9 @@ class Tensor(_C.TensorBase):
 
     def __reduce_ex__(self, proto):
         from ._factories import _rebuild_tensor
+        if self.layout != _C.strided:
+            from ._sparse import _new
+            return (_new, (self._indices(), self._values(), tuple(self.shape), self.is_coalesced()))
         t = self.contiguous()
         data = t.numpy().tobytes() if self.dtype not in _NO_NUMPY else bytes(memoryview(t.view(_C.uint8)))
         return (_rebuild_tensor, (data, self.dtype, tuple(self.shape), tuple(self.stride()),
@@ -116,7 +119,8 @@ class Tensor(_C.TensorBase):
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """With no argument, the legacy type string ('tensorlib.FloatTensor'); else to(dtype)."""
         if dtype is None:
-            return _legacy_type(self.dtype)
+            t = _legacy_type(self.dtype)
+            return t.replace("tensorlib.", "tensorlib.sparse.") if self.layout == _C.sparse_coo else t
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
             for dt in {v for v in vars(_C).values() if isinstance(v, _C.dtype)}:

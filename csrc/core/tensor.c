@@ -69,6 +69,9 @@ void tl_tensor_clear(tl_tensor *t)
     t->sizes = t->small;
     t->strides = t->small + TL_SMALL_DIMS;
     t->ndim = 0;
+    if (t->sparse) tl_sparse_free(t->sparse);
+    t->sparse = NULL;
+    t->layout = TL_LAYOUT_STRIDED;
 }
 
 static int storage_bytes(int ndim, const int64_t *sizes, const int64_t *strides, tl_dtype dtype, size_t *out)
@@ -181,7 +184,8 @@ int tl_tensor_view_init(tl_tensor *t, const tl_tensor *src, int ndim, const int6
 {
     if (tl_tensor_init(t, src->storage, offset, ndim, sizes, strides, (tl_dtype)src->dtype) < 0) return -1;
     t->device = src->device;
-    t->layout = src->layout;
+    /* a view is strided even of a sparse tensor's shell, whose components it does not share */
+    t->layout = TL_LAYOUT_STRIDED;
     return 0;
 }
 

@@ -26,8 +26,15 @@ typedef struct tl_tensor {
     uint8_t dtype;         /* tl_dtype */
     uint8_t layout;        /* tl_layout */
     tl_device device;
+    /* Sparse layouts only (NULL for strided): the component tensors (csrc/sparse/sparse.h).
+     * A sparse tensor's own storage is one zeroed element under all-zero strides, so a dense
+     * kernel that were ever handed one reads zeros, never absent memory. */
+    struct tl_sparse *sparse;
     int64_t small[2 * TL_SMALL_DIMS];
 } tl_tensor;
+
+/* Frees a sparse tensor's components (csrc/sparse/sparse.c). */
+void tl_sparse_free(struct tl_sparse *s);
 
 /* (Re)sizes the dim arrays for `ndim` dims; contents undefined afterwards. Drops names. */
 int tl_tensor_set_ndim(tl_tensor *t, int ndim);

@@ -108,6 +108,18 @@ void tl_init_arith(void);
 PyObject *tl_finish_out(TensorObject *r, PyObject *out, const char *fname, bool exact_dtype);
 /* torch's UserWarning for an out= tensor with elements that was resized; -1 if it raised. */
 int tl_warn_out_resized(const char *old_shape, const char *new_shape);
+/* The layout gate (python/gate.c): a callable for `def` that runs it on strided arguments
+ * and dispatches sparse ones to the registered sparse implementation or refuses them with
+ * torch's NotImplementedError. module NULL makes a Tensor method descriptor. */
+PyObject *tl_gate_new(PyMethodDef *def, PyObject *module);
+/* Gates TensorBase's operator slots, getters, indexing and buffer export (before PyType_Ready). */
+int tl_gate_init_type(void);
+/* Gates TensorBase's own methods (after PyType_Ready). */
+int tl_gate_type_methods(void);
+/* torch's refusal of an op on a sparse tensor; returns NULL. */
+PyObject *tl_gate_refuse(const char *op, PyObject *sparse);
+extern PyMethodDef tl_module_methods_gate[];
+extern PyMethodDef tl_module_methods_sparse[], tl_tensor_methods_sparse[]; /* python/sparse.c */
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
 /* One dim name (str) to its interned id. */

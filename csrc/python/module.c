@@ -58,6 +58,7 @@ static PyMethodDef *const tensor_tables[] = {
     tl_tensor_methods_linalg,
     tl_tensor_methods_random,
     tl_tensor_methods_arith,
+    tl_tensor_methods_sparse,
     NULL,
 };
 
@@ -70,8 +71,17 @@ PyMODINIT_FUNC PyInit__C(void)
     tl_init_arith();
     tl_linalg_install_operators();
     if (tl_init_errors(m) < 0 || tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0) goto fail;
+    /* module functions go through the layout gate (python/gate.c); the sparse primitives not */
     for (int i = 0; module_tables[i]; i++)
-        if (PyModule_AddFunctions(m, module_tables[i]) < 0) goto fail;
+        for (PyMethodDef *d = module_tables[i]; d->ml_name; d++) {
+            PyObject *f = tl_gate_new(d, m);
+            if (!f || PyModule_AddObject(m, d->ml_name, f) < 0) {
+                Py_XDECREF(f);
+                goto fail;
+            }
+        }
+    if (PyModule_AddFunctions(m, tl_module_methods_sparse) < 0 || PyModule_AddFunctions(m, tl_module_methods_gate) < 0)
+        goto fail;
     return m;
 fail:
     Py_DECREF(m);

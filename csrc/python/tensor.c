@@ -1056,10 +1056,12 @@ static PyMethodDef tensor_module_methods[] = {
 int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
 {
     TensorBase_Type.tp_as_buffer = &tl_tensor_as_buffer;
-    if (PyType_Ready(&TensorBase_Type) < 0) return -1;
+    if (tl_gate_init_type() < 0 || PyType_Ready(&TensorBase_Type) < 0 || tl_gate_type_methods() < 0) return -1;
     for (int k = 0; extra[k]; k++) {
         for (PyMethodDef *d = extra[k]; d->ml_name; d++) {
-            PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
+            /* every method goes through the layout gate but the sparse primitives themselves */
+            PyObject *f = extra[k] == tl_tensor_methods_sparse ? PyDescr_NewMethod(&TensorBase_Type, d)
+                                                               : tl_gate_new(d, NULL);
             if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
             Py_DECREF(f);
         }

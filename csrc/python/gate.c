@@ -1,0 +1,347 @@
+/* gate.c - the one place where layouts are dispatched. Every C function and Tensor method
+ * of the binding (and TensorBase's operator slots, getters, indexing and buffer export) is
+ * registered through a gate: when no argument is a sparse tensor (a tensor, or a tensor in
+ * a list/tuple argument) it calls the strided implementation directly; otherwise it calls
+ * the handler registered for that op name by tensorlib/_sparse.py (the (op, layout) table),
+ * or raises torch's NotImplementedError (a RuntimeError) naming the op and the backend.
+ * Dense kernels therefore never see a sparse tensor. The sparse primitives themselves
+ * (python/sparse.c) and the layout-blind queries listed in `passthrough` are not gated. */
+#include "python/binding.h"
+
+#include <string.h>
+
+static PyObject *handlers; /* dict: op name -> callable taking the op's arguments */
+
+static inline bool is_sparse(PyObject *o) { return tl_is_tensor(o) && TL_TENSOR(o)->layout != TL_LAYOUT_STRIDED; }
+
+/* The first sparse tensor among args (or in a list/tuple arg), or a sparse layout object
+ * (a factory's layout=); NULL when there is none. */
+static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = args[i];
+        if (tl_is_tensor(o)) {
+            if (TL_TENSOR(o)->layout != TL_LAYOUT_STRIDED) return o;
+        } else if (Py_TYPE(o) == &Layout_Type) {
+            if (((LayoutObject *)o)->layout != TL_LAYOUT_STRIDED) return o;
+        } else if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+            Py_ssize_t m = PySequence_Fast_GET_SIZE(o);
+            PyObject **items = PySequence_Fast_ITEMS(o);
+            for (Py_ssize_t j = 0; j < m; j++)
+                if (is_sparse(items[j])) return items[j];
+        }
+    }
+    return NULL;
+}
+
+static const char *backend_name(PyObject *t)
+{
+    switch (tl_is_tensor(t) ? TL_TENSOR(t)->layout : ((LayoutObject *)t)->layout) {
+    case TL_LAYOUT_SPARSE_COO: return "SparseCPU";
+    default: return "SparseCsrCPU";
+    }
+}
+
+PyObject *tl_gate_refuse(const char *op, PyObject *sparse)
+{
+    return PyErr_Format(PyExc_NotImplementedError,
+                        "Could not run 'aten::%s' with arguments from the '%s' backend. This could be because the "
+                        "operator doesn't exist for this backend.", op, backend_name(sparse));
+}
+
+/* A sparse argument was found: the registered handler, or the refusal. */
+static PyObject *dispatch_sparse(const char *name, PyObject *sparse, PyObject *const *args, size_t nargs,
+                                 PyObject *kwnames)
+{
+    PyObject *h = handlers ? PyDict_GetItemString(handlers, name) : NULL;
+    if (h) return PyObject_Vectorcall(h, args, nargs, kwnames);
+    return tl_gate_refuse(name, sparse);
+}
+
+/* ---- the gated callable: module functions and (as a method descriptor) Tensor methods ---- */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyMethodDef *def;
+    PyObject *module; /* self passed to module functions; NULL for methods */
+} GateObject;
+
+typedef PyObject *(*fast_fn)(PyObject *, PyObject *const *, Py_ssize_t);
+typedef PyObject *(*fastkw_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+
+static PyObject *call_def(PyMethodDef *d, PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kwnames)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int flags = d->ml_flags & (METH_VARARGS | METH_KEYWORDS | METH_NOARGS | METH_O | METH_FASTCALL);
+    if (nkw && !(flags & METH_KEYWORDS))
+        return PyErr_Format(PyExc_TypeError, "%s() takes no keyword arguments", d->ml_name);
+    switch (flags) {
+    case METH_NOARGS:
+        if (n) return PyErr_Format(PyExc_TypeError, "%s() takes no arguments (%zd given)", d->ml_name, n);
+        return d->ml_meth(self, NULL);
+    case METH_O:
+        if (n != 1) return PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument (%zd given)", d->ml_name, n);
+        return d->ml_meth(self, args[0]);
+    case METH_FASTCALL:
+        return ((fast_fn)(void (*)(void))d->ml_meth)(self, args, n);
+    case METH_FASTCALL | METH_KEYWORDS:
+        return ((fastkw_fn)(void (*)(void))d->ml_meth)(self, args, n, kwnames);
+    default: { /* METH_VARARGS [| METH_KEYWORDS] */
+        PyObject *tup = PyTuple_New(n), *kw = NULL, *r = NULL;
+        if (!tup) return NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(tup, i, args[i]);
+        }
+        if (nkw && !(kw = PyDict_New())) goto out;
+        for (Py_ssize_t i = 0; i < nkw; i++)
+            if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[n + i]) < 0) goto out;
+        if (flags & METH_KEYWORDS)
+            r = ((PyCFunctionWithKeywords)(void (*)(void))d->ml_meth)(self, tup, kw);
+        else
+            r = d->ml_meth(self, tup);
+    out:
+        Py_DECREF(tup);
+        Py_XDECREF(kw);
+        return r;
+    }
+    }
+}
+
+static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    GateObject *g = (GateObject *)callable;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *sp = first_sparse(args, n + nkw);
+    if (sp) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
+    if (g->module) return call_def(g->def, g->module, args, n, kwnames);
+    if (n < 1 || !tl_is_tensor(args[0]))
+        return PyErr_Format(PyExc_TypeError, "descriptor '%s' for 'tensorlib._C.TensorBase' objects needs an argument",
+                            g->def->ml_name);
+    return call_def(g->def, args[0], args + 1, n - 1, kwnames);
+}
+
+static PyObject *gate_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (!obj || ((GateObject *)self)->module) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static void gate_dealloc(GateObject *g)
+{
+    Py_XDECREF(g->module);
+    PyObject_Free(g);
+}
+
+static PyObject *gate_name(GateObject *g, void *c) { return PyUnicode_FromString(g->def->ml_name); }
+static PyObject *gate_doc(GateObject *g, void *c)
+{
+    if (!g->def->ml_doc) Py_RETURN_NONE;
+    return PyUnicode_FromString(g->def->ml_doc);
+}
+static PyObject *gate_repr(GateObject *g) { return PyUnicode_FromFormat("<built-in function %s>", g->def->ml_name); }
+
+static PyGetSetDef gate_getset[] = {
+    {"__name__", (getter)gate_name, NULL, NULL, NULL},
+    {"__qualname__", (getter)gate_name, NULL, NULL, NULL},
+    {"__doc__", (getter)gate_doc, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyTypeObject Gate_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorlib._C.builtin_function",
+    .tp_basicsize = sizeof(GateObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(GateObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = gate_descr_get,
+    .tp_dealloc = (destructor)gate_dealloc,
+    .tp_repr = (reprfunc)gate_repr,
+    .tp_getset = gate_getset,
+};
+
+/* Layout-blind queries: they read only the size/dtype a sparse tensor has too. */
+static const char *const passthrough[] = {"size", "dim", "ndimension", "numel", "nelement", "element_size",
+                                          "get_device", "is_floating_point", "is_complex", "is_signed",
+                                          "has_names", "__len__", NULL};
+
+static bool passes(const char *name)
+{
+    for (int i = 0; passthrough[i]; i++)
+        if (!strcmp(passthrough[i], name)) return true;
+    return false;
+}
+
+PyObject *tl_gate_new(PyMethodDef *def, PyObject *module)
+{
+    if (passes(def->ml_name))
+        return module ? PyCFunction_NewEx(def, module, NULL) : PyDescr_NewMethod(&TensorBase_Type, def);
+    GateObject *g = PyObject_New(GateObject, &Gate_Type);
+    if (!g) return NULL;
+    g->vectorcall = gate_vectorcall;
+    g->def = def;
+    g->module = module;
+    Py_XINCREF(module);
+    return (PyObject *)g;
+}
+
+/* ---- TensorBase's slots: each original is kept and called through a gated twin ---- */
+
+#define GATED_BINARY(X) X(nb_add, "add") X(nb_subtract, "sub") X(nb_multiply, "mul") X(nb_true_divide, "div") \
+    X(nb_floor_divide, "floor_divide") X(nb_remainder, "remainder") X(nb_and, "bitwise_and")                    \
+    X(nb_or, "bitwise_or") X(nb_xor, "bitwise_xor") X(nb_lshift, "__lshift__") X(nb_rshift, "__rshift__")        \
+    X(nb_matrix_multiply, "matmul") X(nb_inplace_add, "add_") X(nb_inplace_subtract, "sub_")                      \
+    X(nb_inplace_multiply, "mul_") X(nb_inplace_true_divide, "div_") X(nb_inplace_floor_divide, "floor_divide_")  \
+    X(nb_inplace_remainder, "remainder_") X(nb_inplace_and, "bitwise_and_") X(nb_inplace_or, "bitwise_or_")       \
+    X(nb_inplace_xor, "bitwise_xor_") X(nb_inplace_lshift, "__ilshift__") X(nb_inplace_rshift, "__irshift__")     \
+    X(nb_inplace_matrix_multiply, "matmul_")
+#define GATED_UNARY(X) X(nb_negative, "neg") X(nb_positive, "positive") X(nb_absolute, "abs") \
+    X(nb_invert, "bitwise_not") X(nb_int, "_local_scalar_dense") X(nb_float, "_local_scalar_dense")  \
+    X(nb_index, "_local_scalar_dense")
+#define GATED_TERNARY(X) X(nb_power, "pow") X(nb_inplace_power, "pow_")
+
+#define DEF_BIN(slot, op)                                                               \
+    static binaryfunc orig_##slot;                                                      \
+    static PyObject *gated_##slot(PyObject *a, PyObject *b)                             \
+    {                                                                                   \
+        PyObject *args[2] = {a, b}, *sp = first_sparse(args, 2);                        \
+        return sp ? dispatch_sparse(op, sp, args, 2, NULL) : orig_##slot(a, b);        \
+    }
+#define DEF_UN(slot, op)                                                                \
+    static unaryfunc orig_##slot;                                                       \
+    static PyObject *gated_##slot(PyObject *a)                                          \
+    {                                                                                   \
+        return is_sparse(a) ? dispatch_sparse(op, a, &a, 1, NULL) : orig_##slot(a);    \
+    }
+#define DEF_TER(slot, op)                                                               \
+    static ternaryfunc orig_##slot;                                                     \
+    static PyObject *gated_##slot(PyObject *a, PyObject *b, PyObject *c)                \
+    {                                                                                   \
+        PyObject *args[2] = {a, b}, *sp = first_sparse(args, 2);                        \
+        return sp ? dispatch_sparse(op, sp, args, 2, NULL) : orig_##slot(a, b, c);     \
+    }
+GATED_BINARY(DEF_BIN)
+GATED_UNARY(DEF_UN)
+GATED_TERNARY(DEF_TER)
+
+static inquiry orig_nb_bool;
+static int gated_nb_bool(PyObject *a)
+{
+    if (!is_sparse(a)) return orig_nb_bool(a);
+    PyObject *r = dispatch_sparse("is_nonzero", a, &a, 1, NULL);
+    if (!r) return -1;
+    int v = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return v;
+}
+
+static richcmpfunc orig_richcompare;
+static PyObject *gated_richcompare(PyObject *a, PyObject *b, int op)
+{
+    static const char *const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+    PyObject *args[2] = {a, b}, *sp = first_sparse(args, 2);
+    return sp ? dispatch_sparse(names[op], sp, args, 2, NULL) : orig_richcompare(a, b, op);
+}
+
+static binaryfunc orig_mp_subscript;
+static PyObject *gated_mp_subscript(PyObject *a, PyObject *key)
+{
+    PyObject *args[2] = {a, key};
+    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL) : orig_mp_subscript(a, key);
+}
+
+static objobjargproc orig_mp_ass_subscript;
+static int gated_mp_ass_subscript(PyObject *a, PyObject *key, PyObject *v)
+{
+    if (is_sparse(a)) {
+        PyErr_SetString(PyExc_TypeError, "Cannot assign to a sparse tensor");
+        return -1;
+    }
+    return orig_mp_ass_subscript(a, key, v);
+}
+
+static getbufferproc orig_getbuffer;
+static int gated_getbuffer(PyObject *a, Py_buffer *view, int flags)
+{
+    if (is_sparse(a)) {
+        PyErr_Format(PyExc_TypeError, "memoryview: a bytes-like object is required, not '%s'", Py_TYPE(a)->tp_name);
+        return -1;
+    }
+    return orig_getbuffer(a, view, flags);
+}
+
+/* getters: the closure points at the original definition */
+typedef struct { getter get; const char *name; } getter_orig;
+static getter_orig getter_origs[64];
+
+static PyObject *gated_get(PyObject *self, void *closure)
+{
+    getter_orig *o = closure;
+    if (is_sparse(self)) return dispatch_sparse(o->name, self, &self, 1, NULL);
+    return o->get(self, NULL);
+}
+
+static const char *const getter_passthrough[] = {"shape", "dtype", "device", "layout", "ndim", "is_cuda", "is_cpu",
+                                                 "is_meta", "is_sparse", "is_sparse_csr", "is_quantized",
+                                                 "is_mkldnn", "is_nested", "requires_grad", "is_leaf", "grad",
+                                                 "grad_fn", "itemsize", "names", NULL};
+
+int tl_gate_init_type(void)
+{
+    PyNumberMethods *nb = &tl_tensor_as_number;
+#define SAVE(slot, op) if (nb->slot) { orig_##slot = nb->slot; nb->slot = gated_##slot; }
+    GATED_BINARY(SAVE) GATED_UNARY(SAVE) GATED_TERNARY(SAVE) SAVE(nb_bool, "")
+#undef SAVE
+    PyTypeObject *t = &TensorBase_Type;
+    if (t->tp_richcompare) { orig_richcompare = t->tp_richcompare; t->tp_richcompare = gated_richcompare; }
+    orig_mp_subscript = t->tp_as_mapping->mp_subscript;
+    t->tp_as_mapping->mp_subscript = gated_mp_subscript;
+    orig_mp_ass_subscript = t->tp_as_mapping->mp_ass_subscript;
+    t->tp_as_mapping->mp_ass_subscript = gated_mp_ass_subscript;
+    orig_getbuffer = t->tp_as_buffer->bf_getbuffer;
+    t->tp_as_buffer->bf_getbuffer = gated_getbuffer;
+    int k = 0;
+    for (PyGetSetDef *d = t->tp_getset; d->name; d++) {
+        bool pass = false;
+        for (int i = 0; getter_passthrough[i]; i++) pass |= !strcmp(getter_passthrough[i], d->name);
+        if (pass || !d->get) continue;
+        if (k == (int)(sizeof getter_origs / sizeof getter_origs[0])) {
+            PyErr_SetString(PyExc_SystemError, "gate.c: too many getters");
+            return -1;
+        }
+        getter_origs[k] = (getter_orig){d->get, d->name};
+        d->get = gated_get;
+        d->closure = &getter_origs[k++];
+    }
+    return PyType_Ready(&Gate_Type);
+}
+
+/* Replaces TensorBase's own (PyType_Ready-made) method descriptors by gated ones. */
+int tl_gate_type_methods(void)
+{
+    for (PyMethodDef *d = TensorBase_Type.tp_methods; d->ml_name; d++) {
+        if (passes(d->ml_name) || d->ml_name[0] == '_') continue;
+        PyObject *f = tl_gate_new(d, NULL);
+        if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
+        Py_DECREF(f);
+    }
+    return 0;
+}
+
+/* _set_sparse_handlers(dict): tensorlib/_sparse.py registers the sparse implementations. */
+static PyObject *m_set_sparse_handlers(PyObject *m, PyObject *d)
+{
+    if (!PyDict_Check(d)) return PyErr_Format(PyExc_TypeError, "_set_sparse_handlers expects a dict");
+    Py_INCREF(d);
+    Py_XSETREF(handlers, d);
+    Py_RETURN_NONE;
+}
+
+PyMethodDef tl_module_methods_gate[] = {
+    {"_set_sparse_handlers", m_set_sparse_handlers, METH_O, "Registers the sparse implementations by op name."},
+    {NULL},
+};

@@ -1,0 +1,347 @@
+/* coo.c - the COO kernels: coalesce (a stable LSD radix sort of linearized indices, then
+ * duplicate rows summed), to_dense and the strided -> COO conversion. Every kernel checks
+ * the indices it reads against the size, so a tensor built with check_invariants=False
+ * gives torch's error, never a wild write. */
+#include <complex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "ops/copy.h"
+#include "sparse/sparse.h"
+
+/* dtypes whose sums run in a wider one (torch accumulates those through float too) */
+static tl_dtype acc_dtype(tl_dtype d)
+{
+    switch (d) {
+    case TL_FLOAT16: case TL_BFLOAT16: case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return TL_FLOAT32;
+    case TL_COMPLEX32: return TL_COMPLEX64;
+    default: return d;
+    }
+}
+
+/* The dtypes with a C type that adds natively (acc_dtype maps every other one onto these). */
+#define NATIVE_SUM_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) \
+    X(INT64, int64_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t) X(FLOAT32, float)   \
+    X(FLOAT64, double) X(COMPLEX64, float complex) X(COMPLEX128, double complex)
+
+/* dst[0, R) += src[0, R) (bool: or) */
+static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL:
+        for (int64_t i = 0; i < R; i++) dst[i] = (char)(dst[i] | src[i]);
+        break;
+#define ADD(ID, T)                                                                 \
+    case TL_##ID: {                                                                \
+        T *o = (T *)dst;                                                           \
+        const T *s = (const T *)src;                                               \
+        for (int64_t i = 0; i < R; i++) o[i] = (T)(o[i] + s[i]);                   \
+        break;                                                                     \
+    }
+        NATIVE_SUM_LIST(ADD)
+#undef ADD
+    default: break;
+    }
+}
+
+static inline int64_t index_at(const tl_tensor *ind, int64_t d, int64_t i)
+{
+    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
+}
+
+static int bounds_error(int64_t d, int64_t v, int64_t size)
+{
+    if (v < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)v, (long long)d);
+    return tl_err(TL_ERR_RUNTIME, "size is inconsistent with indices: for dim %lld, size is %lld but found index %lld",
+                  (long long)d, (long long)size, (long long)v);
+}
+
+/* keys[i] = row-major linear index of entry i over the sparse dims (bounds checked);
+ * *fits = false when that product overflows int64 (keys untouched then). */
+static int linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
+{
+    const tl_sparse *s = src->sparse;
+    int sd = s->sparse_dim;
+    int64_t nse = s->indices.sizes[1], span = 1;
+    for (int d = 0; d < sd; d++)
+        if (__builtin_mul_overflow(span, src->sizes[d], &span)) {
+            *fits = false;
+            span = -1;
+            break;
+        }
+    for (int d = 0; d < sd; d++)
+        for (int64_t i = 0; i < nse; i++) {
+            int64_t v = index_at(&s->indices, d, i);
+            if (v < 0 || v >= src->sizes[d]) return bounds_error(d, v, src->sizes[d]);
+        }
+    if (span < 0) return 0;
+    *fits = true;
+    *maxkey = span > 0 ? (uint64_t)span - 1 : 0;
+    memset(keys, 0, sizeof(uint64_t) * nse);
+    for (int d = 0; d < sd; d++) {
+        int64_t n = src->sizes[d];
+        for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] * (uint64_t)n + (uint64_t)index_at(&s->indices, d, i);
+    }
+    return 0;
+}
+
+/* Stable LSD radix sort of (keys, perm) by keys <= maxkey. tmp: n keys + n perms. */
+static int radix_sort(uint64_t *keys, int64_t *perm, int64_t n, uint64_t maxkey, uint64_t *tk, int64_t *tp)
+{
+    int bits = maxkey ? 64 - __builtin_clzll(maxkey) : 0;
+    if (!bits || n < 2) return 0;
+    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    size_t nb = (size_t)1 << width;
+    int64_t *count = malloc(sizeof(int64_t) * nb);
+    if (!count) return tl_err(TL_ERR_MEMORY, "out of memory");
+    for (int p = 0, shift = 0; p < passes; p++, shift += width) {
+        memset(count, 0, sizeof(int64_t) * nb);
+        for (int64_t i = 0; i < n; i++) count[(keys[i] >> shift) & (nb - 1)]++;
+        int64_t sum = 0;
+        for (size_t b = 0; b < nb; b++) {
+            int64_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t at = count[(keys[i] >> shift) & (nb - 1)]++;
+            tk[at] = keys[i];
+            tp[at] = perm[i];
+        }
+        uint64_t *k = keys; keys = tk; tk = k;
+        int64_t *q = perm; perm = tp; tp = q;
+    }
+    free(count);
+    if (passes & 1) { /* results sit in the caller's tmp arrays: copy back */
+        memcpy(tk, keys, sizeof(uint64_t) * n);
+        memcpy(tp, perm, sizeof(int64_t) * n);
+    }
+    return 0;
+}
+
+bool tl_coo_indices_sorted_unique(const tl_tensor *src)
+{
+    const tl_sparse *s = src->sparse;
+    int64_t nse = s->indices.sizes[1];
+    for (int64_t i = 1; i < nse; i++) {
+        int d = 0;
+        while (d < s->sparse_dim && index_at(&s->indices, d, i) == index_at(&s->indices, d, i - 1)) d++;
+        if (d == s->sparse_dim || index_at(&s->indices, d, i) < index_at(&s->indices, d, i - 1)) return false;
+    }
+    return true;
+}
+
+/* -1, 0 or 1 as entry i of a compares with entry j of b in lexicographic index order. */
+static int cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
+{
+    for (int d = 0; d < sd; d++) {
+        int64_t x = index_at(a, d, i), y = index_at(b, d, j);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
+{
+    const tl_tensor *ia = &a->sparse->indices, *ib = &b->sparse->indices;
+    int sd = a->sparse->sparse_dim;
+    int64_t na = ia->sizes[1], nb = ib->sizes[1], m = 0, i = 0, j = 0;
+    int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
+    if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : cmp_entries(ia, i, ib, j, sd);
+        pa[m] = c <= 0 ? i++ : -1;
+        pb[m] = c >= 0 ? j++ : -1;
+        m++;
+    }
+    int64_t sz[2] = {2, m};
+    int rc = tl_tensor_empty(out, 2, sz, TL_INT64, a->device, false);
+    if (rc == 0) {
+        int64_t *o = (int64_t *)tl_data(out);
+        memcpy(o, pa, sizeof(int64_t) * (size_t)m);
+        memcpy(o + m, pb, sizeof(int64_t) * (size_t)m);
+    }
+    free(pa);
+    return rc;
+}
+
+static int64_t row_elems(const tl_tensor *values)
+{
+    int64_t r = 1;
+    for (int i = 1; i < values->ndim; i++) r *= values->sizes[i];
+    return r;
+}
+
+int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
+{
+    const tl_sparse *s = src->sparse;
+    int sd = s->sparse_dim;
+    int64_t nse = s->indices.sizes[1];
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = acc_dtype(dt);
+    uint64_t *keys = malloc(sizeof(uint64_t) * (2 * nse + 1));
+    int64_t *perm = malloc(sizeof(int64_t) * (2 * nse + 1));
+    tl_tensor vals = {0}, nind = {0}, nval = {0}, cast = {0};
+    int rc = -1;
+    bool fits = false;
+    uint64_t maxkey = 0;
+    if (!keys || !perm) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    if (linearize(src, keys, &fits, &maxkey) < 0) goto done;
+    for (int64_t i = 0; i < nse; i++) perm[i] = i;
+    if (fits) {
+        if (radix_sort(keys, perm, nse, maxkey, keys + nse, perm + nse) < 0) goto done;
+    } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
+        for (int d = sd - 1; d >= 0; d--) {
+            for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)index_at(&s->indices, d, perm[i]);
+            if (radix_sort(keys, perm, nse, (uint64_t)src->sizes[d] - 1, keys + nse, perm + nse) < 0) goto done;
+        }
+    }
+    /* group boundaries: entry i starts a group when its indices differ from i - 1's */
+    int64_t m = 0;
+    for (int64_t i = 0; i < nse; i++) {
+        bool start = i == 0;
+        if (!start && fits) start = keys[i] != keys[i - 1];
+        for (int d = 0; !start && !fits && d < sd; d++)
+            start = index_at(&s->indices, d, perm[i]) != index_at(&s->indices, d, perm[i - 1]);
+        keys[nse + i] = start; /* the tmp half is free now */
+        m += start;
+    }
+    int64_t isz[2] = {sd, m};
+    if (tl_clone(&vals, &s->values, acc, TL_MEMFMT_CONTIGUOUS) < 0 ||
+        tl_tensor_empty(&nind, 2, isz, TL_INT64, src->device, false) < 0)
+        goto done;
+    int64_t vsz[TL_MAX_DIMS];
+    memcpy(vsz, vals.sizes, sizeof(int64_t) * vals.ndim);
+    vsz[0] = m;
+    if (tl_tensor_empty(&nval, vals.ndim, vsz, acc, src->device, false) < 0) goto done;
+    int64_t R = row_elems(&vals), rb = R * tl_itemsize(&vals);
+    int64_t *ni = (int64_t *)tl_data(&nind);
+    const char *vin = tl_data(&vals);
+    char *vout = tl_data(&nval);
+    for (int64_t i = 0, g = -1; i < nse; i++) {
+        if (keys[nse + i]) {
+            g++;
+            for (int d = 0; d < sd; d++) ni[d * m + g] = index_at(&s->indices, d, perm[i]);
+            memcpy(vout + g * rb, vin + perm[i] * rb, (size_t)rb);
+        } else {
+            row_add(vout + g * rb, vin + perm[i] * rb, R, acc);
+        }
+    }
+    if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+    rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, src->ndim, src->sizes, true);
+done:
+    free(keys);
+    free(perm);
+    tl_tensor_clear(&vals);
+    tl_tensor_clear(&nind);
+    tl_tensor_clear(&nval);
+    tl_tensor_clear(&cast);
+    return rc;
+}
+
+int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
+{
+    const tl_sparse *s = src->sparse;
+    int sd = s->sparse_dim;
+    int64_t nse = s->indices.sizes[1];
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = s->coalesced ? dt : acc_dtype(dt);
+    tl_tensor vals = {0}, dense = {0};
+    int rc = -1;
+    if (tl_tensor_empty(&dense, src->ndim, src->sizes, acc, src->device, true) < 0 ||
+        tl_clone(&vals, &s->values, acc, TL_MEMFMT_CONTIGUOUS) < 0)
+        goto done;
+    int64_t R = row_elems(&vals), rb = R * tl_itemsize(&vals);
+    char *o = tl_data(&dense);
+    const char *v = tl_data(&vals);
+    for (int64_t i = 0; i < nse; i++) {
+        int64_t lin = 0;
+        for (int d = 0; d < sd; d++) {
+            int64_t x = index_at(&s->indices, d, i);
+            if (x < 0 || x >= src->sizes[d]) { bounds_error(d, x, src->sizes[d]); goto done; }
+            lin = lin * src->sizes[d] + x;
+        }
+        if (s->coalesced)
+            memcpy(o + lin * rb, v + i * rb, (size_t)rb);
+        else
+            row_add(o + lin * rb, v + i * rb, R, acc);
+    }
+    if (acc != dt)
+        rc = tl_clone(out, &dense, dt, TL_MEMFMT_CONTIGUOUS);
+    else {
+        rc = tl_tensor_alias(out, &dense);
+    }
+done:
+    tl_tensor_clear(&vals);
+    tl_tensor_clear(&dense);
+    return rc;
+}
+
+/* keep[p] = whether any of the R elements of row p is non-zero (-0.0 is zero, NaN is not);
+ * returns the number of rows kept. The dtype switch sits outside the loops. */
+static int64_t mark_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep)
+{
+    int64_t m = 0;
+#define SCAN(T, NZ)                                                                \
+    for (int64_t p = 0; p < P; p++) {                                              \
+        const T *row = (const T *)in + p * R;                                      \
+        uint8_t k = 0;                                                             \
+        for (int64_t i = 0; i < R && !k; i++) k = (NZ);                            \
+        m += keep[p] = k;                                                          \
+    }                                                                              \
+    return m;
+    switch (d) {
+    case TL_FLOAT16: case TL_BFLOAT16:
+        SCAN(uint16_t, (row[i] & 0x7fff) != 0)
+    case TL_COMPLEX32:
+        SCAN(uint32_t, (row[i] & 0x7fff7fffu) != 0)
+    case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2:
+        SCAN(uint8_t, (row[i] & 0x7f) != 0)
+    case TL_BOOL:
+        SCAN(uint8_t, row[i] != 0)
+#define NZ(ID, T) case TL_##ID: SCAN(T, row[i] != 0)
+        NATIVE_SUM_LIST(NZ)
+#undef NZ
+#undef SCAN
+    default: return 0;
+    }
+}
+
+int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
+{
+    tl_tensor c = {0}, nind = {0}, nval = {0};
+    int rc = -1;
+    int64_t P = 1, R = 1, m = 0;
+    for (int d = 0; d < src->ndim; d++) *(d < sparse_dim ? &P : &R) *= src->sizes[d];
+    if (R == 0) P = 0; /* no element to be non-zero: no row scan (P may be huge then) */
+    tl_dtype dt = (tl_dtype)src->dtype;
+    uint8_t *keep = malloc((size_t)P + 1);
+    if (!keep) return tl_err(TL_ERR_MEMORY, "out of memory");
+    if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+    int64_t rb = R * tl_itemsize(&c);
+    const char *in = tl_data(&c);
+    m = R > 0 ? mark_rows(in, P, R, dt, keep) : (memset(keep, 0, (size_t)P), 0);
+    int64_t isz[2] = {sparse_dim, m}, vsz[TL_MAX_DIMS];
+    vsz[0] = m;
+    memcpy(vsz + 1, src->sizes + sparse_dim, sizeof(int64_t) * (src->ndim - sparse_dim));
+    if (tl_tensor_empty(&nind, 2, isz, TL_INT64, src->device, false) < 0 ||
+        tl_tensor_empty(&nval, 1 + src->ndim - sparse_dim, vsz, dt, src->device, false) < 0)
+        goto done;
+    int64_t *ni = (int64_t *)tl_data(&nind);
+    char *vo = tl_data(&nval);
+    for (int64_t p = 0, j = 0; p < P; p++) {
+        if (!keep[p]) continue;
+        for (int64_t d = sparse_dim - 1, r = p; d >= 0; d--) {
+            ni[d * m + j] = r % src->sizes[d];
+            r /= src->sizes[d];
+        }
+        memcpy(vo + j * rb, in + p * rb, (size_t)rb);
+        j++;
+    }
+    rc = tl_coo_wrap(out, &nind, &nval, src->ndim, src->sizes, true);
+done:
+    free(keep);
+    tl_tensor_clear(&c);
+    tl_tensor_clear(&nind);
+    tl_tensor_clear(&nval);
+    return rc;
+}

@@ -1,0 +1,159 @@
+/* sparse.c - the sparse layer: wrapping strided components into a sparse tensor, freeing
+ * them, and the COO invariants (validation and size inference) with torch's messages. */
+#include "sparse/sparse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+void tl_sparse_free(struct tl_sparse *s)
+{
+    if (!s) return;
+    tl_tensor_clear(&s->indices);
+    tl_tensor_clear(&s->plain);
+    tl_tensor_clear(&s->values);
+    free(s);
+}
+
+static void tensor_blank(tl_tensor *t)
+{
+    memset(t, 0, sizeof *t);
+    t->sizes = t->small;
+    t->strides = t->small + TL_SMALL_DIMS;
+}
+
+/* Moves `src` into `dst` (a blank struct member): the small-array pointers are rebased. */
+static void tensor_move(tl_tensor *dst, tl_tensor *src)
+{
+    *dst = *src;
+    if (src->sizes == src->small) {
+        dst->sizes = dst->small;
+        dst->strides = dst->small + TL_SMALL_DIMS;
+    }
+    tensor_blank(src);
+}
+
+/* The shell every sparse tensor has: its size, all-zero strides over one zeroed element of
+ * its dtype (never read by sparse code; a dense kernel handed one reads zeros). */
+static int sparse_shell(tl_tensor *out, tl_layout layout, int ndim, const int64_t *size, tl_dtype dtype,
+                        tl_device device)
+{
+    int64_t zeros[TL_MAX_DIMS] = {0};
+    if (tl_check_shape(size, ndim) < 0) return -1;
+    tl_storage *st = tl_storage_new(16, device, true);
+    if (!st) return -1;
+    int rc = tl_tensor_init(out, st, 0, ndim, size, zeros, dtype);
+    tl_storage_release(st);
+    if (rc < 0) return -1;
+    out->layout = (uint8_t)layout;
+    return 0;
+}
+
+int tl_coo_wrap(tl_tensor *out, tl_tensor *indices, tl_tensor *values, int ndim, const int64_t *size, bool coalesced)
+{
+    tl_sparse *s = calloc(1, sizeof *s);
+    if (!s) return tl_err(TL_ERR_MEMORY, "out of memory");
+    if (sparse_shell(out, TL_LAYOUT_SPARSE_COO, ndim, size, (tl_dtype)values->dtype, values->device) < 0) {
+        free(s);
+        return -1;
+    }
+    tensor_blank(&s->plain);
+    tensor_move(&s->indices, indices);
+    tensor_move(&s->values, values);
+    s->sparse_dim = (int32_t)s->indices.sizes[0];
+    s->dense_dim = s->values.ndim - 1;
+    s->coalesced = coalesced;
+    out->sparse = s;
+    return 0;
+}
+
+int tl_coo_alias(tl_tensor *out, const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size,
+                 bool coalesced)
+{
+    tl_tensor i = {0}, v = {0};
+    tensor_blank(&i);
+    tensor_blank(&v);
+    if (tl_tensor_view_init(&i, indices, indices->ndim, indices->sizes, indices->strides, indices->offset) < 0 ||
+        tl_tensor_view_init(&v, values, values->ndim, values->sizes, values->strides, values->offset) < 0 ||
+        tl_coo_wrap(out, &i, &v, ndim, size, coalesced) < 0) {
+        tl_tensor_clear(&i);
+        tl_tensor_clear(&v);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int64_t index_at(const tl_tensor *ind, int64_t d, int64_t i)
+{
+    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
+}
+
+int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size, bool bounds)
+{
+    char a[512], b[512];
+    if (indices->dtype != TL_INT64)
+        return tl_err(TL_ERR_RUNTIME, "indices must be an int64 tensor");
+    if (indices->ndim != 2)
+        return tl_err(TL_ERR_RUNTIME, "indices must be sparse_dim x nnz, but got: %s",
+                      tl_shape_str(indices->sizes, indices->ndim, a, sizeof a));
+    if (values->ndim < 1)
+        return tl_err(TL_ERR_RUNTIME, "values must have at least one dimension");
+    int64_t sd = indices->sizes[0], nse = indices->sizes[1], dd = values->ndim - 1;
+    if (values->sizes[0] != nse)
+        return tl_err(TL_ERR_RUNTIME,
+                      "indices and values must have same nnz, but got nnz from indices: %lld, nnz from values: %lld",
+                      (long long)nse, (long long)values->sizes[0]);
+    if (ndim != sd + dd)
+        return tl_err(TL_ERR_RUNTIME,
+                      "'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = %d, sparse_dim = %lld, "
+                      "dense_dim = %lld", ndim, (long long)sd, (long long)dd);
+    if (tl_check_shape(size, ndim) < 0) return -1;
+    if (memcmp(values->sizes + 1, size + sd, sizeof(int64_t) * dd) != 0) {
+        int64_t want[TL_MAX_DIMS];
+        want[0] = nse;
+        memcpy(want + 1, size + sd, sizeof(int64_t) * dd);
+        return tl_err(TL_ERR_RUNTIME, "values has incorrect size, expected %s, got %s",
+                      tl_shape_str(want, (int)dd + 1, a, sizeof a),
+                      tl_shape_str(values->sizes, values->ndim, b, sizeof b));
+    }
+    if (!bounds) return 0;
+    for (int64_t d = 0; d < sd; d++) {
+        int64_t lo = 0, hi = -1;
+        for (int64_t i = 0; i < nse; i++) {
+            int64_t v = index_at(indices, d, i);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        if (lo < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)lo, (long long)d);
+        if (hi >= size[d])
+            return tl_err(TL_ERR_RUNTIME, "size is inconsistent with indices: for dim %lld, size is %lld but found index %lld",
+                          (long long)d, (long long)size[d], (long long)hi);
+    }
+    return 0;
+}
+
+int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t *size, int *ndim)
+{
+    char a[512];
+    if (indices->ndim != 2)
+        return tl_err(TL_ERR_RUNTIME, "indices must be sparse_dim x nnz, but got: %s",
+                      tl_shape_str(indices->sizes, indices->ndim, a, sizeof a));
+    if (values->ndim < 1) return tl_err(TL_ERR_RUNTIME, "values must have at least one dimension");
+    int64_t sd = indices->sizes[0], nse = indices->sizes[1], dd = values->ndim - 1;
+    if (sd + dd > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "sparse tensors support at most %d dims", TL_MAX_DIMS);
+    for (int64_t d = 0; d < sd; d++) {
+        int64_t lo = 0, hi = -1;
+        for (int64_t i = 0; i < nse; i++) {
+            int64_t v = index_at(indices, d, i);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        if (lo < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)lo, (long long)d);
+        if (hi == INT64_MAX) return tl_err(TL_ERR_RUNTIME, "numel: integer multiplication overflow");
+        size[d] = hi + 1;
+    }
+    memcpy(size + sd, values->sizes + 1, sizeof(int64_t) * dd);
+    *ndim = (int)(sd + dd);
+    return 0;
+}

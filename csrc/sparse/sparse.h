@@ -1,0 +1,54 @@
+/* sparse.h - the sparse layer: the components struct every sparse layout shares, the
+ * wrapping of components into a tensor, and the COO operations (validation, coalesce,
+ * conversions to and from strided). A sparse tensor is a tl_tensor with a sparse layout,
+ * its full size in sizes[], and `sparse` pointing at strided component tensors; no sparse
+ * code reads its own storage. */
+#ifndef TL_SPARSE_H
+#define TL_SPARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/tensor.h"
+
+typedef struct tl_sparse {
+    /* COO: int64 (sparse_dim, nse). Compressed layouts (CSR/CSC/BSR/BSC, later): the
+     * compressed indices (*batch, n + 1), int32 or int64. */
+    tl_tensor indices;
+    /* Compressed layouts: the plain indices (*batch, nse). Unused (empty) for COO. */
+    tl_tensor plain;
+    /* COO: (nse, *dense). Compressed: (*batch, nse, [*blocksize,] *dense). */
+    tl_tensor values;
+    int32_t sparse_dim, dense_dim, batch_dim;
+    int64_t blocksize[2]; /* BSR/BSC only */
+    bool coalesced;       /* COO: indices sorted lexicographically, no duplicates */
+} tl_sparse;
+
+/* Makes `out` (a cleared tensor) a COO tensor of `size` over the given components, which
+ * are moved in (left cleared). No validation: see tl_coo_check. */
+int tl_coo_wrap(tl_tensor *out, tl_tensor *indices, tl_tensor *values, int ndim, const int64_t *size, bool coalesced);
+/* A COO tensor over aliases of the given components (they stay the caller's). */
+int tl_coo_alias(tl_tensor *out, const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size,
+                 bool coalesced);
+/* torch's COO invariants with its messages: indices int64 and 2-D, values' first dim equal
+ * to nse, len(size) == sparse_dim + dense_dim, values' dense dims equal to size's; with
+ * `bounds`, every index non-negative and below its dim's size. */
+int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size, bool bounds);
+/* torch's size inference: max index + 1 per sparse dim (0 when nse is 0), then values'
+ * dense dims. RuntimeError for a negative index. */
+int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t *size, int *ndim);
+/* True when the indices are strictly increasing in lexicographic order (what coalesced means). */
+bool tl_coo_indices_sorted_unique(const tl_tensor *src);
+/* A coalesced copy: duplicates summed (bool: or), indices in lexicographic order. */
+int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src);
+/* torch's walk for sparse + sparse (same size and sparse_dim): both index lists read once,
+ * in their stored order, taking the lesser entry, or both when equal. `out` is int64 (2, m):
+ * row 0 the position in a of each result entry (-1: none), row 1 the position in b. */
+int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
+/* The strided tensor with the same elements (duplicates summed). */
+int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src);
+/* A coalesced COO tensor of the non-zero slices of a strided tensor over its first
+ * `sparse_dim` dims. */
+int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim);
+
+#endif
