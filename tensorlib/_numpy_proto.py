@@ -19,16 +19,8 @@ The rule, decided once (docs/interop.md, "Mixing with NumPy"):
 import builtins
 
 from . import _C
+from ._factories import _numpy
 
-_np = None
-
-
-def _numpy():
-    global _np
-    if _np is None:
-        import numpy
-        _np = numpy
-    return _np
 
 
 def _tl():
@@ -163,7 +155,7 @@ def _red(tl_name, has_dtype=True):
         if axis is None:
             r = fn(t, **extra)
             return r.reshape((1,) * t.dim()) if keepdims else r
-        return fn(t, dim=axis, keepdim=_bool_arg(keepdims), **extra)
+        return fn(t, dim=axis, keepdim=builtins.bool(keepdims), **extra)
     return f
 
 
@@ -172,7 +164,7 @@ def _var(tl_name):
         if out is not None or dtype is not None or kw:
             return NotImplemented
         t = _tensor_arg(a)
-        return getattr(_tl(), tl_name)(t, dim=axis, correction=ddof, keepdim=_bool_arg(keepdims))
+        return getattr(_tl(), tl_name)(t, dim=axis, correction=ddof, keepdim=builtins.bool(keepdims))
     return f
 
 
@@ -185,7 +177,7 @@ def _minmax(tl_name):
         if axis is None:
             r = fn(t)
             return r.reshape((1,) * t.dim()) if keepdims else r
-        return fn(t, dim=axis, keepdim=_bool_arg(keepdims))
+        return fn(t, dim=axis, keepdim=builtins.bool(keepdims))
     return f
 
 
@@ -193,7 +185,7 @@ def _argminmax(tl_name):
     def f(a, axis=None, out=None, *, keepdims=False):
         if out is not None:
             return NotImplemented
-        return getattr(_tl(), tl_name)(_tensor_arg(a), dim=axis, keepdim=_bool_arg(keepdims))
+        return getattr(_tl(), tl_name)(_tensor_arg(a), dim=axis, keepdim=builtins.bool(keepdims))
     return f
 
 
@@ -320,10 +312,6 @@ def _tensor_arg(a):
 
 def _operand_or_tensor(o):
     return o if isinstance(o, (bool, int, float, complex)) else _tensor_arg(o)
-
-
-def _bool_arg(v):
-    return builtins.bool(v)
 
 
 # NumPy function name -> implementation (returns NotImplemented for arguments it does not

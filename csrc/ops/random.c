@@ -507,9 +507,7 @@ int tl_randperm_(tl_tensor *t, tl_generator *g)
         return tl_err(TL_ERR_RUNTIME, "n must be less than or equal to %lld for %s", (long long)dtype_max((tl_dtype)t->dtype) + 1,
                       tl_dtype_infos[t->dtype].name);
     tl_tensor tmp = {0}, r = {0};
-    if (tl_tensor_empty(&tmp, 1, &n, TL_INT64, t->device, false) < 0) return -1;
-    if (tl_tensor_empty(&r, 1, &n, TL_INT64, t->device, false) < 0) { tl_tensor_clear(&tmp); return -1; }
-    uint64_t *u = (uint64_t *)tl_data(&tmp);
+    if (tl_tensor_empty(&r, 1, &n, TL_INT64, t->device, false) < 0) return -1;
     int64_t *p = (int64_t *)tl_data(&r);
     for (int64_t i = 0; i < n; i++) p[i] = i;
     if (g->kind == TL_RNG_MT19937) { /* torch's order: position i swaps with one at or after it */
@@ -518,7 +516,9 @@ int tl_randperm_(tl_tensor *t, tl_generator *g)
             p[i] = p[j];
             p[j] = s;
         }
-    } else {
+    } else { /* Philox: one 64-bit word per position */
+        if (tl_tensor_empty(&tmp, 1, &n, TL_INT64, t->device, false) < 0) { tl_tensor_clear(&r); return -1; }
+        uint64_t *u = (uint64_t *)tl_data(&tmp);
         fill_u64(u, n, g);
         for (int64_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
             int64_t j = (int64_t)(u[i] % (uint64_t)(i + 1)), s = p[i];

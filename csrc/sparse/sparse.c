@@ -89,6 +89,18 @@ static inline int64_t index_at(const tl_tensor *ind, int64_t d, int64_t i)
     return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
 }
 
+/* The smallest (at most 0) and largest (at least -1) index of sparse dim d. */
+static void index_range(const tl_tensor *ind, int64_t d, int64_t nse, int64_t *lo, int64_t *hi)
+{
+    *lo = 0;
+    *hi = -1;
+    for (int64_t i = 0; i < nse; i++) {
+        int64_t v = index_at(ind, d, i);
+        *lo = v < *lo ? v : *lo;
+        *hi = v > *hi ? v : *hi;
+    }
+}
+
 int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size, bool bounds)
 {
     char a[512], b[512];
@@ -119,12 +131,8 @@ int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, co
     }
     if (!bounds) return 0;
     for (int64_t d = 0; d < sd; d++) {
-        int64_t lo = 0, hi = -1;
-        for (int64_t i = 0; i < nse; i++) {
-            int64_t v = index_at(indices, d, i);
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
+        int64_t lo, hi;
+        index_range(indices, d, nse, &lo, &hi);
         if (lo < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)lo, (long long)d);
         if (hi >= size[d])
             return tl_err(TL_ERR_RUNTIME, "size is inconsistent with indices: for dim %lld, size is %lld but found index %lld",
@@ -143,12 +151,8 @@ int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t
     int64_t sd = indices->sizes[0], nse = indices->sizes[1], dd = values->ndim - 1;
     if (sd + dd > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "sparse tensors support at most %d dims", TL_MAX_DIMS);
     for (int64_t d = 0; d < sd; d++) {
-        int64_t lo = 0, hi = -1;
-        for (int64_t i = 0; i < nse; i++) {
-            int64_t v = index_at(indices, d, i);
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
+        int64_t lo, hi;
+        index_range(indices, d, nse, &lo, &hi);
         if (lo < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)lo, (long long)d);
         if (hi == INT64_MAX) return tl_err(TL_ERR_RUNTIME, "numel: integer multiplication overflow");
         size[d] = hi + 1;
