@@ -80,6 +80,10 @@ PyObject *tl_scalar_to_py(tl_scalar s);
 int tl_init_types(PyObject *m);
 /* Readies TensorBase with its own methods plus each table in `extra` (NULL-terminated). */
 int tl_init_tensor(PyObject *m, PyMethodDef *const *extra);
+/* TL_DEBUG_CHECKS builds: wraps a type's slots and getters (before PyType_Ready) to abort when
+ * one returns a value with an exception set or an error without one (debug.c); else nothing. */
+int tl_debug_wrap_type(PyTypeObject *t);
+extern const int tl_debug_checks;
 /* TensorBase's number slots: files defining operators fill them before tl_init_tensor. */
 extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];

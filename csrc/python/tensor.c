@@ -1056,7 +1056,7 @@ static PyMethodDef tensor_module_methods[] = {
 int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
 {
     TensorBase_Type.tp_as_buffer = &tl_tensor_as_buffer;
-    if (PyType_Ready(&TensorBase_Type) < 0) return -1;
+    if (tl_debug_wrap_type(&TensorBase_Type) < 0 || PyType_Ready(&TensorBase_Type) < 0) return -1;
     for (int k = 0; extra[k]; k++) {
         for (PyMethodDef *d = extra[k]; d->ml_name; d++) {
             PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
@@ -1066,6 +1066,7 @@ int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
     }
     PyType_Modified(&TensorBase_Type);
     Py_INCREF(&TensorBase_Type);
-    if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0) return -1;
+    if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0 ||
+        PyModule_AddIntConstant(m, "_debug_checks", tl_debug_checks) < 0) return -1;
     return PyModule_AddFunctions(m, tensor_module_methods);
 }
