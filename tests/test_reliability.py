@@ -262,3 +262,14 @@ def test_debug_checks_flag():
         with pytest.raises((TypeError, IndexError, RuntimeError)) as e:
             bad()
         assert not isinstance(e.value, SystemError)
+
+
+def test_contains_refuses_non_scalars():
+    """Found by scripts/fuzz.py: `x in obj` raised AttributeError for objects that are neither
+    tensors nor numbers."""
+    import numpy as np
+    x = tl.arange(4.)
+    for bad in (tl.device("cpu"), "mean", tl.float64, None):
+        with pytest.raises(RuntimeError, match="only supports Tensor or scalar"):
+            bad in x
+    assert 2 in x and 2.5 not in x and np.float32(3) in x and tl.tensor(1.) in x and True in tl.tensor([True])
