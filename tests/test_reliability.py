@@ -273,3 +273,11 @@ def test_contains_refuses_non_scalars():
         with pytest.raises(RuntimeError, match="only supports Tensor or scalar"):
             bad in x
     assert 2 in x and 2.5 not in x and np.float32(3) in x and tl.tensor(1.) in x and True in tl.tensor([True])
+
+
+def test_out_with_unsupported_conversion_is_not_resized():
+    """Found by scripts/fuzz.py: out= was resized before the conversion was refused."""
+    out = tl.zeros((2, 2), dtype=tl.float4_e2m1fn_x2)
+    with pytest.raises(RuntimeError, match="not supported"):
+        tl.cat([tl.zeros((2, 8), dtype=tl.int8)], 1, out=out)
+    assert out.shape == (2, 2) and out.stride() == (2, 1)
