@@ -13,8 +13,11 @@ on a machine with only Debian's libopenblas-dev), the system's libopenblas and
 its cblas.h are used instead.
 
 Build variants (environment variables):
-  TENSORLIB_SANITIZE=1  AddressSanitizer + UBSan, -O1 -g (see scripts/sanitize.sh)
-  TENSORLIB_DEBUG=1     -O0 -g
+  TENSORLIB_SANITIZE=1  AddressSanitizer + UBSan (signed overflow included: -fno-wrapv overrides
+                        CPython's -fwrapv; float-cast-overflow too), -O1 -g, and the debug
+                        checks of TENSORLIB_DEBUG (see scripts/sanitize.sh)
+  TENSORLIB_DEBUG=1     -O0 -g, and TL_DEBUG_CHECKS: every Tensor slot aborts when it returns a
+                        value with a Python exception set, or NULL without one
 """
 import glob
 import os
@@ -56,11 +59,12 @@ def compile_flags():
               "-fopenmp", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
     ldflags = ["-fopenmp", "-Wl,-rpath,$ORIGIN"]
     if _env("TENSORLIB_SANITIZE"):
-        san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
-        cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g"] + san
+        # Reports recover (every site is printed once); scripts/sanitize.sh fails on any of them.
+        san = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-omit-frame-pointer"]
+        cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g", "-fno-wrapv", "-DTL_DEBUG_CHECKS"] + san
         ldflags += san
     elif _env("TENSORLIB_DEBUG"):
-        cflags = [f for f in cflags if f != "-O3"] + ["-O0", "-g"]
+        cflags = [f for f in cflags if f != "-O3"] + ["-O0", "-g", "-DTL_DEBUG_CHECKS"]
     return cflags, ldflags
 
 

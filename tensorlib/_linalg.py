@@ -127,7 +127,8 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
-        raise RuntimeError("einsum(): must provide at least one operand")
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     _no_names("einsum", *operands)
     eq = equation.replace(" ", "")
     lhs, arrow, rhs = eq.partition("->")

@@ -6,6 +6,7 @@ forms, composites (split, chunk, flatten, ...), named-tensor helpers, printing a
 Python protocols (pickle, copy, NumPy's __array__, iteration).
 """
 import builtins
+import numbers
 
 from . import _C
 from ._util import dim_index as _dim_index, legacy_type as _legacy_type, wrap_dim as _wrap_dim
@@ -88,6 +89,9 @@ class Tensor(_C.TensorBase):
         return id(self)
 
     def __contains__(self, element):
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
         return bool((self == element).any())
 
     def __dir__(self):

@@ -227,3 +227,57 @@ def test_integer_pow_scalar_exponent_must_fit(dtype, exp):
         x.pow_(exp)
     assert x.tolist() == [2]
     assert (x ** 3).tolist() == [8]
+
+
+@pytest.mark.parametrize("args", [((1, ), ), (("ii", ), )])
+def test_einsum_without_operands_is_a_value_error(args):
+    with pytest.raises(ValueError, match="at least one operand"):
+        tl.einsum(*args[0])
+
+
+@pytest.mark.parametrize("shape, ishape, dim", [((2, 3), (1, 3), 0), ((2, 1), (2, 3), 1), ((1, 3), (2, 3), 0),
+                                                ((2, 1, 4), (1, 3, 2), 2)])
+def test_take_along_dim_broadcasts_the_index(shape, ishape, dim):
+    """torch 2.13 broadcasts input and indices over every dimension but `dim`."""
+    import math
+    import numpy as np
+    x = tl.arange(float(math.prod(shape))).reshape(shape)
+    idx = (tl.arange(math.prod(ishape)) % shape[dim]).reshape(ishape)
+    xa, ia = x.numpy(), idx.numpy()
+    bshape = np.broadcast_shapes(tuple(1 if d == dim else s for d, s in enumerate(xa.shape)),
+                                 tuple(1 if d == dim else s for d, s in enumerate(ia.shape)))
+    xb = np.broadcast_to(xa, tuple(xa.shape[d] if d == dim else s for d, s in enumerate(bshape)))
+    ib = np.broadcast_to(ia, tuple(ia.shape[d] if d == dim else s for d, s in enumerate(bshape)))
+    want = np.take_along_axis(xb, ib, dim)
+    got = tl.take_along_dim(x, idx, dim)
+    assert tuple(got.shape) == want.shape and got.numpy().tolist() == want.tolist()
+
+
+def test_debug_checks_flag():
+    """TL_DEBUG_CHECKS (slots that return a value with an exception set abort) is on in the
+    sanitizer and TENSORLIB_DEBUG builds only; scripts/sanitize.sh asserts it is there."""
+    assert tl._C._debug_checks in (0, 1)
+    z = tl.ones(2)
+    for bad in (lambda: z + "a", lambda: z[tl.ones(2)], lambda: z < "a", lambda: bool(z)):
+        with pytest.raises((TypeError, IndexError, RuntimeError)) as e:
+            bad()
+        assert not isinstance(e.value, SystemError)
+
+
+def test_contains_refuses_non_scalars():
+    """Found by scripts/fuzz.py: `x in obj` raised AttributeError for objects that are neither
+    tensors nor numbers."""
+    import numpy as np
+    x = tl.arange(4.)
+    for bad in (tl.device("cpu"), "mean", tl.float64, None):
+        with pytest.raises(RuntimeError, match="only supports Tensor or scalar"):
+            bad in x
+    assert 2 in x and 2.5 not in x and np.float32(3) in x and tl.tensor(1.) in x and True in tl.tensor([True])
+
+
+def test_out_with_unsupported_conversion_is_not_resized():
+    """Found by scripts/fuzz.py: out= was resized before the conversion was refused."""
+    out = tl.zeros((2, 2), dtype=tl.float4_e2m1fn_x2)
+    with pytest.raises(RuntimeError, match="not supported"):
+        tl.cat([tl.zeros((2, 8), dtype=tl.int8)], 1, out=out)
+    assert out.shape == (2, 2) and out.stride() == (2, 1)

@@ -2,10 +2,12 @@
  * itemsize and signedness (no hand-typed table), plus torch's ResultTypeState. */
 #include "core/promote.h"
 
+#include <pthread.h>
+
 #include "core/error.h"
 
 static int16_t table[TL_NUM_DTYPES][TL_NUM_DTYPES]; /* -1: not defined (shell) */
-static bool table_ready;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;  /* ops promote without the GIL */
 
 static bool is_shell_unsigned(tl_dtype d) { return tl_dtype_is_shell(d) && tl_dtype_kind(d) == TL_KIND_INT; }
 
@@ -67,12 +69,11 @@ static void build_table(void)
         for (int b = 0; b < TL_NUM_DTYPES; b++)
             table[a][b] = a == b ? a : (tl_dtype_is_shell(a) || tl_dtype_is_shell(b)) ? promote_shell(a, b)
                                                                                          : promote_nonshell(a, b);
-    table_ready = true;
 }
 
 int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out)
 {
-    if (!table_ready) build_table();
+    pthread_once(&table_once, build_table);
     int r = table[a][b];
     if (r < 0) {
         if (is_shell_unsigned(a) || is_shell_unsigned(b))

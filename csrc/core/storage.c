@@ -6,6 +6,7 @@
 #include "core/storage.h"
 
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -20,21 +21,24 @@
 typedef struct { void *p; size_t n; } cache_slot;
 static cache_slot cache[TL_CACHE_SLOTS];
 static size_t cache_bytes;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;  /* ops allocate without the GIL */
 
 static size_t round_big(size_t n) { return (n + TL_HUGE_ALIGN - 1) & ~(TL_HUGE_ALIGN - 1); }
 
 static void *cache_take(size_t n)
 {
     /* Exact rounded size only: a bigger block would waste memory the user can see. */
-    for (int i = 0; i < TL_CACHE_SLOTS; i++) {
+    void *p = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < TL_CACHE_SLOTS && !p; i++) {
         if (cache[i].p && cache[i].n == n) {
-            void *p = cache[i].p;
+            p = cache[i].p;
             cache[i].p = NULL;
             cache_bytes -= n;
-            return p;
         }
     }
-    return NULL;
+    pthread_mutex_unlock(&cache_lock);
+    return p;
 }
 
 static void *map_big(size_t n)
@@ -77,17 +81,20 @@ void tl_free(void *p, size_t nbytes)
         return;
     }
     size_t n = round_big(nbytes);
+    bool kept = false;
+    pthread_mutex_lock(&cache_lock);
     if (cache_bytes + n <= TL_CACHE_MAX_BYTES) {
-        for (int i = 0; i < TL_CACHE_SLOTS; i++) {
+        for (int i = 0; i < TL_CACHE_SLOTS && !kept; i++) {
             if (!cache[i].p) {
                 cache[i].p = p;
                 cache[i].n = n;
                 cache_bytes += n;
-                return;
+                kept = true;
             }
         }
     }
-    munmap(p, n);
+    pthread_mutex_unlock(&cache_lock);
+    if (!kept) munmap(p, n);
 }
 
 tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero)
@@ -130,7 +137,7 @@ static size_t shared_len(size_t nbytes)
 
 void tl_storage_release(tl_storage *s)
 {
-    if (!s || --s->refcnt > 0) return;
+    if (!s || __atomic_sub_fetch(&s->refcnt, 1, __ATOMIC_ACQ_REL) > 0) return;
     if (s->release) s->release(s->owner);
     else if (s->shared) munmap(s->data, shared_len(s->nbytes));
     else tl_free(s->data, s->nbytes);

@@ -13,14 +13,16 @@
 typedef void (*tl_release_fn)(void *owner);
 
 typedef struct tl_storage {
-    int64_t refcnt;
+    int64_t refcnt;      /* atomic: ops running without the GIL take and drop views */
     char *data;
     size_t nbytes;
     tl_device device;
     bool readonly;       /* imported from a read-only buffer: in-place writes raise */
     bool resizable;      /* owned by tensorlib's allocator */
     bool shared;         /* lives in a MAP_SHARED mapping (share_memory_): forked children see writes */
-    int64_t exports;     /* live buffer-protocol / NumPy exports: resize_ refuses while > 0 */
+    int64_t exports;     /* live buffer-protocol / NumPy exports, and ops running without the GIL
+                            (python/nogil.c): resize_, set_, share_memory_ refuse while > 0;
+                            changed with the GIL held only */
     void *owner;         /* foreign owner, released through release() */
     tl_release_fn release;
 } tl_storage;
@@ -30,7 +32,11 @@ tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero);
 /* New reference wrapping foreign memory; `release(owner)` runs when the storage dies. */
 tl_storage *tl_storage_new_foreign(void *data, size_t nbytes, tl_device device, void *owner,
                                    tl_release_fn release, bool readonly);
-static inline tl_storage *tl_storage_retain(tl_storage *s) { if (s) s->refcnt++; return s; }
+static inline tl_storage *tl_storage_retain(tl_storage *s)
+{
+    if (s) __atomic_fetch_add(&s->refcnt, 1, __ATOMIC_RELAXED);
+    return s;
+}
 void tl_storage_release(tl_storage *s);
 /* Grows an allocator-owned storage in place (resize_); keeps the old bytes. */
 int tl_storage_resize(tl_storage *s, size_t nbytes);

@@ -244,8 +244,13 @@ static inline float asf(uint32_t u)
     return x;
 }
 
+/* An integer-valued float k, |k| < 2^22, as a two's complement bit pattern, read from the
+ * mantissa of k + SHIFTF: no float-to-int conversion, which would be undefined behaviour for
+ * the inf or NaN that lanes whose result is discarded may hold (those give garbage bits). */
+static inline uint32_t lane_int(float k) { return asuf(k + SHIFTF) - asuf(SHIFTF); }
+
 /* 2^k for an integer-valued float k with -126 <= k <= 127. */
-static inline float pow2f(float k) { return asf((uint32_t)((int32_t)k + 127) << 23); }
+static inline float pow2f(float k) { return asf((lane_int(k) + 127u) << 23); }
 
 /* x = k ln2 + r, e^r - 1 = *thi + *tlo (|*tlo| <= ulp(*thi)/2 + tiny); returns k. */
 /* a + b = *s + *e exactly (TwoSum, no ordering needed). */
@@ -297,7 +302,7 @@ static inline float vf_exp_fast(float x)
               r * 0.000198919806f))));
     float s = 1.0f + r, e = (1.0f - s) + r; /* exact: |r| < 1 */
     float p = s + (e + (rl + r * r * q));
-    return asf(asuf(p) + ((uint32_t)(int32_t)k << 23));
+    return asf(asuf(p) + (lane_int(k) << 23));
 }
 #define VF_EXP_FAST_LO -86.5f
 #define VF_EXP_FAST_HI 88.0f
@@ -367,7 +372,7 @@ static inline float vf_sigmoid_fast(float x)
     float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
               r * 0.000198919806f))));
     float s = 1.0f + r, e = (1.0f - s) + r;
-    float sc = asf((uint32_t)((int32_t)k + 127) << 23);
+    float sc = asf((lane_int(k) + 127u) << 23);
     float lo = e + (rl + r * r * q), ph = s + lo, pl = (s - ph) + lo; /* e^r = ph + pl */
     float eh = ph * sc, el = pl * sc;                                  /* e^-x = eh + el */
     float dh, dl;
@@ -409,7 +414,7 @@ static inline float vf_log(float x)
 static inline float vf_sincos(float x, int cosine)
 {
     float k = (x * TWO_OVER_PIF + SHIFTF) - SHIFTF;
-    int32_t n = (int32_t)k + cosine;
+    uint32_t n = lane_int(k) + (uint32_t)cosine;
     float r1 = fmaf(-k, PIO2F_1, x);
     float w = k * PIO2F_2, wl = fmaf(k, PIO2F_2, -w);
     float r2 = r1 - w, bb = r2 - r1, e2 = (r1 - (r2 - bb)) + (-w - bb);
@@ -423,7 +428,7 @@ static inline float vf_sincos(float x, int cosine)
     float cs = wc + (((1.0f - wc) - hz) + (z * z * (0.0416666642f + z * (-0.00138882792f + z * 2.4542871e-05f)) -
                                            (0.5f * zl + r * rl)));
     float y = (n & 1) ? cs : sn;
-    return asf(asuf(y) ^ ((uint32_t)(n & 2) << 30));
+    return asf(asuf(y) ^ ((n & 2) << 30));
 }
 
 static inline float vf_sin(float x)

@@ -55,15 +55,23 @@ static void flat_chunk(int64_t b, int64_t e, void *p)
     a->loop(data, st, e - b, NULL);
 }
 
+/* The conversion loop, or NULL with torch's error when there is none. */
+static tl_loop_fn cast_loop_or_err(tl_dtype from, tl_dtype to)
+{
+    tl_loop_fn loop = tl_cast_loop(from, to);
+    if (!loop)
+        tl_err(TL_ERR_RUNTIME, "copy_: conversion from %s to %s is not supported", tl_dtype_infos[from].name,
+               tl_dtype_infos[to].name);
+    return loop;
+}
+
 int tl_copy_(tl_tensor *dst, const tl_tensor *src)
 {
     if (tl_check_writable(dst) < 0) return -1;
     if (dst->device.type != src->device.type)
         return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
-    tl_loop_fn loop = tl_cast_loop((tl_dtype)src->dtype, (tl_dtype)dst->dtype);
-    if (!loop)
-        return tl_err(TL_ERR_RUNTIME, "copy_: conversion from %s to %s is not supported",
-                      tl_dtype_infos[src->dtype].name, tl_dtype_infos[dst->dtype].name);
+    tl_loop_fn loop = cast_loop_or_err((tl_dtype)src->dtype, (tl_dtype)dst->dtype);
+    if (!loop) return -1;
     if (dst == src || tl_numel(dst) == 0) return 0;
     if (src->ndim > dst->ndim) {
         int64_t shp[TL_MAX_DIMS];
@@ -167,6 +175,7 @@ int tl_write_out(tl_tensor *out, const tl_tensor *result, bool exact_dtype, int 
         return tl_err(TL_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
                       tl_dtype_typemeta((tl_dtype)result->dtype), tl_dtype_typemeta((tl_dtype)out->dtype));
     if (!exact_dtype && tl_check_can_cast((tl_dtype)result->dtype, (tl_dtype)out->dtype) < 0) return -1;
+    if (!cast_loop_or_err((tl_dtype)result->dtype, (tl_dtype)out->dtype)) return -1;  /* before out is resized */
     bool same = out->ndim == result->ndim;
     for (int i = 0; same && i < out->ndim; i++) same = out->sizes[i] == result->sizes[i];
     if (same && tl_names_check_out(out, result->names, result->names != NULL) < 0) return -1;

@@ -145,7 +145,12 @@ static PyObject *do_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, PyObject *out, P
     tl_ew_dest dst;
     TensorObject *res;
     if (prepare(&dst, out, self_inplace, &res) < 0) return NULL;
+    const tl_tensor *ts[2] = {a.t, b.t};
+    tl_nogil g = {0};
+    if (res) tl_nogil_begin(&g, ts, 2);  /* only a fresh result may be written without the GIL */
+    a.t = ts[0], b.t = ts[1];
     int rc = tl_ew_binary(op, a, b, &dst, prm);
+    tl_nogil_end(&g);
     return finish(rc, res, out && out != Py_None ? out : self_inplace, &dst);
 }
 
@@ -154,7 +159,10 @@ static PyObject *do_unary(tl_uop op, const tl_tensor *x, PyObject *out, PyObject
     tl_ew_dest dst;
     TensorObject *res;
     if (prepare(&dst, out, self_inplace, &res) < 0) return NULL;
+    tl_nogil g = {0};
+    if (res) tl_nogil_begin(&g, &x, 1);  /* only a fresh result may be written without the GIL */
     int rc = tl_ew_unary(op, x, &dst, prm);
+    tl_nogil_end(&g);
     return finish(rc, res, out && out != Py_None ? out : self_inplace, &dst);
 }
 

@@ -80,6 +80,22 @@ PyObject *tl_scalar_to_py(tl_scalar s);
 int tl_init_types(PyObject *m);
 /* Readies TensorBase with its own methods plus each table in `extra` (NULL-terminated). */
 int tl_init_tensor(PyObject *m, PyMethodDef *const *extra);
+/* Long work without the GIL (nogil.c): tl_nogil_begin replaces the n input pointers (NULL
+ * entries are skipped) by private, pinned views and releases the GIL when the inputs are big
+ * enough (returns 1), else leaves everything as it is (0); tl_nogil_end takes the GIL back and
+ * unpins. The op between them must write only fresh tensors and touch no Python object. */
+#define TL_NOGIL_MAX_ARGS 4
+typedef struct {
+    PyThreadState *ts;
+    int n;
+    tl_tensor in[TL_NOGIL_MAX_ARGS];
+} tl_nogil;
+int tl_nogil_begin(tl_nogil *g, const tl_tensor **ts, int n);
+void tl_nogil_end(tl_nogil *g);
+/* TL_DEBUG_CHECKS builds: wraps a type's slots and getters (before PyType_Ready) to abort when
+ * one returns a value with an exception set or an error without one (debug.c); else nothing. */
+int tl_debug_wrap_type(PyTypeObject *t);
+extern const int tl_debug_checks;
 /* TensorBase's number slots: files defining operators fill them before tl_init_tensor. */
 extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];

@@ -23,6 +23,20 @@ static PyObject *finish(TensorObject *r, PyObject *out, const char *fname)
     return tl_finish_out(r, out, fname, true);
 }
 
+/* A fresh fn(x, y), computed without the GIL when the operands are big. */
+static TensorObject *product(binary_fn fn, const tl_tensor *x, const tl_tensor *y)
+{
+    TensorObject *r = tl_tensor_alloc();
+    if (!r) return NULL;
+    const tl_tensor *ts[2] = {x, y};
+    tl_nogil g;
+    tl_nogil_begin(&g, ts, 2);
+    int rc = fn(&r->t, ts[0], ts[1]);
+    tl_nogil_end(&g);
+    if (rc < 0) { Py_DECREF(r); tl_raise(); return NULL; }
+    return r;
+}
+
 /* fn(self|input, other, *, out=None); self given for methods. */
 static PyObject *call_binary(binary_fn fn, const char *fname, const char *const *names, PyObject *self,
                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -32,8 +46,8 @@ static PyObject *call_binary(binary_fn fn, const char *fname, const char *const 
     if (tl_parse_args(args, nargs, kwnames, fname, names + skip, 2 - skip, 2 - skip, a) < 0) return NULL;
     PyObject *x = self ? self : a[0], *y = a[1 - skip], *out = a[2 - skip];
     if (want_tensor(x, fname, names[0]) < 0 || want_tensor(y, fname, names[1]) < 0) return NULL;
-    TL_NEW_TENSOR(r, fn(&r->t, TL_TENSOR(x), TL_TENSOR(y)));
-    return finish(r, out, fname);
+    TensorObject *r = product(fn, TL_TENSOR(x), TL_TENSOR(y));
+    return r ? finish(r, out, fname) : NULL;
 }
 
 /* fn(input, a, b, *, beta=1, alpha=1, out=None). */
@@ -51,7 +65,14 @@ static PyObject *call_addmm(addmm_fn fn, const char *fname, const char *const *n
     tl_scalar beta = tl_scalar_int(1), alpha = tl_scalar_int(1);
     if (beta_o && tl_conv_scalar(beta_o, &beta) < 0) return NULL;
     if (alpha_o && tl_conv_scalar(alpha_o, &alpha) < 0) return NULL;
-    TL_NEW_TENSOR(r, fn(&r->t, TL_TENSOR(in), TL_TENSOR(x), TL_TENSOR(y), beta, alpha));
+    TensorObject *r = tl_tensor_alloc();
+    if (!r) return NULL;
+    const tl_tensor *ts[3] = {TL_TENSOR(in), TL_TENSOR(x), TL_TENSOR(y)};
+    tl_nogil g;
+    tl_nogil_begin(&g, ts, 3);
+    int rc = fn(&r->t, ts[0], ts[1], ts[2], beta, alpha);
+    tl_nogil_end(&g);
+    if (rc < 0) { Py_DECREF(r); return tl_raise(); }
     return finish(r, out, fname);
 }
 
@@ -95,15 +116,15 @@ ADDMM(addbmm, tl_addbmm, "batch1", "batch2")
 static PyObject *nb_matmul(PyObject *x, PyObject *y)
 {
     if (!tl_is_tensor(x) || !tl_is_tensor(y)) Py_RETURN_NOTIMPLEMENTED;
-    TL_NEW_TENSOR(r, tl_matmul(&r->t, TL_TENSOR(x), TL_TENSOR(y)));
-    return (PyObject *)r;
+    return (PyObject *)product(tl_matmul, TL_TENSOR(x), TL_TENSOR(y));
 }
 
 /* x @= y: torch computes the product and copies it into x (shape must be unchanged). */
 static PyObject *nb_imatmul(PyObject *x, PyObject *y)
 {
     if (!tl_is_tensor(x) || !tl_is_tensor(y)) Py_RETURN_NOTIMPLEMENTED;
-    TL_NEW_TENSOR(r, tl_matmul(&r->t, TL_TENSOR(x), TL_TENSOR(y)));
+    TensorObject *r = product(tl_matmul, TL_TENSOR(x), TL_TENSOR(y));
+    if (!r) return NULL;
     tl_tensor *t = TL_TENSOR(x);
     bool same = t->ndim == r->t.ndim && t->dtype == r->t.dtype;
     for (int i = 0; same && i < t->ndim; i++) same = t->sizes[i] == r->t.sizes[i];

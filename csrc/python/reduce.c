@@ -113,7 +113,12 @@ static PyObject *m_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     TensorObject *v = tl_tensor_alloc(), *i = tl_tensor_alloc();
     PyObject *res = NULL;
     if (v && i) {
-        if (tl_sort(&v->t, &i->t, x, dim, desc) < 0) tl_raise();
+        const tl_tensor *ts[1] = {x};
+        tl_nogil g;
+        tl_nogil_begin(&g, ts, 1);
+        int rc = tl_sort(&v->t, &i->t, ts[0], dim, desc);
+        tl_nogil_end(&g);
+        if (rc < 0) tl_raise();
         else res = pair(v, i);
     }
     Py_XDECREF(v);

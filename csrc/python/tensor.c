@@ -166,6 +166,19 @@ static PyObject *m_is_non_overlapping_and_dense(PyObject *self, PyObject *u)
 
 /* ---- copies ---- */
 
+/* A fresh copy (tl_clone), made without the GIL when it is big. */
+static PyObject *clone_fresh(const tl_tensor *x, tl_dtype dt, tl_memory_format f)
+{
+    TensorObject *r = tl_tensor_alloc();
+    if (!r) return NULL;
+    tl_nogil g;
+    tl_nogil_begin(&g, &x, 1);
+    int rc = tl_clone(&r->t, x, dt, f);
+    tl_nogil_end(&g);
+    if (rc < 0) { Py_DECREF(r); return tl_raise(); }
+    return (PyObject *)r;
+}
+
 static PyObject *m_contiguous(FASTARGS)
 {
     static const char *const names[] = {"memory_format", NULL};
@@ -180,8 +193,7 @@ static PyObject *m_contiguous(FASTARGS)
         Py_INCREF(self);
         return self;
     }
-    TL_NEW_TENSOR(r, tl_clone(&r->t, SELF, (tl_dtype)SELF->dtype, f));
-    return (PyObject *)r;
+    return clone_fresh(SELF, (tl_dtype)SELF->dtype, f);
 }
 
 static PyObject *m_clone(FASTARGS)
@@ -190,8 +202,7 @@ static PyObject *m_clone(FASTARGS)
     PyObject *a[1];
     tl_memory_format f = TL_MEMFMT_PRESERVE;
     if (tl_parse_args(args, nargs, kwnames, "clone", names, 0, 0, a) < 0 || tl_conv_memfmt(a[0], &f) < 0) return NULL;
-    TL_NEW_TENSOR(r, tl_clone(&r->t, SELF, (tl_dtype)SELF->dtype, f));
-    return (PyObject *)r;
+    return clone_fresh(SELF, (tl_dtype)SELF->dtype, f);
 }
 
 static PyObject *m_copy_(FASTARGS)
@@ -268,8 +279,7 @@ static PyObject *m_to(FASTARGS)
         Py_INCREF(self);
         return self;
     }
-    TL_NEW_TENSOR(r, tl_clone(&r->t, SELF, dt, fmt));
-    return (PyObject *)r;
+    return clone_fresh(SELF, dt, fmt);
 }
 
 /* float(), double(), half(), ... : to(dtype) without the argument parsing. */
@@ -283,8 +293,7 @@ static PyObject *cast_to(PyObject *self, tl_dtype dt, PyObject *const *args, Py_
         Py_INCREF(self);
         return self;
     }
-    TL_NEW_TENSOR(r, tl_clone(&r->t, SELF, dt, fmt));
-    return (PyObject *)r;
+    return clone_fresh(SELF, dt, fmt);
 }
 #define CAST_METHOD(name, DT) \
     static PyObject *m_##name(FASTARGS) { return cast_to(self, DT, args, nargs, kwnames); }
@@ -1056,7 +1065,10 @@ static PyMethodDef tensor_module_methods[] = {
 int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
 {
     TensorBase_Type.tp_as_buffer = &tl_tensor_as_buffer;
-    if (tl_gate_init_type() < 0 || PyType_Ready(&TensorBase_Type) < 0 || tl_gate_type_methods() < 0) return -1;
+    /* the gate wraps the slots and getters first, the debug checks wrap the gated ones */
+    if (tl_gate_init_type() < 0 || tl_debug_wrap_type(&TensorBase_Type) < 0 || PyType_Ready(&TensorBase_Type) < 0
+        || tl_gate_type_methods() < 0)
+        return -1;
     for (int k = 0; extra[k]; k++) {
         for (PyMethodDef *d = extra[k]; d->ml_name; d++) {
             /* every method goes through the layout gate but the sparse primitives themselves */
@@ -1068,6 +1080,7 @@ int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
     }
     PyType_Modified(&TensorBase_Type);
     Py_INCREF(&TensorBase_Type);
-    if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0) return -1;
+    if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0 ||
+        PyModule_AddIntConstant(m, "_debug_checks", tl_debug_checks) < 0) return -1;
     return PyModule_AddFunctions(m, tensor_module_methods);
 }

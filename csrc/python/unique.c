@@ -21,8 +21,9 @@ static PyObject *m_unique_dim(PyObject *m, PyObject *const *args, Py_ssize_t nar
     int64_t dim = 0;
     bool flat = args[1] == Py_None;
     if (!flat && tl_conv_int64(args[1], &dim, "dim") < 0) return NULL;
-    int cons = PyObject_IsTrue(args[2]), wi = PyObject_IsTrue(args[3]), wc = PyObject_IsTrue(args[4]);
-    if (cons < 0 || wi < 0 || wc < 0) return NULL;
+    int cons, wi, wc;  /* one at a time: none may run with the previous one's exception set */
+    if (tl_conv_flag(args[2], &cons) < 0 || tl_conv_flag(args[3], &wi) < 0 || tl_conv_flag(args[4], &wc) < 0)
+        return NULL;
     TensorObject *v = tl_tensor_alloc(), *i = wi ? tl_tensor_alloc() : NULL, *c = wc ? tl_tensor_alloc() : NULL;
     PyObject *res = NULL;
     if (v && (i || !wi) && (c || !wc)) {
