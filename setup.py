@@ -53,8 +53,8 @@ def compile_flags():
     """Return (cflags, ldflags) for the selected build variant."""
     cflags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter",
               "-Wno-missing-field-initializers", "-Wno-cast-function-type",
-              "-fopenmp", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
-    ldflags = ["-fopenmp", "-Wl,-rpath,$ORIGIN"]
+              "-pthread", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+    ldflags = ["-pthread", "-Wl,-rpath,$ORIGIN"]
     if _env("TENSORLIB_SANITIZE"):
         san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
         cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g"] + san
