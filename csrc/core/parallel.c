@@ -19,9 +19,15 @@
 
 #define MAX_WORKERS 255
 /* Chunks per participating thread: enough that late or descheduled threads balance out. */
-#define CHUNKS_PER_THREAD 16
-/* Polls of the done counter before the caller sleeps (a few microseconds). */
-#define WAIT_SPINS 256
+#define CHUNKS_PER_THREAD 32
+/* Polls of the done counter before the caller sleeps (tens of microseconds). The caller
+ * never sched_yield()s: on a busy machine that hands its core to another process. */
+#define WAIT_SPINS 1000
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
 
 static atomic_int num_threads; /* 0 until first asked or set */
 
@@ -205,7 +211,7 @@ void tl_parallel_for(int64_t n, int64_t grain, void (*fn)(int64_t, int64_t, void
     work();
     /* Every chunk is claimed; wait only for the ones other threads are still running. */
     for (int i = 0; i < WAIT_SPINS && atomic_load_explicit(&done, memory_order_acquire) != (uint32_t)nch; i++)
-        sched_yield();
+        CPU_RELAX();
     if (atomic_load_explicit(&done, memory_order_acquire) != (uint32_t)nch) {
         pthread_mutex_lock(&sleep_lock);
         while (atomic_load_explicit(&done, memory_order_acquire) != (uint32_t)nch)
