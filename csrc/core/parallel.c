@@ -135,11 +135,10 @@ static void atfork_parent(void)
     pthread_mutex_unlock(&pool_lock);
 }
 
-/* The child has only the forking thread: forget the workers (they do not exist there). */
+/* The child has only the forking thread, which holds both locks (atfork_prepare): forget
+ * the workers (they do not exist there) and the condition variables they waited on. */
 static void atfork_child(void)
 {
-    pthread_mutex_init(&pool_lock, NULL);
-    pthread_mutex_init(&sleep_lock, NULL);
     pthread_cond_init(&wake_cv, NULL);
     pthread_cond_init(&done_cv, NULL);
     nworkers = 0;
@@ -148,6 +147,8 @@ static void atfork_child(void)
     atomic_store(&claim, 0);
     atomic_store(&done, 0);
     in_region = 0;
+    pthread_mutex_unlock(&sleep_lock);
+    pthread_mutex_unlock(&pool_lock);
 }
 
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
