@@ -56,8 +56,8 @@ def compile_flags():
     """Return (cflags, ldflags) for the selected build variant."""
     cflags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter",
               "-Wno-missing-field-initializers", "-Wno-cast-function-type",
-              "-fopenmp", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
-    ldflags = ["-fopenmp", "-Wl,-rpath,$ORIGIN"]
+              "-pthread", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+    ldflags = ["-pthread", "-Wl,-rpath,$ORIGIN"]
     if _env("TENSORLIB_SANITIZE"):
         # Reports recover (every site is printed once); scripts/sanitize.sh fails on any of them.
         san = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-omit-frame-pointer"]

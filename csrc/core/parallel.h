@@ -1,4 +1,5 @@
-/* parallel.h - the one thread pool (OpenMP) every op shares, sized by tl_set_num_threads.
+/* parallel.h - the one thread pool every op shares (csrc/core/parallel.c: pthreads, chunks
+ * claimed through an atomic counter, the caller working too), sized by tl_set_num_threads.
  * OpenBLAS is told the same number. */
 #ifndef TL_PARALLEL_H
 #define TL_PARALLEL_H
@@ -13,8 +14,11 @@ extern void (*tl_blas_set_threads_hook)(int);
 
 int tl_get_num_threads(void);
 void tl_set_num_threads(int n);
-/* Calls fn(begin, end, ctx) over [0, n) split into contiguous chunks across threads
- * (one chunk on the calling thread when n < grain or one thread is configured). */
+/* Calls fn(begin, end, ctx) over [0, n) split into contiguous chunks of at least `grain`
+ * that the calling thread and up to tl_get_num_threads()-1 workers claim one at a time.
+ * Runs fn(0, n, ctx) on the calling thread when n <= grain, one thread is configured,
+ * the call is nested in a region, or another thread's region holds the pool. fn must not
+ * depend on which thread runs which chunk. */
 void tl_parallel_for(int64_t n, int64_t grain, void (*fn)(int64_t begin, int64_t end, void *ctx), void *ctx);
 
 #endif

@@ -9,6 +9,7 @@
 #include "ops/linalg.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +18,33 @@
 #include "ops/blas.h"
 #include "ops/copy.h"
 
-/* Lets one thread run OpenBLAS single-threaded while the batch is split across threads.
- * Weak: older system OpenBLAS builds lack it, and then the batch loop stays serial. */
-#define TL_BLAS_LOCAL_THREADS TL_BLAS(openblas_set_num_threads_local)
-#define TL_PRAGMA(x) _Pragma(#x)
-#define TL_WEAK(name) TL_PRAGMA(weak name)
-int TL_BLAS_LOCAL_THREADS(int);
-TL_WEAK(TL_BLAS_LOCAL_THREADS)
+/* One thread budget for tensorlib and OpenBLAS: OpenBLAS gets tl_get_num_threads() for
+ * single products, and is held at one thread while a batch is split across tensorlib's
+ * workers (the bundled OpenBLAS has no per-call thread count, so the setting is global;
+ * blas_single counts the batches in flight, and the last one to finish restores it). */
+static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
+static int blas_single;
 
-static void blas_set_threads(int n) { TL_BLAS(openblas_set_num_threads)(n); }
+static void blas_set_threads(int n)
+{
+    pthread_mutex_lock(&blas_lock);
+    if (blas_single == 0) TL_BLAS(openblas_set_num_threads)(n);
+    pthread_mutex_unlock(&blas_lock);
+}
+
+static void blas_single_begin(void)
+{
+    pthread_mutex_lock(&blas_lock);
+    if (blas_single++ == 0) TL_BLAS(openblas_set_num_threads)(1);
+    pthread_mutex_unlock(&blas_lock);
+}
+
+static void blas_single_end(void)
+{
+    pthread_mutex_lock(&blas_lock);
+    if (--blas_single == 0) TL_BLAS(openblas_set_num_threads)(tl_get_num_threads());
+    pthread_mutex_unlock(&blas_lock);
+}
 
 void tl_linalg_init(void)
 {
@@ -77,7 +96,6 @@ typedef struct {
     enum CBLAS_ORDER order;
     enum CBLAS_TRANSPOSE ta, tb;
     double complex alpha, beta;
-    int local_threads;         /* call OpenBLAS single-threaded per batch entry */
 } gemm_plan;
 
 static void blas_one(const gemm_plan *p, const char *A, const char *B, char *C)
@@ -112,8 +130,6 @@ static void blas_range(int64_t begin, int64_t end, void *ctx)
 {
     const gemm_plan *p = ctx;
     int isz = tl_dtype_itemsize(p->dtype);
-    int prev = 0;
-    if (p->local_threads) prev = TL_BLAS_LOCAL_THREADS(1);
     for (int64_t t = begin; t < end; t++) {
         int64_t oa = 0, ob = 0, oc = 0, rem = t;
         for (int d = p->nb - 1; d >= 0; d--) {
@@ -125,7 +141,6 @@ static void blas_range(int64_t begin, int64_t end, void *ctx)
         }
         blas_one(p, p->pa + oa * isz, p->pb + ob * isz, p->pc + oc * isz);
     }
-    if (p->local_threads) TL_BLAS_LOCAL_THREADS(prev);
 }
 
 /* Stride of dims [0, n) merged into one dim, or -1 when they do not merge. */
@@ -175,7 +190,6 @@ static int gemm_blas(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, doubl
     p.pa = tl_data(a);
     p.pb = tl_data(b);
     p.pc = tl_data(c);
-    p.local_threads = 0;
     int64_t batch = numel_of(c->sizes, nb);
 
     /* A shared right operand: fold a's batch into its rows, one big gemm (torch's fold). */
@@ -203,10 +217,11 @@ static int gemm_blas(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, doubl
     /* Many small products: split the batch across threads, OpenBLAS single-threaded in each. */
     double work = (double)p.M * (double)p.N * (double)p.K;
     int nt = tl_get_num_threads();
-    if (batch >= 2 && nt > 1 && work < 8.0e6 && TL_BLAS_LOCAL_THREADS) {
-        p.local_threads = 1;
+    if (batch >= 2 && nt > 1 && work < 8.0e6) {
         int64_t grain = (int64_t)(2.0e5 / (work + 1.0)) + 1;
+        blas_single_begin();
         tl_parallel_for(batch, grain, blas_range, &p);
+        blas_single_end();
     } else {
         blas_range(0, batch, &p);
     }

@@ -161,6 +161,10 @@ static void rows_fn(int64_t b, int64_t e, void *c)
 }
 
 #define MAX_CHUNKS 64
+/* Fewer independent tasks (rows, column blocks) than this, each long, are split into
+ * stretches so that threads share them; a constant, not the thread count, so results are
+ * bitwise the same at any tl.set_num_threads. */
+#define FEW_TASKS 8
 
 static void chunks_fn(int64_t b, int64_t e, void *c)
 {
@@ -182,13 +186,12 @@ static void run_kop(const tl_rplan *p, tl_kop op, const double complex *center, 
         for (int64_t i = 0; i < M; i++) tl_racc_row(op, p->bt, NULL, 0, 0, 0, power, &accs[i]);
         return;
     }
-    int nt = tl_get_num_threads();
-    if (M >= nt || N < 4 * TL_GRAIN_SIZE) {
+    if (M >= FEW_TASKS || N < 4 * TL_GRAIN_SIZE) {
         int64_t grain = TL_GRAIN_SIZE / N;
         tl_parallel_for(M, grain > 0 ? grain : 1, rows_fn, &r);
         return;
     }
-    /* Few long rows: a fixed number of stretches per row, combined in order. */
+    /* Few long rows: stretches of each row (a count fixed by N), combined in order. */
     int64_t nch = N / (2 * TL_GRAIN_SIZE);
     if (nch > MAX_CHUNKS) nch = MAX_CHUNKS;
     r.chunk = (N + nch - 1) / nch;
@@ -265,9 +268,8 @@ static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
 {
     if ((x->dtype != TL_FLOAT32 && x->dtype != TL_FLOAT64) || !outer_layout(x, p)) return 0;
     outer_ctx o = {tl_data(x), x->dtype == TL_FLOAT64, p->N, p->M, 1, p->N, NULL};
-    int nt = tl_get_num_threads();
     int64_t ncb = (p->M + COLS - 1) / COLS;
-    if (ncb < nt && p->M * p->N >= 4 * TL_GRAIN_SIZE) {
+    if (ncb < FEW_TASKS && p->M * p->N >= 4 * TL_GRAIN_SIZE) {
         /* a fixed number of row stretches (not the thread count) keeps results reproducible */
         o.nrch = p->N / 64 < 16 ? (p->N / 64 > 0 ? p->N / 64 : 1) : 16;
         o.rchunk = (p->N + o.nrch - 1) / o.nrch;
