@@ -412,15 +412,22 @@ def renorm_(input, p, dim, maxnorm):
     return input
 
 
+def _check_resize_format(memory_format):
+    if memory_format is not None and memory_format not in (_C.contiguous_format, _C.preserve_format):
+        raise RuntimeError("resize_: only contiguous_format is supported")
+
+
 def resize_(input, *sizes, memory_format=None):
     """Resizes input in place (contiguous strides; storage grows when needed and allowed).
     Named tensors only allow resizes that keep the shape."""
-    if memory_format is not None and memory_format not in (_C.contiguous_format, _C.preserve_format):
-        raise RuntimeError("resize_: only contiguous_format is supported")
+    _check_resize_format(memory_format)
     _C._resize_(input, _sizes(sizes))
     return input
 
 
 def resize_as_(input, the_template, *, memory_format=None):
-    """resize_(the_template.shape)."""
-    return resize_(input, tuple(the_template.shape), memory_format=memory_format)
+    """resize_(the_template.shape); names follow the out= rule (an unnamed input takes the
+    template's names, a named one must already match its shape and names)."""
+    _check_resize_format(memory_format)
+    _C._resize_as_(input, the_template)
+    return input

@@ -1,0 +1,103 @@
+"""Named tensors, second part (seed 003; torch 1.13 checked by hand where it supports the op):
+out= and resize_as_ name checks, unflatten forms, rsub, argmax/argmin without a dim, and the
+name rules of flip/roll/rot90/repeat/tile/tril/triu/trace/gather/scatter/put_/renorm/cross/
+addr/addbmm. Values are compared with the same op on unnamed tensors."""
+import collections
+import re
+
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+MISMATCH = "Name mismatch: specified out tensor with names {} are not the same as the computed output names {}."
+
+
+def named(*names, shape=None, dtype=tl.float32):
+    shape = shape or tuple(range(2, 2 + len(names)))
+    return tl.tensor(np.random.default_rng(len(names)).standard_normal(shape), dtype=dtype).refine_names(*names)
+
+
+def same_values(a, b):
+    assert a.shape == b.shape and a.dtype == b.dtype
+    np.testing.assert_array_equal(a.rename(None).numpy(), b.rename(None).numpy())
+
+
+# ---- out= and resize_as_ ----------------------------------------------------------------------
+
+OUT_OPS = {
+    "add": lambda x, y, out: tl.add(x, y, out=out),
+    "abs": lambda x, y, out: tl.abs(x, out=out),
+    "clamp": lambda x, y, out: tl.clamp(x, -0.5, 0.5, out=out),
+    "where": lambda x, y, out: tl.where(x > 0, x, y, out=out),
+    "mm": lambda x, y, out: tl.mm(x, y.t(), out=out),
+    "cat": lambda x, y, out: tl.cat([x[:1], x[1:]], out=out),
+    "sum": lambda x, y, out: tl.sum(x.unsqueeze(2), 2, out=out),
+    "cumsum": lambda x, y, out: tl.cumsum(x, 0, out=out),
+    "tril": lambda x, y, out: tl.tril(x, out=out),
+    "outer": lambda x, y, out: tl.outer(x[:, 0], y[0], out=out),
+    "rand": lambda x, y, out: tl.rand(3, 3, out=out),
+    "eye": lambda x, y, out: tl.eye(3, out=out),
+}
+
+
+@pytest.mark.parametrize("op", sorted(OUT_OPS))
+def test_named_out_must_match_unnamed_result(op):
+    """seed 003: a named out must carry exactly the computed names; an unnamed result computes
+    (None, None), so it does not match (tensorlib used to keep out's names)."""
+    x, y = tl.rand(3, 3), tl.rand(3, 3)
+    out = tl.full((3, 3), 7.0, names=("P", "Q"))
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("['P', 'Q']", "[None, None]"))):
+        OUT_OPS[op](x, y, out)
+    assert out.names == ("P", "Q") and (out == 7).all()  # nothing written
+    free = tl.full((3, 3), 7.0)
+    OUT_OPS[op](x, y, free)
+    assert free.names == (None, None)
+
+
+def test_named_out_names_differ_from_result():
+    x = named("A", "B", shape=(2, 3))
+    out = tl.zeros(2, 3, names=("A", "C"))
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("['A', 'C']", "['A', 'B']"))):
+        tl.add(x, x, out=out)
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("['A', 'C']", "['A', 'B']"))):
+        tl.sum(x.align_to("A", "B", "K"), "K", out=out)
+    assert (out == 0).all()
+    ok = tl.zeros(2, 3, names=("A", "B"))
+    tl.add(x, x, out=ok)
+    same_values(ok, (x + x))
+    plain = tl.zeros(2, 3)
+    tl.mul(x, 2, out=plain)
+    assert plain.names == ("A", "B")
+
+
+def test_named_out_is_never_resized():
+    """torch: 'Cannot resize named tensor' for a named out of another shape (tensorlib resized it)."""
+    x = named("A", "B", shape=(2, 3))
+    out = tl.empty(0, names=("A",))
+    msg = ("Cannot resize named tensor with resize_ or resize_as_ (tried to resize Tensor['A'] with size [0] to "
+           "[2, 3]). This may be caused by passing a named tensor as an `out=` argument; please ensure that the "
+           "sizes are the same.")
+    with pytest.raises(RuntimeError, match=re.escape(msg)):
+        tl.add(x, x, out=out)
+    with pytest.raises(RuntimeError, match=re.escape(msg)):
+        tl.sum(x.align_to("A", "B", "K"), "K", out=out)
+    assert out.shape == (0,) and out.names == ("A",)
+
+
+def test_resize_as_names():
+    x = named("A", "B", shape=(2, 3))
+    t = tl.empty(2, 3, names=("A", "C"))
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("['A', 'C']", "['A', 'B']"))):
+        t.resize_as_(x)
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("['A', 'C']", "[None, None]"))):
+        t.resize_as_(x.rename(None))
+    with pytest.raises(RuntimeError, match=re.escape(MISMATCH.format("[None, 'B']", "['A', 'B']"))):
+        tl.empty(2, 3, names=(None, "B")).resize_as_(x)
+    assert t.names == ("A", "C")
+    with pytest.raises(RuntimeError, match=re.escape("tried to resize Tensor['A'] with size [3] to [2, 3]")):
+        tl.empty(3, names=("A",)).resize_as_(x)
+    assert tl.empty(2, 3, names=("A", "B")).resize_as_(x).names == ("A", "B")
+    grown = tl.empty(3).resize_as_(x)  # an unnamed tensor takes the template's shape and names
+    assert grown.shape == (2, 3) and grown.names == ("A", "B")
+    assert tl.empty(3).resize_as_(x.rename(None)).names == (None, None)
