@@ -101,3 +101,35 @@ def test_resize_as_names():
     grown = tl.empty(3).resize_as_(x)  # an unnamed tensor takes the template's shape and names
     assert grown.shape == (2, 3) and grown.names == ("A", "B")
     assert tl.empty(3).resize_as_(x.rename(None)).names == (None, None)
+
+
+# ---- unflatten ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("form", ["tuple", "list", "ordereddict", "minus_one"])
+def test_unflatten_named_shape_forms(form):
+    y = named("A", "B", shape=(2, 6))
+    shape = {"tuple": (("C", 2), ("D", 3)), "list": [["C", 2], ["D", 3]],
+             "ordereddict": collections.OrderedDict([("C", 2), ("D", 3)]), "minus_one": [("C", 2), ("D", -1)]}[form]
+    u = y.unflatten("B", shape)
+    assert u.names == ("A", "C", "D")
+    same_values(u, y.rename(None).unflatten(1, (2, 3)))
+    assert tl.unflatten(y, "B", shape).names == ("A", "C", "D")
+
+
+def test_unflatten_plain_sizes_on_named_raise_as_torch():
+    y = named("A", "B", shape=(2, 6))
+    with pytest.raises(TypeError, match=re.escape("unflatten(): argument 'dim' (position 1) must be int, not str")):
+        y.unflatten("B", (2, 3))
+    msg = "unflatten: input is a named tensor but no names were given for unflattened sizes"
+    for t in (y, y.rename("A", None)):  # any named dim counts
+        with pytest.raises(RuntimeError, match=msg):
+            t.unflatten(1, (2, 3))
+    with pytest.raises(RuntimeError, match=re.escape(
+            "unflatten: Provided sizes [2, 4] don't multiply up to the size of dim 1 ('B': 6) in Tensor['A', 'B']")):
+        y.unflatten("B", (("C", 2), ("D", 4)))
+    with pytest.raises(RuntimeError, match="duplicate names"):
+        y.unflatten("B", (("C", 2), ("A", 3)))
+    with pytest.raises(RuntimeError, match="sizes must be non-empty"):
+        y.unflatten("B", ())
+    assert y.unflatten("B", (("C", 2), (None, 3))).names == ("A", "C", None)
+    assert tl.zeros(2, 6).unflatten(-1, (2, -1)).names == (None, None, None)
