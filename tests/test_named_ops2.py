@@ -133,3 +133,50 @@ def test_unflatten_plain_sizes_on_named_raise_as_torch():
         y.unflatten("B", ())
     assert y.unflatten("B", (("C", 2), (None, 3))).names == ("A", "C", None)
     assert tl.zeros(2, 6).unflatten(-1, (2, -1)).names == (None, None, None)
+
+
+# ---- rsub -------------------------------------------------------------------------------------
+
+def _torch():
+    return pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64", "complex64", "uint8"])
+@pytest.mark.parametrize("other", ["tensor", "int", "float", "zero_d"])
+@pytest.mark.parametrize("alpha", [1, 2, 0.5])
+def test_rsub_matches_torch(dtype, other, alpha):
+    torch = _torch()
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal((3, 4)) * 10).astype(dtype)
+    b = (rng.standard_normal((4,)) * 10).astype(dtype)
+    o = {"tensor": (tl.tensor(b), torch.tensor(b)), "int": (3, 3), "float": (2.5, 2.5),
+         "zero_d": (tl.tensor(2.5, dtype=tl.float64), torch.tensor(2.5, dtype=torch.float64))}[other]
+    try:
+        want = torch.rsub(torch.tensor(a), o[1], alpha=alpha)
+    except RuntimeError as e:  # integral tensors with a float alpha
+        with pytest.raises(RuntimeError, match=re.escape(str(e))):
+            tl.rsub(tl.tensor(a), o[0], alpha=alpha)
+        return
+    got = tl.rsub(tl.tensor(a), o[0], alpha=alpha)
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_rsub_errors_and_names():
+    b = tl.tensor([True, False])
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors is not supported"):
+        tl.rsub(b, True)
+    with pytest.raises(TypeError, match=re.escape("rsub(): argument 'input' (position 1) must be Tensor, not int")):
+        tl.rsub(2, tl.ones(2))
+    with pytest.raises(TypeError, match=re.escape("rsub(): argument 'other' (position 2) must be Tensor or Number")):
+        tl.rsub(tl.ones(2), "a")
+    x = named("A", "B", shape=(2, 3))
+    same_values(tl.rsub(x, 1.5, alpha=2), tl.sub(1.5, x.rename(None), alpha=2))
+    assert tl.rsub(x, 1.5).names == ("A", "B")
+    assert tl.rsub(x, tl.ones(3, names=(None,))).names == ("A", "B")
+    assert tl.rsub(tl.zeros(2, 3, names=("A", None)), tl.ones(3, names=("C",))).names == ("A", "C")
+    # other comes first in the message, as in torch 1.13 (rsub is sub(other, input))
+    with pytest.raises(RuntimeError, match=re.escape(
+            "Error when attempting to broadcast dims ['C'] and dims ['A', 'B']: dim 'C' and dim 'B' are at the same "
+            "position from the right but do not match.")):
+        tl.rsub(x, tl.ones(3, names=("C",)))
