@@ -180,3 +180,27 @@ def test_rsub_errors_and_names():
             "Error when attempting to broadcast dims ['C'] and dims ['A', 'B']: dim 'C' and dim 'B' are at the same "
             "position from the right but do not match.")):
         tl.rsub(x, tl.ones(3, names=("C",)))
+
+
+# ---- argmax / argmin without a dim ------------------------------------------------------------
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("names", [("A", "B"), ("A", None)])
+def test_argmax_argmin_without_dim_on_named(op, names):
+    """A full reduction removes every dim (as x.max() in torch 1.13: names ()); keepdim keeps them.
+    torch 1.13 refused argmax/argmin on named tensors altogether; seed 003 lists both as
+    reductions, which remove dims."""
+    x = named(*names, shape=(3, 4))
+    plain = x.rename(None)
+    r = getattr(x, op)()
+    assert r.names == () and r.dim() == 0
+    same_values(r, getattr(plain, op)())
+    k = getattr(tl, op)(x, keepdim=True)
+    assert k.names == names and k.shape == (1, 1)
+    same_values(k, getattr(plain, op)(keepdim=True))
+    out = tl.empty(1, 1, dtype=tl.int64, names=names)
+    getattr(tl, op)(x, None, True, out=out)
+    same_values(out, k)
+    with pytest.raises(RuntimeError, match="Name mismatch"):
+        getattr(tl, op)(x, None, True, out=tl.empty(1, 1, dtype=tl.int64, names=("P", "Q")))
+    assert getattr(x, op)("A").names == names[1:]
