@@ -204,3 +204,106 @@ def test_argmax_argmin_without_dim_on_named(op, names):
     with pytest.raises(RuntimeError, match="Name mismatch"):
         getattr(tl, op)(x, None, True, out=tl.empty(1, 1, dtype=tl.int64, names=("P", "Q")))
     assert getattr(x, op)("A").names == names[1:]
+
+
+# ---- ops that refused names: each with its rule ------------------------------------------------
+
+X = ("A", "B")
+IDX = tl.tensor([[0, 2, 1], [1, 0, 0]])
+
+
+KEEPS = {  # op -> (call, expected names); 'keeps input names' unless said otherwise
+    "flip": (lambda t: t.flip(0), X), "flip_name": (lambda t: t.flip("B"), X),
+    "roll": (lambda t: t.roll(1, 0), X), "roll_flat": (lambda t: t.roll(2), X),
+    "roll_two": (lambda t: t.roll((1, 2), (0, "B")), X),
+    "rot90": (lambda t: t.rot90(), X), "rot90_k2": (lambda t: t.rot90(2), X), "rot90_k3": (lambda t: t.rot90(-1), X),
+    "repeat": (lambda t: t.repeat(2, 3), X), "repeat_grows": (lambda t: t.repeat(2, 1, 1), (None,) + X),
+    "tile": (lambda t: t.tile((2,)), X), "tile_grows": (lambda t: t.tile((2, 1, 1)), (None,) + X),
+    "tril": (lambda t: t.tril(), X), "triu": (lambda t: tl.triu(t, 1), X),
+    "tril_": (lambda t: t.clone().tril_(-1), X), "triu_": (lambda t: t.clone().triu_(), X),
+    "renorm": (lambda t: t.renorm(2, 0, 1.0), X), "renorm_name": (lambda t: t.renorm(1, "B", 0.5), X),
+    "trace": (lambda t: t[:, :2].trace(), ()),
+    "gather": (lambda t: t.gather(1, IDX), X), "gather_name": (lambda t: t.gather("B", IDX.refine_names("A", None)), X),
+    "scatter": (lambda t: t.scatter(1, IDX, t), X), "scatter_value": (lambda t: t.scatter(1, IDX, 2.0), X),
+    "scatter_add": (lambda t: t.scatter_add(1, IDX, t), X),
+    "put_": (lambda t: t.clone().put_(tl.tensor([0, 5]), tl.tensor([9.0, 8.0])), X),
+}
+
+
+BY_NAME = ("flip_name", "roll_two", "renorm_name", "gather_name")  # take the dim 'B' by name
+
+
+@pytest.mark.parametrize("op", sorted(KEEPS))
+@pytest.mark.parametrize("names", [X, ("A", None)])
+def test_rule_names_and_values(op, names):
+    fn, want = KEEPS[op]
+    if op in BY_NAME and names != X:
+        pytest.skip("needs the name 'B'")
+    x = named(*names, shape=(2, 3))
+    r = fn(x)
+    assert r.names == tuple(None if w == "B" and names[1] is None else w for w in want)
+    plain = fn(x.rename(None).refine_names(*X) if op in BY_NAME else x.rename(None))
+    same_values(r, plain.rename(None))
+    assert x.names == names  # input untouched
+
+
+def test_gather_scatter_unify_index_with_self():
+    x = named("A", "B", shape=(2, 3))
+    assert x.rename(None).gather(1, IDX.refine_names("P", "Q")).names == ("P", "Q")
+    bad = IDX.refine_names("A", "C")
+    msg = re.escape("Error when attempting to broadcast dims ['A', 'B'] and dims ['A', 'C']: dim 'B' and dim 'C'")
+    with pytest.raises(RuntimeError, match=msg):
+        x.gather(1, bad)
+    y = x.clone()
+    with pytest.raises(RuntimeError, match=msg):
+        y.scatter_(1, bad, 1.0)
+    same_values(y, x)  # refused before any write
+    with pytest.raises(RuntimeError, match="do not match"):
+        x.scatter(1, IDX, x.rename("A", "Z"))  # src unifies too
+    z = tl.zeros(2, 3)
+    z.scatter_(1, IDX.refine_names("P", None), 1.0)  # in place: self takes the computed names
+    assert z.names == ("P", None)
+    same_values(z, tl.zeros(2, 3).scatter_(1, IDX, 1.0))
+
+
+def test_cross_unifies():
+    a = named("A", "B", "C", shape=(2, 3, 3))
+    b = tl.tensor(np.arange(18.0).reshape(2, 3, 3), dtype=tl.float32)
+    r = tl.cross(a, b, dim=2)
+    assert r.names == ("A", "B", "C")
+    same_values(r, tl.cross(a.rename(None), b, dim=2))
+    assert tl.cross(a, b.refine_names(None, None, "C"), dim="C").names == ("A", "B", "C")
+    assert tl.cross(a.rename(None), b.refine_names("P", None, None), dim=2).names == ("P", None, None)
+    with pytest.raises(RuntimeError, match="dim 'C' and dim 'D' are at the same position"):
+        tl.cross(a, b.refine_names("A", "B", "D"), dim=2)
+
+
+def test_outer_addr_contract():
+    v1, v2 = named("P", shape=(2,)), named("Q", shape=(3,))
+    x = named("A", "B", shape=(2, 3))
+    assert tl.outer(v1, v2).names == ("P", "Q")
+    same_values(tl.outer(v1, v2), tl.outer(v1.rename(None), v2.rename(None)))
+    r = tl.addr(x.rename(None), v1, v2, beta=0.5, alpha=2)
+    assert r.names == ("P", "Q")
+    same_values(r, tl.addr(x.rename(None), v1.rename(None), v2.rename(None), beta=0.5, alpha=2))
+    assert tl.addr(x, v1.rename(None), v2.rename(None)).names == ("A", "B")
+    assert tl.addr(x.rename("A", None), v1.rename(None), v2).names == ("A", "Q")
+    with pytest.raises(RuntimeError, match="dim 'B' and dim 'Q' are at the same position"):
+        tl.addr(x, v1, v2)
+    with pytest.raises(RuntimeError, match=re.escape("would produce output tensor with duplicate names ['P', 'P']")):
+        tl.outer(v1, v1)
+
+
+def test_addbmm_baddbmm_contract():
+    b1, b2 = named("K", "A", "M", shape=(4, 2, 5)), named("K", "M", "B", shape=(4, 5, 3))
+    x = named("A", "B", shape=(2, 3))
+    r = tl.addbmm(x.rename(None), b1, b2)
+    assert r.names == ("A", "B")  # batch dim summed away, the contracted 'M' gone
+    np.testing.assert_allclose(r.numpy(), tl.addbmm(x.rename(None), b1.rename(None), b2.rename(None)).numpy(),
+                               rtol=1e-5)
+    assert tl.addbmm(x.rename("A", None), b1.rename(None), b2).names == ("A", "B")
+    with pytest.raises(RuntimeError, match="matmul: Expected 'K'"):
+        tl.addbmm(x, b1, b2.rename("J", "M", "B"))
+    with pytest.raises(RuntimeError, match="dim 'Z' and dim 'B' are at the same position"):
+        tl.addbmm(x.rename("A", "Z"), b1, b2)
+    assert tl.baddbmm(tl.zeros(4, 2, 3), b1, b2).names == ("K", "A", "B")

@@ -71,6 +71,22 @@ int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out
     return tl_names_unify_lists(out, a ? a->names : NULL, a ? a->ndim : 0, b ? b->names : NULL, b ? b->ndim : 0, out_ndim);
 }
 
+int tl_names_unify_n(int32_t *out, int out_ndim, const tl_tensor *const *ts, int n)
+{
+    int32_t acc[TL_MAX_DIMS];
+    int acc_n = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        const tl_tensor *t = ts[i];
+        if (!t || !t->names || t->ndim > out_ndim) continue;
+        int r = tl_names_unify_lists(out, any ? acc : NULL, acc_n, t->names, t->ndim, out_ndim);
+        if (r < 0) return -1;
+        memcpy(acc, out, sizeof(int32_t) * (size_t)out_ndim);
+        acc_n = out_ndim;
+        any = 1;
+    }
+    return any;
+}
+
 int tl_names_check_out(const tl_tensor *out, int ndim, const int64_t *sizes, const int32_t *names)
 {
     if (!out->names) return 0;

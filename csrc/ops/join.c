@@ -134,7 +134,7 @@ int tl_flip(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
     }
     if (tl_tensor_empty_like(out, t, (tl_dtype)t->dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
     tl_tensor src = geom(t, t->ndim, t->sizes, st, off);
-    if (tl_copy_(out, &src) < 0) { tl_tensor_clear(out); return -1; }
+    if (tl_copy_(out, &src) < 0 || tl_tensor_copy_names(out, t) < 0) { tl_tensor_clear(out); return -1; }
     return 0;
 }
 
@@ -152,6 +152,11 @@ int tl_repeat(tl_tensor *out, const tl_tensor *t, const int64_t *reps, int n)
         if (tl_mul_checked(s, reps[i], &shape[i]) < 0) return -1;
     }
     if (tl_tensor_empty(out, n, shape, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    if (t->names) { /* dims keep their names; leading dims the repeat adds are unnamed (as expand) */
+        int32_t names[TL_MAX_DIMS] = {0};
+        memcpy(names + lead, t->names, sizeof(int32_t) * (size_t)t->ndim);
+        if (tl_tensor_set_names(out, names) < 0) { tl_tensor_clear(out); return -1; }
+    }
     if (tl_numel(out) == 0) return 0;
     for (int i = 0; i < n; i++) {
         int64_t s = i < lead ? 1 : t->sizes[i - lead];
