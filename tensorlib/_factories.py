@@ -334,8 +334,9 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
 
 
 def _into(out, r):
-    if tuple(out.shape) != tuple(r.shape):
-        out.resize_(r.shape) if hasattr(out, "resize_") else None
+    """out= of the factories: out resized to r's shape, names by seed 003's out= rule (the
+    computed names are all None, so a named out is refused), then r copied in."""
+    _C._resize_as_(out, r)
     out.copy_(r)
     return out
 

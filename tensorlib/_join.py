@@ -121,7 +121,6 @@ def column_stack(tensors, *, out=None):
 
 def flip(input, dims):
     """Copy of input reversed along dims."""
-    _no_names("flip", input)
     if isinstance(dims, (_int, str)):
         dims = (dims,)
     return _C._flip(input, [_dim(input, d) for d in dims])
@@ -152,13 +151,13 @@ def flipud(input):
 
 def roll(input, shifts, dims=None):
     """Rolls elements along dims (flattened when dims is None), wrapping around."""
-    _no_names("roll", input)
     if isinstance(shifts, _int):
         shifts = (shifts,)
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
-        return roll(input.flatten(), shifts, 0).view(input.shape)
+        plain = input.rename(None)  # the flattened roll keeps every dim's name
+        return roll(plain.flatten(), shifts, 0).view(input.shape)._set_names(input.names, True)
     if isinstance(dims, (_int, str)):
         dims = (dims,)
     if len(shifts) != len(dims):
@@ -177,7 +176,6 @@ def roll(input, shifts, dims=None):
 
 def rot90(input, k=1, dims=(0, 1)):
     """Rotates by 90 degrees k times in the plane of dims (from dims[0] towards dims[1])."""
-    _no_names("rot90", input)
     dims = list(dims)
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
@@ -188,12 +186,13 @@ def rot90(input, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
     k = operator.index(k) % 4  # never `%=`: k may be the caller's tensor
     if k == 1:
-        return flip(input, (d1,)).transpose(d0, d1)
-    if k == 2:
-        return flip(input, (d0, d1))
-    if k == 3:
-        return flip(input, (d0,)).transpose(d0, d1)
-    return input.clone(memory_format=_C.contiguous_format)
+        r = flip(input, (d1,)).transpose(d0, d1)
+    elif k == 3:
+        r = flip(input, (d0,)).transpose(d0, d1)
+    else:
+        return flip(input, (d0, d1)) if k == 2 else input.clone(memory_format=_C.contiguous_format)
+    # the rotated plane's dims keep their names (the transpose would swap them)
+    return r._set_names(input.names, True) if input.has_names() else r
 
 
 def _sizes(args):
@@ -204,7 +203,6 @@ def _sizes(args):
 
 def repeat(input, *sizes):
     """Tiles input: the result's dim i has size input.size(i) * sizes[i] (leading dims added)."""
-    _no_names("repeat", input)
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return _C._repeat(input, _sizes(sizes))
@@ -212,7 +210,6 @@ def repeat(input, *sizes):
 
 def tile(input, dims):
     """Like repeat, with dims padded by leading 1s when shorter than input's rank."""
-    _no_names("tile", input)
     dims = list(dims)
     if len(dims) < input.dim():
         dims = [1] * (input.dim() - len(dims)) + dims
@@ -249,14 +246,12 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 def tril_(input, diagonal=0):
     """In place: zeroes the elements above diagonal of the last two dims."""
-    _no_names("tril_", input)
     _C._tril_(input, operator.index(diagonal), False)
     return input
 
 
 def triu_(input, diagonal=0):
     """In place: zeroes the elements below diagonal of the last two dims."""
-    _no_names("triu_", input)
     _C._tril_(input, operator.index(diagonal), True)
     return input
 
@@ -264,7 +259,6 @@ def triu_(input, diagonal=0):
 @supports_out
 def tril(input, diagonal=0):
     """Lower triangle (on and below diagonal) of the last two dims; the rest zero."""
-    _no_names("tril", input)
     if input.dim() < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return tril_(input.clone(), diagonal)
@@ -273,7 +267,6 @@ def tril(input, diagonal=0):
 @supports_out
 def triu(input, diagonal=0):
     """Upper triangle (on and above diagonal) of the last two dims; the rest zero."""
-    _no_names("triu", input)
     if input.dim() < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return triu_(input.clone(), diagonal)
@@ -319,7 +312,6 @@ def diagflat(input, offset=0):
 
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor (integers accumulate to int64)."""
-    _no_names("trace", input)
     return _C._trace(input)
 
 
@@ -412,15 +404,22 @@ def renorm_(input, p, dim, maxnorm):
     return input
 
 
+def _check_resize_format(memory_format):
+    if memory_format is not None and memory_format not in (_C.contiguous_format, _C.preserve_format):
+        raise RuntimeError("resize_: only contiguous_format is supported")
+
+
 def resize_(input, *sizes, memory_format=None):
     """Resizes input in place (contiguous strides; storage grows when needed and allowed).
     Named tensors only allow resizes that keep the shape."""
-    if memory_format is not None and memory_format not in (_C.contiguous_format, _C.preserve_format):
-        raise RuntimeError("resize_: only contiguous_format is supported")
+    _check_resize_format(memory_format)
     _C._resize_(input, _sizes(sizes))
     return input
 
 
 def resize_as_(input, the_template, *, memory_format=None):
-    """resize_(the_template.shape)."""
-    return resize_(input, tuple(the_template.shape), memory_format=memory_format)
+    """resize_(the_template.shape); names follow the out= rule (an unnamed input takes the
+    template's names, a named one must already match its shape and names)."""
+    _check_resize_format(memory_format)
+    _C._resize_as_(input, the_template)
+    return input

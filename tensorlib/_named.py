@@ -1,7 +1,10 @@
 """Named-tensor helpers (seed 003): rename, refine_names, align_to and the named forms
 of flatten/unflatten. Name storage lives in C (interned ids); these functions resolve
 the Python-level argument forms ('...', keyword renames) and call `_set_names`."""
+import collections
+
 from . import _C
+from ._util import unflatten_sizes
 
 __all__ = ["rename", "refine_names", "align_to", "flatten_named", "unflatten_named"]
 
@@ -116,9 +119,16 @@ def flatten_named(t, dims, out_dim):
 
 
 def unflatten_named(t, dim, namedshape):
+    """unflatten(dim, namedshape): namedshape is an OrderedDict or a sequence of (name, size) pairs;
+    the new dims take those names, the others keep theirs."""
+    pairs = list(namedshape.items()) if isinstance(namedshape, collections.OrderedDict) else list(namedshape)
+    names = [n for n, _ in pairs]
     d = t._dim_index(dim)
-    names = [n for n, _ in namedshape]
-    sizes = [s for _, s in namedshape]
+    sizes = unflatten_sizes(t.size(d), [s for _, s in pairs])
     cur = list(t.names)
+    if sizes is None:
+        label = f"'{cur[d]}': " if cur[d] is not None else ""
+        raise RuntimeError(f"unflatten: Provided sizes {[s for _, s in pairs]} don't multiply up to the size of dim "
+                           f"{d} ({label}{t.size(d)}) in Tensor{_fmt(cur)}")
     out = t.rename(None).unflatten(d, sizes)
     return out._set_names(cur[:d] + names + cur[d + 1:], False)

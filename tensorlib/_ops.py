@@ -6,6 +6,7 @@ The plain unary and binary ops (tensorlib.add, Tensor.add, Tensor.add_, ...) and
 Python operators are C functions; this module only re-exports them.
 """
 import builtins as _builtins
+import numbers as _numbers
 
 from . import _C
 from ._tensor import Tensor
@@ -25,7 +26,7 @@ __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
     "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
-    "addcdiv",
+    "addcdiv", "rsub",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -35,6 +36,16 @@ can_cast = _C.can_cast
 
 def _unary(name, input, out=None, inplace=False, flag=False, p0=0, p1=0, p2=0):
     return _C._ew_unary(_IDX["u_" + name], input, out, inplace, flag, p0, p1, p2)
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (torch.rsub): sub with the operands swapped, so promotion, the
+    bool and integral-alpha checks and name unification are sub's."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"rsub(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if not isinstance(other, (Tensor, _numbers.Number)):
+        raise TypeError(f"rsub(): argument 'other' (position 2) must be Tensor or Number, not {type(other).__name__}")
+    return _C.sub(other, input, alpha=alpha)
 
 
 def result_type(tensor, other):

@@ -303,26 +303,29 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     return _write_out("aminmax", r, out)
 
 
-def argmax(input, dim=None, keepdim=False, *, out=None):
-    """Index of the first maximum (of the flattened input when dim is None); NaN counts as maximal."""
-    _check_tensor("argmax", input)
+def _arg_extreme(op, code, input, dim, keepdim, out):
+    """argmax/argmin. Without dim: over the flattened input, a 0-d result (all names removed, as
+    every full reduction) or, with keepdim, size-1 dims that keep the input's names."""
+    _check_tensor(op, input)
     if dim is None:
-        r = _C._reduce(input.reshape(-1) if input.dim() else input, _ARGMAX, None, False, None, 0.0)
+        plain = input.rename(None) if input.has_names() else input
+        r = _C._reduce(plain.reshape(-1) if plain.dim() else plain, code, None, False, None, 0.0)
         if keepdim:
             r = r.reshape([1] * input.dim())
-        return _write_out("argmax", r, out)
-    return _reduce("argmax", _ARGMAX, input, dim, keepdim, None, out)
+            if input.has_names():
+                r = r.refine_names(*input.names)
+        return _write_out(op, r, out)
+    return _reduce(op, code, input, dim, keepdim, None, out)
+
+
+def argmax(input, dim=None, keepdim=False, *, out=None):
+    """Index of the first maximum (of the flattened input when dim is None); NaN counts as maximal."""
+    return _arg_extreme("argmax", _ARGMAX, input, dim, keepdim, out)
 
 
 def argmin(input, dim=None, keepdim=False, *, out=None):
     """Index of the first minimum; NaN counts as minimal (torch's rule)."""
-    _check_tensor("argmin", input)
-    if dim is None:
-        r = _C._reduce(input.reshape(-1) if input.dim() else input, _ARGMIN, None, False, None, 0.0)
-        if keepdim:
-            r = r.reshape([1] * input.dim())
-        return _write_out("argmin", r, out)
-    return _reduce("argmin", _ARGMIN, input, dim, keepdim, None, out)
+    return _arg_extreme("argmin", _ARGMIN, input, dim, keepdim, out)
 
 
 # ---- order statistics ------------------------------------------------------------------

@@ -6,10 +6,12 @@ forms, composites (split, chunk, flatten, ...), named-tensor helpers, printing a
 Python protocols (pickle, copy, NumPy's __array__, iteration).
 """
 import builtins
+import collections
 import numbers
 
 from . import _C
-from ._util import dim_index as _dim_index, legacy_type as _legacy_type, wrap_dim as _wrap_dim
+from ._util import dim_index as _dim_index, legacy_type as _legacy_type, unflatten_sizes as _unflatten_sizes, \
+    wrap_dim as _wrap_dim
 
 # tensor_split(n) makes n tensors; far more empty ones than the dim has elements is a mistake
 # that would otherwise run until memory is exhausted
@@ -242,32 +244,25 @@ class Tensor(_C.TensorBase):
         return self.reshape(new)
 
     def unflatten(self, dim, sizes):
-        """Splits dim into the given sizes (one may be -1). Named form: sizes is ((name, size), ...)."""
+        """Splits dim into the given sizes (one may be -1). Named form: sizes is an OrderedDict or a
+        sequence of (name, size) pairs; a named tensor needs that form (torch 1.13)."""
         from . import _named
-        if sizes and isinstance(sizes[0], (tuple, list)):
+        if isinstance(sizes, collections.OrderedDict) or (
+                isinstance(sizes, (tuple, list)) and sizes and isinstance(sizes[0], (tuple, list))):
             return _named.unflatten_named(self, dim, sizes)
-        d = self._dim_index(dim)
-        sizes = [int(s) for s in sizes]
         if len(sizes) == 0:
             raise RuntimeError("unflatten: sizes must be non-empty")
-        known = 1
-        for s in sizes:
-            if s != -1:
-                known *= s
-        if -1 in sizes:
-            if known == 0 or self.size(d) % known:
-                raise RuntimeError(
-                    f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} ({self.size(d)}) in the input tensor")
-            sizes[sizes.index(-1)] = self.size(d) // known
-        elif known != self.size(d):
-            raise RuntimeError(
-                f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} ({self.size(d)}) in the input tensor")
-        shape = list(self.shape)
-        new = shape[:d] + sizes + shape[d + 1:]
+        if isinstance(dim, str):
+            raise TypeError("unflatten(): argument 'dim' (position 1) must be int, not str")
         if self.has_names():
-            names = list(self.names)
-            return self.rename(None).reshape(new).refine_names(*(names[:d] + [None] * len(sizes) + names[d + 1:]))
-        return self.reshape(new)
+            raise RuntimeError("unflatten: input is a named tensor but no names were given for unflattened sizes")
+        d = self._dim_index(dim)
+        new = _unflatten_sizes(self.size(d), sizes)
+        if new is None:
+            raise RuntimeError(f"unflatten: Provided sizes {[int(s) for s in sizes]} don't multiply up to the size of "
+                               f"dim {dim} ({self.size(d)}) in the input tensor")
+        shape = list(self.shape)
+        return self.reshape(shape[:d] + new + shape[d + 1:])
 
     def movedim(self, source, destination):
         """Moves dims from source positions to destination positions (a view)."""

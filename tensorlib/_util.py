@@ -2,7 +2,7 @@
 
 import operator
 
-__all__ = ["wrap_dim", "dim_index", "no_names"]
+__all__ = ["wrap_dim", "dim_index", "no_names", "unflatten_sizes"]
 
 
 def wrap_dim(d, ndim):
@@ -21,6 +21,22 @@ def dim_index(t, d):
             raise RuntimeError(f"Name '{d}' not found in Tensor{list(names)}.")
         return names.index(d)
     return wrap_dim(operator.index(d), t.dim())
+
+
+def unflatten_sizes(size, sizes):
+    """unflatten's sizes (ints, one may be -1) resolved to multiply up to size; None when they cannot."""
+    sizes = [operator.index(s) for s in sizes]
+    known = 1
+    for s in sizes:
+        if s != -1:
+            known *= s
+    if -1 in sizes:
+        if known == 0 or size % known:
+            return None
+        sizes[sizes.index(-1)] = size // known
+    elif known != size:
+        return None
+    return sizes
 
 
 def no_names(op, *tensors):

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/shape.h"
 
 static void fmt_names(char *buf, size_t len, const int32_t *n, int k)
 {
@@ -70,13 +71,36 @@ int tl_names_unify(int32_t *out, const tl_tensor *a, const tl_tensor *b, int out
     return tl_names_unify_lists(out, a ? a->names : NULL, a ? a->ndim : 0, b ? b->names : NULL, b ? b->ndim : 0, out_ndim);
 }
 
-int tl_names_check_out(const tl_tensor *out, const int32_t *names, int has_names)
+int tl_names_unify_n(int32_t *out, int out_ndim, const tl_tensor *const *ts, int n)
 {
-    if (!out->names || !has_names) return 0;
-    if (!memcmp(out->names, names, sizeof(int32_t) * out->ndim)) return 0;
-    char a[512], b[512];
-    fmt_names(a, sizeof a, out->names, out->ndim);
-    fmt_names(b, sizeof b, names, out->ndim);
+    int32_t acc[TL_MAX_DIMS];
+    int acc_n = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        const tl_tensor *t = ts[i];
+        if (!t || !t->names || t->ndim > out_ndim) continue;
+        int r = tl_names_unify_lists(out, any ? acc : NULL, acc_n, t->names, t->ndim, out_ndim);
+        if (r < 0) return -1;
+        memcpy(acc, out, sizeof(int32_t) * (size_t)out_ndim);
+        acc_n = out_ndim;
+        any = 1;
+    }
+    return any;
+}
+
+int tl_names_check_out(const tl_tensor *out, int ndim, const int64_t *sizes, const int32_t *names)
+{
+    if (!out->names) return 0;
+    char a[512], b[512], c[512];
+    if (ndim != out->ndim || memcmp(sizes, out->sizes, sizeof(int64_t) * (size_t)ndim)) {
+        fmt_names(a, sizeof a, out->names, out->ndim);
+        return tl_err(TL_ERR_RUNTIME, "Cannot resize named tensor with resize_ or resize_as_ (tried to resize Tensor%s "
+                                      "with size %s to %s). This may be caused by passing a named tensor as an `out=` "
+                                      "argument; please ensure that the sizes are the same. ",
+                      a, tl_shape_str(out->sizes, out->ndim, b, sizeof b), tl_shape_str(sizes, ndim, c, sizeof c));
+    }
+    if (names && !memcmp(out->names, names, sizeof(int32_t) * (size_t)ndim)) return 0;
+    fmt_names(a, sizeof a, out->names, ndim);
+    fmt_names(b, sizeof b, names, ndim);
     return tl_err(TL_ERR_RUNTIME, "Name mismatch: specified out tensor with names %s are not the same as the computed "
                                   "output names %s. Please rename the out tensor's dims with `Tensor.rename`.", a, b);
 }

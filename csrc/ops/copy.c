@@ -189,7 +189,7 @@ int tl_write_out(tl_tensor *out, const tl_tensor *result, bool exact_dtype, int 
     if (!cast_loop_or_err((tl_dtype)result->dtype, (tl_dtype)out->dtype)) return -1;  /* before out is resized */
     bool same = out->ndim == result->ndim;
     for (int i = 0; same && i < out->ndim; i++) same = out->sizes[i] == result->sizes[i];
-    if (same && tl_names_check_out(out, result->names, result->names != NULL) < 0) return -1;
+    if (tl_names_check_out(out, result->ndim, result->sizes, result->names) < 0) return -1;
     if (!same) {
         *resized = tl_numel(out) != 0;
         if (tl_tensor_empty(out, result->ndim, result->sizes, (tl_dtype)out->dtype, out->device, false) < 0) return -1;

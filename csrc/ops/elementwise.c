@@ -365,7 +365,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                 return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                               tl_shape_str(out->sizes, out->ndim, b1, sizeof b1), tl_shape_str(shape, ndim, b2, sizeof b2));
         }
-        if (dst->mode == TL_EW_OUT && same && tl_names_check_out(out, names, has_names) < 0) return -1;
+        if (dst->mode == TL_EW_OUT && tl_names_check_out(out, ndim, shape, has_names ? names : NULL) < 0) return -1;
         if (!same) {
             if (tl_numel(out) > 0) {
                 dst->resized = 1;

@@ -12,6 +12,7 @@
 #include "core/simd.h"
 #include "kernels/cast.h"
 #include "kernels/ew_kernels.h"
+#include "named/unify.h"
 #include "ops/copy.h"
 
 typedef struct { uint64_t lo, hi; } b16;
@@ -483,7 +484,10 @@ static void shp_of(shp *s, const tl_tensor *t)
 
 int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *index)
 {
-    if (tl_check_unnamed(t, "gather") < 0 || tl_check_unnamed(index, "gather") < 0) return -1;
+    int32_t names[TL_MAX_DIMS]; /* index's dims line up with self's: their names unify */
+    const tl_tensor *named_in[2] = {t, index};
+    int named = tl_names_unify_n(names, index->ndim, named_in, 2);
+    if (named < 0) return -1;
     int d;
     if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
     if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
@@ -506,12 +510,15 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
             if (k != d && si.sizes[k] > st.sizes[k])
                 return tl_err(TL_ERR_RUNTIME, "Size does not match at dimension %d expected index %s to be no larger than self %s apart from dimension %d",
                               k, tl_shape_str(index->sizes, index->ndim, b1, sizeof b1), tl_shape_str(t->sizes, t->ndim, b2, sizeof b2), d);
-    if (tl_numel(index) == 0)
-        return tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
+    if (tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    if (named && tl_tensor_set_names(out, names) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
+    if (tl_numel(index) == 0) return 0;
     tl_tensor ixc = {0};
-    if (tl_index_as_i64(&ixc, index) < 0) return -1;
-    if (tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false) < 0) {
-        tl_tensor_clear(&ixc);
+    if (tl_index_as_i64(&ixc, index) < 0) {
+        tl_tensor_clear(out);
         return -1;
     }
     idx_ctx c = {0};
@@ -542,7 +549,10 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
                 tl_reduce_op op, bool include_self, const char *opname)
 {
     if (tl_check_writable(t) < 0) return -1;
-    if (tl_check_unnamed(t, opname) < 0 || tl_check_unnamed(index, opname) < 0) return -1;
+    int32_t names[TL_MAX_DIMS]; /* in place: self takes the names unified with index's and src's */
+    const tl_tensor *named_in[3] = {t, index, src};
+    int named = tl_names_unify_n(names, t->ndim, named_in, 3);
+    if (named < 0) return -1;
     int d;
     if (tl_wrap_dim(dim, t->ndim ? t->ndim : 1, &d) < 0) return -1;
     if (index->dtype != TL_INT64 && index->dtype != TL_INT32)
@@ -563,7 +573,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     shp_of(&si, index);
     if (src) shp_of(&ss, src);
     char b1[512], b2[512], b3[512];
-    if (tl_numel(index) == 0) return 0;
+    if (tl_numel(index) == 0) return named ? tl_tensor_set_names(t, names) : 0;
     if (st.ndim != si.ndim || (src && ss.ndim != si.ndim))
         return tl_err(TL_ERR_RUNTIME, "Index tensor must have the same number of dimensions as %s tensor",
                       st.ndim != si.ndim ? "self" : "src");
@@ -657,6 +667,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
             for (int k = nd - 2; k >= 0 && ++idx[k] == st.sizes[k]; k--) idx[k] = 0;
         }
     }
+    if (rc == 0 && named) rc = tl_tensor_set_names(t, names);
     tl_tensor_clear(&cnt);
     tl_tensor_clear(&vtmp);
     return rc;
@@ -895,7 +906,6 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
 int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool accumulate)
 {
     if (tl_check_writable(t) < 0) return -1;
-    if (tl_check_unnamed(t, "put_") < 0) return -1;
     if (index->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "put_(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
     if (source->dtype != t->dtype)

@@ -13,6 +13,7 @@
 #include "kernels/cast.h"
 #include "ops/copy.h"
 #include "ops/index_util.h"
+#include "named/unify.h"
 
 static tl_tensor geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides, int64_t offset)
 {
@@ -133,7 +134,7 @@ int tl_flip(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
     }
     if (tl_tensor_empty_like(out, t, (tl_dtype)t->dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
     tl_tensor src = geom(t, t->ndim, t->sizes, st, off);
-    if (tl_copy_(out, &src) < 0) { tl_tensor_clear(out); return -1; }
+    if (tl_copy_(out, &src) < 0 || tl_tensor_copy_names(out, t) < 0) { tl_tensor_clear(out); return -1; }
     return 0;
 }
 
@@ -151,6 +152,11 @@ int tl_repeat(tl_tensor *out, const tl_tensor *t, const int64_t *reps, int n)
         if (tl_mul_checked(s, reps[i], &shape[i]) < 0) return -1;
     }
     if (tl_tensor_empty(out, n, shape, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    if (t->names) { /* dims keep their names; leading dims the repeat adds are unnamed (as expand) */
+        int32_t names[TL_MAX_DIMS] = {0};
+        memcpy(names + lead, t->names, sizeof(int32_t) * (size_t)t->ndim);
+        if (tl_tensor_set_names(out, names) < 0) { tl_tensor_clear(out); return -1; }
+    }
     if (tl_numel(out) == 0) return 0;
     for (int i = 0; i < n; i++) {
         int64_t s = i < lead ? 1 : t->sizes[i - lead];
@@ -212,15 +218,7 @@ int tl_tril_(tl_tensor *t, int64_t k, bool upper)
 int tl_resize_(tl_tensor *t, const int64_t *sizes, int n)
 {
     if (tl_check_shape(sizes, n) < 0) return -1;
-    if (t->names) {
-        if (n != t->ndim || memcmp(sizes, t->sizes, 8 * n)) {
-            char b1[512], b2[512];
-            return tl_err(TL_ERR_RUNTIME, "Cannot resize named tensor with resize_ or resize_as_ (tried to resize Tensor with size %s to %s). "
-                          "This may be caused by passing a named tensor as an `out=` argument; please ensure that the sizes are the same.",
-                          tl_shape_str(t->sizes, t->ndim, b1, sizeof b1), tl_shape_str(sizes, n, b2, sizeof b2));
-        }
-        return 0;
-    }
+    if (t->names) return tl_names_check_out(t, n, sizes, t->names); /* only a resize to the same shape */
     int64_t st[TL_MAX_DIMS], need;
     tl_contiguous_strides(sizes, n, st);
     if (tl_check_geometry(n, sizes, st, t->offset, tl_itemsize(t), SIZE_MAX, &need) < 0) return -1;
@@ -235,6 +233,13 @@ int tl_resize_(tl_tensor *t, const int64_t *sizes, int n)
     memcpy(t->sizes, sizes, 8 * n);
     memcpy(t->strides, st, 8 * n);
     return 0;
+}
+
+int tl_resize_as_(tl_tensor *t, const tl_tensor *tmpl)
+{
+    if (t->names) return tl_names_check_out(t, tmpl->ndim, tmpl->sizes, tmpl->names);
+    if (tl_resize_(t, tmpl->sizes, tmpl->ndim) < 0) return -1;
+    return tmpl->names ? tl_tensor_set_names(t, tmpl->names) : 0;
 }
 
 int tl_repeat_interleave_index(tl_tensor *out, const tl_tensor *repeats, int64_t output_size)

@@ -16,6 +16,7 @@
 #include "core/parallel.h"
 #include "ops/copy.h"
 #include "ops/index_util.h"
+#include "named/unify.h"
 
 /* ---- per-dtype value access ---------------------------------------------------------------- */
 
@@ -169,7 +170,6 @@ static tl_loop_fn cross_kernel(tl_dtype dt)
 
 int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim)
 {
-    if (tl_check_unnamed(a, "cross") < 0 || tl_check_unnamed(b, "cross") < 0) return -1;
     if (a->ndim != b->ndim) return tl_err(TL_ERR_RUNTIME, "linalg.cross: inputs must have the same number of dimensions.");
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "linalg.cross: expected input and other to have the same dtype, but got %s and %s",
@@ -184,7 +184,14 @@ int tl_cross(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, int64_t dim
     int64_t shape[TL_MAX_DIMS];
     int nd;
     if (tl_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &nd) < 0) return -1;
+    int32_t names[TL_MAX_DIMS];
+    int named = tl_names_unify(names, a, b, nd); /* an elementwise op on vectors: names unify */
+    if (named < 0) return -1;
     if (tl_tensor_empty(out, nd, shape, (tl_dtype)a->dtype, a->device, false) < 0) return -1;
+    if (named && tl_tensor_set_names(out, names) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
     if (tl_numel(out) == 0) return 0;
     /* iterate over everything but dim d (size 1 there); the kernel walks the 3 components */
     int64_t s1[TL_MAX_DIMS], az[TL_MAX_DIMS], bz[TL_MAX_DIMS];
@@ -322,7 +329,6 @@ static void slice_norms(const tl_tensor *xc, int d, double p, double *acc)
 
 int tl_renorm(tl_tensor *out, const tl_tensor *t, double p, int64_t dim, double maxnorm)
 {
-    if (tl_check_unnamed(t, "renorm") < 0) return -1;
     tl_dtype dt = (tl_dtype)t->dtype;
     if (!(tl_dtype_is_float(dt) || tl_dtype_is_complex(dt)) || tl_dtype_is_shell(dt))
         return tl_err(TL_ERR_RUNTIME, "renorm: expected a floating point or complex tensor as input. Got %s", tl_dtype_infos[dt].cname);
@@ -368,6 +374,7 @@ int tl_renorm(tl_tensor *out, const tl_tensor *t, double p, int64_t dim, double 
     }
     free(acc);
     int rc = tl_tensor_empty(out, t->ndim, t->sizes, dt, t->device, false);
+    if (rc == 0 && (rc = tl_tensor_copy_names(out, t)) < 0) tl_tensor_clear(out); /* keeps input names */
     if (rc == 0) {
         int64_t inner = 1;
         for (int k = d + 1; k < t->ndim; k++) inner *= t->sizes[k];

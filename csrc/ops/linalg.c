@@ -38,15 +38,6 @@ static int check_cpu_strided(const tl_tensor *t)
     return 0;
 }
 
-static int named_unsupported(const tl_tensor *t, const char *op)
-{
-    if (t && t->names)
-        return tl_err(TL_ERR_RUNTIME, "%s is not yet supported with named tensors. Please drop names via "
-                                      "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, "
-                                      "and set names on the result of the operation.", op);
-    return 0;
-}
-
 /* A view of `t` with new sizes/strides (same storage and offset), names dropped. */
 static int view_as(tl_tensor *v, const tl_tensor *t, int nd, const int64_t *sz, const int64_t *st)
 {
@@ -141,6 +132,9 @@ static int unify_batch_dim(const tl_tensor *a, int da, const tl_tensor *b, int d
  * 1-D operands) removed. A result with a name twice is refused in torch's words (torch 1.13
  * checks the two matrix dims only and lets a batch name repeat a matrix one; tensorlib never
  * builds a tensor with duplicate names). */
+static int finish_names(tl_tensor *out, int32_t *nm, int k, const tl_tensor *a, const tl_tensor *b,
+                        const tl_tensor *input);
+
 static int product_names(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, const tl_tensor *input)
 {
     if (!a->names && !b->names && !(input && input->names)) return 0;
@@ -155,6 +149,32 @@ static int product_names(tl_tensor *out, const tl_tensor *a, const tl_tensor *b,
     }
     if (a->ndim >= 2) nm[k++] = name_at(a, a->ndim - 2);
     if (b->ndim >= 2) nm[k++] = name_at(b, b->ndim - 1);
+    return finish_names(out, nm, k, a, b, input);
+}
+
+/* Names of outer/addr: (v1's name, v2's name), then the add rule with input. */
+static int outer_names(tl_tensor *out, const tl_tensor *v1, const tl_tensor *v2, const tl_tensor *input)
+{
+    if (!v1->names && !v2->names && !(input && input->names)) return 0;
+    int32_t nm[2] = {name_at(v1, 0), name_at(v2, 0)};
+    return finish_names(out, nm, 2, v1, v2, input);
+}
+
+/* Names of addbmm: the batch dims unify (as bmm's) and are summed away, leaving
+ * (batch1's rows, batch2's columns); then the add rule with input. */
+static int addbmm_names(tl_tensor *out, const tl_tensor *b1, const tl_tensor *b2, const tl_tensor *input)
+{
+    if (!b1->names && !b2->names && !input->names) return 0;
+    int32_t batch, nm[2] = {name_at(b1, 1), name_at(b2, 2)};
+    if (unify_batch_dim(b1, 0, b2, 0, &batch) < 0) return -1;
+    return finish_names(out, nm, 2, b1, b2, input);
+}
+
+/* The product's names nm[k] (from operands a and b) on out: a name twice is refused, then
+ * an addmm-style input unifies with them from the right. */
+static int finish_names(tl_tensor *out, int32_t *nm, int k, const tl_tensor *a, const tl_tensor *b,
+                        const tl_tensor *input)
+{
     for (int i = 0; i < k; i++) {
         if (nm[i] && contains(nm, i, nm[i])) {
             char sa[512], sb[512], so[512];
@@ -169,7 +189,7 @@ static int product_names(tl_tensor *out, const tl_tensor *a, const tl_tensor *b,
                                           "prevent this.", sa, sb, so);
         }
     }
-    if (input && input->names) { /* addmm/addmv: then the add rule with input */
+    if (input && input->names) { /* addmm/addmv/addr/addbmm: then the add rule with input */
         int32_t ni[TL_MAX_DIMS], res[TL_MAX_DIMS];
         for (int i = 0; i < input->ndim; i++) ni[i] = input->names[i];
         if (unify_right(ni, input->ndim, nm, k, res) < 0) return -1;
@@ -427,7 +447,6 @@ static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v
                       tl_scalar alpha, const char *op)
 {
     if (check_inputs(v1, v2) < 0 || (input && check_cpu_strided(input) < 0)) return -1;
-    if (named_unsupported(v1, op) < 0 || named_unsupported(v2, op) < 0 || named_unsupported(input, op) < 0) return -1;
     if (v1->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec1, but got %d-D", op, v1->ndim);
     if (v2->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec2, but got %d-D", op, v2->ndim);
     tl_dtype dt = promote2((tl_dtype)v1->dtype, (tl_dtype)v2->dtype);
@@ -468,6 +487,7 @@ static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v
             rc = tl_fill_(out, tl_scalar_int(0));
         }
     }
+    if (rc == 0) rc = outer_names(out, v1, v2, input);
     tl_tensor_clear(&x);
     tl_tensor_clear(&y);
     tl_tensor_clear(&xc);
@@ -540,7 +560,6 @@ int tl_addmv(tl_tensor *out, const tl_tensor *input, const tl_tensor *mat, const
 static int check_batched(const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, const char *op)
 {
     if (check_inputs(b1, b2) < 0 || check_cpu_strided(input) < 0) return -1;
-    if (named_unsupported(input, op) < 0 || named_unsupported(b1, op) < 0 || named_unsupported(b2, op) < 0) return -1;
     if (b1->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch1 must be a 3D tensor");
     if (b2->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch2 must be a 3D tensor");
     return 0;
@@ -563,7 +582,8 @@ int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, cons
     int rc = tl_expand(&ex, input, sz, 3);
     tl_tensor_clear(&ex);
     if (rc < 0) return -1;
-    return run_product(out, 3, sz, (tl_dtype)b1->dtype, input, b1, b2, 3, sz, alpha, beta);
+    rc = run_product(out, 3, sz, (tl_dtype)b1->dtype, input, b1, b2, 3, sz, alpha, beta);
+    return rc == 0 ? product_names(out, b1, b2, input) : rc; /* bmm's names, then add's */
 }
 
 int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, tl_scalar beta,
@@ -588,11 +608,13 @@ int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const
     if (rc < 0) return -1;
     /* sum_b A_b @ B_b = [A_0 .. A_{B-1}] (M x B*K) @ [B_0; ..; B_{B-1}] (B*K x N) */
     tl_tensor A = {0}, Bm = {0}, perm = {0};
+    tl_tensor b1v = tl_tensor_geom(b1, 3, b1->sizes, b1->strides), b2v = tl_tensor_geom(b2, 3, b2->sizes, b2->strides);
     int64_t pd[3] = {1, 0, 2};
-    rc = tl_permute(&perm, b1, pd, 3);
+    rc = tl_permute(&perm, &b1v, pd, 3); /* unnamed geometry: reshape refuses names */
     if (rc == 0) rc = tl_reshape(&A, &perm, (int64_t[]){M, B * K}, 2);
-    if (rc == 0) rc = tl_reshape(&Bm, b2, (int64_t[]){B * K, N}, 2);
+    if (rc == 0) rc = tl_reshape(&Bm, &b2v, (int64_t[]){B * K, N}, 2);
     if (rc == 0) rc = run_product(out, 2, sz, (tl_dtype)b1->dtype, input, &A, &Bm, 2, sz, alpha, beta);
+    if (rc == 0) rc = addbmm_names(out, b1, b2, input);
     tl_tensor_clear(&A);
     tl_tensor_clear(&Bm);
     tl_tensor_clear(&perm);

@@ -216,6 +216,13 @@ static PyObject *f_resize_(PyObject *m, PyObject *args)
     return ret_self_none(tl_resize_(T(t), d, n));
 }
 
+static PyObject *f_resize_as_(PyObject *m, PyObject *args)
+{
+    PyObject *t, *tmpl;
+    if (!PyArg_ParseTuple(args, "O!O!", TT, &t, TT, &tmpl)) return NULL;
+    return ret_self_none(tl_resize_as_(T(t), T(tmpl)));
+}
+
 static PyObject *f_repeat_interleave_index(PyObject *m, PyObject *args)
 {
     PyObject *rep;
@@ -254,6 +261,7 @@ PyMethodDef tl_module_methods_index[] = {
     {"_cross", f_cross, METH_VARARGS, "_cross(a, b, dim)."},
     {"_renorm", f_renorm, METH_VARARGS, "_renorm(t, p, dim, maxnorm)."},
     {"_resize_", f_resize_, METH_VARARGS, "_resize_(t, sizes)."},
+    {"_resize_as_", f_resize_as_, METH_VARARGS, "_resize_as_(t, template): resize_ to template's shape, names by the out= rule."},
     {"_repeat_interleave_index", f_repeat_interleave_index, METH_VARARGS, "_repeat_interleave_index(repeats, output_size)."},
     {NULL},
 };
