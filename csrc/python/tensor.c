@@ -259,10 +259,13 @@ static PyObject *m_to(FASTARGS)
     }
     if (tl_conv_dtype(a[4], &dt) < 0 || tl_conv_device(a[5], &dev) < 0 || tl_conv_memfmt(a[8], &fmt) < 0) return NULL;
     if (copy_obj && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
-    if (dev.type != SELF->device.type) {
-        PyErr_Format(PyExc_RuntimeError, "tensorlib: no backend is loaded for device type '%s'",
-                     tl_device_type_names[dev.type]);
-        return NULL;
+    if (dev.type != TL_DEV_CPU || SELF->device.type != TL_DEV_CPU) {  /* a copy by a device backend */
+        if (tl_py_device_ready(&dev) < 0) return NULL;
+        if (tl_device_eq(dev, SELF->device) && !copy && dt == SELF->dtype) {
+            Py_INCREF(self);
+            return self;
+        }
+        return tl_py_to_device(self, dev, dt);
     }
     if (!copy && dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_suggest_memory_format(SELF) == fmt)) {  /* torch's to_will_alias */
         Py_INCREF(self);
