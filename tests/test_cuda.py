@@ -53,6 +53,12 @@ def test_factories_and_repr():
         z.numpy()
 
 
+def test_item_and_tolist_read_a_host_copy():
+    x = tl.tensor([[1.5, -2.0], [3.0, 4.25]])
+    g = x.cuda()
+    assert g.tolist() == x.tolist() and g[1, 1].item() == 4.25
+
+
 def test_cast_on_upload_and_noncontiguous_source():
     x = tl.arange(12).reshape(3, 4).t()
     g = x.to("cuda", tl.float32)

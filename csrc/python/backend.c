@@ -39,6 +39,14 @@ PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype)
     return (PyObject *)r;
 }
 
+PyObject *tl_py_call_on_host(PyObject *self, const char *method)
+{
+    PyObject *host = PyObject_CallMethod(self, "cpu", NULL);
+    PyObject *r = host ? PyObject_CallMethod(host, method, NULL) : NULL;
+    Py_XDECREF(host);
+    return r;
+}
+
 /* _hd_apply(op, a, b=None): the backend element math (kernels/hd_math.h) run on the CPU,
  * for the tests; op is a backend op name such as "ADD" or "EXP". */
 static PyObject *m_hd_apply(PyObject *m, PyObject *args)

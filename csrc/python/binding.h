@@ -67,6 +67,8 @@ int tl_conv_device(PyObject *o, tl_device *out);         /* None leaves *out unc
 int tl_py_device_ready(tl_device *dev);
 int tl_py_add_backend_api(PyObject *m);
 PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype);
+/* self.cpu().<method>(): item()/tolist() of a device tensor read a host copy. */
+PyObject *tl_py_call_on_host(PyObject *self, const char *method);
 int tl_conv_memfmt(PyObject *o, tl_memory_format *out);  /* None leaves *out unchanged */
 int tl_conv_int64(PyObject *o, int64_t *out, const char *what);
 /* A size given as varargs ints or one sequence (tuple/list/Size); n receives the rank. */

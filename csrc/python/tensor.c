@@ -668,6 +668,7 @@ static PyObject *elem_to_py(const char *p, tl_dtype dt)
 
 static PyObject *m_item(PyObject *self, PyObject *u)
 {
+    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "item");
     if (one_element(self, "item") < 0) return NULL;
     return elem_to_py(tl_data(SELF), (tl_dtype)SELF->dtype);
 }
@@ -764,6 +765,7 @@ static PyObject *tolist_rec(const tl_tensor *t, int d, const char *p)
 
 static PyObject *m_tolist(PyObject *self, PyObject *u)
 {
+    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "tolist");
     if (SELF->dtype == TL_FLOAT4_E2M1FN_X2) {
         PyErr_SetString(PyExc_RuntimeError, "tolist is not supported for float4_e2m1fn_x2");
         return NULL;
