@@ -12,6 +12,12 @@ scipy_openblas32 is not importable (e.g. ``pip install --no-build-isolation .``
 on a machine with only Debian's libopenblas-dev), the system's libopenblas and
 its cblas.h are used instead.
 
+CUDA: the second extension ``tensorlib._C_cuda`` is compiled from csrc/cuda/*.cu by nvcc
+(found through $CUDA_HOME/bin, /usr/local/cuda/bin or PATH) and linked against the shared
+cudart. ``TENSORLIB_CUDA=0`` leaves it out, ``=1`` requires it (error without nvcc); unset,
+it is built when nvcc is found. It reaches the core only through the capsule
+``tensorlib._C._backend_api`` (csrc/backend/backend.h).
+
 Build variants (environment variables):
   TENSORLIB_SANITIZE=1  AddressSanitizer + UBSan (signed overflow included: -fno-wrapv overrides
                         CPython's -fwrapv; float-cast-overflow too), -O1 -g, and the debug
@@ -22,6 +28,7 @@ Build variants (environment variables):
 import glob
 import os
 import shutil
+import sysconfig
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
@@ -68,12 +75,51 @@ def compile_flags():
     return cflags, ldflags
 
 
+def find_cuda():
+    """Return the CUDA toolkit root to build tensorlib._C_cuda with, or None."""
+    mode = os.environ.get("TENSORLIB_CUDA", "")
+    if mode == "0":
+        return None
+    candidates = [os.path.join(os.environ[k], "bin", "nvcc") for k in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(k)]
+    candidates += ["/usr/local/cuda/bin/nvcc", shutil.which("nvcc") or ""]
+    for nvcc in candidates:
+        if nvcc and os.path.isfile(nvcc):
+            root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+            if os.path.isfile(os.path.join(root, "include", "cuda_runtime.h")):
+                return root
+    if mode == "1":
+        raise SystemExit("tensorlib: TENSORLIB_CUDA=1 but no nvcc with the CUDA headers was found")
+    print("tensorlib: nvcc not found; building without the CUDA backend")
+    return None
+
+
 BLAS_INCLUDES, BLAS_LIBDIRS, BLAS_LIBS, BLAS_MACROS, BLAS_SO = find_blas()
 
 
 class BuildExt(build_ext):
-    """Adds NumPy's headers (importable only once build requirements are installed) and
-    copies the bundled OpenBLAS next to the built extension."""
+    """Adds NumPy's headers (importable only once build requirements are installed),
+    copies the bundled OpenBLAS next to the built extension, and compiles the .cu sources
+    of the CUDA extension with nvcc."""
+
+    def build_extension(self, ext):
+        if ext.name != "tensorlib._C_cuda":
+            return super().build_extension(ext)
+        from setuptools.modified import newer_group
+        out = self.get_ext_fullpath(ext.name)
+        if not (self.force or newer_group(ext.sources + ext.depends, out, "newer")):
+            return
+        nvcc = os.path.join(CUDA_ROOT, "bin", "nvcc")
+        py_include = sysconfig.get_paths()["include"]
+        objects = []
+        for src in ext.sources:  # one nvcc call per .cu file; the host compiler links
+            obj = os.path.join(self.build_temp, os.path.splitext(src)[0] + ".o")
+            os.makedirs(os.path.dirname(obj), exist_ok=True)
+            self.spawn([nvcc, "-c", src, "-o", obj, "-std=c++17", "-O3", "-Xcompiler", "-fPIC,-Wall,-Wextra",
+                        "-Icsrc", "-I" + py_include] + NVCC_ARCH)
+            objects.append(obj)
+        self.compiler.link_shared_object(
+            objects, out, library_dirs=ext.library_dirs, libraries=ext.libraries,
+            runtime_library_dirs=ext.runtime_library_dirs, target_lang="c++")
 
     def run(self):
         import numpy
@@ -93,7 +139,7 @@ def _files(pattern):
 
 
 cflags, ldflags = compile_flags()
-extension = Extension(
+extensions = [Extension(
     "tensorlib._C",
     sources=_files("*.c"),
     depends=_files("*.h"),
@@ -103,12 +149,26 @@ extension = Extension(
     define_macros=BLAS_MACROS + [("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
     extra_compile_args=cflags,
     extra_link_args=ldflags,
-)
+)]
+
+CUDA_ROOT = find_cuda()
+# Real code for the machines we check on (H100/H200: sm_90) plus PTX for newer GPUs.
+NVCC_ARCH = ["-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90"]
+if CUDA_ROOT:
+    cuda_lib = next((d for d in (os.path.join(CUDA_ROOT, "lib64"), os.path.join(CUDA_ROOT, "lib"))
+                     if os.path.isdir(d)), os.path.join(CUDA_ROOT, "lib64"))
+    extensions.append(Extension(
+        "tensorlib._C_cuda",
+        sources=sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu"))),
+        depends=sorted(glob.glob(os.path.join("csrc", "cuda", "*.h")) + glob.glob(os.path.join("csrc", "backend", "*.h"))
+                       + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "core", "error.h"),
+                          os.path.join("csrc", "core", "device.h")]),
+        library_dirs=[cuda_lib], runtime_library_dirs=[cuda_lib], libraries=["cudart", "stdc++"]))
 
 # Shared libraries reach build/ and the wheel only through build_ext. Left to build_py, an
 # in-place build's tensorlib/_C*.so (listed in a stale egg-info SOURCES.txt) would be copied
 # into build/lib, where build_ext would take it as up to date and ship or reuse it.
-setup(ext_modules=[extension], cmdclass={"build_ext": BuildExt},
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt},
       packages=find_packages(include=["tensorlib", "tensorlib.*"]),
       include_package_data=False,
       package_data={"tensorlib": ["*.pyi", "py.typed"]},

@@ -66,6 +66,14 @@ del _d
 __version__ = "0.1.0"
 
 
+def __getattr__(name):
+    """Loads tensorlib.cuda on first access: ``import tensorlib`` never imports it."""
+    if name == "cuda":
+        import importlib
+        return importlib.import_module(".cuda", __name__)
+    raise AttributeError("module 'tensorlib' has no attribute %r" % name)
+
+
 def get_default_device():
     """The device factories use when none is given."""
     return _C._get_default_device()

@@ -29,11 +29,17 @@ def _check_no_grad(requires_grad):
 
 
 def _device_ok(device):
+    """The device object (None for None); a CUDA device loads tensorlib.cuda, which raises
+    torch's error when CUDA cannot be used; other non-CPU devices have no backend."""
     if device is None:
-        return
+        return None
     d = device if isinstance(device, _C.device) else _C.device(device)
-    if d.type != "cpu":
+    if d.type == "cuda":
+        from . import cuda
+        cuda._lazy_init()
+    elif d.type != "cpu":
         raise RuntimeError(f"tensorlib: no backend is loaded for device type '{d.type}'")
+    return d
 
 
 def _infer_scalar_dtype(x):
@@ -220,7 +226,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     complex numbers; NumPy inputs keep their dtype.
     """
     _check_no_grad(requires_grad)
-    _device_ok(device)
+    d = _device_ok(device)
+    if d is not None and d.type != "cpu":  # built on the host, then copied
+        return tensor(data, dtype=dtype, names=names).to(d)
     np = _numpy() if not isinstance(data, (int, float, bool, complex)) else None
     if dtype is not None and not isinstance(dtype, _C.dtype):
         dtype = _C.empty(0, dtype=dtype).dtype
@@ -266,7 +274,9 @@ def _from_numpy_any(arr):
 
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a tensor or NumPy array when dtype and device allow."""
-    _device_ok(device)
+    d = _device_ok(device)
+    if d is not None and d.type != "cpu":
+        return as_tensor(data, dtype=dtype).to(d)
     if isinstance(data, _C.TensorBase):
         return data if dtype is None or dtype == data.dtype else data.to(dtype)
     np = _numpy()
@@ -297,7 +307,9 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False, **kw):
 
 def _resolve(dtype, device, requires_grad):
     _check_no_grad(requires_grad)
-    _device_ok(device if device is not None else _C._get_default_device())
+    d = _device_ok(device if device is not None else _C._get_default_device())
+    if d is not None and d.type != "cpu":  # arange/linspace/eye... fill on the host
+        raise NotImplementedError(f"tensorlib: this factory is not implemented for {d.type} tensors yet")
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):

@@ -188,6 +188,8 @@ def _readable(t):
 
 def _tensor_str(t, indent):
     """Body text of a strided tensor (without prefix and suffixes)."""
+    if t.device.type != "cpu":
+        t = t.cpu()  # values are read on the host
     numel = t.numel()
     if numel == 0:
         return "[]"

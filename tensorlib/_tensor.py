@@ -366,7 +366,9 @@ class Tensor(_C.TensorBase):
         return self.reshape(-1)
 
     def cpu(self, memory_format=None):
-        """self when already on the CPU."""
+        """A copy in host memory; self when already on the CPU."""
+        if self.device.type != "cpu":
+            return self.to("cpu")
         return self if memory_format is None else self.to("cpu", memory_format=memory_format)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):

@@ -10,6 +10,12 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
 {
     int64_t st[TL_MAX_DIMS][TL_ITER_MAX_OPS];
     int64_t sh[TL_MAX_DIMS];
+    /* The CPU kernels run over host memory only; device tensors reach their backend's
+     * kernels before this point or not at all (no op dispatches to CUDA yet). */
+    for (int k = 0; k < nops; k++)
+        if (ops[k] && ops[k]->device.type != TL_DEV_CPU)
+            return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
+                          tl_device_type_names[ops[k]->device.type]);
     it->nops = nops;
     it->numel = 1;
     /* Broadcast every operand onto the shape; dims stored innermost first. */

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
 
 #define TL_HUGE_THRESHOLD ((size_t)4 << 20)
@@ -97,10 +98,31 @@ void tl_free(void *p, size_t nbytes)
     if (!kept) munmap(p, n);
 }
 
+/* Device memory comes from the device's registered backend (which keeps its own
+ * statistics and cache); such a storage is not resizable in place. */
+static tl_storage *device_storage(tl_storage *s, size_t nbytes, tl_device device, bool zero)
+{
+    const tl_device_backend *b = tl_backend_get(device.type);
+    if (tl_backend_check(device) < 0 || !(s->data = b->alloc(nbytes, device.index))) {
+        free(s);
+        return NULL;
+    }
+    if (zero && b->memset_zero(s->data, nbytes, device.index) < 0) {
+        b->free(s->data, nbytes, device.index);
+        free(s);
+        return NULL;
+    }
+    s->refcnt = 1;
+    s->nbytes = nbytes;
+    s->device = device;
+    return s;
+}
+
 tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero)
 {
     tl_storage *s = calloc(1, sizeof *s);
     if (!s) { tl_err(TL_ERR_MEMORY, "out of memory"); return NULL; }
+    if (device.type != TL_DEV_CPU) return device_storage(s, nbytes, device, zero);
     s->data = zero ? tl_alloc_zeroed(nbytes) : tl_alloc(nbytes);
     if (!s->data) {
         free(s);
@@ -139,6 +161,7 @@ void tl_storage_release(tl_storage *s)
 {
     if (!s || __atomic_sub_fetch(&s->refcnt, 1, __ATOMIC_ACQ_REL) > 0) return;
     if (s->release) s->release(s->owner);
+    else if (s->device.type != TL_DEV_CPU) tl_backend_get(s->device.type)->free(s->data, s->nbytes, s->device.index);
     else if (s->shared) munmap(s->data, shared_len(s->nbytes));
     else tl_free(s->data, s->nbytes);
     free(s);

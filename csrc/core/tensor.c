@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
 
 int tl_tensor_set_ndim(tl_tensor *t, int ndim)
@@ -94,19 +95,11 @@ static int storage_bytes(int ndim, const int64_t *sizes, const int64_t *strides,
     return 0;
 }
 
-static int check_device(tl_device device)
-{
-    if (device.type != TL_DEV_CPU)
-        return tl_err(TL_ERR_RUNTIME, "tensorlib: no backend is loaded for device type '%s'",
-                      tl_device_type_names[device.type]);
-    return 0;
-}
-
 int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
                             tl_dtype dtype, tl_device device)
 {
     size_t nbytes;
-    if (check_device(device) < 0 || storage_bytes(ndim, sizes, strides, dtype, &nbytes) < 0) return -1;
+    if (tl_backend_check(device) < 0 || storage_bytes(ndim, sizes, strides, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, false);
     if (!s) return -1;
     int rc = tl_tensor_init(t, s, 0, ndim, sizes, strides, dtype);
@@ -117,7 +110,7 @@ int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const 
 int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype, tl_device device, bool zero)
 {
     size_t nbytes;
-    if (check_device(device) < 0 || storage_bytes(ndim, sizes, NULL, dtype, &nbytes) < 0) return -1;
+    if (tl_backend_check(device) < 0 || storage_bytes(ndim, sizes, NULL, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, zero);
     if (!s) return -1;
     int rc = tl_tensor_init(t, s, 0, ndim, sizes, NULL, dtype);

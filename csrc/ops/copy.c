@@ -125,6 +125,9 @@ int tl_fill_(tl_tensor *t, tl_scalar s)
 {
     char buf[16];
     if (tl_check_writable(t) < 0) return -1;
+    if (t->device.type != TL_DEV_CPU) /* host loop below; no device fill kernel yet */
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
+                      tl_device_type_names[t->device.type]);
     if (t->dtype == TL_FLOAT4_E2M1FN_X2) {
         if (s.kind != TL_KIND_BOOL && !(s.kind == TL_KIND_INT && s.v.i == 0) && !(s.kind == TL_KIND_FLOAT && s.v.d == 0))
             return tl_err(TL_ERR_RUNTIME, "fill_: only zero can fill a float4_e2m1fn_x2 tensor");

@@ -61,6 +61,14 @@ int tl_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, co
                   const char *const *names, int nrequired, int npositional, PyObject **out);
 int tl_conv_dtype(PyObject *o, tl_dtype *out);           /* None leaves *out unchanged */
 int tl_conv_device(PyObject *o, tl_device *out);         /* None leaves *out unchanged */
+/* 0 when tensors can be made on *dev; a CUDA device first loads tensorlib.cuda (torch's
+ * AssertionError/RuntimeError when CUDA cannot be used) and gets the current device's index
+ * when none was given. */
+int tl_py_device_ready(tl_device *dev);
+int tl_py_add_backend_api(PyObject *m);
+PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype);
+/* self.cpu().<method>(): item()/tolist() of a device tensor read a host copy. */
+PyObject *tl_py_call_on_host(PyObject *self, const char *method);
 int tl_conv_memfmt(PyObject *o, tl_memory_format *out);  /* None leaves *out unchanged */
 int tl_conv_int64(PyObject *o, int64_t *out, const char *what);
 /* A size given as varargs ints or one sequence (tuple/list/Size); n receives the rank. */
@@ -99,6 +107,7 @@ extern const int tl_debug_checks;
 /* TensorBase's number slots: files defining operators fill them before tl_init_tensor. */
 extern PyNumberMethods tl_tensor_as_number;
 extern PyMethodDef tl_module_methods_factory[];
+extern PyMethodDef tl_module_methods_backend[];  /* python/backend.c */
 extern PyMethodDef tl_module_methods_interop[];
 extern PyMethodDef tl_tensor_methods_interop[];
 /* An ndarray operand of an operator as a tensor: 1 converted (*out new ref), 0 not one, -1 error. */

@@ -42,12 +42,7 @@ static int parse_opts(PyObject **kw, factory_opts *o, tl_dtype default_dtype)
         return -1;
     }
     if (o->device.type == TL_DEV_CPU) o->device.index = -1; /* CPU tensors carry no index */
-    if (o->device.type != TL_DEV_CPU) {
-        PyErr_Format(PyExc_RuntimeError, "tensorlib: no backend is loaded for device type '%s'",
-                     tl_device_type_names[o->device.type]);
-        return -1;
-    }
-    return 0;
+    return tl_py_device_ready(&o->device);
 }
 
 /* Allocates per opts (memory format, names). */

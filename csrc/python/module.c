@@ -41,6 +41,7 @@ static PyMethodDef module_methods[] = {
  * adding an op family is one line in each list. */
 static PyMethodDef *const module_tables[] = {
     tl_module_methods_factory,
+    tl_module_methods_backend,
     tl_module_methods_interop,
     tl_module_methods_dlpack,
     tl_module_methods_linalg,
@@ -70,7 +71,9 @@ PyMODINIT_FUNC PyInit__C(void)
     if (!m) return NULL;
     tl_init_arith();
     tl_linalg_install_operators();
-    if (tl_init_errors(m) < 0 || tl_init_types(m) < 0 || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0) goto fail;
+    if (tl_init_errors(m) < 0 || tl_py_add_backend_api(m) < 0 || tl_init_types(m) < 0
+        || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0)
+        goto fail;
     /* module functions go through the layout gate (python/gate.c); the sparse primitives not */
     for (int i = 0; module_tables[i]; i++)
         for (PyMethodDef *d = module_tables[i]; d->ml_name; d++) {

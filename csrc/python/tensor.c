@@ -270,10 +270,13 @@ static PyObject *m_to(FASTARGS)
     }
     if (tl_conv_dtype(a[4], &dt) < 0 || tl_conv_device(a[5], &dev) < 0 || tl_conv_memfmt(a[8], &fmt) < 0) return NULL;
     if (copy_obj && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
-    if (dev.type != SELF->device.type) {
-        PyErr_Format(PyExc_RuntimeError, "tensorlib: no backend is loaded for device type '%s'",
-                     tl_device_type_names[dev.type]);
-        return NULL;
+    if (dev.type != TL_DEV_CPU || SELF->device.type != TL_DEV_CPU) {  /* a copy by a device backend */
+        if (tl_py_device_ready(&dev) < 0) return NULL;
+        if (tl_device_eq(dev, SELF->device) && !copy && dt == SELF->dtype) {
+            Py_INCREF(self);
+            return self;
+        }
+        return tl_py_to_device(self, dev, dt);
     }
     if (!copy && dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_suggest_memory_format(SELF) == fmt)) {  /* torch's to_will_alias */
         Py_INCREF(self);
@@ -674,6 +677,7 @@ static PyObject *elem_to_py(const char *p, tl_dtype dt)
 
 static PyObject *m_item(PyObject *self, PyObject *u)
 {
+    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "item");
     if (one_element(self, "item") < 0) return NULL;
     return elem_to_py(tl_data(SELF), (tl_dtype)SELF->dtype);
 }
@@ -770,6 +774,7 @@ static PyObject *tolist_rec(const tl_tensor *t, int d, const char *p)
 
 static PyObject *m_tolist(PyObject *self, PyObject *u)
 {
+    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "tolist");
     if (SELF->dtype == TL_FLOAT4_E2M1FN_X2) {
         PyErr_SetString(PyExc_RuntimeError, "tolist is not supported for float4_e2m1fn_x2");
         return NULL;

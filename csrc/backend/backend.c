@@ -1,0 +1,84 @@
+/* backend.c - the device-backend registry and the core API table handed to backend modules. */
+#include "backend/backend.h"
+
+#include <string.h>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/tensor.h"
+#include "ops/copy.h"
+
+static const tl_device_backend *registry[TL_NUM_DEVICE_TYPES];
+
+const tl_device_backend *tl_backend_get(int device_type)
+{
+    return device_type >= 0 && device_type < TL_NUM_DEVICE_TYPES ? registry[device_type] : NULL;
+}
+
+int tl_backend_register(int device_type, const tl_device_backend *b)
+{
+    if (device_type <= TL_DEV_CPU || device_type >= TL_NUM_DEVICE_TYPES)
+        return tl_err(TL_ERR_VALUE, "tensorlib: cannot register a backend for device type %d", device_type);
+    if (b && (b->abi_version != TL_BACKEND_ABI_VERSION || b->size != sizeof(tl_device_backend)))
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: the %s backend was built for backend ABI version %u "
+                      "(size %u), this core has version %d (size %zu); rebuild tensorlib",
+                      tl_device_type_names[device_type], b->abi_version, b->size, TL_BACKEND_ABI_VERSION,
+                      sizeof(tl_device_backend));
+    registry[device_type] = b;
+    return 0;
+}
+
+int tl_backend_check(tl_device device)
+{
+    if (device.type != TL_DEV_CPU && !tl_backend_get(device.type))
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: no backend is loaded for device type '%s'",
+                      tl_device_type_names[device.type]);
+    return 0;
+}
+
+static void api_set_error(int kind, const char *msg) { tl_err((tl_errkind)kind, "%s", msg); }
+static size_t api_itemsize(int dtype) { return dtype >= 0 && dtype < TL_NUM_DTYPES ? (size_t)tl_dtype_itemsize((tl_dtype)dtype) : 0; }
+
+static int api_dtype_from_name(const char *name)
+{
+    for (int d = 0; d < TL_NUM_DTYPES; d++)
+        if (strcmp(tl_dtype_infos[d].name, name) == 0) return d;
+    return -1;
+}
+
+static const tl_core_api core_api = {
+    .abi_version = TL_BACKEND_ABI_VERSION,
+    .size = sizeof(tl_core_api),
+    .register_backend = tl_backend_register,
+    .set_error = api_set_error,
+    .dtype_itemsize = api_itemsize,
+    .dtype_from_name = api_dtype_from_name,
+};
+
+const tl_core_api *tl_core_api_get(void) { return &core_api; }
+
+/* Copy to another device: a CPU source is first cast and made contiguous on the host; a
+ * device source must already be contiguous with the requested dtype (device-side casts and
+ * strided copies are kernels the backend does not have yet). */
+int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_)
+{
+    tl_dtype dtype = (tl_dtype)dtype_;
+    tl_tensor tmp = {0};
+    const tl_tensor *from = src;
+    if (src->device.type == TL_DEV_CPU) {
+        if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+        from = &tmp;
+    } else if (!tl_is_contiguous(src) || src->dtype != dtype) {
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: copying a non-contiguous or differently typed %s tensor "
+                      "to another device is not implemented yet", tl_device_type_names[src->device.type]);
+    }
+    const tl_device_backend *b = tl_backend_get(dev.type != TL_DEV_CPU ? dev.type : src->device.type);
+    int rc = -1;
+    if (tl_tensor_empty(out, from->ndim, from->sizes, dtype, dev, false) == 0) {
+        rc = b->copy(tl_data(out), out->device, tl_data(from), from->device,
+                     (size_t)tl_numel(from) * (size_t)tl_itemsize(from));
+        if (rc < 0) tl_tensor_clear(out);
+    }
+    if (from == &tmp) tl_tensor_clear(&tmp);
+    return rc;
+}

@@ -1,0 +1,32 @@
+// cuda_backend.h - internals shared by the files of tensorlib._C_cuda (csrc/cuda/). The
+// module sees the core only through backend/backend.h (the capsule's tables).
+#ifndef TL_CUDA_BACKEND_H
+#define TL_CUDA_BACKEND_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "core/error.h"
+
+extern const tl_core_api *tlc_api;  // set at registration; NULL before
+// Dtype ids of the core, looked up by name at registration.
+extern int tlc_f32, tlc_f64, tlc_i64;
+
+int tlc_current_device(void);  // -1 (error set) when CUDA cannot be used
+// Sets the core's error to "<message>: <CUDA error string>"; returns -1.
+int tlc_error(int kind, cudaError_t e, const char *fmt, ...);
+
+void *tlc_alloc(size_t nbytes, int dev);
+void tlc_free(void *p, size_t nbytes, int dev);
+void tlc_empty_cache(void);
+int tlc_memory_stat(const char *name, int dev, size_t *out);
+void tlc_reset_peak(int dev);
+int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);
+int tlc_memset_zero(void *dst, size_t nbytes, int dev);
+
+int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int dev);
+int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev);
+
+#endif

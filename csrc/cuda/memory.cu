@@ -1,0 +1,130 @@
+// memory.cu - the CUDA backend's device memory: a per-device caching allocator (freed
+// blocks are kept in a free list keyed by their rounded size and reused; empty_cache hands
+// them back), its statistics, and the byte copies between host and device.
+#include "cuda/cuda_backend.h"
+
+#include <string.h>
+
+#include <map>
+#include <vector>
+
+namespace {
+
+struct DeviceCache {
+    std::multimap<size_t, void *> free_blocks;  // rounded size -> cached block
+    size_t allocated = 0, max_allocated = 0, reserved = 0, max_reserved = 0;
+};
+
+std::vector<DeviceCache> caches;
+
+size_t round_size(size_t n) { return n < 512 ? 512 : (n + 511) / 512 * 512; }
+
+DeviceCache *cache_of(int dev)
+{
+    if (dev < 0) dev = tlc_current_device();
+    if (dev < 0) return nullptr;
+    if ((size_t)dev >= caches.size()) caches.resize((size_t)dev + 1);
+    return &caches[(size_t)dev];
+}
+
+struct DeviceGuard {  // selects `dev` for the scope, restores the previous device
+    int prev = -1;
+    explicit DeviceGuard(int dev)
+    {
+        if (dev >= 0 && cudaGetDevice(&prev) == cudaSuccess && prev != dev) cudaSetDevice(dev);
+        else prev = -1;
+    }
+    ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
+};
+
+}  // namespace
+
+void *tlc_alloc(size_t nbytes, int dev)
+{
+    DeviceCache *c = cache_of(dev);
+    if (!c) return nullptr;
+    size_t n = round_size(nbytes);
+    void *p = nullptr;
+    auto it = c->free_blocks.find(n);
+    if (it != c->free_blocks.end()) {
+        p = it->second;
+        c->free_blocks.erase(it);
+    } else {
+        DeviceGuard g(dev);
+        cudaError_t e = cudaMalloc(&p, n);
+        if (e == cudaErrorMemoryAllocation) {  // give the cache back and try once more
+            cudaGetLastError();
+            tlc_empty_cache();
+            e = cudaMalloc(&p, n);
+        }
+        if (e != cudaSuccess) {
+            tlc_error(e == cudaErrorMemoryAllocation ? TL_ERR_MEMORY : TL_ERR_RUNTIME, e,
+                      "CUDA out of memory. Tried to allocate %zu bytes", nbytes);
+            return nullptr;
+        }
+        c->reserved += n;
+        if (c->reserved > c->max_reserved) c->max_reserved = c->reserved;
+    }
+    c->allocated += n;
+    if (c->allocated > c->max_allocated) c->max_allocated = c->allocated;
+    return p;
+}
+
+void tlc_free(void *p, size_t nbytes, int dev)
+{
+    DeviceCache *c = cache_of(dev);
+    if (!p || !c) return;
+    size_t n = round_size(nbytes);
+    c->allocated -= n;
+    c->free_blocks.emplace(n, p);  // no streams yet: every launch is on the legacy default stream
+}
+
+void tlc_empty_cache(void)
+{
+    for (size_t d = 0; d < caches.size(); d++) {
+        DeviceGuard g((int)d);
+        for (auto &kv : caches[d].free_blocks) {
+            cudaFree(kv.second);
+            caches[d].reserved -= kv.first;
+        }
+        caches[d].free_blocks.clear();
+    }
+}
+
+int tlc_memory_stat(const char *name, int dev, size_t *out)
+{
+    DeviceCache *c = cache_of(dev);
+    if (!c) return -1;
+    if (!strcmp(name, "allocated")) *out = c->allocated;
+    else if (!strcmp(name, "max_allocated")) *out = c->max_allocated;
+    else if (!strcmp(name, "reserved")) *out = c->reserved;
+    else if (!strcmp(name, "max_reserved")) *out = c->max_reserved;
+    else return -1;
+    return 0;
+}
+
+void tlc_reset_peak(int dev)
+{
+    if (DeviceCache *c = cache_of(dev)) {
+        c->max_allocated = c->allocated;
+        c->max_reserved = c->reserved;
+    }
+}
+
+int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes)
+{
+    if (nbytes == 0) return 0;
+    bool dcuda = dd.type == TL_DEV_CUDA, scuda = sd.type == TL_DEV_CUDA;
+    cudaMemcpyKind kind = dcuda ? (scuda ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                                : (scuda ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    DeviceGuard g(scuda ? sd.index : dd.index);
+    cudaError_t e = cudaMemcpy(dst, src, nbytes, kind);  // synchronous: host buffers may be pageable
+    return e == cudaSuccess ? 0 : tlc_error(TL_ERR_RUNTIME, e, "copy of %zu bytes failed", nbytes);
+}
+
+int tlc_memset_zero(void *dst, size_t nbytes, int dev)
+{
+    DeviceGuard g(dev);
+    cudaError_t e = cudaMemset(dst, 0, nbytes);
+    return e == cudaSuccess ? 0 : tlc_error(TL_ERR_RUNTIME, e, "cudaMemset of %zu bytes failed", nbytes);
+}

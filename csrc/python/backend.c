@@ -1,0 +1,70 @@
+/* backend.c (binding) - the capsule that hands the core API to backend modules, and the
+ * first-use hook that imports tensorlib.cuda when a CUDA device is asked for. */
+#include "python/binding.h"
+
+#include "backend/backend.h"
+#include "backend/hd_check.h"
+
+int tl_py_device_ready(tl_device *dev)
+{
+    if (dev->type == TL_DEV_CUDA && !tl_backend_get(TL_DEV_CUDA)) {
+        /* raises AssertionError (not built) or RuntimeError (no driver/device) like torch */
+        PyObject *mod = PyImport_ImportModule("tensorlib.cuda");
+        PyObject *r = mod ? PyObject_CallMethod(mod, "_lazy_init", NULL) : NULL;
+        Py_XDECREF(mod);
+        if (!r) return -1;
+        Py_DECREF(r);
+    }
+    const tl_device_backend *b = tl_backend_get(dev->type);
+    if (tl_backend_check(*dev) < 0) { tl_raise(); return -1; }
+    if (b && dev->index < 0) {
+        int idx = b->current_device();
+        if (idx < 0) { tl_raise(); return -1; }
+        dev->index = (int16_t)idx;
+    }
+    return 0;
+}
+
+int tl_py_add_backend_api(PyObject *m)
+{
+    PyObject *cap = PyCapsule_New((void *)tl_core_api_get(), TL_BACKEND_CAPSULE_NAME, NULL);
+    int rc = cap ? PyModule_AddObjectRef(m, "_backend_api", cap) : -1;
+    Py_XDECREF(cap);
+    return rc;
+}
+
+PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype)
+{
+    TL_NEW_TENSOR(r, tl_backend_to_device(&r->t, &((TensorObject *)self)->t, dev, dtype));
+    return (PyObject *)r;
+}
+
+PyObject *tl_py_call_on_host(PyObject *self, const char *method)
+{
+    PyObject *host = PyObject_CallMethod(self, "cpu", NULL);
+    PyObject *r = host ? PyObject_CallMethod(host, method, NULL) : NULL;
+    Py_XDECREF(host);
+    return r;
+}
+
+/* _hd_apply(op, a, b=None): the backend element math (kernels/hd_math.h) run on the CPU,
+ * for the tests; op is a backend op name such as "ADD" or "EXP". */
+static PyObject *m_hd_apply(PyObject *m, PyObject *args)
+{
+    const char *name;
+    PyObject *a, *b = Py_None;
+    if (!PyArg_ParseTuple(args, "sO|O:_hd_apply", &name, &a, &b)) return NULL;
+    if (!tl_is_tensor(a) || (b != Py_None && !tl_is_tensor(b))) {
+        PyErr_SetString(PyExc_TypeError, "_hd_apply expects tensors");
+        return NULL;
+    }
+    int op = tl_hd_op_code(name, b != Py_None);
+    if (op < 0) return tl_raise();
+    TL_NEW_TENSOR(r, tl_hd_apply(&r->t, op, &((TensorObject *)a)->t, b != Py_None ? &((TensorObject *)b)->t : NULL));
+    return (PyObject *)r;
+}
+
+PyMethodDef tl_module_methods_backend[] = {
+    {"_hd_apply", m_hd_apply, METH_VARARGS, "Backend element math on the CPU (tests)."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,118 @@
+"""CUDA backend on a GPU (skipped where tl.cuda.is_available() is False, i.e. on CI and on
+machines without a driver or device). Every CUDA result is compared with the CPU result
+of the same call; scripts/gpu_check.sh runs this file on the lent GPU machine."""
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+pytestmark = pytest.mark.skipif(not tl.cuda.is_available(), reason="no usable CUDA device")
+
+DTYPES = [tl.float32, tl.float64, tl.int64]
+SHAPES = [(), (0,), (5,), (3, 4), (2, 3, 1025)]
+
+
+def _data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-50, 50, size=shape) if dtype == tl.int64 else rng.standard_normal(shape) * 3
+    return tl.tensor(a.tolist(), dtype=dtype) if shape else tl.tensor(float(a) if dtype != tl.int64 else int(a), dtype=dtype)
+
+
+def test_device_queries():
+    assert tl.cuda.device_count() >= 1
+    tl.cuda.init()
+    assert tl.cuda.is_initialized()
+    assert tl.cuda.current_device() == 0
+    p = tl.cuda.get_device_properties(0)
+    assert p.total_memory > 0 and tl.cuda.get_device_name(0) == p.name
+    assert tl.cuda.get_device_capability(0) == (p.major, p.minor)
+    with tl.cuda.device(0):
+        assert tl.cuda.current_device() == 0
+    tl.cuda.synchronize()
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [tl.int8, tl.bool, tl.float16, tl.complex64])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_roundtrip_copies(shape, dtype):
+    x = _data(shape, tl.float64).to(dtype)
+    g = x.cuda()
+    assert g.is_cuda and g.device == tl.device("cuda", 0) and g.get_device() == 0
+    assert g.shape == x.shape and g.dtype == dtype
+    d2d = g.to("cuda:0", copy=True)
+    back = d2d.cpu()
+    assert not back.is_cuda and back.device.type == "cpu"
+    assert tl.equal(back, x)
+    assert g.to("cuda") is g
+
+
+def test_factories_and_repr():
+    z = tl.zeros(2, 3, device="cuda")
+    assert z.is_cuda and z.cpu().tolist() == [[0.0] * 3] * 2
+    assert "device='cuda:0'" in repr(tl.ones(2, device="cuda"))
+    with pytest.raises(TypeError, match="can't convert cuda:0 device type tensor to numpy|can't convert cuda"):
+        z.numpy()
+
+
+def test_item_and_tolist_read_a_host_copy():
+    x = tl.tensor([[1.5, -2.0], [3.0, 4.25]])
+    g = x.cuda()
+    assert g.tolist() == x.tolist() and g[1, 1].item() == 4.25
+
+
+def test_cast_on_upload_and_noncontiguous_source():
+    x = tl.arange(12).reshape(3, 4).t()
+    g = x.to("cuda", tl.float32)
+    assert g.dtype == tl.float32 and tl.equal(g.cpu(), x.float())
+
+
+def test_memory_statistics_and_cache():
+    tl.cuda.empty_cache()
+    base = tl.cuda.memory_allocated()
+    g = tl.empty(1 << 20, device="cuda")
+    assert tl.cuda.memory_allocated() >= base + (4 << 20)
+    assert tl.cuda.max_memory_allocated() >= tl.cuda.memory_allocated()
+    reserved = tl.cuda.memory_reserved()
+    del g
+    assert tl.cuda.memory_allocated() == base
+    assert tl.cuda.memory_reserved() == reserved  # the block is cached
+    g = tl.empty(1 << 20, device="cuda")        # and reused
+    assert tl.cuda.memory_reserved() == reserved
+    del g
+    tl.cuda.empty_cache()
+    assert tl.cuda.memory_reserved() < reserved
+    tl.cuda.reset_peak_memory_stats()
+    assert tl.cuda.max_memory_allocated() == tl.cuda.memory_allocated()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_elementwise_binary_matches_cpu(op, dtype, shape):
+    if dtype == tl.int64 and op == "DIV":
+        pytest.skip("no same-dtype integer division")
+    a, b = _data(shape, dtype, 1), _data(shape, dtype, 2)
+    cpu = tl._C._hd_apply(op, a, b)
+    gpu = tl._C._hd_apply(op, a.cuda(), b.cuda())
+    assert gpu.is_cuda
+    assert tl.equal(gpu.cpu(), cpu)  # + - * / are correctly rounded on both: exact
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["NEG", "ABS", "EXP"])
+def test_elementwise_unary_matches_cpu(op, dtype):
+    if dtype == tl.int64 and op == "EXP":
+        pytest.skip("exp is float-only")
+    a = _data((4, 1000), dtype, 3)
+    cpu, gpu = tl._C._hd_apply(op, a), tl._C._hd_apply(op, a.cuda()).cpu()
+    if op == "EXP":
+        np.testing.assert_allclose(np.array(gpu.tolist()), np.array(cpu.tolist()), rtol=4e-16 if dtype == tl.float64 else 2e-7)
+    else:
+        assert tl.equal(gpu, cpu)
+
+
+def test_unsupported_ops_raise_not_crash():
+    g = tl.ones(3, device="cuda")
+    with pytest.raises(NotImplementedError, match="not implemented for cuda tensors"):
+        g + g
+    with pytest.raises(RuntimeError, match="one device"):
+        tl._C._hd_apply("ADD", g, tl.ones(3))
