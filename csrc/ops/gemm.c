@@ -19,30 +19,43 @@
 #include "ops/copy.h"
 
 /* One thread budget for tensorlib and OpenBLAS: OpenBLAS gets tl_get_num_threads() for
- * single products, and is held at one thread while a batch is split across tensorlib's
- * workers (the bundled OpenBLAS has no per-call thread count, so the setting is global;
- * blas_single counts the batches in flight, and the last one to finish restores it). */
+ * single products, and one thread while a batch is split across tensorlib's workers. The
+ * bundled OpenBLAS has no per-call thread count, so the setting is global, and changing it
+ * while another Python thread (the GIL is released around products) is inside a product
+ * breaks that product's partition (results off by rounding, seen under concurrency). So the
+ * setting only changes when no product is in flight: the first caller in sets it, the
+ * last one out restores tl.set_num_threads's value, and callers that find others in flight
+ * run at the current setting (a matter of speed, never of results). */
 static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
-static int blas_single;
+static int blas_users;    /* products in flight */
+static int blas_now = -1; /* OpenBLAS's current thread count */
+static int blas_want = 1; /* tl_get_num_threads() as last set */
+
+static void blas_apply(int n) /* blas_lock held */
+{
+    if (n != blas_now) TL_BLAS(openblas_set_num_threads)(n);
+    blas_now = n;
+}
 
 static void blas_set_threads(int n)
 {
     pthread_mutex_lock(&blas_lock);
-    if (blas_single == 0) TL_BLAS(openblas_set_num_threads)(n);
+    blas_want = n;
+    if (blas_users == 0) blas_apply(n);
     pthread_mutex_unlock(&blas_lock);
 }
 
-static void blas_single_begin(void)
+static void blas_enter(bool split_batch)
 {
     pthread_mutex_lock(&blas_lock);
-    if (blas_single++ == 0) TL_BLAS(openblas_set_num_threads)(1);
+    if (blas_users++ == 0) blas_apply(split_batch ? 1 : blas_want);
     pthread_mutex_unlock(&blas_lock);
 }
 
-static void blas_single_end(void)
+static void blas_leave(void)
 {
     pthread_mutex_lock(&blas_lock);
-    if (--blas_single == 0) TL_BLAS(openblas_set_num_threads)(tl_get_num_threads());
+    if (--blas_users == 0) blas_apply(blas_want);
     pthread_mutex_unlock(&blas_lock);
 }
 
@@ -208,7 +221,9 @@ static int gemm_blas(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, doubl
             p.lda = sa;
             p.ldc = sc;
             p.nb = 0;
+            blas_enter(false);
             blas_one(&p, p.pa, p.pb, p.pc);
+            blas_leave();
             return 0;
         }
     }
@@ -219,12 +234,13 @@ static int gemm_blas(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, doubl
     int nt = tl_get_num_threads();
     if (batch >= 2 && nt > 1 && work < 8.0e6) {
         int64_t grain = (int64_t)(2.0e5 / (work + 1.0)) + 1;
-        blas_single_begin();
+        blas_enter(true);
         tl_parallel_for(batch, grain, blas_range, &p);
-        blas_single_end();
     } else {
+        blas_enter(false);
         blas_range(0, batch, &p);
     }
+    blas_leave();
     return 0;
 }
 
