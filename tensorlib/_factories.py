@@ -52,6 +52,16 @@ def _infer_scalar_dtype(x):
     return _C.get_default_dtype()
 
 
+def _not_a_number(x, dtype):
+    """torch's error for a leaf of tensor() data that is not a number: the dtype cannot be
+    inferred, or (dtype given) the value does not convert to it."""
+    if dtype is None:
+        return RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    if dtype.is_floating_point or dtype.is_complex:
+        return TypeError(f"must be real number, not {type(x).__name__}")
+    return TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+
+
 def _from_nested(data, dtype):
     """Copies nested sequences of Python numbers (and one-element tensors, NumPy arrays
     and scalars) into a new tensor, with torch's shape, dtype and conversion rules.
@@ -72,8 +82,10 @@ def _from_nested(data, dtype):
         if len(x) == 0:
             break
         x = x[0]
+        if isinstance(x, str):  # torch's compute_sizes descends into strings without end
+            raise ValueError("too many dimensions 'str'")
     ndim = len(shape)
-    leaves, kinds = [], set()
+    leaves, kinds, tensor_kinds = [], set(), set()
 
     def walk(x, depth):
         if depth == ndim:
@@ -83,6 +95,7 @@ def _from_nested(data, dtype):
                 else:
                     leaves.append(x.item())
                 kinds.add(x.dtype)
+                tensor_kinds.add(x.dtype)
             elif isinstance(x, (np.generic, np.ndarray)) and np.ndim(x) == 0 and x.dtype != object:
                 leaves.append(x.item())
                 kinds.add(_dtype_of_numpy(x.dtype))
@@ -94,7 +107,7 @@ def _from_nested(data, dtype):
             elif isinstance(x, str):
                 raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
             else:
-                raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+                raise _not_a_number(x, dtype)
             return
         if isinstance(x, np.ndarray):
             if x.shape != tuple(shape[depth:depth + x.ndim]) or depth + x.ndim != ndim:
@@ -106,6 +119,8 @@ def _from_nested(data, dtype):
             leaves.extend(x.reshape(-1).tolist())
             kinds.add(_dtype_of_numpy(x.dtype))
             return
+        if isinstance(x, str):
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         if not isinstance(x, (list, tuple)):
             raise TypeError("not a sequence")
         if len(x) != shape[depth]:
@@ -120,6 +135,13 @@ def _from_nested(data, dtype):
         for k in kinds:
             dtype = k if first else _promote(dtype, k)
             first = False
+    # torch stores a one-element tensor through __index__ into integer and bool dtypes and
+    # through __float__ into floating ones
+    if not (dtype.is_floating_point or dtype.is_complex) and any(k.is_floating_point or k.is_complex
+                                                                 for k in tensor_kinds):
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    if dtype.is_floating_point and any(k.is_complex for k in tensor_kinds):
+        raise RuntimeError("value cannot be converted to type double without overflow")
     arr = _convert_leaves(leaves, dtype, np)
     out = _C.empty(shape, dtype=dtype)
     if arr.size:
@@ -242,9 +264,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
         arr = np.asarray(data)
         if arr.dtype == object:
             return tensor(arr.tolist(), dtype=dtype, names=names)
-        src = _from_numpy_any(arr)
-        out = _C.empty(arr.shape, dtype=dtype if dtype is not None else src.dtype)
-        out.copy_(src)
+        src = _from_numpy_any(arr)  # a view; the copy keeps its strides where dense (torch)
+        out = src.to(dtype if dtype is not None else src.dtype, copy=True)
     elif isinstance(data, (list, tuple)):
         out = _from_nested(data, dtype)
     elif isinstance(data, (bytes, bytearray, memoryview)) or hasattr(data, "__buffer__"):
@@ -256,7 +277,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
         try:
             mv = memoryview(data)
         except TypeError:
-            raise RuntimeError(f"Could not infer dtype of {type(data).__name__}") from None
+            raise _not_a_number(data, dtype) from None
         return tensor(np.array(mv), dtype=dtype, names=names)
     if names is not None:
         out = out.refine_names(*names)

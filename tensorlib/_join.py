@@ -261,7 +261,7 @@ def tril(input, diagonal=0):
     """Lower triangle (on and below diagonal) of the last two dims; the rest zero."""
     if input.dim() < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
-    return tril_(input.clone(), diagonal)
+    return tril_(input.clone(memory_format=_C.contiguous_format), diagonal)
 
 
 @supports_out
@@ -269,7 +269,7 @@ def triu(input, diagonal=0):
     """Upper triangle (on and above diagonal) of the last two dims; the rest zero."""
     if input.dim() < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
-    return triu_(input.clone(), diagonal)
+    return triu_(input.clone(memory_format=_C.contiguous_format), diagonal)
 
 
 @supports_out

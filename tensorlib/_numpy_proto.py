@@ -294,7 +294,12 @@ def _np_dot(a, b, out=None):
 def _np_round(a, decimals=0, out=None):
     if out is not None:
         return NotImplemented
-    return _tl().round(_tensor_arg(a), decimals=decimals)
+    t = _tensor_arg(a)
+    if decimals == 0:  # NumPy rounds integers to themselves; torch's decimals= refuses them
+        return _tl().round(t)
+    if not (t.is_floating_point() or t.is_complex()):
+        return NotImplemented
+    return _tl().round(t, decimals=decimals)
 
 
 def _np_flip(m, axis=None):

@@ -53,13 +53,20 @@ def result_type(tensor, other):
     return _C._result_type2(tensor, other)
 
 
-def round(input, *, decimals=0, out=None):  # noqa: A001
-    """Rounds half to even; with decimals, to that many decimal places."""
+def round(input, *, decimals=None, out=None):  # noqa: A001
+    """Rounds half to even; with decimals, to that many decimal places.
+
+    As torch, integer tensors round to themselves only without ``decimals``: any
+    ``decimals`` (even 0) selects the floating-point kernel, which refuses integers."""
     return _round(input, decimals, out, False)
 
 
 def _round(input, decimals, out, inplace):
-    if decimals == 0:
+    if decimals is None:
+        return _unary("round", input, out, inplace)
+    if decimals == 0:  # torch's round.decimals overload: its kernel has no integer case
+        if isinstance(input, Tensor) and not (input.is_floating_point() or input.is_complex()):
+            raise NotImplementedError(f""""round_vml_cpu" not implemented for '{input.dtype._cname}'""")
         return _unary("round", input, out, inplace)
     return _unary("round_dec", input, out, inplace, decimals < 0, 10.0 ** _builtins.abs(decimals))
 
@@ -75,6 +82,10 @@ def _clamp(input, min, max, out, inplace, fname="clamp"):
     if min is None and max is None:
         raise RuntimeError("torch.%s: At least one of 'min' or 'max' must not be None" % fname)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None and max is not None and _builtins.all(
+                (v.dtype == _C.bool) if isinstance(v, Tensor) else isinstance(v, bool) for v in (input, min, max)):
+            # torch's clamp.Tensor kernel (both bounds) has no bool case; one bound is maximum/minimum
+            raise NotImplementedError(""""clamp_cpu" not implemented for 'Bool'""")
         res = input
         if min is not None:
             res = _C._clamp_min_t(res, min) if (max is not None or not (out is not None or inplace)) else None
@@ -148,7 +159,7 @@ def _lerp(input, end, weight, out, inplace):
         return _C._ew_lerp(input, end, weight, out, inplace)
     if not isinstance(end, Tensor) or input.dtype != end.dtype:
         raise RuntimeError("expected dtype %s for `end` but got dtype %s" % (
-            _cname(input.dtype), _cname(getattr(end, "dtype", type(end).__name__))))
+            input.dtype._typemeta, end.dtype._typemeta if isinstance(end, Tensor) else type(end).__name__))
     return _C._ew_binary(_IDX["b_lerp_s"], input, end, out, inplace, False, weight, 0)
 
 
@@ -256,11 +267,11 @@ def float_power(input, exponent, *, out=None):
 
 # ---- Tensor methods for the ops above ----
 
-def _m_round(self, decimals=0):
+def _m_round(self, decimals=None):
     return _round(self, decimals, None, False)
 
 
-def _m_round_(self, decimals=0):
+def _m_round_(self, decimals=None):
     return _round(self, decimals, None, True)
 
 

@@ -34,6 +34,24 @@ _IDX_MAX, _IDX_MIN, _IDX_KTH, _IDX_MEDIAN, _IDX_NANMEDIAN, _IDX_MODE = range(6)
 _CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN = range(4)
 
 
+class _NoDim:
+    """Default of ``dim`` for the reductions whose torch overloads take no ``dim=None``:
+    leaving dim out reduces everything, passing None is torch's TypeError."""
+
+    def __repr__(self):
+        return "<all dims>"
+
+
+_NO_DIM = _NoDim()
+
+
+def _explicit_none(op, dim):
+    """dim: the argument as given; None when left out. torch's TypeError for an explicit None."""
+    if dim is None:
+        raise TypeError(f"{op}(): argument 'dim' must be int, not NoneType")
+    return None if dim is _NO_DIM else dim
+
+
 class _ReturnTypes:
     """torch.return_types: named tuples returned by ops with several results."""
 
@@ -167,8 +185,9 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _reduce("nansum", _NANSUM, input, dim, keepdim, dtype, out)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     """Product over one dim (or every element)."""
+    dim = _explicit_none("prod", dim)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
     return _reduce("prod", _PROD, input, dim, keepdim, dtype, out)
@@ -254,6 +273,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 
 def _minmax(op, code, idx_code, input, dim, keepdim, out, other=None):
     _check_tensor(op, input)
+    dim = _explicit_none(op, dim)
     if isinstance(dim, _C.TensorBase) or other is not None:
         other = dim if other is None else other
         fn = getattr(_C, "maximum" if op == "max" else "minimum", None)
@@ -271,12 +291,12 @@ def _minmax(op, code, idx_code, input, dim, keepdim, out, other=None):
     return _write_out(op, getattr(return_types, op)(*r), out)
 
 
-def max(input, dim=None, keepdim=False, *, out=None, other=None):
+def max(input, dim=_NO_DIM, keepdim=False, *, out=None, other=None):
     """max(x): largest element (NaN if any); max(x, dim): (values, indices); max(x, other): maximum."""
     return _minmax("max", _MAX, _IDX_MAX, input, dim, keepdim, out, other)
 
 
-def min(input, dim=None, keepdim=False, *, out=None, other=None):
+def min(input, dim=_NO_DIM, keepdim=False, *, out=None, other=None):
     """min(x): smallest element (NaN if any); min(x, dim): (values, indices); min(x, other): minimum."""
     return _minmax("min", _MIN, _IDX_MIN, input, dim, keepdim, out, other)
 
@@ -341,8 +361,9 @@ def _full_stat(op, code, input):
     return _C._reduce_index(flat, code, 0, False, -1)[0]
 
 
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """Lower median; with dim: (values, indices). NaN if the reduced elements hold a NaN."""
+    dim = _explicit_none("median", dim)
     if dim is None:
         if out is not None:  # torch has no out= form without dim
             raise TypeError('median() missing 1 required positional arguments: "dim"')
@@ -352,8 +373,9 @@ def median(input, dim=None, keepdim=False, *, out=None):
     return _write_out("median", return_types.median(*_C._reduce_index(input, _IDX_MEDIAN, dim, keepdim, 0)), out)
 
 
-def nanmedian(input, dim=None, keepdim=False, *, out=None):
+def nanmedian(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """Median ignoring NaN; with dim: (values, indices)."""
+    dim = _explicit_none("nanmedian", dim)
     if dim is None:
         if out is not None:  # torch has no out= form without dim
             raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')

@@ -126,6 +126,8 @@ def make_pair(shape, name, seed=0):
         x = tl.tensor(vals.astype(NP_DTYPES[name]))
     else:
         x = tl.tensor(vals.astype(np.complex128 if np.iscomplexobj(vals) else np.float64)).to(tl_dtype(name))
+    if x.numel() == 0:  # tensor() keeps NumPy's strides (all 0 for empty arrays), torch.empty's side has its own
+        x = tl.empty(shape, dtype=x.dtype)
     return x, t
 
 

@@ -84,7 +84,7 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_add_I E_add_U
 #define E_add_F(T, U, x, y) ((x) + (y))
 #define E_add_C E_add_F
-#define E_add_alpha_B(T, U, x, y) ((x) | ((y) & p0))
+#define E_add_alpha_B(T, U, x, y) ((T)((x) || ((y) && p0)))
 #define E_add_alpha_U(T, U, x, y) IWRAP(T, U, (U)(x) + (U)p0 * (U)(y))
 #define E_add_alpha_I E_add_alpha_U
 #define E_add_alpha_F(T, U, x, y) ((x) + p0 * (y))

@@ -124,8 +124,6 @@ static float digamma_f(float x)
 #define E_round_I E_ceil_U
 #define E_round_F(T, U, x) nearbyint(x)
 /* round(decimals): p0 = 10^|decimals|, flag = decimals < 0 */
-#define E_round_dec_U E_ceil_U
-#define E_round_dec_I E_ceil_U
 #define E_round_dec_F(T, U, x) (prm->flag ? nearbyint((x) / p0) * p0 : nearbyint((x) * p0) / p0)
 #define E_frac_F(T, U, x) ((x) - trunc(x))
 #define E_sqrt_F(T, U, x) sqrt(x)
@@ -251,13 +249,14 @@ static float digamma_f(float x)
 #define E_bitwise_not_I E_bitwise_not_U
 #define E_clamp_s_U(T, U, x) ({ T t_ = (x) < p0 ? p0 : (x); t_ > p1 ? p1 : t_; })
 #define E_clamp_s_I E_clamp_s_U
-#define E_clamp_s_F(T, U, x) ((x) != (x) ? (x) : ({ T t_ = (x) < p0 ? p0 : (x); t_ > p1 ? p1 : t_; }))
+/* floats: a NaN element or a NaN bound gives NaN (torch, NumPy) */
+#define E_clamp_s_F(T, U, x) ((x) != (x) ? (x) : p0 != p0 ? p0 : p1 != p1 ? p1 : E_clamp_s_U(T, U, x))
 #define E_clamp_min_s_U(T, U, x) ((x) < p0 ? p0 : (x))
 #define E_clamp_min_s_I E_clamp_min_s_U
-#define E_clamp_min_s_F E_clamp_min_s_U
+#define E_clamp_min_s_F(T, U, x) (p0 != p0 ? p0 : E_clamp_min_s_U(T, U, x))
 #define E_clamp_max_s_U(T, U, x) ((x) > p1 ? p1 : (x))
 #define E_clamp_max_s_I E_clamp_max_s_U
-#define E_clamp_max_s_F E_clamp_max_s_U
+#define E_clamp_max_s_F(T, U, x) (p1 != p1 ? p1 : E_clamp_max_s_U(T, U, x))
 
 /* Vectorized loops (vmath.c) taking over the contiguous float32/float64 case of some ops;
  * constant-indexed, so each kernel below folds to a direct call or to nothing. */

@@ -169,12 +169,27 @@ static const struct { const char *op; tl_errkind kind; const char *msg; } comple
     {"isneginf", TL_ERR_RUNTIME, "isneginf does not support complex inputs."},
 };
 
+/* The kernel torch names in its dispatch refusal: "<op>_cpu", but for these ops. */
+static const struct { const char *op, *kernel; } torch_kernels[] = {
+    {"round", "round_vml_cpu"},             {"round_dec", "round_cpu"},
+    {"clamp_s", "clamp_scalar_cpu"},        {"clamp_min_s", "clamp_min_scalar_cpu"},
+    {"clamp_max_s", "clamp_max_scalar_cpu"}, {"lerp", "lerp_kernel_tensor"},
+    {"lerp_s", "lerp_kernel_scalar"},
+};
+
+static int refuse_kernel(tl_dtype d, const char *op)
+{
+    for (size_t i = 0; i < sizeof torch_kernels / sizeof *torch_kernels; i++)
+        if (!strcmp(op, torch_kernels[i].op)) return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s", torch_kernels[i].kernel);
+    return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s_cpu", op);
+}
+
 static int refuse(const char *op, tl_dtype rdt)
 {
     if (tl_dtype_kind(rdt) == TL_KIND_COMPLEX)
         for (size_t i = 0; i < sizeof complex_refusals / sizeof *complex_refusals; i++)
             if (!strcmp(op, complex_refusals[i].op)) return tl_err(complex_refusals[i].kind, "%s", complex_refusals[i].msg);
-    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)rdt, "%s_cpu", op);
+    return refuse_kernel((tl_dtype)rdt, op);
 }
 
 /* torch's overlap policy for the written-to tensor (core/overlap.h); inputs whose
@@ -289,7 +304,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (final_dt != kodt) {
         m.cast[0] = tl_cast_loop(kodt, final_dt);
         m.csize[0] = tl_dtype_itemsize(kodt);
-        if (!m.cast[0]) return tl_err_dispatch(TL_ERR_NOTIMPL, final_dt, "%s_cpu", c->name);
+        if (!m.cast[0]) return refuse_kernel(final_dt, c->name);
         mixed = 1;
     }
     for (int k = 0; k < c->nin; k++) {
@@ -314,7 +329,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                 m.cast[k + 1] = tl_cast_loop((tl_dtype)t->dtype, want);
                 m.csize[k + 1] = tl_dtype_itemsize(want);
                 if (!m.cast[k + 1])
-                    return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(t->dtype), "%s_cpu", c->name);
+                    return refuse_kernel((tl_dtype)t->dtype, c->name);
                 mixed = 1;
             }
         }
@@ -354,7 +369,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (dst->mode != TL_EW_NEW) {
         if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
         if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
-            return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(out->dtype), "%s_cpu", c->name);
+            return refuse_kernel((tl_dtype)out->dtype, c->name);
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
         for (int i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
@@ -464,6 +479,9 @@ int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds
 
 int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_params *prm)
 {
+    /* |z| is real: torch refuses to write it into the complex input (out= is fine) */
+    if (op == TL_UOP_abs && dst->mode == TL_EW_INPLACE && tl_dtype_is_complex((tl_dtype)x->dtype))
+        return tl_err(TL_ERR_RUNTIME, "In-place abs is not supported for complex tensors.");
     return tl_ew_unary_promoting(op, x, NULL, 0, dst, prm);
 }
 
@@ -502,7 +520,6 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     c.kernel = tl_ew_binary_kernel(op, compute_of(r));
     if (op == TL_BOP_add_alpha || op == TL_BOP_sub) c.name = op == TL_BOP_sub || (prm && prm->flag) ? "sub" : "add";
     if (op == TL_BOP_div_trunc || op == TL_BOP_div_floor) c.name = "div";
-    if (op == TL_BOP_lerp_s) c.name = "lerp";
     return run(&c, dst);
 }
 
@@ -525,11 +542,16 @@ int tl_ew_where(const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst
     return run(&c, dst);
 }
 
+/* torch 2.13's lerp.Tensor: end has input's dtype; a weight with dims too, a 0-d weight takes
+ * part in promotion instead (int64 ends with a 0-d float weight give float32). */
 int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew_dest *dst)
 {
-    if (a->dtype != b->dtype || a->dtype != w->dtype)
-        return tl_err(TL_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s", tl_dtype_infos[a->dtype].cname,
-                      tl_dtype_infos[a->dtype != b->dtype ? b->dtype : w->dtype].cname);
+    if (a->dtype != b->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s", tl_dtype_typemeta((tl_dtype)a->dtype),
+                      tl_dtype_typemeta((tl_dtype)b->dtype));
+    if (w->ndim != 0 && a->dtype != w->dtype)
+        return tl_err(TL_ERR_RUNTIME, "expected dtype %s for `weight` but got dtype %s",
+                      tl_dtype_typemeta((tl_dtype)a->dtype), tl_dtype_typemeta((tl_dtype)w->dtype));
     ew_call c;
     call_init(&c, &tinfo[TL_TOP_lerp], NULL, NULL);
     c.nin = 3;
@@ -537,7 +559,10 @@ int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew
     c.in[1].t = b;
     c.in[2].t = w;
     c.promote_mask = 7;
-    c.kernel = tl_ew_ternary_kernel(TL_TOP_lerp, compute_of((tl_dtype)a->dtype));
+    tl_operand_desc descs[3] = {arg_desc(c.in[0]), arg_desc(c.in[1]), arg_desc(c.in[2])};
+    tl_dtype r;
+    if (tl_result_type(descs, 3, tl_ew_default_float, &r) < 0) return -1;
+    c.kernel = tl_ew_ternary_kernel(TL_TOP_lerp, compute_of(r));
     return run(&c, dst);
 }
 

@@ -26,7 +26,7 @@ enum {
     X(floor, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
     X(trunc, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
     X(round, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
-    X(round_dec, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)              \
+    X(round_dec, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)              \
     X(frac, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)                   \
     X(sqrt, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
     X(rsqrt, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernels/cast.h"
 #include "ops/copy.h"
 #include "ops/view.h"
 
@@ -221,6 +222,8 @@ static int run_product(tl_tensor *out, int nd, const int64_t *sz, tl_dtype dt, c
                        const tl_tensor *a3, const tl_tensor *b3, int gnd, const int64_t *gsz, tl_scalar alpha,
                        tl_scalar beta)
 {
+    /* a complex alpha or beta with an imaginary part does not convert to a real dtype (torch) */
+    if (tl_scalar_check_fits(alpha, dt) < 0 || tl_scalar_check_fits(beta, dt) < 0) return -1;
     if (tl_tensor_empty(out, nd, sz, dt, a3->device, false) < 0) return -1;
     bool use_input = input && !tl_scalar_is_zero(beta);
     if (use_input && tl_copy_(out, input) < 0) return -1;
@@ -443,6 +446,16 @@ static int as_dtype(tl_tensor *out, const tl_tensor *x, tl_dtype d)
 }
 
 /* beta*input + alpha*outer(v1, v2) in the promoted dtype (input NULL: plain outer). */
+/* addr is computed elementwise in torch, so its beta and alpha follow add's alpha rules. */
+static int addr_scalar_check(tl_scalar s, tl_dtype dt, const char *name)
+{
+    if (s.kind == TL_KIND_BOOL && dt != TL_BOOL)
+        return tl_err(TL_ERR_RUNTIME, "Boolean %s only supported for Boolean results.", name);
+    if (tl_dtype_kind(dt) <= TL_KIND_INT && s.kind >= TL_KIND_FLOAT)
+        return tl_err(TL_ERR_RUNTIME, "For integral input tensors, argument %s must not be a floating point number.", name);
+    return 0;
+}
+
 static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v1, const tl_tensor *v2, tl_scalar beta,
                       tl_scalar alpha, const char *op)
 {
@@ -451,6 +464,7 @@ static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v
     if (v2->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec2, but got %d-D", op, v2->ndim);
     tl_dtype dt = promote2((tl_dtype)v1->dtype, (tl_dtype)v2->dtype);
     if (input) dt = promote2(dt, (tl_dtype)input->dtype);
+    if (input && (addr_scalar_check(beta, dt, "beta") < 0 || addr_scalar_check(alpha, dt, "alpha") < 0)) return -1;
     int64_t sz[2] = {v1->sizes[0], v2->sizes[0]};
     tl_tensor ex = {0};
     if (input) { /* input must broadcast to the result */

@@ -12,25 +12,45 @@
 #include "core/parallel.h"
 #include "kernels/reduce_kernels.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
 #include "ops/reduce_plan.h"
 
 static const char *const op_names[TL_RED_NUM] = {
     "sum", "nansum", "prod", "mean", "nanmean", "var", "std", "max", "min", "amax", "amin",
     "argmax", "argmin", "all", "any", "count_nonzero", "norm", "logsumexp", "aminmax", "aminmax"};
 
-int tl_reduce_mask(const tl_tensor *x, const int64_t *dims, int n, uint64_t *mask)
+static bool no_identity(tl_red_op op)
 {
+    return op == TL_RED_MAX || op == TL_RED_MIN || op == TL_RED_AMAX || op == TL_RED_AMIN || op == TL_RED_ARGMAX ||
+           op == TL_RED_ARGMIN || op == TL_RED_AMINMAX_MIN || op == TL_RED_AMINMAX_MAX;
+}
+
+static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dtype *in, tl_dtype *res);
+static int empty_dim_error(tl_red_op op, int d);
+
+int tl_reduce_mask(const tl_tensor *x, tl_red_op op, int dtype, const int64_t *dims, int n, uint64_t *mask)
+{
+    /* torch's order: the dtype rules of the float-only ops come before the dims; the ops
+     * without an identity check each dim's emptiness as they wrap it; duplicates come last */
+    tl_dtype in, res;
+    if ((op == TL_RED_MEAN || op == TL_RED_NANMEAN || op == TL_RED_VAR || op == TL_RED_STD || op == TL_RED_NORM ||
+         op == TL_RED_ARGMAX || op == TL_RED_ARGMIN) &&
+        red_dtypes(op, (tl_dtype)x->dtype, dtype, false, &in, &res) < 0)
+        return -1;
     uint64_t m = 0;
     if (n == 0) {
         *mask = x->ndim ? (x->ndim == 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->ndim) - 1) : 1;
         return 0;
     }
+    int dup = -1;
     for (int i = 0; i < n; i++) {
         int d;
         if (tl_wrap_dim(dims[i], x->ndim ? x->ndim : 1, &d) < 0) return -1;
-        if (m >> d & 1) return tl_err(TL_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", d);
+        if (no_identity(op) && x->ndim && x->sizes[d] == 0) return empty_dim_error(op, d);
+        if (m >> d & 1 && dup < 0) dup = d;
         m |= (uint64_t)1 << d;
     }
+    if (dup >= 0) return tl_err(TL_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", dup);
     *mask = m;
     return 0;
 }
@@ -54,8 +74,16 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
         if (darg >= 0) *in = *res = (tl_dtype)darg;
         else *res = tl_dtype_kind(x) <= TL_KIND_INT ? TL_INT64 : x;
         return 0;
+    case TL_RED_NANMEAN: /* torch: the input's dtype first, then dtype=, then nansum's refusals */
+        if (!is_fc(x)) return tl_err(TL_ERR_RUNTIME, "nanmean(): expected input to have floating point or complex dtype but got %s", xn);
+        if (darg >= 0 && !is_fc((tl_dtype)darg))
+            return tl_err(TL_ERR_RUNTIME, "nanmean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s",
+                          tl_dtype_infos[darg].cname);
+        if (tl_dtype_is_complex(x)) return tl_err(TL_ERR_RUNTIME, "nansum on CPU does not support complex inputs");
+        if (darg >= 0 && tl_dtype_is_complex((tl_dtype)darg)) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)darg, "nansum_cpu");
+        *in = *res = darg >= 0 ? (tl_dtype)darg : x;
+        return 0;
     case TL_RED_MEAN:
-    case TL_RED_NANMEAN:
         if (darg >= 0) {
             if (!is_fc((tl_dtype)darg))
                 return tl_err(TL_ERR_RUNTIME, "%s(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s",
@@ -63,13 +91,8 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
             *in = *res = (tl_dtype)darg;
             return 0;
         }
-        if (op == TL_RED_NANMEAN && tl_dtype_is_complex(x))
-            return tl_err(TL_ERR_RUNTIME, "nansum on CPU does not support complex inputs");
-        if (!is_fc(x)) {
-            if (op == TL_RED_MEAN)
-                return tl_err(TL_ERR_RUNTIME, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", xn);
-            return tl_err(TL_ERR_RUNTIME, "nanmean(): expected input to have floating point or complex dtype but got %s", xn);
-        }
+        if (!is_fc(x))
+            return tl_err(TL_ERR_RUNTIME, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", xn);
         *res = x;
         return 0;
     case TL_RED_VAR:
@@ -118,12 +141,34 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
     }
 }
 
+/* nansum into an integer or bool dtype: the NaNs are skipped (zeroed) before the cast, as
+ * torch, instead of becoming INT64_MIN. */
+static int nan_zeroed_cast(tl_tensor *out, const tl_tensor *x, tl_dtype to)
+{
+    tl_tensor tmp = {0};
+    if (tl_clone(&tmp, x, (tl_dtype)x->dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
+    tl_ew_params prm;
+    memset(&prm, 0, sizeof prm);
+    prm.d[1] = INFINITY;
+    prm.d[2] = -INFINITY;
+    tl_ew_dest dst = {.mode = TL_EW_INPLACE, .out = &tmp};
+    int rc = tl_ew_unary(TL_UOP_nan_to_num, &tmp, &dst, &prm);
+    if (rc == 0) rc = tl_clone(out, &tmp, to, TL_MEMFMT_PRESERVE);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
+static int empty_dim_error(tl_red_op op, int d)
+{
+    if (op == TL_RED_AMINMAX_MIN || op == TL_RED_AMINMAX_MAX)
+        return tl_err(TL_ERR_INDEX, "aminmax: Expected reduction dim %d to have non-zero size.", d);
+    return tl_err(TL_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.", op_names[op], d);
+}
+
 /* torch refuses ops without an identity over empty dims. */
 static int check_empty(tl_red_op op, const tl_tensor *x, uint64_t mask, bool full)
 {
-    bool ident = !(op == TL_RED_MAX || op == TL_RED_MIN || op == TL_RED_AMAX || op == TL_RED_AMIN ||
-                   op == TL_RED_ARGMAX || op == TL_RED_ARGMIN || op == TL_RED_AMINMAX_MIN || op == TL_RED_AMINMAX_MAX);
-    if (ident) return 0;
+    if (!no_identity(op)) return 0;
     const char *name = op_names[op];
     if (full && tl_numel(x) == 0) {
         if (op == TL_RED_ARGMAX || op == TL_RED_ARGMIN)
@@ -133,11 +178,7 @@ static int check_empty(tl_red_op op, const tl_tensor *x, uint64_t mask, bool ful
         return tl_err(TL_ERR_RUNTIME, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name);
     }
     for (int d = 0; d < x->ndim; d++)
-        if ((mask >> d & 1) && x->sizes[d] == 0) {
-            if (op == TL_RED_AMINMAX_MIN || op == TL_RED_AMINMAX_MAX)
-                return tl_err(TL_ERR_INDEX, "aminmax: Expected reduction dim %d to have non-zero size.", d);
-            return tl_err(TL_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.", name, d);
-        }
+        if ((mask >> d & 1) && x->sizes[d] == 0) return empty_dim_error(op, d);
     return 0;
 }
 
@@ -471,7 +512,8 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
     memset(&p, 0, sizeof(p));
     int rc = 0;
     if (in != x->dtype) {
-        rc = tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
+        rc = op == TL_RED_NANSUM && is_fc((tl_dtype)x->dtype) && !is_fc(in) ? nan_zeroed_cast(&cast, x, in)
+                                                                          : tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
         src = &cast;
     }
     /* sums over outer dims of a contiguous float tensor: columns, no transposing copy */

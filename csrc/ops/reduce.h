@@ -26,6 +26,6 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
 
 /* The "removes dims" bit mask of the dims to reduce: dims wrapped with torch's
  * IndexError text, repeats rejected; n == 0 means every dim. */
-int tl_reduce_mask(const tl_tensor *x, const int64_t *dims, int n, uint64_t *mask);
+int tl_reduce_mask(const tl_tensor *x, tl_red_op op, int dtype, const int64_t *dims, int n, uint64_t *mask);
 
 #endif

@@ -239,6 +239,10 @@ int tl_histc(tl_tensor *out, const tl_tensor *x, int64_t bins, double lo, double
     if (lo == hi && N > 0) {
         double mn = INFINITY, mx = -INFINITY;
         for (int64_t i = 0; i < N; i++) {
+            if (v[i] != v[i]) { /* NaN data: the automatic range is NaN, which is refused below */
+                mn = mx = v[i];
+                break;
+            }
             if (v[i] < mn) mn = v[i];
             if (v[i] > mx) mx = v[i];
         }

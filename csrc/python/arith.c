@@ -214,7 +214,7 @@ static PyObject *ibinop(PyObject *a, PyObject *b, tl_bop op)
 NB(add, add)
 NB(subtract, sub)
 NB(multiply, mul)
-NB(true_divide, div)
+NB(true_divide_tt, div)
 NB(floor_divide, div_floor)
 NB(remainder, remainder)
 NB(and, bitwise_and)
@@ -222,6 +222,22 @@ NB(or, bitwise_or)
 NB(xor, bitwise_xor)
 NB(lshift, lshift)
 NB(rshift, rshift)
+
+/* scalar / tensor is torch's __rtruediv__, reciprocal(tensor) * scalar: its rounding, and its
+ * dtypes (complex / float16 is complex32, whose division torch has no kernel for). */
+static PyObject *nb_true_divide(PyObject *a, PyObject *b)
+{
+    pyarg pa;
+    int ra = tl_is_tensor(a) || !tl_is_tensor(b) ? 0 : to_arg(a, &pa);
+    if (ra < 0) return NULL;
+    if (!ra) return nb_true_divide_tt(a, b);
+    PyObject *r = do_unary(TL_UOP_reciprocal, TL_TENSOR(b), NULL, NULL, NULL);
+    if (!r) return NULL;
+    PyObject *res = binop(r, a, TL_BOP_mul);
+    Py_DECREF(r);
+    return res;
+}
+static PyObject *nb_inplace_true_divide(PyObject *a, PyObject *b) { return nb_inplace_true_divide_tt(a, b); }
 
 static PyObject *nb_power(PyObject *a, PyObject *b, PyObject *mod)
 {
@@ -235,7 +251,13 @@ static PyObject *nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
 }
 static PyObject *nb_negative(PyObject *a) { return do_unary(TL_UOP_neg, TL_TENSOR(a), NULL, NULL, NULL); }
 static PyObject *nb_absolute(PyObject *a) { return do_unary(TL_UOP_abs, TL_TENSOR(a), NULL, NULL, NULL); }
-static PyObject *nb_invert(PyObject *a) { return do_unary(TL_UOP_bitwise_not, TL_TENSOR(a), NULL, NULL, NULL); }
+static PyObject *nb_invert(PyObject *a)
+{
+    tl_dtype d = (tl_dtype)TL_TENSOR(a)->dtype;
+    if (tl_dtype_is_float(d) || tl_dtype_is_complex(d)) /* torch's __invert__ checks before bitwise_not */
+        return PyErr_Format(PyExc_TypeError, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    return do_unary(TL_UOP_bitwise_not, TL_TENSOR(a), NULL, NULL, NULL);
+}
 static PyObject *nb_positive(PyObject *a)
 {
     if (TL_TENSOR(a)->dtype == TL_BOOL) {
@@ -376,6 +398,10 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
         PyErr_Format(PyExc_TypeError, "%s() takes no arguments (%zd given)", sp->name, nargs);
         return NULL;
     }
+    /* torch's conj_physical of a real tensor is the tensor itself (not a copy) */
+    if (sp->op == TL_UOP_conj_physical && !inplace && (!v[1] || v[1] == Py_None) &&
+        !tl_dtype_is_complex((tl_dtype)TL_TENSOR(v[0])->dtype))
+        return Py_NewRef(v[0]);
     return do_unary(sp->op, TL_TENSOR(v[0]), v[1], inplace ? self : NULL, NULL);
 }
 

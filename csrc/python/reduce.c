@@ -24,7 +24,7 @@ static int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *fname)
 }
 
 /* dims: None (every dim), an int or name, or a sequence of them (empty = every dim). */
-static int conv_dims(PyObject *o, const tl_tensor *t, uint64_t *mask, bool *full)
+static int conv_dims(PyObject *o, const tl_tensor *t, tl_red_op op, int dtype, uint64_t *mask, bool *full)
 {
     int64_t dims[TL_MAX_DIMS];
     int n = 0;
@@ -43,7 +43,7 @@ static int conv_dims(PyObject *o, const tl_tensor *t, uint64_t *mask, bool *full
             return -1;
         }
     }
-    return tl_reduce_mask(t, dims, n, mask) < 0 ? tl_raise_int() : 0;
+    return tl_reduce_mask(t, op, dtype, dims, n, mask) < 0 ? tl_raise_int() : 0;
 }
 
 static int conv_opt_dtype(PyObject *o, int *out)
@@ -67,11 +67,11 @@ static PyObject *m_reduce(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     int dtype;
     if (check_nargs(nargs, 6, "_reduce") < 0 || get_tensor(args[0], "reduce", &x) < 0) return NULL;
     long op = PyLong_AsLong(args[1]);
-    if ((op == -1 && PyErr_Occurred()) || conv_dims(args[2], x, &mask, &full) < 0) return NULL;
-    if (conv_opt_dtype(args[4], &dtype) < 0) return NULL;
+    if (op == -1 && PyErr_Occurred()) return NULL;
+    if (op < 0 || op >= TL_RED_NUM) return PyErr_Format(PyExc_ValueError, "bad reduction op %ld", op);
+    if (conv_opt_dtype(args[4], &dtype) < 0 || conv_dims(args[2], x, (tl_red_op)op, dtype, &mask, &full) < 0) return NULL;
     double param = PyFloat_AsDouble(args[5]);
     if (param == -1 && PyErr_Occurred()) return NULL;
-    if (op < 0 || op >= TL_RED_NUM) return PyErr_Format(PyExc_ValueError, "bad reduction op %ld", op);
     int keepdim;
     if (tl_conv_flag(args[3], &keepdim) < 0) return NULL;
     TL_NEW_TENSOR(r, tl_reduce(&r->t, x, (tl_red_op)op, mask, full, keepdim, dtype, param));

@@ -140,7 +140,11 @@ static PyObject *m_stride(FASTARGS) { return dim_query(self, args, nargs, kwname
 static PyObject *m_dim(PyObject *self, PyObject *u) { return PyLong_FromLong(SELF->ndim); }
 static PyObject *m_numel(PyObject *self, PyObject *u) { return PyLong_FromLongLong(tl_numel(SELF)); }
 static PyObject *m_storage_offset(PyObject *self, PyObject *u) { return PyLong_FromLongLong(SELF->offset); }
-static PyObject *m_data_ptr(PyObject *self, PyObject *u) { return PyLong_FromVoidPtr(tl_data(SELF)); }
+/* torch reports 0 for a tensor without elements, whatever its storage */
+static PyObject *m_data_ptr(PyObject *self, PyObject *u)
+{
+    return PyLong_FromVoidPtr(tl_numel(SELF) ? tl_data(SELF) : NULL);
+}
 static PyObject *m_element_size(PyObject *self, PyObject *u) { return PyLong_FromLong(tl_itemsize(SELF)); }
 static PyObject *m_has_names(PyObject *self, PyObject *u) { return PyBool_FromLong(SELF->names != NULL); }
 static PyObject *m_storage_nbytes(PyObject *self, PyObject *u) { return PyLong_FromSize_t(SELF->storage->nbytes); }
@@ -980,7 +984,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("numel", m_numel, "Number of elements."),
     NOARGS("nelement", m_numel, "Alias of numel()."),
     NOARGS("storage_offset", m_storage_offset, "Offset of the first element in the storage, in elements."),
-    NOARGS("data_ptr", m_data_ptr, "Address of the first element."),
+    NOARGS("data_ptr", m_data_ptr, "Address of the first element (0 when there are none)."),
     NOARGS("element_size", m_element_size, "Bytes per element."),
     NOARGS("has_names", m_has_names, "True when any dimension is named."),
     NOARGS("_storage_nbytes", m_storage_nbytes, NULL),
