@@ -242,3 +242,15 @@ def test_tensor_from_ndarray_keeps_layout(arr):
         assert x.stride() == t.stride(), (x.stride(), t.stride())
         np.testing.assert_array_equal(x.numpy(), t.numpy())
         assert not np.shares_memory(x.numpy(), a)  # a copy, never a view
+
+
+@pytest.mark.parametrize("kind", ["mt19937", "philox"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_rand_narrow_floats_stay_below_the_bound(kind, dt):
+    # float32 uniforms just below 1 round up to 1.0 in float16/bfloat16; the range is [0, 1)
+    g = tl.Generator(kind=kind)
+    g.manual_seed(0)
+    v = tl.rand(1_000_000, dtype=getattr(tl, dt), generator=g).float().numpy()
+    assert v.max() < 1.0 and v.min() >= 0.0
+    y = tl.empty(1_000_000, dtype=getattr(tl, dt)).uniform_(2.0, 3.0, generator=g).float().numpy()
+    assert y.max() < 3.0 and y.min() >= 2.0

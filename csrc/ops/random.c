@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/convert.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/simd.h"
@@ -253,6 +254,16 @@ static int check_continuous(const tl_tensor *t, const char *what)
     return 0;
 }
 
+/* float32 uniforms in [a, b) bound for float16/bfloat16: a value that rounds up to b in the
+ * narrow format becomes a, as float32 values that reach b do (the range stays [a, b)). */
+static void keep_below_in_narrow(float *v, int64_t n, tl_dtype d, float a, float b)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float r = d == TL_FLOAT16 ? tl_f16_to_f32(tl_f32_to_f16(v[i])) : tl_bf16_to_f32(tl_f32_to_bf16(v[i]));
+        if (r >= b && a < b) v[i] = a;
+    }
+}
+
 /* Samples into t: directly when t is a contiguous float32/float64 (or complex, as pairs of
  * reals), else through a contiguous temporary and a casting copy. */
 static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
@@ -277,6 +288,8 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
     tl_tensor tmp = {0};
     if (tl_tensor_empty(&tmp, t->ndim, t->sizes, work, t->device, false) < 0) return -1;
     fill_values(tl_data(&tmp), cplx ? 2 * n : n, f32, g, dist, a, b);
+    if (dist == TL_DIST_UNIFORM && (real == TL_FLOAT16 || real == TL_BFLOAT16))
+        keep_below_in_narrow((float *)tl_data(&tmp), cplx ? 2 * n : n, real, (float)a, (float)b);
     int rc = tl_copy_(t, &tmp);
     tl_tensor_clear(&tmp);
     return rc;
