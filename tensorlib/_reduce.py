@@ -28,10 +28,15 @@ __all__ = [
 ]
 
 # op codes shared with csrc/ops/reduce.h, csrc/ops/sort.h
+# The op codes come from the C enums (csrc/ops/reduce.h, sort.h), so the two cannot drift.
+_CODES = _C._reduce_op_codes()
 (_SUM, _NANSUM, _PROD, _MEAN, _NANMEAN, _VAR, _STD, _MAX, _MIN, _AMAX, _AMIN, _ARGMAX, _ARGMIN,
- _ALL, _ANY, _COUNT_NONZERO, _NORM, _LOGSUMEXP, _AMINMAX_MIN, _AMINMAX_MAX) = range(20)
-_IDX_MAX, _IDX_MIN, _IDX_KTH, _IDX_MEDIAN, _IDX_NANMEDIAN, _IDX_MODE = range(6)
-_CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN = range(4)
+ _ALL, _ANY, _COUNT_NONZERO, _NORM, _LOGSUMEXP, _AMINMAX_MIN, _AMINMAX_MAX) = (_CODES[k] for k in (
+    "SUM", "NANSUM", "PROD", "MEAN", "NANMEAN", "VAR", "STD", "MAX", "MIN", "AMAX", "AMIN", "ARGMAX", "ARGMIN",
+    "ALL", "ANY", "COUNT_NONZERO", "NORM", "LOGSUMEXP", "AMINMAX_MIN", "AMINMAX_MAX"))
+_IDX_MAX, _IDX_MIN, _IDX_KTH, _IDX_MEDIAN, _IDX_NANMEDIAN, _IDX_MODE = (_CODES[k] for k in (
+    "IDX_MAX", "IDX_MIN", "IDX_KTHVALUE", "IDX_MEDIAN", "IDX_NANMEDIAN", "IDX_MODE"))
+_CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN = (_CODES[k] for k in ("CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN"))
 
 
 class _NoDim:

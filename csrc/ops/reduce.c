@@ -16,8 +16,10 @@
 #include "ops/reduce_plan.h"
 
 static const char *const op_names[TL_RED_NUM] = {
-    "sum", "nansum", "prod", "mean", "nanmean", "var", "std", "max", "min", "amax", "amin",
-    "argmax", "argmin", "all", "any", "count_nonzero", "norm", "logsumexp", "aminmax", "aminmax"};
+#define NAME(code, name) #name,
+    TL_RED_OPS(NAME)
+#undef NAME
+};
 
 static bool no_identity(tl_red_op op)
 {

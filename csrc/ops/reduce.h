@@ -11,11 +11,18 @@
 
 #include "core/tensor.h"
 
+/* X(CODE, torch's op name): the one list of reduction ops; the enum, the names in messages
+ * and the codes tensorlib/_reduce.py uses (_C._reduce_op_codes) are generated from it. */
+#define TL_RED_OPS(X)                                                                              \
+    X(SUM, sum) X(NANSUM, nansum) X(PROD, prod) X(MEAN, mean) X(NANMEAN, nanmean) X(VAR, var)      \
+    X(STD, std) X(MAX, max) X(MIN, min) X(AMAX, amax) X(AMIN, amin) X(ARGMAX, argmax)              \
+    X(ARGMIN, argmin) X(ALL, all) X(ANY, any) X(COUNT_NONZERO, count_nonzero) X(NORM, norm)        \
+    X(LOGSUMEXP, logsumexp) X(AMINMAX_MIN, aminmax) X(AMINMAX_MAX, aminmax)
+
 typedef enum {
-    TL_RED_SUM, TL_RED_NANSUM, TL_RED_PROD, TL_RED_MEAN, TL_RED_NANMEAN, TL_RED_VAR, TL_RED_STD,
-    TL_RED_MAX, TL_RED_MIN, TL_RED_AMAX, TL_RED_AMIN, TL_RED_ARGMAX, TL_RED_ARGMIN,
-    TL_RED_ALL, TL_RED_ANY, TL_RED_COUNT_NONZERO, TL_RED_NORM, TL_RED_LOGSUMEXP,
-    TL_RED_AMINMAX_MIN, TL_RED_AMINMAX_MAX,
+#define TL_RED_ENUM(code, name) TL_RED_##code,
+    TL_RED_OPS(TL_RED_ENUM)
+#undef TL_RED_ENUM
     TL_RED_NUM
 } tl_red_op;
 

@@ -10,8 +10,16 @@
 
 #include "core/tensor.h"
 
-typedef enum { TL_IDX_MAX, TL_IDX_MIN, TL_IDX_KTHVALUE, TL_IDX_MEDIAN, TL_IDX_NANMEDIAN, TL_IDX_MODE } tl_idx_op;
-typedef enum { TL_SCAN_CUMSUM, TL_SCAN_CUMPROD, TL_SCAN_CUMMAX, TL_SCAN_CUMMIN } tl_scan_op;
+/* The one lists of the (values, indices) reductions and the scans: enums here, codes for
+ * tensorlib/_reduce.py through _C._reduce_op_codes. */
+#define TL_IDX_OPS(X) X(MAX) X(MIN) X(KTHVALUE) X(MEDIAN) X(NANMEDIAN) X(MODE)
+#define TL_SCAN_OPS(X) X(CUMSUM) X(CUMPROD) X(CUMMAX) X(CUMMIN)
+#define TL_IDX_ENUM(code) TL_IDX_##code,
+#define TL_SCAN_ENUM(code) TL_SCAN_##code,
+typedef enum { TL_IDX_OPS(TL_IDX_ENUM) } tl_idx_op;
+typedef enum { TL_SCAN_OPS(TL_SCAN_ENUM) } tl_scan_op;
+#undef TL_IDX_ENUM
+#undef TL_SCAN_ENUM
 
 int tl_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t dim, bool descending);
 int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k, int64_t dim, bool largest,

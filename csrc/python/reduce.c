@@ -218,7 +218,34 @@ static PyObject *m_histc(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 }
 
 #define FC(f) (PyCFunction)(void (*)(void))(f)
+/* _reduce_op_codes() -> {"SUM": code, ..., "IDX_MAX": code, ..., "CUMSUM": code, ...} */
+static PyObject *m_reduce_op_codes(PyObject *m, PyObject *u)
+{
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+#define PUT(key, code)                                                         \
+    {                                                                          \
+        PyObject *v = PyLong_FromLong(code);                                   \
+        if (!v || PyDict_SetItemString(d, key, v) < 0) {                       \
+            Py_XDECREF(v);                                                     \
+            Py_DECREF(d);                                                      \
+            return NULL;                                                       \
+        }                                                                      \
+        Py_DECREF(v);                                                          \
+    }
+#define RED(code, name) PUT(#code, TL_RED_##code)
+#define IDX(code) PUT("IDX_" #code, TL_IDX_##code)
+#define SCAN(code) PUT(#code, TL_SCAN_##code)
+    TL_RED_OPS(RED) TL_IDX_OPS(IDX) TL_SCAN_OPS(SCAN)
+#undef RED
+#undef IDX
+#undef SCAN
+#undef PUT
+    return d;
+}
+
 PyMethodDef tl_module_methods_reduce[] = {
+    {"_reduce_op_codes", m_reduce_op_codes, METH_NOARGS, "Codes of the reduction, index-reduction and scan ops by name."},
     {"_reduce", FC(m_reduce), METH_FASTCALL, "_reduce(x, op, dims, keepdim, dtype, param): reduction primitive."},
     {"_reduce_index", FC(m_reduce_index), METH_FASTCALL, "_reduce_index(x, op, dim, keepdim, k) -> (values, indices)."},
     {"_sort", FC(m_sort), METH_FASTCALL, "_sort(x, dim, descending) -> (values, indices); stable."},
