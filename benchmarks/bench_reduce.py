@@ -1,5 +1,5 @@
 """Reduction, scan and sort rows: sum and mean of 1e7 float32 (all, axis 0, axis -1),
-argmax (all, axis 0, axis -1), argmin, var, cumsum, sort of 1e6 float32, and the selection ops
+argmax (all, axis 0, axis -1), amax/amin over axis 0, argmin, var, cumsum, sort of 1e6 float32, and the selection ops
 (topk, kthvalue; NumPy's argpartition as its nearest equivalent)."""
 from harness import libs
 
@@ -36,6 +36,9 @@ ROWS = [
     ("argmax 1e7 float32 (all)", _row((N,), *_same("argmax"))),
     ("argmax 1e7 float32 (axis 0)", _row(SHAPE, *_same("argmax", dim=0))),
     ("argmax 1e7 float32 (axis -1)", _row(SHAPE, *_same("argmax", dim=-1))),
+    ("amax 1e7 float32 (axis 0)", _row(SHAPE, lambda x: x.amax(0), lambda a: a.max(0), lambda t: t.amax(0))),
+    ("amin 1e7 float64 (axis 0)", _row(SHAPE, lambda x: x.amin(0), lambda a: a.min(0), lambda t: t.amin(0),
+                                       dtype=np.float64)),
     ("argmin 1e7 float64 (all)", _row((N,), *_same("argmin"), dtype=np.float64)),
     ("var 1e7 float32 (all)", _row((N,), lambda x: x.var(), lambda a: a.var(ddof=1), lambda t: t.var())),
     ("cumsum 1e7 float32", _row((N,), lambda x: x.cumsum(0), lambda a: a.cumsum(0), lambda t: t.cumsum(0))),

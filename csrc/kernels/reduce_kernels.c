@@ -233,6 +233,37 @@ void tl_colsum(tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t
         colsum_f32((const float *)base, nrows, ld, w, acc);
 }
 
+/* Values only (amax/amin/max/min over outer dims): out holds the running bests of w
+ * columns and is updated row after row (contiguous reads), NaN winning. */
+#define COLEXT(NAME, T, VT, MT, CMP)                                                  \
+    TL_CLONES static void NAME(const T *base, int64_t nrows, int64_t ld, int64_t w, T *out) \
+    {                                                                                 \
+        memcpy(out, base, sizeof(T) * (size_t)w);                                     \
+        for (int64_t r = 1; r < nrows; r++) {                                         \
+            const T *row = base + r * ld;                                             \
+            for (int64_t c = 0; c < w; c++) {                                         \
+                T v = row[c], b = out[c];                                             \
+                out[c] = ((v CMP b) | ((v != v) & (b == b))) ? v : b;                 \
+            }                                                                         \
+        }                                                                             \
+    }
+COLEXT(colext_max_f32, float, v_f32, m_f32, >)
+COLEXT(colext_min_f32, float, v_f32, m_f32, <)
+COLEXT(colext_max_f64, double, v_f64, m_f64, >)
+COLEXT(colext_min_f64, double, v_f64, m_f64, <)
+COLEXT(colext_max_i64, int64_t, v_i64, m_i64, >)
+COLEXT(colext_min_i64, int64_t, v_i64, m_i64, <)
+
+bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, char *out)
+{
+    switch (bt) {
+    case TL_FLOAT32: (is_max ? colext_max_f32 : colext_min_f32)((const float *)base, nrows, ld, w, (float *)out); return true;
+    case TL_FLOAT64: (is_max ? colext_max_f64 : colext_min_f64)((const double *)base, nrows, ld, w, (double *)out); return true;
+    case TL_INT64: (is_max ? colext_max_i64 : colext_min_i64)((const int64_t *)base, nrows, ld, w, (int64_t *)out); return true;
+    default: return false;
+    }
+}
+
 bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out)
 {
     switch (bt) {

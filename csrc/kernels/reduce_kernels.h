@@ -45,6 +45,8 @@ void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0,
  * elements, row indices into out. false: this buffer dtype / size has no column kernel. */
 #define TL_COLARG_W 512
 bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out);
+/* The extreme values of the same columns, written as bt elements (float32, float64, int64). */
+bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, char *out);
 /* Column sums in double: acc[j] += sum over nrows rows of base[r * ld + j], j < w, for
  * float32 or float64 rows (bt); rows added in order, so the result does not depend on
  * the clone or the thread count. */

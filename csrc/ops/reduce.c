@@ -334,34 +334,43 @@ static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
 
 /* ---- argmax/argmin over outer dims: columns of running bests ------------------------- */
 
+/* Columns per task of the values pass: its running bests (32-64 KB) stay in L2 while each
+ * row is read as one long contiguous stretch (measured: 2048 columns 3.5 ms, 8192 3.2 ms for
+ * amax(0) of 1000x10000 float32, NumPy 2.3-3.6 ms on the loaded machine). */
+#define COLEXT_W 8192
+
 typedef struct {
     const char *base;
     tl_dtype bt;
-    bool is_max;
+    bool is_max, values; /* values: the extremes (amax...), else their row indices */
     int64_t N, M;
-    int64_t *idx;
+    char *out;
 } colarg_ctx;
 
 static void colarg_fn(int64_t b, int64_t e, void *c)
 {
     colarg_ctx *o = c;
     int64_t isz = tl_dtype_itemsize(o->bt);
+    int64_t cw = o->values ? COLEXT_W : TL_COLARG_W;
     for (int64_t t = b; t < e; t++) {
-        int64_t c0 = t * TL_COLARG_W, w = c0 + TL_COLARG_W < o->M ? TL_COLARG_W : o->M - c0;
-        tl_colarg(o->is_max, o->bt, o->base + c0 * isz, o->N, o->M, w, o->idx + c0);
+        int64_t c0 = t * cw, w = c0 + cw < o->M ? cw : o->M - c0;
+        if (o->values) tl_colext(o->is_max, o->bt, o->base + c0 * isz, o->N, o->M, w, o->out + c0 * isz);
+        else tl_colarg(o->is_max, o->bt, o->base + c0 * isz, o->N, o->M, w, (int64_t *)o->out + c0);
     }
 }
 
-/* 1 when done (idx has M row indices), 0 when the layout or dtype does not fit. */
-static int outer_args(const tl_tensor *x, const tl_rplan *p, bool is_max, int64_t *idx)
+/* Arg-extremes (out: M int64 row indices) or extreme values (out: M elements of x's dtype)
+ * over outer dims; 1 when done, 0 when the layout or dtype does not fit. */
+static int outer_args(const tl_tensor *x, const tl_rplan *p, bool is_max, bool values, char *out)
 {
     tl_dtype bt = (tl_dtype)x->dtype;
     if ((bt != TL_FLOAT32 && bt != TL_FLOAT64 && bt != TL_INT64) || (bt == TL_FLOAT32 && p->N > INT32_MAX) ||
         !outer_layout(x, p))
         return 0;
-    colarg_ctx o = {tl_data(x), bt, is_max, p->N, p->M, idx};
-    int64_t tasks = (p->M + TL_COLARG_W - 1) / TL_COLARG_W;
-    int64_t grain = TL_GRAIN_SIZE / (p->N * TL_COLARG_W);
+    colarg_ctx o = {tl_data(x), bt, is_max, values, p->N, p->M, out};
+    int64_t cw = values ? COLEXT_W : TL_COLARG_W;
+    int64_t tasks = (p->M + cw - 1) / cw;
+    int64_t grain = TL_GRAIN_SIZE / (p->N * cw);
     tl_parallel_for(tasks, grain > 0 ? grain : 1, colarg_fn, &o);
     return 1;
 }
@@ -534,14 +543,18 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
             for (int64_t i = 0; i < p.M; i++) ((double *)tl_data(&res))[i] /= (double)p.N;
         if (!outer && res.storage) tl_tensor_clear(&res);
     }
-    if (rc == 0 && arg && tl_numel(src) > 0) {
+    /* extremes over outer dims: columns of running bests, no transposing copy */
+    bool ext = op == TL_RED_MAX || op == TL_RED_MIN || op == TL_RED_AMAX || op == TL_RED_AMIN ||
+               op == TL_RED_AMINMAX_MAX || op == TL_RED_AMINMAX_MIN;
+    if (rc == 0 && (arg || ext) && tl_numel(src) > 0) {
         tl_rplan_dims(&p, src, mask);
         p.bt = (tl_dtype)src->dtype;
         int64_t rs[TL_MAX_DIMS];
         int rn = result_shape(&p, src, rs);
         if (outer_layout(src, &p)) {
-            rc = tl_tensor_empty(&res, rn, rs, TL_INT64, x->device, false);
-            outer = rc == 0 && outer_args(src, &p, op == TL_RED_ARGMAX, (int64_t *)tl_data(&res)) == 1;
+            bool is_max = op == TL_RED_ARGMAX || op == TL_RED_MAX || op == TL_RED_AMAX || op == TL_RED_AMINMAX_MAX;
+            rc = tl_tensor_empty(&res, rn, rs, arg ? TL_INT64 : p.bt, x->device, false);
+            outer = rc == 0 && outer_args(src, &p, is_max, ext, tl_data(&res)) == 1;
             if (!outer && res.storage) tl_tensor_clear(&res);
         }
     }
