@@ -1,0 +1,239 @@
+/* fft.c - complex DFT of contiguous rows: a recursive mixed-radix decimation in time
+ * (specialized radix-2 and radix-4 butterflies, a generic O(p^2) butterfly for other small
+ * primes) and Bluestein's chirp-z algorithm, on a power-of-two mixed-radix plan, for lengths
+ * with a prime factor above FFT_MAX_RADIX. All arithmetic is in double precision; the inverse
+ * is conj(F(conj(x))). Normalization is the caller's (tensorlib/fft.py). */
+#include "ops/fft.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/parallel.h"
+
+typedef double complex cplx;
+
+/* Largest prime handled by the generic butterfly; longer prime factors go through Bluestein. */
+#define FFT_MAX_RADIX 61
+#define FFT_MAX_FACTORS 64
+#define FFT_PI 3.14159265358979323846
+
+typedef struct fft_plan {
+    int64_t n;
+    int64_t fac[2 * FFT_MAX_FACTORS]; /* p0, m0, p1, m1, ...: n = p0 * m0, m0 = p1 * m1, ..., last m = 1 */
+    cplx *tw;                         /* n twiddles exp(-2 pi i k / n) (mixed radix) */
+    struct fft_plan *sub;             /* Bluestein: the power-of-two plan of length m, else NULL */
+    int64_t m;
+    cplx *chirp;                      /* Bluestein: n entries exp(-pi i k^2 / n) */
+    cplx *kernel;                     /* Bluestein: F(conj chirp, circularly placed) / m, m entries */
+} fft_plan;
+
+static void plan_free(fft_plan *p)
+{
+    if (!p) return;
+    free(p->tw);
+    free(p->chirp);
+    free(p->kernel);
+    plan_free(p->sub);
+    free(p);
+}
+
+/* Factors n (largest prime factor <= FFT_MAX_RADIX) into p, m pairs: fours first, then
+ * primes ascending. Returns false when some factor is larger (Bluestein then). */
+static bool factorize(int64_t n, int64_t *fac)
+{
+    int k = 0;
+    int64_t rest = n;
+    while (rest % 4 == 0) {
+        rest /= 4;
+        fac[k++] = 4;
+        fac[k++] = rest;
+    }
+    for (int64_t p = 2; rest > 1;) {
+        if (rest % p == 0) {
+            if (p > FFT_MAX_RADIX) return false;
+            rest /= p;
+            fac[k++] = p;
+            fac[k++] = rest;
+        } else {
+            p = p == 2 ? 3 : p + 2;
+            if (p * p > rest) p = rest;
+        }
+    }
+    if (n == 1) {
+        fac[0] = 1;
+        fac[1] = 1;
+    }
+    return true;
+}
+
+static cplx expi(double angle) { return CMPLX(cos(angle), sin(angle)); }
+
+static fft_plan *plan_new(int64_t n);
+
+/* One level of the decimation: out[q*m + u] hold the m-point transforms Y_q of the sequences
+ * x[q + p j] (the current level's input is in[j * fs]); X[u + m r] = sum_q w^(q u) Y_q[u] w_p^(q r)
+ * with w the n-th root of the whole plan taken at stride fs. */
+static void butterfly(const fft_plan *P, cplx *out, int64_t fs, int64_t p, int64_t m)
+{
+    const cplx *tw = P->tw;
+    if (p == 2) {
+        for (int64_t u = 0; u < m; u++) {
+            cplx t = out[u + m] * tw[fs * u];
+            out[u + m] = out[u] - t;
+            out[u] += t;
+        }
+    } else if (p == 4) {
+        for (int64_t u = 0; u < m; u++) {
+            cplx a0 = out[u], a1 = out[u + m] * tw[fs * u], a2 = out[u + 2 * m] * tw[2 * fs * u],
+                 a3 = out[u + 3 * m] * tw[3 * fs * u];
+            cplx s02 = a0 + a2, d02 = a0 - a2, s13 = a1 + a3, d13 = a1 - a3;
+            cplx md13 = CMPLX(cimag(d13), -creal(d13)); /* -i * (a1 - a3) */
+            out[u] = s02 + s13;
+            out[u + m] = d02 + md13;
+            out[u + 2 * m] = s02 - s13;
+            out[u + 3 * m] = d02 - md13;
+        }
+    } else {
+        cplx s[FFT_MAX_RADIX];
+        const int64_t root = fs * m; /* tw[root] is exp(-2 pi i / p) */
+        for (int64_t u = 0; u < m; u++) {
+            for (int64_t q = 0; q < p; q++) s[q] = out[u + q * m] * tw[fs * q * u];
+            for (int64_t r = 0; r < p; r++) {
+                cplx acc = s[0];
+                for (int64_t q = 1, e = r; q < p; q++, e = (e + r) % p) acc += s[q] * tw[e * root];
+                out[u + r * m] = acc;
+            }
+        }
+    }
+}
+
+/* Mixed-radix transform of in[0], in[fs], ..., into out (contiguous), following fac. */
+static void work(const fft_plan *P, cplx *out, const cplx *in, int64_t fs, const int64_t *fac)
+{
+    int64_t p = fac[0], m = fac[1];
+    if (m == 1) {
+        for (int64_t j = 0; j < p; j++) out[j] = in[j * fs];
+    } else {
+        for (int64_t q = 0; q < p; q++) work(P, out + q * m, in + q * fs, fs * p, fac + 2);
+    }
+    butterfly(P, out, fs, p, m);
+}
+
+/* Forward transform of in (n) into out (n); scratch holds 2 * m entries for Bluestein. */
+static void transform(const fft_plan *P, cplx *out, const cplx *in, cplx *scratch)
+{
+    if (!P->sub) {
+        work(P, out, in, 1, P->fac);
+        return;
+    }
+    int64_t n = P->n, m = P->m;
+    cplx *a = scratch, *b = scratch + m;
+    for (int64_t k = 0; k < n; k++) a[k] = in[k] * P->chirp[k];
+    memset((void *)(a + n), 0, (size_t)(m - n) * sizeof(cplx));
+    work(P->sub, b, a, 1, P->sub->fac);
+    for (int64_t k = 0; k < m; k++) b[k] = conj(b[k] * P->kernel[k]); /* inverse by conjugation */
+    work(P->sub, a, b, 1, P->sub->fac);
+    for (int64_t k = 0; k < n; k++) out[k] = conj(a[k]) * P->chirp[k];
+}
+
+static fft_plan *plan_new(int64_t n)
+{
+    fft_plan *P = calloc(1, sizeof *P);
+    if (!P) return NULL;
+    P->n = n;
+    if (factorize(n, P->fac)) {
+        P->tw = malloc((size_t)n * sizeof(cplx));
+        if (!P->tw) goto fail;
+        for (int64_t k = 0; k < n; k++) P->tw[k] = expi(-2.0 * FFT_PI * (double)k / (double)n);
+        return P;
+    }
+    /* Bluestein: X[k] = c_k sum_j (x_j c_j) conj(c_(k-j)), c_j = exp(-pi i j^2 / n), a circular
+     * convolution of length m >= 2n - 1. j^2 is reduced mod 2n first to keep the angle exact. */
+    int64_t m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    P->m = m;
+    P->sub = plan_new(m);
+    P->chirp = malloc((size_t)n * sizeof(cplx));
+    P->kernel = malloc((size_t)m * sizeof(cplx));
+    cplx *b = malloc((size_t)m * sizeof(cplx));
+    if (!P->sub || !P->chirp || !P->kernel || !b) {
+        free(b);
+        goto fail;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t k2 = ((uint64_t)k * (uint64_t)k) % (uint64_t)(2 * n);
+        P->chirp[k] = expi(-FFT_PI * (double)k2 / (double)n);
+    }
+    memset((void *)b, 0, (size_t)m * sizeof(cplx));
+    b[0] = conj(P->chirp[0]);
+    for (int64_t k = 1; k < n; k++) b[k] = b[m - k] = conj(P->chirp[k]);
+    work(P->sub, P->kernel, b, 1, P->sub->fac);
+    for (int64_t k = 0; k < m; k++) P->kernel[k] /= (double)m;
+    free(b);
+    return P;
+fail:
+    plan_free(P);
+    return NULL;
+}
+
+typedef struct {
+    const fft_plan *plan;
+    char *data;
+    int64_t n;
+    bool single, inverse;
+    volatile int failed;
+} rows_ctx;
+
+static void rows_run(int64_t begin, int64_t end, void *cp)
+{
+    rows_ctx *c = cp;
+    int64_t n = c->n, extra = c->plan->sub ? 2 * c->plan->m : 0;
+    cplx *buf = malloc((size_t)(2 * n + extra) * sizeof(cplx));
+    if (!buf) {
+        c->failed = 1;
+        return;
+    }
+    cplx *in = buf, *out = buf + n, *scratch = buf + 2 * n;
+    for (int64_t r = begin; r < end; r++) {
+        if (c->single) {
+            float complex *row = (float complex *)c->data + r * n;
+            for (int64_t k = 0; k < n; k++) in[k] = (cplx)row[k];
+        } else {
+            memcpy((void *)in, (cplx *)c->data + r * n, (size_t)n * sizeof(cplx));
+        }
+        if (c->inverse)
+            for (int64_t k = 0; k < n; k++) in[k] = conj(in[k]);
+        transform(c->plan, out, in, scratch);
+        if (c->inverse)
+            for (int64_t k = 0; k < n; k++) out[k] = conj(out[k]);
+        if (c->single) {
+            float complex *row = (float complex *)c->data + r * n;
+            for (int64_t k = 0; k < n; k++) row[k] = (float complex)out[k];
+        } else {
+            memcpy((cplx *)c->data + r * n, (void *)out, (size_t)n * sizeof(cplx));
+        }
+    }
+    free(buf);
+}
+
+int tl_fft_c2c_rows(tl_tensor *x, bool inverse)
+{
+    if (x->dtype != TL_COMPLEX64 && x->dtype != TL_COMPLEX128)
+        return tl_err(TL_ERR_TYPE, "fft: expected a complex64 or complex128 tensor, got %s",
+                      tl_dtype_infos[x->dtype].name);
+    if (x->ndim < 1 || !tl_is_contiguous(x)) return tl_err(TL_ERR_RUNTIME, "fft: expected a contiguous tensor");
+    if (tl_check_writable(x) < 0) return -1;
+    int64_t n = x->sizes[x->ndim - 1], total = tl_numel(x);
+    if (n == 0 || total == 0) return 0;
+    fft_plan *plan = plan_new(n);
+    if (!plan) return tl_err(TL_ERR_MEMORY, "fft: out of memory for the plan of length %lld", (long long)n);
+    rows_ctx c = {plan, tl_data(x), n, x->dtype == TL_COMPLEX64, inverse, 0};
+    int64_t rows = total / n, cost = n * (plan->sub ? 6 : 1);
+    tl_parallel_for(rows, cost >= TL_GRAIN_SIZE ? 1 : TL_GRAIN_SIZE / cost, rows_run, &c);
+    plan_free(plan);
+    if (c.failed) return tl_err(TL_ERR_MEMORY, "fft: out of memory for a row buffer of length %lld", (long long)n);
+    return 0;
+}
