@@ -45,6 +45,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     """Values from start (0 when only one bound is given) up to stop, exclusive, by step."""
     if stop is None:
         start, stop = 0, start
+    if step != 0 and (stop - start) / step <= 0:  # torch refuses a step pointing away from stop
+        if dtype is None:
+            ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
+            dtype = tl.int64 if ints else tl.get_default_dtype()
+        return tl.empty(0, dtype=dtype, device=device)
     return tl.arange(start, stop, step, dtype=dtype, device=device)
 
 
@@ -156,6 +161,16 @@ def _to_array(value, like):
     return tl.asarray(value, dtype=dtype, device=like.device)
 
 
+def _promoted(*arrays):
+    """The arrays in their common dtype by the standard's rule: every rank counts (torch lets a 0-d
+    tensor of the same kind give way to the other operand's dtype)."""
+    dtypes = {a.dtype for a in arrays}
+    if len(dtypes) == 1:
+        return arrays
+    dt = result_type(*dtypes)
+    return tuple(a if a.dtype == dt else a.to(dt) for a in arrays)
+
+
 def _binary(name, fn, doc):
     def f(x1, x2, /):
         if not isinstance(x1, tl.Tensor):
@@ -164,7 +179,7 @@ def _binary(name, fn, doc):
             x1 = _to_array(x1, x2)
         elif not isinstance(x2, tl.Tensor):
             x2 = _to_array(x2, x1)
-        return fn(x1, x2)
+        return fn(*_promoted(x1, x2))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
     return f
@@ -189,6 +204,32 @@ def _sign(x):
     return tl.where(tl.isnan(x), x, out) if x.dtype.is_floating_point else out  # torch: sign(nan) is 0
 
 
+def _floor_divide(x1, x2):
+    out = tl.floor_divide(x1, x2)
+    if out.dtype.is_floating_point:  # an infinite operand: floor(x1 / x2) (torch gives nan and -1)
+        out = tl.where(tl.isinf(x1) | tl.isinf(x2), tl.floor(x1 / x2), out)
+    return out
+
+
+def _remainder(x1, x2):
+    out = tl.remainder(x1, x2)
+    if out.dtype.is_floating_point:  # a zero remainder has the divisor's sign, as Python's %
+        out = tl.where(out == 0, tl.copysign(out, x2), out)
+    return out
+
+
+def _tanh(x):
+    out = tl.tanh(x)
+    if x.dtype.is_complex:  # tanh(+-inf + iy), y finite: +-1 + i0 with y's sign (C99 and torch: sin(2y)'s)
+        re, im = x.real, x.imag
+        edge = tl.isinf(re) & tl.isfinite(im)
+        fixed = tl.zeros_like(out)
+        fixed.real.copy_(tl.copysign(tl.ones_like(re), re))
+        fixed.imag.copy_(tl.copysign(tl.zeros_like(im), im))
+        out = tl.where(edge, fixed, out)
+    return out
+
+
 def _keep_int(fn):
     return lambda x: x.clone() if not (x.dtype.is_floating_point or x.dtype.is_complex) else fn(x)
 
@@ -201,7 +242,7 @@ _UNARY = {
     "log2": tl.log2, "log10": tl.log10, "logical_not": tl.logical_not, "negative": tl.negative,
     "positive": lambda x: x.clone(), "real": _real, "reciprocal": tl.reciprocal, "round": _keep_int(tl.round),
     "sign": _sign, "signbit": tl.signbit, "sin": tl.sin, "sinh": tl.sinh, "square": tl.square, "sqrt": tl.sqrt,
-    "tan": tl.tan, "tanh": tl.tanh, "trunc": _keep_int(tl.trunc),
+    "tan": tl.tan, "tanh": _tanh, "trunc": _keep_int(tl.trunc),
 }
 for _n, _f in _UNARY.items():
     globals()[_n] = _unary(_n, _f, f"{_n}(x, /): element-wise {_n} (tensorlib's, see tensorlib.{_n}).")
@@ -209,11 +250,11 @@ for _n, _f in _UNARY.items():
 _BINARY = {
     "add": tl.add, "atan2": tl.atan2, "bitwise_and": tl.bitwise_and, "bitwise_left_shift": tl.bitwise_left_shift,
     "bitwise_or": tl.bitwise_or, "bitwise_right_shift": tl.bitwise_right_shift, "bitwise_xor": tl.bitwise_xor,
-    "copysign": tl.copysign, "divide": tl.divide, "equal": tl.eq, "floor_divide": tl.floor_divide,
+    "copysign": tl.copysign, "divide": tl.divide, "equal": tl.eq, "floor_divide": _floor_divide,
     "greater": tl.gt, "greater_equal": tl.ge, "hypot": tl.hypot, "less": tl.lt, "less_equal": tl.le,
     "logaddexp": tl.logaddexp, "logical_and": tl.logical_and, "logical_or": tl.logical_or,
     "logical_xor": tl.logical_xor, "maximum": tl.maximum, "minimum": tl.minimum, "multiply": tl.multiply,
-    "nextafter": tl.nextafter, "not_equal": tl.ne, "pow": tl.pow, "remainder": tl.remainder,
+    "nextafter": tl.nextafter, "not_equal": tl.ne, "pow": tl.pow, "remainder": _remainder,
     "subtract": tl.subtract,
 }
 for _n, _f in _BINARY.items():
@@ -233,10 +274,7 @@ def clip(x, /, min=None, max=None):
         lo = lo.to(x.dtype)
     if isinstance(hi, tl.Tensor) and hi.dtype != x.dtype:
         hi = hi.to(x.dtype)
-    out = tl.clamp(x, min=lo, max=hi)
-    if out.shape != x.shape:
-        raise ValueError(f"clip: min and max must broadcast to x's shape {tuple(x.shape)}")
-    return out
+    return tl.clamp(x, min=lo, max=hi)
 
 
 # ---- indexing ------------------------------------------------------------------------------------
@@ -247,19 +285,25 @@ def take(x, indices, /, *, axis=None):
         if x.dim() != 1:
             raise ValueError("take: axis is required for arrays with more than one dimension")
         axis = 0
-    return tl.index_select(x, axis, indices)
+    return tl.index_select(x, axis, _wrap_indices(indices, x.shape[axis]))
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
     """Elements of x at indices, an array of x's rank, along axis."""
-    return tl.take_along_dim(x, indices, dim=axis)
+    return tl.take_along_dim(x, _wrap_indices(indices, x.shape[axis]), dim=axis)
+
+
+def _wrap_indices(indices, n):
+    """Indices in [-n, n) as non-negative int64 (the standard counts negative ones from the end)."""
+    indices = indices.to(tl.int64)
+    return tl.where(indices < 0, indices + n, indices)
 
 
 # ---- linear algebra (main namespace) -----------------------------------------------------------------
 
 def matmul(x1, x2, /):
     """The matrix product with NumPy's broadcasting and 1-D promotion rules."""
-    return tl.matmul(x1, x2)
+    return tl.matmul(*_promoted(x1, x2))
 
 
 def matrix_transpose(x, /):
@@ -271,12 +315,20 @@ def matrix_transpose(x, /):
 
 def tensordot(x1, x2, /, *, axes=2):
     """Sum of products over axes (an int: the last axes of x1 with the first of x2; or two sequences)."""
-    return tl.tensordot(x1, x2, dims=axes)
+    return tl.tensordot(*_promoted(x1, x2), dims=axes)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """The dot product of vectors along axis (x1 conjugated), broadcasting the other dims."""
-    return tl.linalg.vecdot(x1, x2, dim=axis)
+    """The dot product of vectors along axis (x1 conjugated), broadcasting the other dims; the
+    vectors must have one length (no broadcasting along axis) and integers keep their dtype."""
+    x1, x2 = _promoted(x1, x2)
+    nd = builtins.max(x1.dim(), x2.dim())
+    axis = axis - nd if 0 <= axis < nd else axis  # counted from the end of the broadcast shape
+    if not -builtins.min(x1.dim(), x2.dim()) <= axis < 0 or x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"vecdot: x1 {tuple(x1.shape)} and x2 {tuple(x2.shape)} have no common axis {axis}")
+    if x1.dtype.is_floating_point or x1.dtype.is_complex:
+        return tl.linalg.vecdot(x1, x2, dim=axis)
+    return tl.sum(x1 * x2, axis, dtype=x1.dtype)
 
 
 # ---- manipulation --------------------------------------------------------------------------------------
@@ -335,6 +387,8 @@ def repeat(x, repeats, /, *, axis=None):
     """Each element (along axis; flattened when None) repeated repeats times (an int or an array)."""
     if axis is None:
         x, axis = x.reshape(-1), 0
+    if isinstance(repeats, tl.Tensor):
+        repeats = repeats.to(tl.int64)
     return tl.repeat_interleave(x, repeats, dim=axis)
 
 
@@ -422,9 +476,7 @@ def nonzero(x, /):
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Indices where the elements of x2 would be inserted into the sorted 1-D x1."""
-    if x1.dtype != x2.dtype:
-        dt = result_type(x1, x2)
-        x1, x2 = x1.to(dt), x2.to(dt)
+    x1, x2 = _promoted(x1, x2)
     return tl.searchsorted(x1, x2, side=side, sorter=sorter)
 
 
@@ -434,7 +486,7 @@ def where(condition, x1, x2, /):
         x1 = _to_array(x1, x2)
     elif not isinstance(x2, tl.Tensor) and isinstance(x1, tl.Tensor):
         x2 = _to_array(x2, x1)
-    return tl.where(condition, x1, x2)
+    return tl.where(condition, *_promoted(x1, x2))
 
 
 UniqueAllResult = namedtuple("UniqueAllResult", "values indices inverse_indices counts")

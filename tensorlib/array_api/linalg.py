@@ -3,8 +3,7 @@ spellings (keyword-only ``axis``/``rtol``/``upper``/``mode``/``full_matrices``/`
 that ``solve``'s x2 is a stack of matrices unless it is 1-D (torch also guesses vectors from the shape)."""
 import tensorlib as tl
 
-from . import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
-from ._dtypes import result_type as _result_type
+from . import _promoted, matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
 
 __all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
@@ -17,7 +16,11 @@ def cholesky(x, /, *, upper=False):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    """The cross product of 3-element vectors along axis, broadcasting the other dims."""
+    """The cross product of 3-element vectors along axis, broadcasting the other dims (also
+    between different ranks, which torch refuses)."""
+    x1, x2 = _promoted(x1, x2)
+    nd = max(x1.dim(), x2.dim())
+    x1, x2 = (x.reshape((1,) * (nd - x.dim()) + tuple(x.shape)) for x in (x1, x2))
     return tl.linalg.cross(x1, x2, dim=axis)
 
 
@@ -63,7 +66,7 @@ def matrix_rank(x, /, *, rtol=None):
 
 def outer(x1, x2, /):
     """The outer product of two 1-D arrays."""
-    return tl.outer(x1, x2)
+    return tl.outer(*_promoted(x1, x2))
 
 
 def pinv(x, /, *, rtol=None):
@@ -83,9 +86,7 @@ def slogdet(x, /):
 
 def solve(x1, x2, /):
     """The solution of x1 @ x = x2: x2 is a stack of matrices unless it is 1-D (a vector)."""
-    if x1.dtype != x2.dtype:
-        dt = _result_type(x1, x2)
-        x1, x2 = x1.to(dt), x2.to(dt)
+    x1, x2 = _promoted(x1, x2)
     if x2.dim() == 1:
         return tl.linalg.solve(x1, x2.unsqueeze(-1)).squeeze(-1)
     if x2.dim() == x1.dim() - 1:  # torch would read x2 as a stack of vectors; a unit batch dim keeps it matrices
