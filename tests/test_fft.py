@@ -203,9 +203,10 @@ def test_shifts(dim):
             assert got.dtype == tl.int64
 
 
-def test_matches_numpy_on_a_large_prime_and_a_smooth_length():
-    # Bluestein (4099 is prime) and mixed radix (4096 * 3) against NumPy's pocketfft
-    for n in (4099, 12288):
+def test_matches_numpy_on_large_primes_and_smooth_lengths():
+    # Bluestein (4099, 2003 prime; 67 * 71) and every butterfly (radix 2, 3, 4, 5, generic 7/11/13)
+    # against NumPy's pocketfft
+    for n in (4099, 2003, 67 * 71, 12288, 243, 3125, 3000, 2 * 7 * 11 * 13):
         a = _data((2, n), np.complex128, n)
         np.testing.assert_allclose(tl.fft.fft(tl.tensor(a)).numpy(), np.fft.fft(a), atol=1e-9)
         np.testing.assert_allclose(tl.fft.ifft(tl.tensor(a)).numpy(), np.fft.ifft(a), atol=1e-12)

@@ -1,6 +1,6 @@
 /* fft.c - complex DFT of contiguous rows: a recursive mixed-radix decimation in time
- * (specialized radix-2 and radix-4 butterflies, a generic O(p^2) butterfly for other small
- * primes) and Bluestein's chirp-z algorithm, on a power-of-two mixed-radix plan, for lengths
+ * (specialized radix-2, 3, 4 and 5 butterflies, a generic O(p^2) butterfly for other small
+ * primes) and Bluestein's chirp-z algorithm, on a 2^a 3^b 5^c mixed-radix plan, for lengths
  * with a prime factor above FFT_MAX_RADIX. All arithmetic is in double precision; the inverse
  * is conj(F(conj(x))). Normalization is the caller's (tensorlib/fft.py). */
 #include "ops/fft.h"
@@ -24,7 +24,7 @@ typedef struct fft_plan {
     int64_t n;
     int64_t fac[2 * FFT_MAX_FACTORS]; /* p0, m0, p1, m1, ...: n = p0 * m0, m0 = p1 * m1, ..., last m = 1 */
     cplx *tw;                         /* n twiddles exp(-2 pi i k / n) (mixed radix) */
-    struct fft_plan *sub;             /* Bluestein: the power-of-two plan of length m, else NULL */
+    struct fft_plan *sub;             /* Bluestein: the plan of length m (2^a 3^b 5^c), else NULL */
     int64_t m;
     cplx *chirp;                      /* Bluestein: n entries exp(-pi i k^2 / n) */
     cplx *kernel;                     /* Bluestein: F(conj chirp, circularly placed) / m, m entries */
@@ -96,14 +96,44 @@ static void butterfly(const fft_plan *P, cplx *out, int64_t fs, int64_t p, int64
             out[u + 2 * m] = s02 - s13;
             out[u + 3 * m] = d02 - md13;
         }
+    } else if (p == 3) {
+        const double h = 0.86602540378443864676; /* sin(2 pi / 3) */
+        for (int64_t u = 0; u < m; u++) {
+            cplx a0 = out[u], a1 = out[u + m] * tw[fs * u], a2 = out[u + 2 * m] * tw[2 * fs * u];
+            cplx sum = a1 + a2, dif = a1 - a2, mid = a0 - 0.5 * sum;
+            cplx rot = CMPLX(h * cimag(dif), -h * creal(dif)); /* -i sin(2 pi / 3) (a1 - a2) */
+            out[u] = a0 + sum;
+            out[u + m] = mid + rot;
+            out[u + 2 * m] = mid - rot;
+        }
+    } else if (p == 5) {
+        const double c1 = 0.30901699437494742410, c2 = -0.80901699437494742410; /* cos(2 pi k / 5) */
+        const double s1 = 0.95105651629515357212, s2 = 0.58778525229247312917; /* sin(2 pi k / 5) */
+        for (int64_t u = 0; u < m; u++) {
+            cplx a0 = out[u], a1 = out[u + m] * tw[fs * u], a2 = out[u + 2 * m] * tw[2 * fs * u],
+                 a3 = out[u + 3 * m] * tw[3 * fs * u], a4 = out[u + 4 * m] * tw[4 * fs * u];
+            cplx b1 = a1 + a4, b2 = a2 + a3, d1 = a1 - a4, d2 = a2 - a3;
+            cplx m1 = a0 + c1 * b1 + c2 * b2, m2 = a0 + c2 * b1 + c1 * b2;
+            cplx e1 = s1 * d1 + s2 * d2, e2 = s2 * d1 - s1 * d2;
+            cplx r1 = CMPLX(cimag(e1), -creal(e1)), r2 = CMPLX(cimag(e2), -creal(e2)); /* -i e */
+            out[u] = a0 + b1 + b2;
+            out[u + m] = m1 + r1;
+            out[u + 4 * m] = m1 - r1;
+            out[u + 2 * m] = m2 + r2;
+            out[u + 3 * m] = m2 - r2;
+        }
     } else {
-        cplx s[FFT_MAX_RADIX];
-        const int64_t root = fs * m; /* tw[root] is exp(-2 pi i / p) */
+        cplx s[FFT_MAX_RADIX], root[FFT_MAX_RADIX];
+        for (int64_t k = 0; k < p; k++) root[k] = tw[k * fs * m]; /* exp(-2 pi i k / p) */
         for (int64_t u = 0; u < m; u++) {
             for (int64_t q = 0; q < p; q++) s[q] = out[u + q * m] * tw[fs * q * u];
             for (int64_t r = 0; r < p; r++) {
                 cplx acc = s[0];
-                for (int64_t q = 1, e = r; q < p; q++, e = (e + r) % p) acc += s[q] * tw[e * root];
+                for (int64_t q = 1, e = r; q < p; q++) {
+                    acc += s[q] * root[e];
+                    e += r;
+                    if (e >= p) e -= p;
+                }
                 out[u + r * m] = acc;
             }
         }
@@ -139,6 +169,20 @@ static void transform(const fft_plan *P, cplx *out, const cplx *in, cplx *scratc
     for (int64_t k = 0; k < n; k++) out[k] = conj(a[k]) * P->chirp[k];
 }
 
+/* The smallest 2^a 3^b 5^c >= n: Bluestein's convolution length, on the fast butterflies. */
+static int64_t smooth_at_least(int64_t n)
+{
+    int64_t best = 1;
+    while (best < n) best *= 2;
+    for (int64_t p5 = 1; p5 < best; p5 *= 5)
+        for (int64_t p35 = p5; p35 < best; p35 *= 3) {
+            int64_t v = p35;
+            while (v < n) v *= 2;
+            if (v < best) best = v;
+        }
+    return best;
+}
+
 static fft_plan *plan_new(int64_t n)
 {
     fft_plan *P = calloc(1, sizeof *P);
@@ -152,8 +196,7 @@ static fft_plan *plan_new(int64_t n)
     }
     /* Bluestein: X[k] = c_k sum_j (x_j c_j) conj(c_(k-j)), c_j = exp(-pi i j^2 / n), a circular
      * convolution of length m >= 2n - 1. j^2 is reduced mod 2n first to keep the angle exact. */
-    int64_t m = 1;
-    while (m < 2 * n - 1) m *= 2;
+    int64_t m = smooth_at_least(2 * n - 1);
     P->m = m;
     P->sub = plan_new(m);
     P->chirp = malloc((size_t)n * sizeof(cplx));
