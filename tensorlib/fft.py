@@ -111,9 +111,15 @@ def _float_dtype(dt):
     return _C.get_default_dtype()
 
 
-def _as_complex(x):
+def _complex_of(x):
+    """The complex dtype x transforms in (float32, integers, bool: complex64 by default)."""
     dt = _float_dtype(x.dtype)
-    return x if dt.is_complex else x.to(dt.to_complex())
+    return dt if dt.is_complex else dt.to_complex()
+
+
+def _as_complex(x):
+    dt = _complex_of(x)
+    return x if x.dtype == dt else x.to(dt)
 
 
 def _as_real(fname, x):
@@ -144,16 +150,15 @@ def _scale(norm, n, forward):
     return 1.0
 
 
-def _c2c_last(rows, inverse):
-    """The DFT along the last dim of a complex tensor, into a fresh contiguous tensor."""
-    out = rows.clone(memory_format=_C.contiguous_format)
-    _C._fft_c2c_rows(out, inverse)
-    return out
+def _rows(x, dim, dtype):
+    """A fresh contiguous copy of x in dtype with dim moved last: the kernel's in-place input."""
+    return x.movedim(dim, -1).to(dtype, memory_format=_C.contiguous_format, copy=True)
 
 
 def _c2c(x, dim, n, norm, forward):
-    """Complex x transformed along dim over n points; result's dim is innermost in memory."""
-    out = _c2c_last(_resize(x, dim, n).movedim(dim, -1), not forward)
+    """x transformed along dim over n points (in its complex dtype); result's dim is innermost in memory."""
+    out = _rows(_resize(x, dim, n), dim, _complex_of(x))
+    _C._fft_c2c_rows(out, not forward)
     scale = _scale(norm, n, forward)
     if scale != 1.0:
         out.mul_(scale)
@@ -162,7 +167,8 @@ def _c2c(x, dim, n, norm, forward):
 
 def _r2c(x, dim, n, norm):
     """Real x (float32/64) to its n // 2 + 1 non-negative frequencies along dim."""
-    full = _c2c_last(_resize(x, dim, n).movedim(dim, -1).to(x.dtype.to_complex()), False)
+    full = _rows(_resize(x, dim, n), dim, x.dtype.to_complex())
+    _C._fft_c2c_rows(full, False)
     out = full.narrow(-1, 0, n // 2 + 1).contiguous()
     scale = _scale(norm, n, True)
     if scale != 1.0:
@@ -198,7 +204,7 @@ def _fft1(fname, input, n, dim, norm, forward):
     d = _one_dim(fname, input, dim)
     n = input.shape[d] if n is None else _int_arg(fname, "n", n)
     _check_points(n)
-    return _c2c(_as_complex(input), d, n, norm, forward)
+    return _c2c(input, d, n, norm, forward)
 
 
 def fft(input, n=None, dim=-1, norm=None):
@@ -284,9 +290,9 @@ def _fftn(fname, input, s, dim, norm, forward, default_dims=None):
     dims, sizes = _dims_and_sizes(fname, input, s, dim, default_dims)
     for n in sizes:
         _check_points(n)
-    x = _as_complex(input)
     if not dims:
-        return x.clone()
+        return input.to(_complex_of(input), copy=True)
+    x = input
     for d, n in zip(dims, sizes):
         x = _c2c(x, d, n, norm, forward)
     return x.contiguous()

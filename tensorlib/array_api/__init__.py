@@ -24,7 +24,7 @@ from tensorlib._util import wrap_dim as _wrap_dim
 
 from . import _dtypes
 from ._dtypes import (  # noqa: F401
-    DTYPES as _DTYPES, __array_namespace_info__, astype, can_cast, finfo, iinfo, isdtype, result_type,
+    __array_namespace_info__, astype, can_cast, finfo, iinfo, isdtype, result_type,
 )
 
 __array_api_version__ = "2024.12"
@@ -35,8 +35,7 @@ newaxis = None
 bool = tl.bool  # noqa: A001
 int8, int16, int32, int64, uint8 = tl.int8, tl.int16, tl.int32, tl.int64, tl.uint8
 float32, float64, complex64, complex128 = tl.float32, tl.float64, tl.complex64, tl.complex128
-Array = tl.Tensor
-_SCALARS = (builtins.bool, int, float, complex)
+Array = tl.Tensor  # the array type (for annotations: xp.Array)
 
 
 # ---- creation -----------------------------------------------------------------------------------

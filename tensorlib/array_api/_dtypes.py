@@ -7,7 +7,6 @@ storage and interop: most arithmetic refuses them, so they are left out of the n
 than advertised and failing. Among the offered dtypes tensorlib's (torch's) promotion is the
 standard's table; mixed kinds promote as torch does (int with float gives the float).
 """
-import builtins
 from collections import namedtuple
 
 import tensorlib as tl
@@ -39,7 +38,7 @@ def isdtype(dtype, kind):
     if not isinstance(dtype, tl.dtype):
         raise TypeError(f"isdtype: expected a dtype, got {type(dtype).__name__}")
     if isinstance(kind, tuple):
-        return builtins.any(isdtype(dtype, k) for k in kind)
+        return any(isdtype(dtype, k) for k in kind)
     if isinstance(kind, tl.dtype):
         return dtype == kind
     if isinstance(kind, str):
