@@ -554,6 +554,23 @@ def test_consumer_code_runs_unchanged():
     _same(standardize(tl.tensor(a)), standardize(a), atol=1e-12)
 
 
+def test_scipy_array_api_mode_takes_tensors():
+    # SciPy's array API mode (SCIPY_ARRAY_API=1, read at import: a fresh interpreter) dispatches
+    # on x.__array_namespace__() and hands back tensorlib tensors
+    pytest.importorskip("scipy")
+    root = pathlib.Path(__file__).resolve().parents[1]
+    code = ("import tensorlib as tl, scipy.fft, scipy.special\n"
+            "x = tl.tensor([1.0, 2.0, 3.0, 4.0], dtype=tl.float64)\n"
+            "f, s = scipy.fft.fft(x), scipy.special.logsumexp(x)\n"
+            "print(type(f).__name__, f.dtype, [round(v, 6) for v in f.real.tolist()], type(s).__name__, round(float(s), 6))")
+    env = dict(os.environ, SCIPY_ARRAY_API="1", PYTHONPATH=str(root))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    want_s = round(float(np.log(np.exp([1.0, 2.0, 3.0, 4.0]).sum())), 6)
+    assert r.stdout.split() == ["Tensor", "tensorlib.complex128", "[10.0,", "-2.0,", "-2.0,", "-2.0]", "Tensor",
+                                str(want_s)]
+
+
 # ---- the conformance suite ---------------------------------------------------------------------------------------
 
 SUITE = pathlib.Path(os.environ.get("ARRAY_API_TESTS_DIR", "/work/cache/array-api-tests"))
