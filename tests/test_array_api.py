@@ -208,9 +208,9 @@ def test_unary_integers_keep_their_dtype(name):
     _same(getattr(xp, name)(tl.tensor(a)), fn(a))
 
 
-@pytest.mark.parametrize("name", ["sign", "sqrt", "exp", "log", "conj", "real", "imag", "abs", "isnan"])
+@pytest.mark.parametrize("name", ["sign", "sqrt", "exp", "log", "conj", "real", "imag", "abs", "isnan", "round"])
 def test_unary_complex(name):
-    a = np.array([1 + 1j, -2 + 0.5j, 0j, 3 - 4j], dtype=np.complex128)
+    a = np.array([1 + 1j, -2 + 0.5j, 0j, 3 - 4j, 2.5 - 1.5j, -0.5 + 3.7j], dtype=np.complex128)
     with np.errstate(all="ignore"):
         want = getattr(np, name)(a)
     _same(getattr(xp, name)(tl.tensor(a)), want, atol=1e-15)
@@ -356,6 +356,11 @@ def test_unique_functions():
     assert xp.unique_values(tl.tensor(f)).shape == (3,)
     assert xp.unique_counts(tl.tensor(f)).counts.tolist() == [2, 1, 1]
     assert xp.unique_all(xp.asarray([], dtype=xp.float32)).indices.shape == (0,)
+    # complex (torch's unique has none): NumPy's order, real part first
+    c = np.array([[1 + 2j, 0j], [1 + 2j, 1 - 1j]], dtype=np.complex64)
+    values, index, inverse, counts = np.unique(c, return_index=True, return_inverse=True, return_counts=True)
+    _same(tuple(xp.unique_all(tl.tensor(c))), (values, index, inverse.reshape(c.shape), counts))
+    _same(xp.unique_values(tl.tensor(c)), values)
 
 
 def test_sorting_is_stable_both_ways():

@@ -222,11 +222,23 @@ def _tanh(x):
     if x.dtype.is_complex:  # tanh(+-inf + iy), y finite: +-1 + i0 with y's sign (C99 and torch: sin(2y)'s)
         re, im = x.real, x.imag
         edge = tl.isinf(re) & tl.isfinite(im)
-        fixed = tl.zeros_like(out)
-        fixed.real.copy_(tl.copysign(tl.ones_like(re), re))
-        fixed.imag.copy_(tl.copysign(tl.zeros_like(im), im))
+        fixed = _complex(tl.copysign(tl.ones_like(re), re), tl.copysign(tl.zeros_like(im), im), out.dtype)
         out = tl.where(edge, fixed, out)
     return out
+
+
+def _complex(re, im, dtype):
+    """The complex array re + i im (signed zeros kept)."""
+    out = tl.empty(re.shape, dtype=dtype, device=re.device)
+    out.real.copy_(re)
+    out.imag.copy_(im)
+    return out
+
+
+def _round(x):
+    if x.dtype.is_complex:  # torch has no complex round: each component, half to even
+        return _complex(tl.round(x.real), tl.round(x.imag), x.dtype)
+    return tl.round(x) if x.dtype.is_floating_point else x.clone()
 
 
 def _keep_int(fn):
@@ -239,7 +251,7 @@ _UNARY = {
     "cosh": tl.cosh, "exp": tl.exp, "expm1": tl.expm1, "floor": _keep_int(tl.floor), "imag": _imag,
     "isfinite": tl.isfinite, "isinf": tl.isinf, "isnan": tl.isnan, "log": tl.log, "log1p": tl.log1p,
     "log2": tl.log2, "log10": tl.log10, "logical_not": tl.logical_not, "negative": tl.negative,
-    "positive": lambda x: x.clone(), "real": _real, "reciprocal": tl.reciprocal, "round": _keep_int(tl.round),
+    "positive": lambda x: x.clone(), "real": _real, "reciprocal": tl.reciprocal, "round": _round,
     "sign": _sign, "signbit": tl.signbit, "sin": tl.sin, "sinh": tl.sinh, "square": tl.square, "sqrt": tl.sqrt,
     "tan": tl.tan, "tanh": _tanh, "trunc": _keep_int(tl.trunc),
 }
@@ -493,10 +505,22 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", "values counts")
 UniqueInverseResult = namedtuple("UniqueInverseResult", "values inverse_indices")
 
 
+def _unique(x, inverse, counts):
+    """tensorlib's unique, also for complex x (torch has none): the distinct (real, imag) rows,
+    in lexicographic order."""
+    if not x.dtype.is_complex:
+        return tl.unique(x, return_inverse=inverse, return_counts=counts)
+    pairs = tl.stack([x.real.reshape(-1), x.imag.reshape(-1)], dim=1)
+    out = tl.unique(pairs, dim=0, return_inverse=inverse, return_counts=counts)
+    rows = out[0] if isinstance(out, tuple) else out
+    values = _complex(rows[:, 0], rows[:, 1], x.dtype)
+    return (values,) + tuple(out[1:]) if isinstance(out, tuple) else values
+
+
 def unique_all(x, /):
     """The unique elements (sorted; each NaN distinct), the index of each one's first occurrence,
     the inverse indices (x's shape) and the counts."""
-    values, inverse, counts = tl.unique(x, return_inverse=True, return_counts=True)
+    values, inverse, counts = _unique(x, True, True)
     n = x.numel()
     first = tl.full((values.shape[0],), n, dtype=tl.int64, device=x.device)
     first.scatter_reduce_(0, inverse.reshape(-1), tl.arange(n, device=x.device), "amin")
@@ -505,19 +529,19 @@ def unique_all(x, /):
 
 def unique_counts(x, /):
     """The unique elements and how often each occurs."""
-    values, counts = tl.unique(x, return_counts=True)
+    values, counts = _unique(x, False, True)
     return UniqueCountsResult(values, counts)
 
 
 def unique_inverse(x, /):
     """The unique elements and, shaped like x, the index of each element among them."""
-    values, inverse = tl.unique(x, return_inverse=True)
+    values, inverse = _unique(x, True, False)
     return UniqueInverseResult(values, inverse.reshape(x.shape))
 
 
 def unique_values(x, /):
     """The unique elements (sorted; each NaN distinct)."""
-    return tl.unique(x)
+    return _unique(x, False, False)
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
