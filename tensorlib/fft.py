@@ -15,6 +15,8 @@ float dtype. float16, bfloat16 and complex32 are refused as torch's CPU build re
     >>> tl.fft.irfft(tl.fft.rfft(tl.tensor([1., 2., 3.])), n=3)
     tensor([1., 2., 3.])
 """
+import functools
+import inspect
 import math
 import operator
 
@@ -474,3 +476,26 @@ def fftshift(input, dim=None):
 def ifftshift(input, dim=None):
     """ifftshift(input, dim=None) -> Tensor: the inverse of :func:`fftshift`."""
     return _shift(input, dim, True)
+
+
+# ---- out= ------------------------------------------------------------------------------------------
+
+def _with_out(fn):
+    """fn with torch's keyword-only out=: the result written into out (resized when empty or of
+    another shape, cast to its dtype where torch's out rules allow)."""
+    name = "fft_" + fn.__name__
+
+    @functools.wraps(fn)
+    def f(*args, out=None, **kwargs):
+        result = fn(*args, **kwargs)
+        return result if out is None else _C._write_out(result, out, name, False)
+    sig = inspect.signature(fn)
+    f.__signature__ = sig.replace(parameters=[*sig.parameters.values(),
+                                              inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)])
+    return f
+
+
+for _name in __all__:
+    if _name not in ("fftshift", "ifftshift"):
+        globals()[_name] = _with_out(globals()[_name])
+del _name

@@ -210,3 +210,21 @@ def test_matches_numpy_on_large_primes_and_smooth_lengths():
         a = _data((2, n), np.complex128, n)
         np.testing.assert_allclose(tl.fft.fft(tl.tensor(a)).numpy(), np.fft.fft(a), atol=1e-9)
         np.testing.assert_allclose(tl.fft.ifft(tl.tensor(a)).numpy(), np.fft.ifft(a), atol=1e-12)
+
+
+def test_out():
+    x, r = _pair(_data((3, 5), np.float32))
+    o, ro = tl.empty(0, dtype=tl.complex64), torch.empty(0, dtype=torch.complex64)
+    assert tl.fft.fft(x, out=o) is o and torch.fft.fft(r, out=ro) is ro
+    _close(o, ro)
+    o = tl.empty(3, 3, dtype=tl.complex128)   # a wider complex out takes the result cast
+    tl.fft.rfft(x, out=o)
+    _close(o, torch.fft.rfft(r, out=torch.empty(3, 3, dtype=torch.complex128)), 2e7)  # float32 accuracy
+    f = tl.empty(4, dtype=tl.float64)
+    tl.fft.fftfreq(4, out=f)
+    _close(f, torch.fft.fftfreq(4, out=torch.empty(4, dtype=torch.float64)))
+    with pytest.raises(RuntimeError):
+        tl.fft.fft(x, out=tl.empty(3, 5))    # a real out cannot take a complex result
+    with pytest.raises(RuntimeError):
+        torch.fft.fft(r, out=torch.empty(3, 5))
+    assert "out" in str(__import__("inspect").signature(tl.fft.ifftn))
