@@ -21,7 +21,7 @@ import math
 import operator
 
 from . import _C
-from ._util import wrap_dim as _wrap_dim
+from ._util import no_names as _no_names, wrap_dim as _wrap_dim
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn",
            "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift",
@@ -32,9 +32,14 @@ _SWAP_NORM = {None: "forward", "backward": "forward", "forward": "backward", "or
 
 # ---- argument checks -------------------------------------------------------------------
 
-def _check_input(fname, x):
+def _check_input(fname, x, kernel=None):
+    """Type check; named tensors are refused naming the ATen kernel torch 1.13 refuses in
+    (kernel None: r2c for real input, c2c for complex)."""
     if not isinstance(x, _C.TensorBase):
         raise TypeError(f"fft_{fname}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+    if x.has_names():
+        kernel = kernel or ("_fft_c2c" if x.dtype.is_complex else "_fft_r2c")
+        _no_names("aten::" + kernel, x)
 
 
 def _check_norm(norm):
@@ -234,7 +239,7 @@ def rfft(input, n=None, dim=-1, norm=None):
     The FFT of a real signal: only the ``n // 2 + 1`` non-negative frequencies (the rest
     are their conjugates). A complex input raises RuntimeError.
     """
-    _check_input("rfft", input)
+    _check_input("rfft", input, "_fft_r2c")
     _check_norm(norm)
     d = _one_dim("rfft", input, dim)
     n = input.shape[d] if n is None else _int_arg("rfft", "n", n)
@@ -248,7 +253,7 @@ def irfft(input, n=None, dim=-1, norm=None):
     The inverse of :func:`rfft`: a real signal of ``n`` points (default ``2 * (m - 1)`` for
     ``m`` input frequencies) from its non-negative frequencies.
     """
-    _check_input("irfft", input)
+    _check_input("irfft", input, "_fft_c2r")
     _check_norm(norm)
     d = _one_dim("irfft", input, dim)
     n = 2 * (input.shape[d] - 1) if n is None else _int_arg("irfft", "n", n)
@@ -262,7 +267,7 @@ def hfft(input, n=None, dim=-1, norm=None):
     The FFT of a signal whose ``n``-point time domain is Hermitian, given by its first half
     (``input``): a real result of ``n`` points (default ``2 * (m - 1)``).
     """
-    _check_input("hfft", input)
+    _check_input("hfft", input, "_conj")
     _check_norm(norm)
     d = _one_dim("hfft", input, dim)
     n = 2 * (input.shape[d] - 1) if n is None else _int_arg("hfft", "n", n)
@@ -276,7 +281,7 @@ def ihfft(input, n=None, dim=-1, norm=None):
     The inverse of :func:`hfft`: the ``n // 2 + 1`` first points of the Hermitian signal
     whose FFT is the real ``input``.
     """
-    _check_input("ihfft", input)
+    _check_input("ihfft", input, "_fft_r2c")
     _check_norm(norm)
     d = _one_dim("ihfft", input, dim)
     n = input.shape[d] if n is None else _int_arg("ihfft", "n", n)
@@ -287,7 +292,7 @@ def ihfft(input, n=None, dim=-1, norm=None):
 # ---- n-dimensional transforms -------------------------------------------------------------
 
 def _fftn(fname, input, s, dim, norm, forward, default_dims=None):
-    _check_input(fname, input)
+    _check_input(fname, input, "_fft_c2c")
     _check_norm(norm)
     dims, sizes = _dims_and_sizes(fname, input, s, dim, default_dims)
     for n in sizes:
@@ -328,7 +333,7 @@ def ifft2(input, s=None, dim=(-2, -1), norm=None):
 
 
 def _rfftn(fname, input, s, dim, norm, default_dims=None, real_name="rfftn"):
-    _check_input(fname, input)
+    _check_input(fname, input, "_fft_r2c")
     _check_norm(norm)
     dims, sizes = _dims_and_sizes(fname, input, s, dim, default_dims)
     if not dims:
@@ -342,7 +347,7 @@ def _rfftn(fname, input, s, dim, norm, default_dims=None, real_name="rfftn"):
 
 
 def _irfftn(fname, input, s, dim, norm, default_dims=None, conj=False):
-    _check_input(fname, input)
+    _check_input(fname, input, "_fft_c2c" if conj else "_fft_c2r")
     _check_norm(norm)
     dims, sizes = _dims_and_sizes(fname, input, s, dim, default_dims)
     if not dims:
