@@ -173,10 +173,16 @@ def _c2c(x, dim, n, norm, forward):
 
 
 def _r2c(x, dim, n, norm):
-    """Real x (float32/64) to its n // 2 + 1 non-negative frequencies along dim."""
-    full = _rows(_resize(x, dim, n), dim, x.dtype.to_complex())
-    _C._fft_c2c_rows(full, False)
-    out = full.narrow(-1, 0, n // 2 + 1).contiguous()
+    """Real x (float32/64) to its n // 2 + 1 non-negative frequencies along dim: for even n one
+    complex transform of n / 2 points (the samples packed in pairs), else of the whole row."""
+    if n % 2 == 0:
+        rows = _rows(_resize(x, dim, n), dim, x.dtype)
+        out = _C.empty(tuple(rows.shape[:-1]) + (n // 2 + 1,), dtype=x.dtype.to_complex(), device=x.device)
+        _C._fft_r2c_rows(out, rows)
+    else:
+        full = _rows(_resize(x, dim, n), dim, x.dtype.to_complex())
+        _C._fft_c2c_rows(full, False)
+        out = full.narrow(-1, 0, n // 2 + 1).contiguous()
     scale = _scale(norm, n, True)
     if scale != 1.0:
         out.mul_(scale)

@@ -223,43 +223,90 @@ fail:
 }
 
 typedef struct {
-    const fft_plan *plan;
-    char *data;
+    const fft_plan *plan; /* the complex transform's length n */
+    char *data;           /* c2c: rows of n transformed in place; r2c: the output rows of n + 1 */
+    const char *src;      /* r2c: the real input rows of 2n; NULL for c2c */
+    const cplx *post;     /* r2c: exp(-pi i k / n) for k <= n */
     int64_t n;
     bool single, inverse;
     volatile int failed;
 } rows_ctx;
 
+/* Row r's input as n complex values: a complex row, or a real row of 2n packed in pairs
+ * (x[2k] + i x[2k+1]) for the half-length transform of a real signal. */
+static void load_row(const rows_ctx *c, int64_t r, cplx *in)
+{
+    int64_t n = c->n;
+    if (c->src && c->single) {
+        const float *row = (const float *)c->src + r * 2 * n;
+        for (int64_t k = 0; k < n; k++) in[k] = CMPLX(row[2 * k], row[2 * k + 1]);
+    } else if (c->src) {
+        const double *row = (const double *)c->src + r * 2 * n;
+        for (int64_t k = 0; k < n; k++) in[k] = CMPLX(row[2 * k], row[2 * k + 1]);
+    } else if (c->single) {
+        const float complex *row = (const float complex *)c->data + r * n;
+        for (int64_t k = 0; k < n; k++) in[k] = (cplx)row[k];
+    } else {
+        memcpy((void *)in, (const cplx *)c->data + r * n, (size_t)n * sizeof(cplx));
+    }
+}
+
+/* Row r's result from the transform z: as it is (c2c), or the real signal's n + 1 non-negative
+ * frequencies from the packed transform: with E, O the transforms of the even and odd samples,
+ * E[k] = (z[k] + conj z[n-k]) / 2, O[k] = (z[k] - conj z[n-k]) / 2i, X[k] = E[k] + w^k O[k]. */
+static void store_row(const rows_ctx *c, int64_t r, cplx *z)
+{
+    int64_t n = c->n, len = c->src ? n + 1 : n;
+    if (c->src) {
+        cplx *x = z + n; /* the n + 1 results go after z (the buffer holds them) */
+        for (int64_t k = 0; k <= n; k++) {
+            cplx zk = z[k == n ? 0 : k], zc = conj(z[k == 0 ? 0 : n - k]);
+            cplx e = 0.5 * (zk + zc), d = zk - zc, o = CMPLX(0.5 * cimag(d), -0.5 * creal(d));
+            x[k] = e + c->post[k] * o;
+        }
+        z = x;
+    }
+    if (c->single) {
+        float complex *row = (float complex *)c->data + r * len;
+        for (int64_t k = 0; k < len; k++) row[k] = (float complex)z[k];
+    } else {
+        memcpy((cplx *)c->data + r * len, (void *)z, (size_t)len * sizeof(cplx));
+    }
+}
+
 static void rows_run(int64_t begin, int64_t end, void *cp)
 {
     rows_ctx *c = cp;
     int64_t n = c->n, extra = c->plan->sub ? 2 * c->plan->m : 0;
-    cplx *buf = malloc((size_t)(2 * n + extra) * sizeof(cplx));
+    cplx *buf = malloc((size_t)(3 * n + 1 + extra) * sizeof(cplx));
     if (!buf) {
         c->failed = 1;
         return;
     }
-    cplx *in = buf, *out = buf + n, *scratch = buf + 2 * n;
+    cplx *in = buf, *out = buf + n, *scratch = buf + 3 * n + 1; /* out: n, then r2c's n + 1 */
     for (int64_t r = begin; r < end; r++) {
-        if (c->single) {
-            float complex *row = (float complex *)c->data + r * n;
-            for (int64_t k = 0; k < n; k++) in[k] = (cplx)row[k];
-        } else {
-            memcpy((void *)in, (cplx *)c->data + r * n, (size_t)n * sizeof(cplx));
-        }
+        load_row(c, r, in);
         if (c->inverse)
             for (int64_t k = 0; k < n; k++) in[k] = conj(in[k]);
         transform(c->plan, out, in, scratch);
         if (c->inverse)
             for (int64_t k = 0; k < n; k++) out[k] = conj(out[k]);
-        if (c->single) {
-            float complex *row = (float complex *)c->data + r * n;
-            for (int64_t k = 0; k < n; k++) row[k] = (float complex)out[k];
-        } else {
-            memcpy((cplx *)c->data + r * n, (void *)out, (size_t)n * sizeof(cplx));
-        }
+        store_row(c, r, out);
     }
     free(buf);
+}
+
+static int run_rows(rows_ctx *c, int64_t rows)
+{
+    fft_plan *plan = plan_new(c->n);
+    if (!plan) return tl_err(TL_ERR_MEMORY, "fft: out of memory for the plan of length %lld", (long long)c->n);
+    c->plan = plan;
+    int64_t cost = c->n * (plan->sub ? 6 : 1);
+    tl_parallel_for(rows, cost >= TL_GRAIN_SIZE ? 1 : TL_GRAIN_SIZE / cost, rows_run, c);
+    plan_free(plan);
+    if (c->failed)
+        return tl_err(TL_ERR_MEMORY, "fft: out of memory for a row buffer of length %lld", (long long)c->n);
+    return 0;
 }
 
 int tl_fft_c2c_rows(tl_tensor *x, bool inverse)
@@ -271,12 +318,33 @@ int tl_fft_c2c_rows(tl_tensor *x, bool inverse)
     if (tl_check_writable(x) < 0) return -1;
     int64_t n = x->sizes[x->ndim - 1], total = tl_numel(x);
     if (n == 0 || total == 0) return 0;
-    fft_plan *plan = plan_new(n);
-    if (!plan) return tl_err(TL_ERR_MEMORY, "fft: out of memory for the plan of length %lld", (long long)n);
-    rows_ctx c = {plan, tl_data(x), n, x->dtype == TL_COMPLEX64, inverse, 0};
-    int64_t rows = total / n, cost = n * (plan->sub ? 6 : 1);
-    tl_parallel_for(rows, cost >= TL_GRAIN_SIZE ? 1 : TL_GRAIN_SIZE / cost, rows_run, &c);
-    plan_free(plan);
-    if (c.failed) return tl_err(TL_ERR_MEMORY, "fft: out of memory for a row buffer of length %lld", (long long)n);
-    return 0;
+    rows_ctx c = {NULL, tl_data(x), NULL, NULL, n, x->dtype == TL_COMPLEX64, inverse, 0};
+    return run_rows(&c, total / n);
+}
+
+int tl_fft_r2c_rows(tl_tensor *out, const tl_tensor *x)
+{
+    bool single = x->dtype == TL_FLOAT32;
+    if ((!single && x->dtype != TL_FLOAT64) || out->dtype != (single ? TL_COMPLEX64 : TL_COMPLEX128))
+        return tl_err(TL_ERR_TYPE, "fft: expected float32 -> complex64 or float64 -> complex128, got %s -> %s",
+                      tl_dtype_infos[x->dtype].name, tl_dtype_infos[out->dtype].name);
+    if (x->ndim < 1 || out->ndim != x->ndim || !tl_is_contiguous(x) || !tl_is_contiguous(out))
+        return tl_err(TL_ERR_RUNTIME, "fft: expected contiguous tensors of one rank");
+    int64_t len = x->sizes[x->ndim - 1], rows = 1;
+    for (int i = 0; i < x->ndim - 1; i++) {
+        if (out->sizes[i] != x->sizes[i]) return tl_err(TL_ERR_RUNTIME, "fft: the batch dims of out and x differ");
+        rows *= x->sizes[i];
+    }
+    if (len < 2 || len % 2 || out->sizes[out->ndim - 1] != len / 2 + 1)
+        return tl_err(TL_ERR_RUNTIME, "fft: expected rows of even length n >= 2 and out rows of n / 2 + 1");
+    if (tl_check_writable(out) < 0) return -1;
+    if (rows == 0) return 0;
+    int64_t n = len / 2;
+    cplx *post = malloc((size_t)(n + 1) * sizeof(cplx));
+    if (!post) return tl_err(TL_ERR_MEMORY, "fft: out of memory");
+    for (int64_t k = 0; k <= n; k++) post[k] = expi(-FFT_PI * (double)k / (double)n);
+    rows_ctx c = {NULL, tl_data(out), tl_data(x), post, n, single, false, 0};
+    int rc = run_rows(&c, rows);
+    free(post);
+    return rc;
 }

@@ -13,5 +13,9 @@
  * Any length: mixed radix (4, 2, 3, 5, ... small primes) or Bluestein's chirp-z for lengths
  * with a large prime factor. Computes in double precision. */
 int tl_fft_c2c_rows(tl_tensor *x, bool inverse);
+/* The n / 2 + 1 non-negative frequencies of every row of the real contiguous x (float32 or
+ * float64, rows of even length n >= 2) into the contiguous out (complex64 / complex128), through
+ * one complex transform of length n / 2. */
+int tl_fft_r2c_rows(tl_tensor *out, const tl_tensor *x);
 
 #endif
