@@ -210,6 +210,9 @@ def test_matches_numpy_on_large_primes_and_smooth_lengths():
         a = _data((2, n), np.complex128, n)
         np.testing.assert_allclose(tl.fft.fft(tl.tensor(a)).numpy(), np.fft.fft(a), atol=1e-9)
         np.testing.assert_allclose(tl.fft.ifft(tl.tensor(a)).numpy(), np.fft.ifft(a), atol=1e-12)
+        # rfft of 2n points runs one complex transform of n (packed pairs): every n above
+        np.testing.assert_allclose(tl.fft.rfft(tl.tensor(a.real.copy()), n=2 * n).numpy(),
+                                   np.fft.rfft(a.real, n=2 * n), atol=1e-9)
 
 
 def test_out():
