@@ -71,8 +71,6 @@ static bool factorize(int64_t n, int64_t *fac)
 
 static cplx expi(double angle) { return CMPLX(cos(angle), sin(angle)); }
 
-static fft_plan *plan_new(int64_t n);
-
 /* One level of the decimation: out[q*m + u] hold the m-point transforms Y_q of the sequences
  * x[q + p j] (the current level's input is in[j * fs]); X[u + m r] = sum_q w^(q u) Y_q[u] w_p^(q r)
  * with w the n-th root of the whole plan taken at stride fs. */
