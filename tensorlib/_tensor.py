@@ -87,6 +87,21 @@ class Tensor(_C.TensorBase):
         from ._numpy_proto import array_function
         return array_function(self, func, types, args, kwargs)
 
+    def __array_namespace__(self, /, *, api_version=None):
+        """The Array API standard's namespace for this array: ``tensorlib.array_api``
+        (api_version None or one of its supported versions, else ValueError)."""
+        from . import array_api
+        if api_version is not None and api_version not in array_api.SUPPORTED_VERSIONS:
+            raise ValueError(f"Unrecognized array API version: {api_version!r}; tensorlib.array_api implements "
+                             f"{', '.join(array_api.SUPPORTED_VERSIONS)}")
+        return array_api
+
+    def to_device(self, device, /, *, stream=None):
+        """The array on device (the Array API's spelling of ``to(device)``); itself when already there."""
+        if stream is not None:
+            raise ValueError("to_device: stream is not supported on the CPU")
+        return self.to(device)
+
     def __hash__(self):
         return id(self)
 

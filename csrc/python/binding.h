@@ -122,6 +122,7 @@ int tl_random_init(PyObject *m);                                           /* py
 extern PyMethodDef tl_module_methods_index[];                              /* python/index.c */
 extern PyMethodDef tl_module_methods_reduce[];                             /* python/reduce.c */
 extern PyMethodDef tl_module_methods_unique[];                             /* python/unique.c */
+extern PyMethodDef tl_module_methods_fft[];                                /* python/fft.c */
 extern PyBufferProcs tl_tensor_as_buffer;
 extern PyMethodDef tl_module_methods_arith[];
 extern PyMethodDef tl_tensor_methods_arith[];

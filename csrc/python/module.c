@@ -50,6 +50,7 @@ static PyMethodDef *const module_tables[] = {
     tl_module_methods_index,
     tl_module_methods_reduce,
     tl_module_methods_unique,
+    tl_module_methods_fft,
     tl_module_methods_arith,
     NULL,
 };
