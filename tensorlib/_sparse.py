@@ -177,6 +177,8 @@ def to_sparse_coo(self):
 def sparse_mask(self, mask):
     """The elements of strided self at the indices of COO ``mask``, as a COO tensor with
     mask's indices (and coalesced flag)."""
+    if not isinstance(mask, _C.TensorBase):
+        raise TypeError(f"sparse_mask(): argument 'mask' (position 1) must be Tensor, not {type(mask).__name__}")
     if not _is_sparse(mask):
         raise RuntimeError("sparse_mask expects mask to be sparse COO tensor, but got mask layout " + str(mask.layout))
     if self.shape != mask.shape:
