@@ -160,8 +160,9 @@ def _check_blocksize(blocksize):
     return bs
 
 
-def _dense_to(self, layout, blocksize, dense_dim):
-    """strided -> compressed, with torch's argument checks."""
+def _dense_to(self, layout, blocksize, dense_dim, fname="dense_to_sparse"):
+    """strided -> compressed, with torch's argument checks (``fname`` names the entry point
+    in the messages, as torch's do)."""
     if layout in _BLOCK and blocksize is None:
         raise RuntimeError(f"dense_to_sparse: conversion from Strided to {_name(layout)} without blocksize argument "
                            "given is not supported")
@@ -174,7 +175,7 @@ def _dense_to(self, layout, blocksize, dense_dim):
                            f"got {n}")
     dd = 0 if dense_dim is None else dense_dim
     if not 0 <= dd <= n - 2:
-        raise RuntimeError(f"dense_to_sparse_{_name(layout)[6:].lower()}: dense_dim argument must be in "
+        raise RuntimeError(f"{fname}: dense_dim argument must be in "
                            f"[0,{n - 2}] range, but {dd} is given")
     if n - 2 - dd > 0 and 0 in tuple(self.shape[:n - 2 - dd]):
         raise RuntimeError(f"to_sparse_{_name(layout)[6:].lower()}: Expected product of batch dimensions to be "
@@ -183,7 +184,7 @@ def _dense_to(self, layout, blocksize, dense_dim):
         bs = _check_blocksize(blocksize)
         sp = tuple(self.shape[n - 2 - dd:n - dd])
         if sp[0] % bs[0] or sp[1] % bs[1]:
-            raise RuntimeError(f"dense_to_sparse: tensor sparse size ({sp[0]},{sp[1]}) must be divisible by given "
+            raise RuntimeError(f"{fname}: tensor sparse size ({sp[0]},{sp[1]}) must be divisible by given "
                                f"blocksize ({bs[0]},{bs[1]})")
         blocksize = bs
     if self.has_names():
@@ -194,10 +195,12 @@ def _dense_to(self, layout, blocksize, dense_dim):
 def _coo_to(self, layout, blocksize, dense_dim):
     """COO -> compressed: a coalesced 2-D-sparse COO tensor is compressed directly (its
     stored zeros kept, as torch); others go through the strided tensor."""
-    if layout in (_C.sparse_csr, _C.sparse_csc) and self.sparse_dim() == 2 and dense_dim in (None, self.dense_dim()):
+    if dense_dim is not None:
+        raise RuntimeError(f"coo_to_sparse_{_name(layout)[6:].lower()}: conversion from Sparse to {_name(layout)} with "
+                           "dense_dim argument given is not supported")
+    if layout in (_C.sparse_csr, _C.sparse_csc) and self.sparse_dim() == 2:
         return _C._coo_to_compressed(self.coalesce(), layout)
-    dd = self.dense_dim() if dense_dim is None else dense_dim
-    return _dense_to(self.to_dense(), layout, blocksize, dd)
+    return _dense_to(self.to_dense(), layout, blocksize, self.dense_dim())
 
 
 def _compressed_to(self, layout, blocksize, dense_dim):
@@ -212,9 +215,9 @@ def _compressed_to(self, layout, blocksize, dense_dim):
         else:
             raise RuntimeError(f"sparse_compressed_to_sparse: conversion from {_name(cur)} to {_name(layout)} without "
                                "blocksize argument given is not supported")
-    if dense_dim is not None and dense_dim != self.dense_dim():
-        raise RuntimeError(f"sparse_compressed_to_sparse: conversion from {_name(cur)} to {_name(layout)} with "
-                           "dense_dim argument != self.dense_dim() is not supported")
+    if dense_dim is not None:
+        raise RuntimeError(f"to_sparse_{_name(layout)[6:].lower()}: conversion from {_name(cur)} to {_name(layout)} "
+                           "with dense_dim argument given is not supported")
     same_blocks = cur not in _BLOCK or tuple(v.shape[ci.dim():ci.dim() + 2]) == tuple(blocksize or ())
     if layout == cur and same_blocks:
         return self
@@ -226,10 +229,11 @@ def _compressed_to(self, layout, blocksize, dense_dim):
     return _dense_to(self.to_dense(), layout, blocksize, self.dense_dim())
 
 
-def _convert(self, layout, blocksize=None, dense_dim=None):
-    """Any layout -> compressed ``layout``."""
+def _convert(self, layout, blocksize=None, dense_dim=None, fname=None):
+    """Any layout -> compressed ``layout`` (``fname``: the to_sparse_* entry point, None for
+    to_sparse(layout=))."""
     if self.layout == _C.strided:
-        return _dense_to(self, layout, blocksize, dense_dim)
+        return _dense_to(self, layout, blocksize, dense_dim, "dense_" + fname if fname else "dense_to_sparse")
     if self.layout == _C.sparse_coo:
         if layout in _BLOCK and blocksize is None:
             raise RuntimeError(f"sparse_coo_to_sparse: conversion from Sparse to {_name(layout)} without blocksize "
@@ -241,22 +245,22 @@ def _convert(self, layout, blocksize=None, dense_dim=None):
 def to_sparse_csr(self, dense_dim=None):
     """A sparse CSR tensor with the same elements (``dense_dim`` trailing dims stay dense;
     dims before the last 2 + dense_dim are batch dims, with the same nse per batch)."""
-    return _convert(self, _C.sparse_csr, None, dense_dim)
+    return _convert(self, _C.sparse_csr, None, dense_dim, "to_sparse_csr")
 
 
 def to_sparse_csc(self, dense_dim=None):
     """A sparse CSC tensor with the same elements (see to_sparse_csr)."""
-    return _convert(self, _C.sparse_csc, None, dense_dim)
+    return _convert(self, _C.sparse_csc, None, dense_dim, "to_sparse_csc")
 
 
 def to_sparse_bsr(self, blocksize, dense_dim=None):
     """A sparse BSR tensor of the non-zero ``blocksize`` blocks (each stored whole)."""
-    return _convert(self, _C.sparse_bsr, blocksize, dense_dim)
+    return _convert(self, _C.sparse_bsr, blocksize, dense_dim, "to_sparse_bsr")
 
 
 def to_sparse_bsc(self, blocksize, dense_dim=None):
     """A sparse BSC tensor of the non-zero ``blocksize`` blocks (each stored whole)."""
-    return _convert(self, _C.sparse_bsc, blocksize, dense_dim)
+    return _convert(self, _C.sparse_bsc, blocksize, dense_dim, "to_sparse_bsc")
 
 
 def _to_coo(self):

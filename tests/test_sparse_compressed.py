@@ -398,3 +398,143 @@ def test_select_batch():
     b = build(tl, "csr", ci, pi, v, tuple(t.shape))
     for i in (0, 2, -1):
         same(t.select(0, i), b.select(0, i))
+
+
+# ---- conversions ----------------------------------------------------------------------------
+
+ALL = ["strided", "coo"] + LAYOUTS
+
+
+def convert(m, x, to, blocks, dense_dim=0):
+    """Conversion of x (a tensor of library m) to layout `to` through the layout methods
+    (dense_dim: the trailing dense dims, passed when x is strided)."""
+    kw = {"dense_dim": dense_dim} if x.layout == m.strided else {}
+    if to == "strided":
+        return x.to_dense()
+    if to == "coo":
+        return x.to_sparse_coo() if x.layout != m.strided else x.to_sparse(x.dim() - dense_dim)
+    if to in ("csr", "csc"):
+        return getattr(x, "to_sparse_" + to)(**kw)
+    return getattr(x, "to_sparse_" + to)(blocks, **kw)
+
+
+def to_layout(m, d, lay, blocks, dense_dim=0):
+    """Tensor of library m in layout `lay` from strided d."""
+    if lay == "strided":
+        return d
+    if lay == "coo":
+        return d.to_sparse(d.dim() - dense_dim)
+    if lay in ("csr", "csc"):
+        return getattr(d, "to_sparse_" + lay)(dense_dim=dense_dim)
+    return getattr(d, "to_sparse_" + lay)(blocks, dense_dim=dense_dim)
+
+
+def same_any(a, b):
+    """torch tensor a and tensorlib tensor b agree (any layout)."""
+    la = str(a.layout).split(".")[1]
+    assert la == str(b.layout).split(".")[1]
+    if la == "strided":
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    elif la == "sparse_coo":
+        assert a.is_coalesced() == b.is_coalesced()
+        np.testing.assert_array_equal(a._indices().numpy(), b._indices().numpy())
+        np.testing.assert_array_equal(a._values().numpy(), b._values().numpy())
+        assert tuple(a.shape) == tuple(b.shape)
+    else:
+        same(a, b)
+
+
+@pytest.mark.parametrize("src", ALL)
+@pytest.mark.parametrize("dst", ALL)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.complex64])
+def test_all_pairs(src, dst, dtype):
+    rng = np.random.default_rng(17)
+    d = random_dense(rng, (4, 6), 0.5, dtype)
+    d[0, 0] = 0
+    d[1, 1] = 1  # block (0, 0) of (2, 2) blocks holds a stored zero
+    x_t = to_layout(torch, d, src, (2, 2))
+    x_l = to_layout(tl, tt(d), src, (2, 2))
+    same_any(x_t, x_l)
+    et = outcome(lambda: convert(torch, x_t, dst, (2, 2)))
+    r = convert(tl, x_l, dst, (2, 2))
+    if isinstance(et, tuple):  # torch refuses the pair: we convert, and the elements agree
+        assert str(r.layout).split(".")[1] == ("sparse_" + dst if dst != "strided" else "strided")
+        np.testing.assert_array_equal(r.to_dense().numpy(), d.numpy())
+    else:
+        same_any(et, r)
+
+
+@pytest.mark.parametrize("src", ALL)
+@pytest.mark.parametrize("dst", LAYOUTS + ["coo", "strided"])
+@pytest.mark.parametrize("batch,dense", [((2,), ()), ((), (2,)), ((2,), (3,))])
+def test_pairs_with_batch_and_dense_dims(src, dst, batch, dense):
+    if src == "coo" and batch:
+        return  # a COO tensor has no batch dims: its sparse dims become them (torch refuses)
+    rng = np.random.default_rng(23)
+    t, ci, pi, v = random_compressed(rng, "bsr", batch, dense, blocks=(2, 2), nblk=(2, 3))
+    d = t.to_dense()
+    x_t = to_layout(torch, d, src, (2, 2), len(dense))
+    x_l = to_layout(tl, tt(d), src, (2, 2), len(dense))
+    et = outcome(lambda: convert(torch, x_t, dst, (2, 2), len(dense)))
+    el = convert(tl, x_l, dst, (2, 2), len(dense))
+    if isinstance(et, tuple):  # torch refuses (BSR <-> CSR families): we convert
+        np.testing.assert_array_equal(el.to_dense().numpy(), d.numpy())
+    else:
+        same_any(et, el)
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_to_sparse_layout_argument(lay):
+    d = torch.tensor([[0., 1, 0, 0], [2, 0, 0, 3], [0, 0, 0, 0], [4, 5, 0, 6]])
+    kw = {"blocksize": (2, 2)} if lay in ("bsr", "bsc") else {}
+    same(d.to_sparse(layout=TORCH_LAYOUT[lay], **kw), tt(d).to_sparse(layout=TL_LAYOUT[lay], **kw))
+    same(d.to_sparse_coo().to_sparse(layout=TORCH_LAYOUT[lay], **kw),
+         tt(d).to_sparse_coo().to_sparse(layout=TL_LAYOUT[lay], **kw))
+    s = tt(d).to_sparse(layout=TL_LAYOUT[lay], **kw)
+    same_any(d.to_sparse(layout=TORCH_LAYOUT[lay], **kw).to_sparse(layout=torch.sparse_coo),
+             s.to_sparse(layout=tl.sparse_coo))
+    assert s.to_sparse(layout=TL_LAYOUT[lay], **kw) is s
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, d: d.to_sparse(layout=m.sparse_bsr),
+    lambda m, d: d.to_sparse(layout=m.sparse_bsc),
+    lambda m, d: d.to_sparse(layout=m.sparse_bsr, blocksize=(4, 4)),
+    lambda m, d: d.to_sparse(layout=m.sparse_csr, blocksize=(1, 1)),
+    lambda m, d: d.to_sparse_csr(dense_dim=3),
+    lambda m, d: d.to_sparse_csr().to_sparse(layout=m.sparse_bsr),
+    lambda m, d: d.to_sparse().to_sparse(layout=m.sparse_bsc),
+    lambda m, d: m.stack([d, d * 0]).to_sparse_csr(),
+    lambda m, d: d.to_sparse_bsr((4, 4)),
+    lambda m, d: d.to_sparse(layout=m.sparse_csr, dense_dim=3),
+    lambda m, d: m.zeros(0, 2, 2).to_sparse(layout=m.sparse_csc),
+    lambda m, d: d.to_sparse_coo().to_sparse_csr(dense_dim=1),
+    lambda m, d: d.to_sparse_csr().to_sparse_csr(dense_dim=1),
+])
+def test_conversion_errors(call):
+    d = torch.tensor([[0, 0, 1, 2, 3, 0], [4, 5, 0, 6, 0, 0]])
+    assert outcome(lambda: call(tl, tt(d))) == outcome(lambda: call(torch, d))
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_scipy_round_trip(lay, idx):
+    import scipy.sparse
+    rng = np.random.default_rng(29)
+    t, ci, pi, v = random_compressed(rng, lay, blocks=(2, 3), nblk=(3, 4))
+    b = build(tl, lay, torch.from_numpy(ci.numpy().astype(idx)), torch.from_numpy(pi.numpy().astype(idx)), v,
+              tuple(t.shape))
+    m = b.to_scipy()
+    want = {"csr": scipy.sparse.csr_array, "csc": scipy.sparse.csc_array, "bsr": scipy.sparse.bsr_array,
+            "bsc": scipy.sparse.bsr_array}[lay]
+    assert isinstance(m, want)
+    np.testing.assert_array_equal(m.toarray(), t.to_dense().numpy())
+    back = tl.sparse.from_scipy(m)
+    expect = "bsr" if lay == "bsc" else lay
+    assert back.layout == TL_LAYOUT[expect]
+    np.testing.assert_array_equal(back.to_dense().numpy(), t.to_dense().numpy())
+    if lay != "bsc":  # the same components
+        for n in names(lay):
+            np.testing.assert_array_equal(getattr(back, n)().numpy(), getattr(b, n)().numpy())
+    coo = tl.sparse.from_scipy(scipy.sparse.coo_array(m.toarray()))
+    assert coo.layout == tl.sparse_coo
