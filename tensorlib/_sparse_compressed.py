@@ -496,10 +496,169 @@ def _square(input, *, out=None):
     return _with_values(input, _C._square(_values(input)))
 
 
+# ---- products, sums, arithmetic ---------------------------------------------------------------
+
+def _check_same_dtype(a, b):
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._cname} but found {b.dtype._cname}")
+
+
+def _as_csr(a):
+    """A 2-D compressed tensor without dense dims as CSR (the product kernel's layout)."""
+    if a.layout == _C.sparse_csr:
+        return a
+    if a.layout == _C.sparse_csc:
+        return _C._compressed_recompress(a)
+    return _coo_to(_C._compressed_to_coo(a), _C.sparse_csr, None, None)  # BSR/BSC: element level
+
+
+def _csr_times(a, b):
+    """2-D compressed a (no dense dims) @ strided b (1-D or 2-D), a strided result."""
+    _check_same_dtype(a, b)
+    if a.dtype == _C.bool:
+        raise NotImplementedError("\"addmm_out_sparse_csr_impl_mkl\" not implemented for 'Bool'")
+    a = _as_csr(a)
+    if _C._csr_matmul_supports(a.dtype):
+        return _C._csr_matmul(a, b)
+    wide = _C.complex64 if a.dtype.is_complex else _C.float32  # float16, bfloat16, ...
+    return _C._csr_matmul(a.to(wide), b.to(wide)).to(a.dtype)
+
+
+def _matmul_impl(name, a, b):
+    """compressed @ strided, strided @ compressed, compressed @ compressed (2-D; batched
+    compressed @ strided by batch entries)."""
+    if _is_compressed(a) and _is_compressed(b):
+        r = _matmul_impl(name, a, b.to_dense())
+        return _convert(r, a.layout if a.layout in (_C.sparse_csr, _C.sparse_csc) else _C.sparse_csr)
+    if _is_compressed(b):  # x @ S = (S^T @ x^T)^T
+        if a.dim() not in (1, 2) or b.dim() != 2 or b.dense_dim():
+            _refuse(name, b.layout)
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, (a.shape if a.dim() == 2 else (1,) + tuple(a.shape))))} "
+                               f"and {b.shape[0]}x{b.shape[1]})")
+        r = _csr_times(_transpose(b, 0, 1), a.t() if a.dim() == 2 else a)
+        return r.t() if a.dim() == 2 else r
+    if not _is_compressed(a) or a.dense_dim() or b.dim() not in (1, 2):
+        _refuse(name, a.layout)
+    bd = _batch_dim(a)
+    if bd:
+        from ._join import stack
+        flat = a.shape[:bd]
+        parts = [_matmul_impl(name, _select(a, 0, i), b) for i in range(flat[0])]
+        return stack(parts, 0)
+    if a.shape[1] != b.shape[0]:
+        if b.dim() == 1:
+            raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+                               f"vec ({b.shape[0]})")
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    return _csr_times(a, b)
+
+
+def _mm(input, mat2, *, out=None):
+    _sparse._no_out("mm", out)
+    return _matmul_impl("mm", input, mat2)
+
+
+def _matmul(input, other, *, out=None):
+    _sparse._no_out("matmul", out)
+    return _matmul_impl("matmul", input, other)
+
+
+def _mv(input, vec, *, out=None):
+    _sparse._no_out("mv", out)
+    if vec.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, 2, {vec.dim()}")
+    return _matmul_impl("mv", input, vec)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2) with a compressed mat1 or mat2: a strided result."""
+    _sparse._no_out("addmm", out)
+    p = _matmul_impl("addmm", mat1, mat2)
+    if _is_compressed(input):
+        input = input.to_dense()
+    r = p * alpha if alpha != 1 else p
+    if beta == 0:
+        return r + _C.zeros(tuple(input.shape), dtype=r.dtype)
+    return r + (input * beta if beta != 1 else input)
+
+
+def _grid_csr(t):
+    """A 2-D compressed tensor as the CSR tensor of its block grid (compressed dim first),
+    values unchanged: the view in which any compressed layout adds like CSR."""
+    ci, pi, v = _parts(t)
+    bs = tuple(v.shape[1:3]) if t.layout in _BLOCK else (1, 1)
+    r, c = t.shape[0] // max(bs[0], 1), t.shape[1] // max(bs[1], 1)
+    return _new(ci, pi, v, ((r, c) if t.layout in _ROW else (c, r)) + tuple(v.shape[1:]), _C.sparse_csr)
+
+
+def _add_impl(a, b, alpha):
+    if _is_compressed(a) and _is_compressed(b):
+        if a.layout != b.layout:
+            raise RuntimeError(f"add: expected 'self' and 'other' to have the same layout, but got {_name(a.layout)} "
+                               f"and {_name(b.layout)}")
+        if a.shape != b.shape:
+            raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has size "
+                               f"{list(a.shape)} while other has size {list(b.shape)} (FYI: dense-sparse addition "
+                               "does not currently support broadcasting)")
+        dt = _C.promote_types(a.dtype, b.dtype)
+        a, b = a.to(dt), b.to(dt)
+        blocks_differ = a.layout in _BLOCK and tuple(_values(a).shape[-a.dense_dim() - 2:][:2]) != \
+            tuple(_values(b).shape[-b.dense_dim() - 2:][:2])
+        if _batch_dim(a) or blocks_differ:  # through the strided sum
+            bs = tuple(_values(a).shape[_batch_dim(a) + 1:_batch_dim(a) + 3]) if a.layout in _BLOCK else None
+            return _convert(a.to_dense() + b.to_dense() * alpha, a.layout, bs, a.dense_dim())
+        ga, gb = _grid_csr(a), _grid_csr(b)
+        s = (_C._compressed_to_coo(ga) + _C._compressed_to_coo(gb) * alpha).coalesce()
+        ci, pi, v = _parts(_C._coo_to_compressed(s, _C.sparse_csr))
+        if _parts(a)[0].dtype == _C.int32 and _parts(b)[0].dtype == _C.int32:
+            ci, pi = ci.to(_C.int32), pi.to(_C.int32)
+        return _new(ci, pi, v, a.shape, a.layout)
+    if _is_compressed(a):
+        return a.to_dense().add(b, alpha=alpha)
+    return a.add(b.to_dense(), alpha=alpha)
+
+
+def _add(input, other, *, alpha=1, out=None):
+    _sparse._no_out("add", out)
+    if not isinstance(other, _C.TensorBase) or not isinstance(input, _C.TensorBase):
+        _unsupported(input if _is_compressed(input) else other)
+    return _add_impl(input, other, alpha)
+
+
+def _mul(input, other, *, out=None):
+    _sparse._no_out("mul", out)
+    if _is_compressed(input) and _sparse._scalar_operand(other):
+        return _with_values(input, _values(input) * other)
+    if _is_compressed(other) and _sparse._scalar_operand(input):
+        return _with_values(other, _values(other) * input)
+    _refuse("mul.Tensor", input.layout)
+
+
+def _reduce(x, code, dim, keepdim, dtype, param):
+    """The full sum of a compressed tensor sums its stored values (a 0-d strided tensor)."""
+    name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    if name == "sum" and dim is None and not keepdim:
+        return _values(x).sum(dtype=dtype)
+    if name == "sum" and x.layout != _C.sparse_csr:
+        raise RuntimeError("Currently the only compressed sparse format supported for sum.dim_IntList is CSR, but "
+                           f"got layout {_name(x.layout)}")
+    if name == "sum" and not keepdim:
+        raise RuntimeError("reduction operations on CSR tensors with keepdim=False is unsupported")
+    _refuse(name if name != "sum" else "sum.dim_IntList", x.layout)
+
+
+def _unsupported_op(input, *args, **kwargs):
+    _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
+
+
 _OWN = {
     "clone": _clone, "detach": _detach, "to": _to, "zero_": _zero_, "copy_": _copy_, "resize_as_": _resize_as_,
     "numpy": _numpy, "transpose": _transpose, "t": _t, "select": _select, "_ew_unary": _ew_unary,
-    "_square": _square,
+    "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv, "addmm": addmm, "add": _add, "mul": _mul,
+    "multiply": _mul, "_reduce": _reduce, "sub": _unsupported_op, "subtract": _unsupported_op,
+    "div": _unsupported_op, "divide": _unsupported_op, "true_divide": _unsupported_op,
 }
 for _n in _sparse._ZERO_PRESERVING:
     _OWN[_n] = _unary(_n)
@@ -508,6 +667,8 @@ for _n in _sparse._ZERO_PRESERVING:
 for _n in _C._ew_op_indices():
     if _n.startswith("u_") and _n[2:] not in _OWN and not _n[2:].startswith(("round", "clamp")):
         _OWN[_n[2:]] = _OWN[_n[2:] + "_"] = lambda input, *args, **kwargs: _unsupported(input)
+for _n in ("add", "mul", "multiply"):
+    _OWN[_n + "_"] = _inplace(_OWN[_n])
 for _n, _d in _sparse._CASTS.items():
     _OWN[_n] = functools.partial(lambda dt, self, memory_format=None: _to(self, getattr(_C, dt)), _d)
 
@@ -546,9 +707,30 @@ def _register(handlers):
         handlers[name] = _dispatcher(name, _OWN.get(name), handlers.get(name))
 
 
+def _ns_mm(mat1, mat2):
+    return _matmul_impl("mm", mat1, mat2)
+
+
+def _ns_sum(input, dim=None, dtype=None):
+    return _reduce(input, 0, dim, False, dtype, 0.0)
+
+
+def _namespace_addmm(mat, mat1, mat2, *, beta=1., alpha=1.):
+    """tensorlib.sparse.addmm: beta * mat + alpha * (mat1 @ mat2) with a sparse mat1 (or
+    mat2); a strided result."""
+    if not (_is_compressed(mat1) or _is_compressed(mat2)):
+        return _C.addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
+    return addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
+
+
 def _install_methods(Tensor, namespace):
     """Installs the Tensor methods and tensorlib.sparse's compressed-aware functions."""
     namespace.from_scipy = from_scipy
+    namespace.addmm = _namespace_addmm
+    for name in ("mm", "sum"):
+        prev = getattr(namespace, name)
+        setattr(namespace, name, _wrap_method(prev, {"mm": _ns_mm, "sum": _ns_sum}[name],
+                                              lambda s, a, k: _is_compressed(s) or any(map(_is_compressed, a))))
     for f in (crow_indices, col_indices, ccol_indices, row_indices, to_sparse_csr, to_sparse_csc, to_sparse_bsr,
               to_sparse_bsc):
         setattr(Tensor, f.__name__, f)

@@ -538,3 +538,177 @@ def test_scipy_round_trip(lay, idx):
             np.testing.assert_array_equal(getattr(back, n)().numpy(), getattr(b, n)().numpy())
     coo = tl.sparse.from_scipy(scipy.sparse.coo_array(m.toarray()))
     assert coo.layout == tl.sparse_coo
+
+
+# ---- operations -----------------------------------------------------------------------------
+
+def _close(a, b, dtype):
+    tol = 1e-5 if dtype in (torch.float32, torch.complex64) else 1e-12
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+OP_DTYPES = [torch.float32, torch.float64, torch.complex64]
+
+
+def operand(lay, idx, dtype, shape=(6, 4), blocks=(2, 2), empty=False, seed=31):
+    rng = np.random.default_rng(seed)
+    d = random_dense(rng, shape, 0.0 if empty else 0.4, dtype)
+    t = to_layout(torch, d, lay, blocks)
+    ci, pi = (getattr(t, n)().to(idx) for n in names(lay))
+    t = build(torch, lay, ci, pi, t.values(), tuple(t.shape))
+    return d, t, build(tl, lay, ci, pi, t.values(), tuple(t.shape))
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+@pytest.mark.parametrize("empty", [False, True])
+def test_sparse_times_dense(lay, idx, dtype, empty):
+    d, a, b = operand(lay, idx, dtype, empty=empty)
+    rng = np.random.default_rng(1)
+    for x in (torch.tensor(rng.normal(size=(4, 5))).to(dtype), torch.tensor(rng.normal(size=4)).to(dtype)):
+        want = (d @ x).numpy()
+        for f in (lambda s, y: s @ y, lambda s, y: s.matmul(y), lambda s, y: (s.mm(y) if y.dim() == 2 else s.mv(y))):
+            r = f(b, tt(x))
+            assert r.layout == tl.strided and tuple(r.shape) == want.shape
+            _close(r.numpy(), want, dtype)
+            et = outcome(lambda: f(a, x))
+            if not isinstance(et, tuple):
+                _close(r.numpy(), et.numpy(), dtype)
+    assert outcome(lambda: b @ tl.ones(5, 2, dtype=b.dtype))[0] is RuntimeError
+    if not empty:  # torch skips its dtype check when nothing is stored
+        assert outcome(lambda: b @ tl.ones(4, 2, dtype=tl.int64 if dtype != torch.int64 else tl.float32)) == \
+            outcome(lambda: d.to_sparse_csr() @ torch.ones(4, 2, dtype=torch.int64 if dtype != torch.int64 else torch.float32))
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+def test_dense_times_sparse_and_addmm(lay, dtype):
+    d, a, b = operand(lay, torch.int64, dtype)
+    rng = np.random.default_rng(2)
+    x = torch.tensor(rng.normal(size=(3, 6))).to(dtype)
+    r = tt(x) @ b
+    _close(r.numpy(), (x @ d).numpy(), dtype)
+    et = outcome(lambda: x @ a)
+    if not isinstance(et, tuple):  # torch refuses dense @ BSR; we support it
+        _close(r.numpy(), et.numpy(), dtype)
+    _close((tt(x[0]) @ b).numpy(), (x[0] @ d).numpy(), dtype)
+    y = torch.tensor(rng.normal(size=(4, 2))).to(dtype)
+    c = torch.tensor(rng.normal(size=(6, 2))).to(dtype)
+    want = (2 * c + 3 * (d @ y)).numpy()
+    _close(tl.addmm(tt(c), b, tt(y), beta=2, alpha=3).numpy(), want, dtype)
+    _close(tl.sparse.addmm(tt(c), b, tt(y), beta=2, alpha=3).numpy(), want, dtype)
+    _close(tl.sparse.mm(b, tt(y)).numpy(), (d @ y).numpy(), dtype)
+
+
+def test_batched_csr_times_dense():
+    rng = np.random.default_rng(8)
+    t, ci, pi, v = random_compressed(rng, "csr", (3,), (), nblk=(5, 4))
+    b = build(tl, "csr", ci, pi, v, tuple(t.shape))
+    x = torch.tensor(rng.normal(size=(4, 2)))
+    _close((b @ tt(x)).numpy(), (t.to_dense() @ x).numpy(), torch.float64)
+
+
+def test_csr_times_csr():
+    d, a, b = operand("csr", torch.int64, torch.float64)
+    e, a2, b2 = operand("csr", torch.int64, torch.float64, shape=(4, 3), seed=5)
+    r = b @ b2
+    assert r.layout == tl.sparse_csr
+    _close(r.to_dense().numpy(), (d @ e).numpy(), torch.float64)
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", OP_DTYPES + [torch.int64])
+def test_add(lay, idx, dtype):
+    d1, a1, b1 = operand(lay, idx, dtype, seed=3)
+    d2, a2, b2 = operand(lay, idx, dtype, seed=4)
+    d2[0] = -d1[0]  # a cancellation: torch keeps the stored zeros of the union
+    a2 = to_layout(torch, d2, lay, (2, 2))
+    a2 = build(torch, lay, *(getattr(a2, n)().to(idx) for n in names(lay)), a2.values(), tuple(a2.shape))
+    b2 = build(tl, lay, *(getattr(a2, n)() for n in names(lay)), a2.values(), tuple(a2.shape))
+    for alpha in (1, 2):
+        r = b1.add(b2, alpha=alpha)
+        assert r.layout == TL_LAYOUT[lay]
+        np.testing.assert_allclose(r.to_dense().numpy(), (d1 + alpha * d2).numpy())
+        et = outcome(lambda: a1.add(a2, alpha=alpha))
+        if not isinstance(et, tuple):  # torch adds CSR and BSR (not CSC/BSC)
+            same(et, r)
+    for r, w in ((b1 + tt(d2), d1 + d2), (tt(d2) + b1, d2 + d1)):
+        assert r.layout == tl.strided
+        np.testing.assert_allclose(r.numpy(), w.numpy())
+    assert outcome(lambda: b1 - b2) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+
+
+def test_add_batched_and_errors():
+    rng = np.random.default_rng(6)
+    t, ci, pi, v = random_compressed(rng, "csr", (2,), ())
+    b = build(tl, "csr", ci, pi, v, tuple(t.shape))
+    np.testing.assert_array_equal((b + b).to_dense().numpy(), (2 * t.to_dense()).numpy())
+    c = tl.tensor([[1., 0], [0, 1]])
+    with pytest.raises(RuntimeError, match="unsupported tensor layout: SparseCsr"):
+        c.to_sparse_csr() - c.to_sparse_csr()
+    with pytest.raises(RuntimeError):
+        c.to_sparse_csr() + c.to_sparse_csc()
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("dtype", OP_DTYPES + [torch.int64, torch.bool])
+def test_mul_scalar_sum_and_unary(lay, dtype):
+    d, a, b = operand(lay, torch.int64, dtype)
+    if dtype != torch.bool:
+        same(a * 2, b * 2)
+        same(2 * a, 2 * b)
+        same(-a, -b)
+        c = b.clone()
+        c.mul_(3)
+        same(a * 3, c)
+    et, el = a.sum(), b.sum()
+    assert el.layout == tl.strided and el.dim() == 0
+    np.testing.assert_allclose(el.numpy(), et.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(tl.sparse.sum(b).numpy(), et.numpy(), rtol=1e-6)
+    if dtype != torch.bool:  # torch names its bool kernel first there
+        assert outcome(lambda: b.sum(0)) == outcome(lambda: a.sum(0))
+    for f in ("abs", "sin", "sqrt", "neg", "sgn", "isnan", "relu", "tanh"):
+        et = outcome(lambda: getattr(a, f)())
+        el = outcome(lambda: getattr(b, f)())
+        if isinstance(et, tuple):
+            assert isinstance(el, tuple)
+            continue
+        assert el.layout == TL_LAYOUT[lay]
+        np.testing.assert_allclose(el.to_dense().numpy(), et.to_dense().numpy(), rtol=1e-6)
+    for f in ("cos", "exp", "sigmoid"):
+        if dtype == torch.bool:
+            continue
+        assert outcome(lambda: getattr(b, f)()) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+        assert outcome(lambda: getattr(tl, f)(b)) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+
+
+def _tname(lay):
+    return "Sparse" + lay.capitalize()
+
+
+def test_product_kernel_refuses_bad_indices_and_balances_rows():
+    ci, pi, v = tl.tensor([0, 2, 4]), tl.tensor([0, 1, 0, 9]), tl.tensor([1., 2, 3, 4])
+    s = tl.sparse_csr_tensor(ci, pi, v, (2, 2), check_invariants=False)
+    with pytest.raises(RuntimeError, match="0 <= col_indices < ncols"):
+        s @ tl.ones(2)
+    s = tl.sparse_csr_tensor(tl.tensor([0, 5, 4]), tl.tensor([0, 1, 0, 1]), v, (2, 2), check_invariants=False)
+    with pytest.raises(RuntimeError, match="crow_indices"):
+        s @ tl.ones(2, 3)
+    # skewed rows on several threads (balanced by nnz): the same as SciPy
+    import scipy.sparse
+    rng = np.random.default_rng(0)
+    m = scipy.sparse.random(3000, 2000, density=0.01, format="lil", random_state=1)
+    m[7, :] = rng.normal(size=2000)  # one dense row
+    m = m.tocsr()
+    s = tl.sparse.from_scipy(m)
+    x = rng.normal(size=(2000, 3))
+    old = tl.get_num_threads()
+    try:
+        for n in (1, 2, 3):
+            tl.set_num_threads(n)
+            _close((s @ tl.from_numpy(x)).numpy(), m @ x, torch.float64)
+            _close((s @ tl.from_numpy(x[:, 0].copy())).numpy(), m @ x[:, 0], torch.float64)
+    finally:
+        tl.set_num_threads(old)

@@ -168,6 +168,27 @@ static PyObject *m_from_coo(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+/* _csr_matmul(csr, strided): see tl_csr_matmul; the caller checks shapes and dtypes. */
+static PyObject *m_csr_matmul(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (need_nargs(n, 2, "_csr_matmul") < 0 || need_tensor(a[1], "mm", "mat2") < 0) return NULL;
+    const tl_tensor *x = need_compressed(a[0], "_csr_matmul"), *y = TL_TENSOR(a[1]);
+    if (!x) return NULL;
+    if (x->layout != TL_LAYOUT_SPARSE_CSR || x->ndim != 2 || y->layout != TL_LAYOUT_STRIDED || y->ndim < 1 ||
+        y->ndim > 2 || y->sizes[0] != x->sizes[1] || y->dtype != x->dtype || !tl_csr_matmul_supports(x->dtype))
+        return PyErr_Format(PyExc_RuntimeError, "_csr_matmul: expected a 2-D CSR and a matching strided operand");
+    TL_NEW_TENSOR(r, tl_csr_matmul(&r->t, x, y));
+    return (PyObject *)r;
+}
+
+/* _csr_matmul_supports(dtype) */
+static PyObject *m_csr_matmul_supports(PyObject *m, PyObject *o)
+{
+    tl_dtype d = TL_FLOAT32;
+    if (tl_conv_dtype(o, &d) < 0) return NULL;
+    return PyBool_FromLong(tl_csr_matmul_supports(d));
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 PyMethodDef tl_module_methods_sparse_compressed[] = {
@@ -179,5 +200,7 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_compressed_to_coo", m_to_coo, METH_O, "The COO tensor of a compressed tensor."},
     {"_dense_to_compressed", FASTCALL(m_from_dense), "_dense_to_compressed(t, layout, blocksize, dense_dim)"},
     {"_coo_to_compressed", FASTCALL(m_from_coo), "_coo_to_compressed(coo, layout)"},
+    {"_csr_matmul", FASTCALL(m_csr_matmul), "_csr_matmul(csr, strided): CSR @ vector or matrix."},
+    {"_csr_matmul_supports", m_csr_matmul_supports, METH_O, "Whether _csr_matmul has a kernel for the dtype."},
     {NULL},
 };

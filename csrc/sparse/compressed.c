@@ -78,6 +78,17 @@ static int check_contents(int layout, const tl_tensor *ci, const tl_tensor *pi, 
     return 0;
 }
 
+/* memcpy with the element sizes of one value inlined (the common case per stored element) */
+static inline void copy_bytes(char *dst, const char *src, int64_t n)
+{
+    switch (n) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, (size_t)n);
+    }
+}
+
 static void dims_str(const int64_t *d, int n, char *buf, int len) { tl_shape_str(d, n, buf, len); }
 
 int tl_compressed_check(tl_layout layout, const tl_tensor *ci, const tl_tensor *pi, const tl_tensor *values, int ndim,
@@ -269,7 +280,7 @@ int tl_compressed_to_dense(tl_tensor *out, const tl_tensor *src)
                     int64_t br = v.row ? i : j, bc = v.row ? j : i;
                     const char *blk = block_at(&v, b, k);
                     for (int64_t r = 0; r < v.bh; r++)
-                        memcpy(ob + (br * v.bh + r) * rowb + bc * v.bw * v.D * v.isz, blk + r * run, (size_t)run);
+                        copy_bytes(ob + (br * v.bh + r) * rowb + bc * v.bw * v.D * v.isz, blk + r * run, run);
                 }
         }
     }
@@ -277,14 +288,20 @@ int tl_compressed_to_dense(tl_tensor *out, const tl_tensor *src)
     return rc;
 }
 
-/* Whether block (R, C) of the strided matrix at m (rowb bytes a row) has a non-zero. */
-static bool block_nonzero(const char *m, int64_t rowb, int64_t R, int64_t C, int64_t bh, int64_t bw, int64_t D,
-                          int64_t isz, tl_dtype dt)
+/* bk[R * nC + C] = whether block (R, C) of the strided (M, N, *dense) matrix at m has a
+ * non-zero: one scan per matrix row over its nC runs of bw * D elements (row r of every
+ * block of a block row at once), or-ed over the bh rows of a block row. */
+static void mark_blocks(const char *m, int64_t nR, int64_t nC, int64_t bh, int64_t bw, int64_t D, int64_t isz,
+                        tl_dtype dt, uint8_t *bk, uint8_t *tmp)
 {
-    uint8_t k = 0;
-    for (int64_t r = 0; r < bh && !k; r++)
-        tl_mark_nonzero_rows(m + (R * bh + r) * rowb + C * bw * D * isz, 1, bw * D, dt, &k);
-    return k;
+    int64_t rowb = nC * bw * D * isz;
+    memset(bk, 0, (size_t)(nR * nC));
+    if (D == 0) return;
+    for (int64_t R = 0; R < nR; R++)
+        for (int64_t r = 0; r < bh; r++) {
+            tl_mark_nonzero_rows(m + (R * bh + r) * rowb, nC, bw * D, dt, tmp);
+            for (int64_t C = 0; C < nC; C++) bk[R * nC + C] |= tmp[C];
+        }
 }
 
 int tl_dense_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layout, const int64_t *blocksize, int dense_dim)
@@ -302,14 +319,16 @@ int tl_dense_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layou
     int rc = -1;
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     int64_t isz = tl_itemsize(&c), rowb = N * D * isz, per = nR * nC, nse = -1;
-    keep = malloc((size_t)(nb * per) + 1);
+    keep = malloc((size_t)(nb * per + per + nC) + 1);
     if (!keep) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    uint8_t *bk = keep + nb * per, *tmp = bk + per;
     const char *in = tl_data(&c);
     for (int64_t b = 0; b < nb; b++) {
         int64_t m = 0;
+        mark_blocks(in + b * M * rowb, nR, nC, bh, bw, D, isz, dt, bk, tmp);
         for (int64_t i = 0; i < ncomp; i++)
             for (int64_t j = 0; j < nplain; j++) {
-                bool k = D > 0 && block_nonzero(in + b * M * rowb, rowb, row ? i : j, row ? j : i, bh, bw, D, isz, dt);
+                uint8_t k = bk[row ? i * nC + j : j * nC + i];
                 keep[b * per + i * nplain + j] = k;
                 m += k;
             }
@@ -345,7 +364,7 @@ int tl_dense_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layou
                 int64_t R = row ? i : j, C = row ? j : i;
                 po[k] = j;
                 for (int64_t r = 0; r < bh; r++)
-                    memcpy(vo + (k * bh + r) * run, in + b * M * rowb + (R * bh + r) * rowb + C * run, (size_t)run);
+                    copy_bytes(vo + (k * bh + r) * run, in + b * M * rowb + (R * bh + r) * rowb + C * run, run);
                 k++;
             }
         }
@@ -402,7 +421,7 @@ int tl_compressed_recompress(tl_tensor *out, const tl_tensor *src)
             for (int64_t k = ix(cb, v.i32, i); k < ix(cb, v.i32, i + 1); k++) {
                 int64_t at = next[ix(pb, v.i32, k)]++;
                 ix_set(pob, v.i32, at, i);
-                memcpy(vo + (b * v.nse + at) * eb, block_at(&v, b, k), (size_t)eb);
+                copy_bytes(vo + (b * v.nse + at) * eb, block_at(&v, b, k), eb);
             }
     }
     rc = tl_compressed_wrap(out, flipped(src->layout), &ci, &pi, &val, src->ndim, src->sizes);
@@ -436,7 +455,7 @@ int tl_compressed_to_coo(tl_tensor *out, const tl_tensor *src)
         for (int64_t i = 0; i < v.ncomp; i++)
             for (int64_t k = ix(c, v.i32, b * (v.ncomp + 1) + i); k < ix(c, v.i32, b * (v.ncomp + 1) + i + 1); k++) {
                 int64_t j = ix(p, v.i32, b * v.nse + k), R = v.row ? i : j, C = v.row ? j : i;
-                memcpy(tl_data(&val) + e * row, block_at(&v, b, k), (size_t)(per * row));
+                copy_bytes(tl_data(&val) + e * row, block_at(&v, b, k), per * row);
                 for (int64_t r = 0; r < v.bh; r++)
                     for (int64_t q = 0; q < v.bw; q++, e++) {
                         int64_t bb = b;
@@ -492,7 +511,7 @@ int tl_coo_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layout)
         int64_t x = id[(row ? 0 : 1) * s0 + k * s1], y = id[(row ? 1 : 0) * s0 + k * s1];
         int64_t at = next[x]++;
         po[at] = y;
-        memcpy(tl_data(&val) + at * rb, tl_data(&c) + k * rb, (size_t)rb);
+        copy_bytes(tl_data(&val) + at * rb, tl_data(&c) + k * rb, rb);
     }
     rc = tl_compressed_wrap(out, layout, &ci, &pi, &val, src->ndim, src->sizes);
 done:

@@ -1,6 +1,7 @@
 /* compressed.h - the compressed sparse layouts (CSR, CSC, BSR, BSC): torch's invariants
  * (validation and size inference) and the kernels (to_dense, strided -> compressed, the
- * CSR <-> CSC / BSR <-> BSC recompression, compressed <-> COO, CSR @ strided). The tensors
+ * CSR <-> CSC / BSR <-> BSC recompression, compressed <-> COO; CSR @ strided in
+ * csr_matmul.c). The tensors
  * use tl_sparse (sparse.h): indices = compressed indices (*batch, ncompressed + 1), plain =
  * plain indices (*batch, nse), both int32 or int64, values (*batch, nse, [bh, bw,] *dense). */
 #ifndef TL_SPARSE_COMPRESSED_H
@@ -45,7 +46,9 @@ int tl_compressed_to_coo(tl_tensor *out, const tl_tensor *src);
 /* CSR/CSC of a coalesced 2-D-sparse COO tensor (dense dims kept), int64 indices. */
 int tl_coo_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layout);
 /* out = a @ b for a 2-D CSR `a` without dense dims and a strided 1-D or 2-D `b` of a's
- * dtype: rows split across threads by nnz. */
+ * dtype with a.size(1) rows (csr_matmul.c): rows split across threads by nnz. */
 int tl_csr_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
+/* Whether tl_csr_matmul has a kernel for the dtype (float, complex and integer types). */
+bool tl_csr_matmul_supports(int dtype);
 
 #endif
