@@ -10,8 +10,9 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 import tensorlib as tl
 
-pytestmark = pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta state")
-warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
+pytestmark = [pytest.mark.filterwarnings("ignore:Sparse .* tensor support is in beta state"),
+              pytest.mark.filterwarnings("ignore:Sparse invariant checks")]
+warnings.filterwarnings("ignore", message="Sparse .* tensor support is in beta state")
 
 LAYOUTS = ["csr", "csc", "bsr", "bsc"]
 TL_LAYOUT = {k: getattr(tl, "sparse_" + k) for k in LAYOUTS}
