@@ -49,6 +49,14 @@ def _batch_dim(t):
     return _parts(t)[0].dim() - 1
 
 
+def _blocksize(t):
+    """(bh, bw) of a BSR/BSC tensor, None for CSR/CSC."""
+    if t.layout not in _BLOCK:
+        return None
+    ci, _, v = _parts(t)
+    return tuple(v.shape[ci.dim():ci.dim() + 2])
+
+
 # ---- constructors -------------------------------------------------------------------------
 
 def _as_index(x, like=None):
@@ -205,25 +213,24 @@ def _coo_to(self, layout, blocksize, dense_dim):
 
 def _compressed_to(self, layout, blocksize, dense_dim):
     """compressed -> compressed."""
-    ci, pi, v = _parts(self)
     cur = self.layout
     if blocksize is not None:
         blocksize = _check_blocksize(blocksize)
     if layout in _BLOCK and blocksize is None:
         if cur in _BLOCK:
-            blocksize = tuple(v.shape[ci.dim():ci.dim() + 2])
+            blocksize = _blocksize(self)
         else:
             raise RuntimeError(f"sparse_compressed_to_sparse: conversion from {_name(cur)} to {_name(layout)} without "
                                "blocksize argument given is not supported")
     if dense_dim is not None:
         raise RuntimeError(f"to_sparse_{_name(layout)[6:].lower()}: conversion from {_name(cur)} to {_name(layout)} "
                            "with dense_dim argument given is not supported")
-    same_blocks = cur not in _BLOCK or tuple(v.shape[ci.dim():ci.dim() + 2]) == tuple(blocksize or ())
+    same_blocks = cur not in _BLOCK or _blocksize(self) == tuple(blocksize or ())
     if layout == cur and same_blocks:
         return self
     if layout == _FLIP[cur] and same_blocks:
         return _C._compressed_recompress(self)
-    if cur in _BLOCK and layout not in _BLOCK and ci.dim() == 1:
+    if cur in _BLOCK and layout not in _BLOCK and _batch_dim(self) == 0:
         # torch refuses BSR/BSC -> CSR/CSC; the element-level COO keeps the stored zeros
         return _coo_to(_C._compressed_to_coo(self), layout, None, None)
     return _dense_to(self.to_dense(), layout, blocksize, self.dense_dim())
@@ -293,10 +300,6 @@ def _to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     return _convert(self, layout, blocksize, dense_dim)
 
 
-def _values_method(self):
-    return _values(self)
-
-
 def _to_scipy(self):
     """scipy.sparse csr_array / csc_array / bsr_array (2-D, no batch or dense dims); the
     index and value buffers are shared where the dtypes allow."""
@@ -337,7 +340,7 @@ _prev_from_scipy = _sparse.from_scipy
 
 # ---- op implementations (the gate's table) --------------------------------------------------
 
-def _refuse(name, layout):
+def _refuse(name):
     raise NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'SparseCsrCPU' backend. "
                               "This could be because the operator doesn't exist for this backend.")
 
@@ -407,7 +410,7 @@ def _copy_(self, src, non_blocking=False):
 
 def _resize_as_(self, other, *, memory_format=None):
     if not _is_compressed(other) or other.layout != self.layout:
-        _refuse("resize_as_", self.layout)
+        _refuse("resize_as_")
     ci, pi, v = _parts(other)
     return _C._set_compressed_(self, ci.clone(), pi.clone(), v.to(self.dtype, copy=True), tuple(other.shape))
 
@@ -449,12 +452,17 @@ def _select(input, dim, index):
     d = wrap_dim(dim, n)
     bd = _batch_dim(input)
     if d >= bd:
-        _refuse("select.int", input.layout)
+        _refuse("select.int")
     size = input.shape[d]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {d}")
     ci, pi, v = (x.select(d, index) for x in _parts(input))
     return _new(ci, pi, v, tuple(input.shape[:d]) + tuple(input.shape[d + 1:]), input.layout)
+
+
+# the COO list of zero-preserving functions, plus angle (torch has it for compressed
+# layouts, not COO)
+_ZERO_PRESERVING = _sparse._ZERO_PRESERVING + ("angle",)
 
 
 def _unary(name):
@@ -471,7 +479,7 @@ def _ew_unary(op, input, out, inplace, flag, p0, p1, p2):
     name = _sparse._EW_NAMES.get(op, "_ew_unary")
     if name.startswith("round"):
         name = "round"
-    if name not in _sparse._ZERO_PRESERVING:
+    if name not in _ZERO_PRESERVING:
         _unsupported(input)
     _sparse._no_out(name, out)
     r = _with_values(input, _C._ew_unary(op, _values(input), None, False, flag, p0, p1, p2))
@@ -532,14 +540,14 @@ def _matmul_impl(name, a, b):
         return _convert(r, a.layout if a.layout in (_C.sparse_csr, _C.sparse_csc) else _C.sparse_csr)
     if _is_compressed(b):  # x @ S = (S^T @ x^T)^T
         if a.dim() not in (1, 2) or b.dim() != 2 or b.dense_dim():
-            _refuse(name, b.layout)
+            _refuse(name)
         if a.shape[-1] != b.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, (a.shape if a.dim() == 2 else (1,) + tuple(a.shape))))} "
                                f"and {b.shape[0]}x{b.shape[1]})")
         r = _csr_times(_transpose(b, 0, 1), a.t() if a.dim() == 2 else a)
         return r.t() if a.dim() == 2 else r
     if not _is_compressed(a) or a.dense_dim() or b.dim() not in (1, 2):
-        _refuse(name, a.layout)
+        _refuse(name)
     bd = _batch_dim(a)
     if bd:
         from ._join import stack
@@ -588,7 +596,7 @@ def _grid_csr(t):
     """A 2-D compressed tensor as the CSR tensor of its block grid (compressed dim first),
     values unchanged: the view in which any compressed layout adds like CSR."""
     ci, pi, v = _parts(t)
-    bs = tuple(v.shape[1:3]) if t.layout in _BLOCK else (1, 1)
+    bs = _blocksize(t) or (1, 1)
     r, c = t.shape[0] // max(bs[0], 1), t.shape[1] // max(bs[1], 1)
     return _new(ci, pi, v, ((r, c) if t.layout in _ROW else (c, r)) + tuple(v.shape[1:]), _C.sparse_csr)
 
@@ -604,11 +612,8 @@ def _add_impl(a, b, alpha):
                                "does not currently support broadcasting)")
         dt = _C.promote_types(a.dtype, b.dtype)
         a, b = a.to(dt), b.to(dt)
-        blocks_differ = a.layout in _BLOCK and tuple(_values(a).shape[-a.dense_dim() - 2:][:2]) != \
-            tuple(_values(b).shape[-b.dense_dim() - 2:][:2])
-        if _batch_dim(a) or blocks_differ:  # through the strided sum
-            bs = tuple(_values(a).shape[_batch_dim(a) + 1:_batch_dim(a) + 3]) if a.layout in _BLOCK else None
-            return _convert(a.to_dense() + b.to_dense() * alpha, a.layout, bs, a.dense_dim())
+        if _batch_dim(a) or _blocksize(a) != _blocksize(b):  # through the strided sum
+            return _convert(a.to_dense() + b.to_dense() * alpha, a.layout, _blocksize(a), a.dense_dim())
         ga, gb = _grid_csr(a), _grid_csr(b)
         s = (_C._compressed_to_coo(ga) + _C._compressed_to_coo(gb) * alpha).coalesce()
         ci, pi, v = _parts(_C._coo_to_compressed(s, _C.sparse_csr))
@@ -633,7 +638,7 @@ def _mul(input, other, *, out=None):
         return _with_values(input, _values(input) * other)
     if _is_compressed(other) and _sparse._scalar_operand(input):
         return _with_values(other, _values(other) * input)
-    _refuse("mul.Tensor", input.layout)
+    _refuse("mul.Tensor")
 
 
 def _reduce(x, code, dim, keepdim, dtype, param):
@@ -646,7 +651,7 @@ def _reduce(x, code, dim, keepdim, dtype, param):
                            f"got layout {_name(x.layout)}")
     if name == "sum" and not keepdim:
         raise RuntimeError("reduction operations on CSR tensors with keepdim=False is unsupported")
-    _refuse(name if name != "sum" else "sum.dim_IntList", x.layout)
+    _refuse(name if name != "sum" else "sum.dim_IntList")
 
 
 def _unsupported_op(input, *args, **kwargs):
@@ -660,7 +665,7 @@ _OWN = {
     "multiply": _mul, "_reduce": _reduce, "sub": _unsupported_op, "subtract": _unsupported_op,
     "div": _unsupported_op, "divide": _unsupported_op, "true_divide": _unsupported_op,
 }
-for _n in _sparse._ZERO_PRESERVING:
+for _n in _ZERO_PRESERVING:
     _OWN[_n] = _unary(_n)
     _OWN[_n + "_"] = _inplace(_OWN[_n])
 # the other element-wise unary functions (f(0) != 0 in general) refuse, with torch's message
@@ -695,7 +700,7 @@ def _dispatcher(name, mine, prev):
                 _sparse._refuse(name)
             return prev(*args, **kwargs)
         if mine is None:
-            _refuse(name, t.layout)
+            _refuse(name)
         return mine(*args, **kwargs)
     f.__name__ = name
     return f
@@ -734,7 +739,7 @@ def _install_methods(Tensor, namespace):
     for f in (crow_indices, col_indices, ccol_indices, row_indices, to_sparse_csr, to_sparse_csc, to_sparse_bsr,
               to_sparse_bsc):
         setattr(Tensor, f.__name__, f)
-    Tensor.values = _wrap_method(Tensor.values, _values_method, lambda s, a, k: _is_compressed(s))
+    Tensor.values = _wrap_method(Tensor.values, _values, lambda s, a, k: _is_compressed(s))
     Tensor.to_dense = _wrap_method(Tensor.to_dense, _to_dense, lambda s, a, k: _is_compressed(s))
     Tensor.to_sparse = _wrap_method(Tensor.to_sparse, _to_sparse, _to_sparse_mine)
     Tensor.to_sparse_coo = _wrap_method(Tensor.to_sparse_coo, _to_coo, lambda s, a, k: _is_compressed(s))

@@ -670,7 +670,7 @@ def test_mul_scalar_sum_and_unary(lay, dtype):
     np.testing.assert_allclose(tl.sparse.sum(b).numpy(), et.numpy(), rtol=1e-6)
     if dtype != torch.bool:  # torch names its bool kernel first there
         assert outcome(lambda: b.sum(0)) == outcome(lambda: a.sum(0))
-    for f in ("abs", "sin", "sqrt", "neg", "sgn", "isnan", "relu", "tanh"):
+    for f in ("abs", "sin", "sqrt", "neg", "sgn", "isnan", "relu", "tanh", "angle"):
         et = outcome(lambda: getattr(a, f)())
         el = outcome(lambda: getattr(b, f)())
         if isinstance(et, tuple):
