@@ -122,6 +122,20 @@ def _csr_to_csc():
             "torch": torch and (lambda: t.to_sparse_csc())}
 
 
+def _semi(n):
+    """2:4 S @ B against the dense product of the same matrices (float32, n x n)."""
+    def factory():
+        rng = np.random.default_rng(6)
+        a = rng.standard_normal((n, n)).astype(np.float32)
+        a.reshape(n, n // 4, 4)[:, :, rng.permutation(4)[:2]] = 0
+        b = rng.standard_normal((n, n)).astype(np.float32)
+        x, y = tl.from_numpy(a), tl.from_numpy(b)
+        s = tl.sparse.to_sparse_semi_structured(x)
+        t, u = torch and torch.from_numpy(a), torch and torch.from_numpy(b)
+        return {"tensorlib": lambda: s @ y, "numpy": lambda: a @ b, "torch": torch and (lambda: t @ u)}
+    return factory
+
+
 ROWS = [
     ("coalesce 1.1M shuffled, 10% duplicates (numpy column: scipy sum_duplicates)", _coalesce),
     ("to_dense 4096^2 at 1% (numpy column: scipy toarray)", _to_dense),
@@ -135,4 +149,7 @@ ROWS = [
     ("dense.to_sparse_csr 4096^2 at 1% (numpy column: scipy csr_array)", _to_csr),
     ("CSR.to_dense 4096^2 at 1% (numpy column: scipy toarray)", _csr_to_dense),
     ("CSR -> CSC 1e7 nnz (numpy column: scipy tocsc)", _csr_to_csc),
+    ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
+    ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
+    ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),
 ]

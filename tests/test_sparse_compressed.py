@@ -713,3 +713,123 @@ def test_product_kernel_refuses_bad_indices_and_balances_rows():
             _close((s @ tl.from_numpy(x[:, 0].copy())).numpy(), m @ x[:, 0], torch.float64)
     finally:
         tl.set_num_threads(old)
+
+
+# ---- 2:4 semi-structured (beyond torch: CUDA-only there) ------------------------------------
+
+def _two_four(rng, shape, dtype, fill=True):
+    """A random dense matrix with at most 2 non-zeros in every group of 4 of a row (some
+    groups with fewer, some all zero)."""
+    m, n = shape
+    a = rng.standard_normal((m, n)).astype(np.float32) + 0.5
+    g = a.reshape(m, n // 4, 4)
+    for i in range(m):
+        for j in range(n // 4):
+            keep = rng.choice(4, size=rng.integers(0 if not fill else 1, 3), replace=False)
+            mask = np.zeros(4, bool)
+            mask[keep] = True
+            g[i, j, ~mask] = 0
+    t = tl.from_numpy(a)
+    return t.to(dtype) if dtype != tl.int8 else tl.from_numpy(np.round(a * 3).astype(np.int8))
+
+
+@pytest.mark.parametrize("dtype", [tl.float16, tl.bfloat16, tl.float32, tl.int8])
+def test_semi_structured_round_trip_and_metadata(dtype):
+    rng = np.random.default_rng(41)
+    a = _two_four(rng, (6, 64), dtype, fill=False)
+    s = tl.sparse.to_sparse_semi_structured(a)
+    assert isinstance(s, tl.sparse.SparseSemiStructuredTensor)
+    assert tuple(s.shape) == (6, 64) and s.dtype == dtype
+    assert tuple(s.values().shape) == (6, 32)
+    wb = 32 if dtype == tl.int8 else 16
+    assert s.indices().dtype == (tl.int32 if dtype == tl.int8 else tl.int16)
+    assert tuple(s.indices().shape) == (6, 64 // wb)
+    assert bool((s.to_dense() == a).all())
+    assert bool((s.t().to_dense() == a.t()).all())
+    # the metadata decodes to the kept positions, the values are the elements there
+    d = a.to(tl.float32).numpy()
+    meta = s.indices().numpy().astype(np.int64) & ((1 << wb) - 1)
+    vals = s.values().to(tl.float32).numpy()
+    for i in range(6):
+        for g in range(16):
+            nib = (meta[i, g // (wb // 4)] >> (4 * (g % (wb // 4)))) & 0xF
+            p0, p1 = nib & 3, nib >> 2
+            assert p0 < p1
+            assert vals[i, 2 * g] == d[i, 4 * g + p0] and vals[i, 2 * g + 1] == d[i, 4 * g + p1]
+            assert np.count_nonzero(d[i, 4 * g:4 * g + 4]) == np.count_nonzero(vals[i, 2 * g:2 * g + 2])
+
+
+def test_semi_structured_seed_004():
+    """Seed 004's example: [0, 0, 1, 1] tiles keep positions 2 and 3 (torch's -4370)."""
+    a = tl.tensor([0., 0, 1, 1]).tile((128, 32)).half()
+    s = tl.sparse.to_sparse_semi_structured(a)
+    assert bool((s.indices() == -4370).all()) and bool((s.values() == 1).all())
+    r = repr(s)
+    assert r.startswith("SparseSemiStructuredTensor(shape=tensorlib.Size([128, 128]), transposed=False, values=tensor(")
+    assert "metadata=tensor([[-4370, -4370, -4370,  ..., -4370, -4370, -4370]," in r
+    b = tl.rand(128, 64).half()
+    assert tl.allclose(tl.mm(a, b), tl.mm(s, b), rtol=1e-2, atol=1e-2)
+
+
+def test_semi_structured_errors():
+    with pytest.raises(RuntimeError, match="not 2:4 sparse"):
+        tl.sparse.to_sparse_semi_structured(tl.ones(4, 16))
+    with pytest.raises(RuntimeError, match="multiple of 16"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 8))
+    with pytest.raises(RuntimeError, match="multiple of 32"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16, dtype=tl.int8))
+    with pytest.raises(RuntimeError, match="not supported"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16, dtype=tl.float64))
+    with pytest.raises(RuntimeError, match="multiple of 16"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(16))
+    s = tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16))
+    with pytest.raises(RuntimeError, match="expected scalar type"):
+        s @ tl.zeros(16, 2, dtype=tl.float64)
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        s @ tl.zeros(8, 2)
+
+
+@pytest.mark.parametrize("dtype", [tl.float16, tl.bfloat16, tl.float32, tl.int8])
+@pytest.mark.parametrize("n", [5, 64, 70])
+def test_semi_structured_products(dtype, n):
+    """S @ B, A @ S, A @ S.t(), S.t() @ B, addmm, matmul and nn.functional.linear against the
+    dense products (float32 reference; low-precision dtypes compared loosely)."""
+    rng = np.random.default_rng(n)
+    a = _two_four(rng, (48, 64), dtype)
+    s = tl.sparse.to_sparse_semi_structured(a)
+    ref = a.to(tl.float64)
+    tol = {tl.float16: 3e-2, tl.bfloat16: 2e-1, tl.float32: 1e-4, tl.int8: 0}[dtype]
+    mk = (lambda shape: tl.from_numpy(rng.integers(-3, 4, shape).astype(np.int8))) if dtype == tl.int8 else \
+        (lambda shape: tl.from_numpy(rng.standard_normal(shape).astype(np.float32)).to(dtype))
+
+    def check(got, want):
+        assert got.dtype == dtype and tuple(got.shape) == tuple(want.shape)
+        w = want.to(dtype).to(tl.float64) if dtype == tl.int8 else want  # int8 wraps as torch's mm
+        np.testing.assert_allclose(got.to(tl.float64).numpy(), w.numpy(), rtol=tol, atol=tol * 8)
+
+    b = mk((64, n))
+    check(s @ b, ref @ b.to(tl.float64))
+    check(tl.mm(s, b), ref @ b.to(tl.float64))
+    check(tl.matmul(s, b), ref @ b.to(tl.float64))
+    x = mk((n, 48))
+    check(x @ s, x.to(tl.float64) @ ref)
+    check(tl.mm(x, s), x.to(tl.float64) @ ref)
+    y = mk((n, 64))
+    check(y @ s.t(), y.to(tl.float64) @ ref.t())
+    check(tl.nn.functional.linear(y, s), y.to(tl.float64) @ ref.t())
+    z = mk((48, n))
+    check(s.t() @ z, ref.t() @ z.to(tl.float64))
+    if dtype != tl.int8:
+        bias = mk((48,))
+        check(tl.nn.functional.linear(y, s, bias), y.to(tl.float64) @ ref.t() + bias.to(tl.float64))
+        c = mk((48, n))
+        check(tl.addmm(c, s, b, beta=0.5, alpha=2), 0.5 * c.to(tl.float64) + 2 * (ref @ b.to(tl.float64)))
+        check(tl.addmm(c.t(), y, s.t()), c.t().to(tl.float64) + y.to(tl.float64) @ ref.t())
+
+
+def test_linear_dense_matches_torch():
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 5), (4, 5), (4,)))
+    want = torch.nn.functional.linear(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b)).numpy()
+    got = tl.nn.functional.linear(tl.from_numpy(x), tl.from_numpy(w), tl.from_numpy(b)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -5,6 +5,7 @@
 #include "python/binding.h"
 
 #include "sparse/compressed.h"
+#include "sparse/semi.h"
 #include "sparse/sparse.h"
 
 static int need_tensor(PyObject *o, const char *fname, const char *arg)
@@ -189,6 +190,41 @@ static PyObject *m_csr_matmul_supports(PyObject *m, PyObject *o)
     return PyBool_FromLong(tl_csr_matmul_supports(d));
 }
 
+/* _semi_compress(dense) -> (values, metadata) */
+static PyObject *m_semi_compress(PyObject *m, PyObject *o)
+{
+    if (need_tensor(o, "to_sparse_semi_structured", "original_tensor") < 0) return NULL;
+    TensorObject *v = tl_tensor_alloc(), *md = v ? tl_tensor_alloc() : NULL;
+    if (!md || tl_semi_compress(&v->t, &md->t, TL_TENSOR(o)) < 0) {
+        Py_XDECREF(v);
+        Py_XDECREF(md);
+        return md ? tl_raise() : NULL;
+    }
+    return Py_BuildValue("(NN)", v, md);
+}
+
+/* _semi_to_dense(values, metadata, cols) */
+static PyObject *m_semi_to_dense(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    int64_t cols;
+    if (need_nargs(n, 3, "_semi_to_dense") < 0 || need_tensor(a[0], "to_dense", "values") < 0 ||
+        need_tensor(a[1], "to_dense", "metadata") < 0 || tl_conv_int64(a[2], &cols, "cols") < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_semi_to_dense(&r->t, TL_TENSOR(a[0]), TL_TENSOR(a[1]), cols));
+    return (PyObject *)r;
+}
+
+/* _semi_mm(values, metadata, dense, left) */
+static PyObject *m_semi_mm(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    int left;
+    if (need_nargs(n, 4, "_semi_mm") < 0 || need_tensor(a[0], "mm", "values") < 0 ||
+        need_tensor(a[1], "mm", "metadata") < 0 || need_tensor(a[2], "mm", "dense") < 0 || tl_conv_flag(a[3], &left) < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_semi_mm(&r->t, TL_TENSOR(a[0]), TL_TENSOR(a[1]), TL_TENSOR(a[2]), left));
+    return (PyObject *)r;
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 PyMethodDef tl_module_methods_sparse_compressed[] = {
@@ -202,5 +238,8 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_coo_to_compressed", FASTCALL(m_from_coo), "_coo_to_compressed(coo, layout)"},
     {"_csr_matmul", FASTCALL(m_csr_matmul), "_csr_matmul(csr, strided): CSR @ vector or matrix."},
     {"_csr_matmul_supports", m_csr_matmul_supports, METH_O, "Whether _csr_matmul has a kernel for the dtype."},
+    {"_semi_compress", m_semi_compress, METH_O, "(values, metadata) of a 2:4 sparse matrix."},
+    {"_semi_to_dense", FASTCALL(m_semi_to_dense), "_semi_to_dense(values, metadata, cols)"},
+    {"_semi_mm", FASTCALL(m_semi_mm), "_semi_mm(values, metadata, dense, left): S @ dense or dense @ S."},
     {NULL},
 };
