@@ -654,6 +654,71 @@ def _reduce(x, code, dim, keepdim, dtype, param):
     _refuse(name if name != "sum" else "sum.dim_IntList")
 
 
+def _empty_like(input, dtype=None, memory_format=None):
+    """empty_like/zeros_like: the same layout, shape and index dtype with nothing stored."""
+    return _new(*_empty_parts(input, dtype), input.shape, input.layout)
+
+
+def _factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, **kw):
+    """zeros/empty(..., layout=CSR or CSC): nothing stored (int64 indices; dims before the
+    last two are batch dims); the block layouts need a blocksize factories cannot take."""
+    _sparse._no_grad(requires_grad)
+    if "size" in kw:
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
+    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
+        size = tuple(size[0])
+    if layout in _BLOCK or len(size) < 2:
+        raise RuntimeError("torch.empty: Only batched sparse compressed (non-block) tensors are supported, but got "
+                           f"size {list(size)}" if len(size) < 2 else
+                           f"empty_sparse_compressed expected sparse compressed (non-block) tensor layout but got "
+                           f"{_name(layout)}")
+    batch, ncomp = tuple(size[:-2]), size[-2] if layout == _C.sparse_csr else size[-1]
+    ci = _C.zeros(batch + (ncomp + 1,), dtype=_C.int64)
+    pi = _C.empty(batch + (0,), dtype=_C.int64)
+    v = _C.empty(batch + (0,), dtype=dtype or _C.get_default_dtype())
+    return _new(ci, pi, v, size, layout)
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1., alpha=1., out=None):
+    """tensorlib.sparse.sampled_addmm: ``beta * input + alpha * (mat1 @ mat2)`` at the stored
+    elements of the CSR ``input`` only (a CSR result with input's indices)."""
+    _sparse._no_out("sampled_addmm", out)
+    if not (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_csr):
+        raise RuntimeError(f"sampled_addmm: Expected self to be a sparse CSR tensor, got {_name(input.layout)}")
+    if input.dim() != 2 or mat1.dim() != 2 or mat2.dim() != 2:
+        raise RuntimeError("sampled_addmm: expected 2-D operands")
+    if mat1.shape[1] != mat2.shape[0] or (mat1.shape[0], mat2.shape[1]) != tuple(input.shape):
+        raise RuntimeError(f"sampled_addmm: shapes {list(input.shape)}, {list(mat1.shape)} and {list(mat2.shape)} "
+                           "do not match")
+    if not (input.dtype == mat1.dtype == mat2.dtype):
+        raise RuntimeError(f"sampled_addmm: expected mat1, mat2 and self to have the same dtype, got "
+                           f"{mat1.dtype._cname}, {mat2.dtype._cname} and {input.dtype._cname}")
+    ci, pi, v = _parts(input)
+    rows = _C._compressed_to_coo(input)._indices()[0]
+    prod = (mat1.index_select(0, rows) * mat2.t().index_select(0, pi.to(_C.int64))).sum(-1)
+    return _new(ci, pi, v * beta + prod * alpha, input.shape, input.layout)
+
+
+def spsolve(input, other, *, left=True):
+    """tensorlib.sparse.spsolve: the solution X of ``input @ X = other`` (``X @ input =
+    other`` with left=False) for a square 2-D sparse ``input`` and a strided right-hand side
+    (a vector or a matrix). torch's CPU build refuses; tensorlib solves through the strided
+    matrix's LU (LAPACK), so it suits moderate sizes."""
+    from . import linalg
+    if not (_is_compressed(input) or (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo)):
+        raise RuntimeError(f"spsolve: expected a sparse input, got {_name(input.layout)}")
+    if input.dim() != 2 or input.shape[0] != input.shape[1]:
+        raise RuntimeError(f"spsolve: expected a square 2-D sparse matrix, got shape {list(input.shape)}")
+    a = input.to_dense()
+    if left:
+        return linalg.solve(a, other)
+    if other.dim() == 1:  # x @ A = b  <=>  A^T x = b
+        return linalg.solve(a.t(), other)
+    return linalg.solve(a.t(), other.t()).t()  # X @ A = B  <=>  A^T X^T = B^T
+
+
 def _unsupported_op(input, *args, **kwargs):
     _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
 
@@ -664,6 +729,7 @@ _OWN = {
     "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv, "addmm": addmm, "add": _add, "mul": _mul,
     "multiply": _mul, "_reduce": _reduce, "sub": _unsupported_op, "subtract": _unsupported_op,
     "div": _unsupported_op, "divide": _unsupported_op, "true_divide": _unsupported_op,
+    "_empty_like": _empty_like, "zeros": _factory, "empty": _factory,
 }
 for _n in _ZERO_PRESERVING:
     _OWN[_n] = _unary(_n)
@@ -695,6 +761,8 @@ def _first_compressed(args, kwargs):
 def _dispatcher(name, mine, prev):
     def f(*args, **kwargs):
         t = _first_compressed(args, kwargs)
+        if t is None and kwargs.get("layout") in _COMPRESSED and mine is not None:  # a factory's layout=
+            return mine(*args, **kwargs)
         if t is None:
             if prev is None:
                 _sparse._refuse(name)
@@ -732,6 +800,8 @@ def _install_methods(Tensor, namespace):
     """Installs the Tensor methods and tensorlib.sparse's compressed-aware functions."""
     namespace.from_scipy = from_scipy
     namespace.addmm = _namespace_addmm
+    namespace.sampled_addmm = sampled_addmm
+    namespace.spsolve = spsolve
     for name in ("mm", "sum"):
         prev = getattr(namespace, name)
         setattr(namespace, name, _wrap_method(prev, {"mm": _ns_mm, "sum": _ns_sum}[name],

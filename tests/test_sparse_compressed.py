@@ -833,3 +833,48 @@ def test_linear_dense_matches_torch():
     want = torch.nn.functional.linear(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b)).numpy()
     got = tl.nn.functional.linear(tl.from_numpy(x), tl.from_numpy(w), tl.from_numpy(b)).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- factories, sampled_addmm, spsolve ------------------------------------------------------
+
+@pytest.mark.parametrize("lay", ["csr", "csc"])
+def test_factories(lay):
+    for size in ((2, 3), (2, 4, 3)):
+        same(torch.zeros(size, layout=TORCH_LAYOUT[lay]), tl.zeros(size, layout=TL_LAYOUT[lay]))
+        same(torch.zeros(*size, layout=TORCH_LAYOUT[lay], dtype=torch.float64),
+             tl.zeros(*size, layout=TL_LAYOUT[lay], dtype=tl.float64))
+        e = tl.empty(size, layout=TL_LAYOUT[lay])
+        assert e.layout == TL_LAYOUT[lay] and e._nnz() == 0 and tuple(e.shape) == size
+    d, a, b = operand(lay, torch.int32, torch.float32)
+    same(torch.zeros_like(a), tl.zeros_like(b))
+    z = tl.empty_like(b)
+    assert z.layout == b.layout and z.shape == b.shape and z._nnz() == 0
+    with pytest.raises(RuntimeError):
+        tl.zeros(2, 4, layout=tl.sparse_bsr)
+
+
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+def test_sampled_addmm(dtype):
+    d, a, b = operand("csr", torch.int64, dtype, shape=(5, 6))
+    rng = np.random.default_rng(9)
+    m1 = torch.tensor(rng.normal(size=(5, 3))).to(dtype)
+    m2 = torch.tensor(rng.normal(size=(3, 6))).to(dtype)
+    want = torch.sparse.sampled_addmm(a, m1, m2, beta=0.5, alpha=2.0)
+    got = tl.sparse.sampled_addmm(b, tt(m1), tt(m2), beta=0.5, alpha=2.0)
+    assert got.layout == tl.sparse_csr
+    np.testing.assert_array_equal(got.crow_indices().numpy(), want.crow_indices().numpy())
+    np.testing.assert_array_equal(got.col_indices().numpy(), want.col_indices().numpy())
+    _close(got.values().numpy(), want.values().numpy(), dtype)
+
+
+@pytest.mark.parametrize("lay", ["csr", "csc", "bsr"])
+def test_spsolve(lay):
+    rng = np.random.default_rng(10)
+    d = torch.tensor(rng.normal(size=(6, 6))) * torch.tensor(rng.random((6, 6)) < 0.4) + 6 * torch.eye(6,
+                                                                                                        dtype=torch.float64)
+    s = to_layout(tl, tt(d), lay, (2, 2))
+    for rhs in (torch.tensor(rng.normal(size=6)), torch.tensor(rng.normal(size=(6, 2)))):
+        _close(tl.sparse.spsolve(s, tt(rhs)).numpy(), np.linalg.solve(d.numpy(), rhs.numpy()), torch.float64)
+    rhs = torch.tensor(rng.normal(size=(2, 6)))
+    _close(tl.sparse.spsolve(s, tt(rhs), left=False).numpy(), np.linalg.solve(d.numpy().T, rhs.numpy().T).T,
+           torch.float64)
