@@ -719,6 +719,61 @@ def spsolve(input, other, *, left=True):
     return linalg.solve(a.t(), other.t()).t()  # X @ A = B  <=>  A^T X^T = B^T
 
 
+def _softmax(input, dim, dtype, log):
+    """Softmax of the stored values along ``dim`` (unstored elements count as -inf, as
+    torch's sparse softmax): every group of stored elements sharing their other indices is
+    normalized on its own; the result keeps the layout and indices."""
+    from ._util import wrap_dim
+    if input.layout not in (_C.sparse_csr, _C.sparse_csc) or input.dense_dim():
+        raise NotImplementedError(f"softmax: only CSR and CSC tensors without dense dims are supported, got "
+                                  f"{_name(input.layout)} with {input.dense_dim()} dense dims")
+    n = input.dim()
+    d = wrap_dim(dim, n)
+    bd = _batch_dim(input)
+    if d < bd:
+        raise RuntimeError(f"softmax: dim {dim} is a batch dim of the sparse compressed tensor")
+    ci, pi, v = _parts(input)
+    if dtype is not None:
+        v = v.to(dtype)
+    if not (v.dtype.is_floating_point or v.dtype.is_complex):
+        raise RuntimeError(f"softmax: expected a floating point tensor, got {v.dtype}")
+    ind = _C._compressed_to_coo(input)._indices()   # (bd + 2, numel of pi), storage order
+    other = ind[bd + 1] if d == bd else ind[bd]      # the index along the kept sparse dim
+    size_other = input.shape[bd + 1] if d == bd else input.shape[bd]
+    group = other
+    for i in range(bd - 1, -1, -1):                  # batch entries are groups of their own
+        group = group + ind[i] * (size_other * _prod(input.shape[i + 1:bd]))
+    flat = v.reshape(-1)
+    ngroups = _prod(input.shape[:bd]) * size_other
+    mx = _C.zeros(ngroups, dtype=flat.dtype).scatter_reduce(0, group, flat, "amax", include_self=False)
+    shifted = flat - mx.index_select(0, group)
+    e = shifted.exp()
+    total = _C.zeros(ngroups, dtype=flat.dtype).index_add(0, group, e).index_select(0, group)
+    r = shifted - total.log() if log else e / total
+    return _new(ci, pi, r.reshape(tuple(v.shape)), input.shape, input.layout)
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.softmax on CSR/CSC (torch's CPU build refuses them): see _softmax."""
+    if not _is_compressed(input):
+        raise NotImplementedError("tensorlib.sparse.softmax: only the compressed layouts (CSR, CSC) are supported")
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.log_softmax on CSR/CSC: see softmax."""
+    if not _is_compressed(input):
+        raise NotImplementedError("tensorlib.sparse.log_softmax: only the compressed layouts (CSR, CSC) are supported")
+    return _softmax(input, dim, dtype, True)
+
+
 def _unsupported_op(input, *args, **kwargs):
     _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
 
@@ -802,6 +857,8 @@ def _install_methods(Tensor, namespace):
     namespace.addmm = _namespace_addmm
     namespace.sampled_addmm = sampled_addmm
     namespace.spsolve = spsolve
+    namespace.softmax = softmax
+    namespace.log_softmax = log_softmax
     for name in ("mm", "sum"):
         prev = getattr(namespace, name)
         setattr(namespace, name, _wrap_method(prev, {"mm": _ns_mm, "sum": _ns_sum}[name],

@@ -878,3 +878,37 @@ def test_spsolve(lay):
     rhs = torch.tensor(rng.normal(size=(2, 6)))
     _close(tl.sparse.spsolve(s, tt(rhs), left=False).numpy(), np.linalg.solve(d.numpy().T, rhs.numpy().T).T,
            torch.float64)
+
+
+def _masked_softmax(d, dim, log):
+    """Softmax over the non-zero elements along dim (zeros stay unstored: -inf)."""
+    x = d.numpy()
+    m = np.where(x != 0, x, -np.inf)
+    mx = m.max(axis=dim, keepdims=True)
+    mx = np.where(np.isfinite(mx), mx, 0)
+    e = np.where(x != 0, np.exp(m - mx), 0)
+    s = e.sum(axis=dim, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x != 0, (m - mx - np.log(s)) if log else e / s, 0)
+
+
+@pytest.mark.parametrize("lay", ["csr", "csc"])
+@pytest.mark.parametrize("batch", [(), (2,)])
+@pytest.mark.parametrize("log", [False, True])
+def test_sparse_softmax(lay, batch, log):
+    rng = np.random.default_rng(12)
+    d = torch.tensor(rng.normal(size=batch + (5, 6))) * torch.tensor(rng.random(batch + (5, 6)) < 0.5)
+    if batch:  # equal nse per batch entry
+        d[1] = d[0] * 2
+    s = to_layout(tl, tt(d), lay, None)
+    f = tl.sparse.log_softmax if log else tl.sparse.softmax
+    for dim in (-1, -2):
+        r = f(s, dim)
+        assert r.layout == s.layout
+        np.testing.assert_array_equal(getattr(r, names(lay)[1])().numpy(), getattr(s, names(lay)[1])().numpy())
+        got = r.to_dense().numpy()
+        want = _masked_softmax(d, dim, log)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        # the same as torch's COO sparse softmax (torch refuses CSR/CSC on the CPU)
+        tf = torch.sparse.log_softmax if log else torch.sparse.softmax
+        np.testing.assert_allclose(got, tf(d.to_sparse(), dim).to_dense().numpy(), rtol=1e-12, atol=1e-12)
