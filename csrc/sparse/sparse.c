@@ -1,5 +1,6 @@
-/* sparse.c - the sparse layer: wrapping strided components into a sparse tensor, freeing
- * them, and the COO invariants (validation and size inference) with torch's messages. */
+/* sparse.c - the sparse layer: wrapping strided components into a sparse tensor (COO and
+ * the compressed layouts), freeing them, layout names for messages, and the COO invariants
+ * (validation and size inference) with torch's messages. */
 #include "sparse/sparse.h"
 
 #include <stdlib.h>
