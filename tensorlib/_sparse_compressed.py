@@ -567,6 +567,15 @@ def _register(handlers):
         handlers[name] = _dispatcher(name, _OWN.get(name), handlers.get(name))
 
 
+def _rebuild(ci, pi, values, size, layout_name):
+    """Unpickling: the compressed tensor of the pickled components."""
+    return _new(ci, pi, values, size, getattr(_C, layout_name))
+
+
+def _reduce_ex(self, proto):
+    return (_rebuild, (*_parts(self), tuple(self.shape), str(self.layout).split(".")[-1]))
+
+
 def _install_methods(Tensor, namespace):
     """Installs the Tensor methods and tensorlib.sparse's compressed-aware functions."""
     namespace.from_scipy = from_scipy
@@ -587,6 +596,7 @@ def _install_methods(Tensor, namespace):
     Tensor.to_sparse = _wrap_method(Tensor.to_sparse, _to_sparse, _to_sparse_mine)
     Tensor.to_sparse_coo = _wrap_method(Tensor.to_sparse_coo, _to_coo, lambda s, a, k: _is_compressed(s))
     Tensor.to_scipy = _wrap_method(Tensor.to_scipy, _to_scipy, lambda s, a, k: _is_compressed(s))
+    Tensor.__reduce_ex__ = _wrap_method(Tensor.__reduce_ex__, _reduce_ex, lambda s, a, k: _is_compressed(s))
 
 
 _register(_sparse._HANDLERS)

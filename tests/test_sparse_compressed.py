@@ -372,6 +372,20 @@ def test_copies_and_casts(lay, batch, dense):
     same(t.clone().sin_(), r)
 
 
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_pickle_and_deepcopy(lay):
+    import copy
+    import pickle
+    rng = np.random.default_rng(13)
+    t, ci, pi, v = random_compressed(rng, lay, (2,), (), idx=torch.int32)
+    t = build(torch, lay, ci, pi, v, tuple(t.shape))
+    b = build(tl, lay, ci, pi, v, tuple(t.shape))
+    same(t, pickle.loads(pickle.dumps(b)))
+    c = copy.deepcopy(b)
+    same(t, c)
+    assert c.values().data_ptr() != b.values().data_ptr()
+
+
 def test_copy_layout_mismatch():
     a = tl.tensor([[1., 0], [0, 2]])
     ta = torch.tensor([[1., 0], [0, 2]])
