@@ -4,13 +4,15 @@
  * contiguous range per thread holding about the same number of stored elements (balanced
  * by nnz, not by rows: a few dense rows do not serialize the product). Each output row is
  * written by one thread, so no atomics; the index checks are inline (a flag, never a wild
- * read), so the indices are read once. Sums run in the operands' dtype (as torch). */
+ * read), so the indices are read once. Sums run in the operands' dtype (as torch), in an
+ * order fixed by the code, so the AVX2/AVX-512 clones give the same bits. */
 #include <complex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/simd.h"
 #include "ops/copy.h"
 #include "sparse/compressed.h"
 #include "sparse/sparse.h"
@@ -26,7 +28,7 @@ typedef struct {
 /* The row loop for value type T and index type I. A vector row sums into four partial
  * sums (the floating-point add latency, not memory, bounds one chain). */
 #define SPMM_KERNEL(NAME, T, I)                                                                     \
-    static void NAME(int64_t c0, int64_t c1, void *p)                                               \
+    TL_CLONES_WIDE static void NAME(int64_t c0, int64_t c1, void *p)                                \
     {                                                                                               \
         spmm_ctx *x = p;                                                                            \
         const I *restrict crow = x->crow, *restrict col = x->col;                                   \
