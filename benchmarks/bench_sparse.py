@@ -1,6 +1,6 @@
-"""Sparse COO rows: coalesce, to_dense, dense -> COO and the default validation cost.
-The "numpy" column holds scipy.sparse (the COO peer NumPy lacks); it is skipped when SciPy
-is missing."""
+"""Sparse rows: COO (coalesce, to_dense, dense -> COO, the default validation cost) and
+CSR (SpMV, SpMM, conversions). The "numpy" column holds scipy.sparse (the sparse peer NumPy
+lacks); it is skipped when SciPy is missing."""
 from harness import libs
 
 np, torch, tl = libs()
@@ -66,9 +66,90 @@ def _validation():
             "torch": lambda: tl.sparse_coo_tensor(ind, val, (N_DENSE, N_DENSE), check_invariants=False)}
 
 
+def _random_csr(rows, nnz, dtype, seed=3):
+    """A CSR matrix of `rows` x `rows` with about nnz entries (uniform columns), as a SciPy
+    csr_array and the same components in tensorlib and torch (int32 indices)."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(nnz / rows, size=rows)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    cols = rng.integers(0, rows, size=int(indptr[-1])).astype(np.int32)
+    vals = rng.standard_normal(int(indptr[-1])).astype(dtype)
+    m = sp.csr_array((vals, cols, indptr), shape=(rows, rows))
+    m.sort_indices()
+    m.sum_duplicates()
+    x = tl.sparse_csr_tensor(tl.from_numpy(m.indptr), tl.from_numpy(m.indices), tl.from_numpy(m.data),
+                             (rows, rows), check_invariants=False)
+    t = torch and torch.sparse_csr_tensor(torch.from_numpy(m.indptr), torch.from_numpy(m.indices),
+                                          torch.from_numpy(m.data), (rows, rows))
+    return m, x, t
+
+
+def _spmv(rows, nnz, dtype):
+    def factory():
+        m, x, t = _random_csr(rows, nnz, dtype)
+        v = np.random.default_rng(4).standard_normal(rows).astype(dtype)
+        vx, vt = tl.from_numpy(v), torch and torch.from_numpy(v)
+        return {"tensorlib": lambda: x @ vx, "numpy": lambda: m @ v, "torch": torch and (lambda: t @ vt)}
+    return factory
+
+
+def _spmm32():
+    m, x, t = _random_csr(100_000, 1_000_000, np.float32)
+    b = np.random.default_rng(5).standard_normal((100_000, 32)).astype(np.float32)
+    bx, bt = tl.from_numpy(b), torch and torch.from_numpy(b)
+    return {"tensorlib": lambda: x @ bx, "numpy": lambda: m @ b, "torch": torch and (lambda: t @ bt)}
+
+
+def _to_csr():
+    a = _dense_1pct()
+    x = tl.from_numpy(a)
+    t = torch and torch.from_numpy(a)
+    return {"tensorlib": lambda: x.to_sparse_csr(), "numpy": sp and (lambda: sp.csr_array(a)),
+            "torch": torch and (lambda: t.to_sparse_csr())}
+
+
+def _csr_to_dense():
+    a = _dense_1pct()
+    x = tl.from_numpy(a).to_sparse_csr()
+    t = torch and torch.from_numpy(a).to_sparse_csr()
+    m = sp.csr_array(a)
+    return {"tensorlib": lambda: x.to_dense(), "numpy": lambda: m.toarray(), "torch": torch and (lambda: t.to_dense())}
+
+
+def _csr_to_csc():
+    m, x, t = _random_csr(1_000_000, 10_000_000, np.float32)
+    return {"tensorlib": lambda: x.to_sparse_csc(), "numpy": lambda: m.tocsc(),
+            "torch": torch and (lambda: t.to_sparse_csc())}
+
+
+def _semi(n):
+    """2:4 S @ B against the dense product of the same matrices (float32, n x n)."""
+    def factory():
+        rng = np.random.default_rng(6)
+        a = rng.standard_normal((n, n)).astype(np.float32)
+        a.reshape(n, n // 4, 4)[:, :, rng.permutation(4)[:2]] = 0
+        b = rng.standard_normal((n, n)).astype(np.float32)
+        x, y = tl.from_numpy(a), tl.from_numpy(b)
+        s = tl.sparse.to_sparse_semi_structured(x)
+        t, u = torch and torch.from_numpy(a), torch and torch.from_numpy(b)
+        return {"tensorlib": lambda: s @ y, "numpy": lambda: a @ b, "torch": torch and (lambda: t @ u)}
+    return factory
+
+
 ROWS = [
     ("coalesce 1.1M shuffled, 10% duplicates (numpy column: scipy sum_duplicates)", _coalesce),
     ("to_dense 4096^2 at 1% (numpy column: scipy toarray)", _to_dense),
     ("dense.to_sparse 4096^2 at 1% (numpy column: scipy coo_array)", _to_sparse),
     ("sparse_coo_tensor 1M validated (torch column: tensorlib check_invariants=False)", _validation),
+    ("CSR SpMV float32 1e6 nnz, 1e5 rows (numpy column: scipy)", _spmv(100_000, 1_000_000, np.float32)),
+    ("CSR SpMV float64 1e6 nnz, 1e5 rows (numpy column: scipy)", _spmv(100_000, 1_000_000, np.float64)),
+    ("CSR SpMV float32 1e7 nnz, 1e6 rows (numpy column: scipy)", _spmv(1_000_000, 10_000_000, np.float32)),
+    ("CSR SpMV float64 1e7 nnz, 1e6 rows (numpy column: scipy)", _spmv(1_000_000, 10_000_000, np.float64)),
+    ("CSR @ dense 32 cols float32, 1e6 nnz (numpy column: scipy)", _spmm32),
+    ("dense.to_sparse_csr 4096^2 at 1% (numpy column: scipy csr_array)", _to_csr),
+    ("CSR.to_dense 4096^2 at 1% (numpy column: scipy toarray)", _csr_to_dense),
+    ("CSR -> CSC 1e7 nnz (numpy column: scipy tocsc)", _csr_to_csc),
+    ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
+    ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
+    ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),
 ]

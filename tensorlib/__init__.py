@@ -36,6 +36,18 @@ _random._install_methods(Tensor)
 _sparse._install_methods(Tensor)
 from ._sparse import sparse_coo_tensor  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (tensorlib.sparse)
+# CSR/CSC/BSR/BSC: wraps the gate's table and the COO layer's methods, so it comes after
+# every COO module
+from . import _sparse_compressed  # noqa: E402
+_sparse_compressed._install_methods(Tensor, sparse)
+from ._sparse_compressed import (  # noqa: E402,F401
+    sparse_compressed_tensor, sparse_csr_tensor, sparse_csc_tensor, sparse_bsr_tensor, sparse_bsc_tensor,
+)
+from . import _semi_structured  # noqa: E402  (2:4 on the CPU: mm/matmul/addmm take its operands)
+mm, matmul, addmm = (_semi_structured.wrap(n, f) for n, f in (("mm", mm), ("matmul", matmul), ("addmm", addmm)))
+sparse.to_sparse_semi_structured = _semi_structured.to_sparse_semi_structured
+sparse.SparseSemiStructuredTensor = _semi_structured.SparseSemiStructuredTensor
+from . import nn  # noqa: E402,F401  (tensorlib.nn.functional.linear)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)

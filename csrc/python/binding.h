@@ -146,6 +146,7 @@ int tl_gate_type_methods(void);
 PyObject *tl_gate_refuse(const char *op, PyObject *sparse);
 extern PyMethodDef tl_module_methods_gate[];
 extern PyMethodDef tl_module_methods_sparse[], tl_tensor_methods_sparse[]; /* python/sparse.c */
+extern PyMethodDef tl_module_methods_sparse_compressed[];                  /* python/sparse_compressed.c */
 /* Names: Python list/tuple <-> interned ids. */
 int tl_conv_names(PyObject *o, int n, int32_t *ids);
 /* One dim name (str) to its interned id. */

@@ -84,7 +84,8 @@ PyMODINIT_FUNC PyInit__C(void)
                 goto fail;
             }
         }
-    if (PyModule_AddFunctions(m, tl_module_methods_sparse) < 0 || PyModule_AddFunctions(m, tl_module_methods_gate) < 0)
+    if (PyModule_AddFunctions(m, tl_module_methods_sparse) < 0 || PyModule_AddFunctions(m, tl_module_methods_gate) < 0 ||
+        PyModule_AddFunctions(m, tl_module_methods_sparse_compressed) < 0)
         goto fail;
     return m;
 fail:

@@ -93,6 +93,8 @@ static PyObject *t_values(PyObject *self, PyObject *u) { NEED_COO("_values"); re
 
 static PyObject *t_nnz(PyObject *self, PyObject *u)
 {
+    if (SELF->layout != TL_LAYOUT_STRIDED && SELF->layout != TL_LAYOUT_SPARSE_COO) /* compressed: per batch */
+        return PyLong_FromLongLong(SELF->sparse->plain.sizes[SELF->sparse->plain.ndim - 1]);
     NEED_COO("_nnz");
     return PyLong_FromLongLong(SELF->sparse->indices.sizes[1]);
 }
@@ -113,7 +115,7 @@ static PyObject *t_is_coalesced(PyObject *self, PyObject *u)
 {
     if (SELF->layout != TL_LAYOUT_SPARSE_COO)
         return PyErr_Format(PyExc_RuntimeError, "is_coalesced expected sparse coordinate tensor layout but got %s",
-                            SELF->layout == TL_LAYOUT_STRIDED ? "Strided" : "Sparse");
+                            tl_layout_cname(SELF->layout));
     return PyBool_FromLong(SELF->sparse->coalesced);
 }
 

@@ -276,9 +276,8 @@ done:
     return rc;
 }
 
-/* keep[p] = whether any of the R elements of row p is non-zero (-0.0 is zero, NaN is not);
- * returns the number of rows kept. The dtype switch sits outside the loops. */
-static int64_t mark_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep)
+/* (sparse.h) The dtype switch sits outside the loops. */
+int64_t tl_mark_nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep)
 {
     int64_t m = 0;
 #define SCAN(T, NZ)                                                                \
@@ -319,7 +318,7 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     int64_t rb = R * tl_itemsize(&c);
     const char *in = tl_data(&c);
-    m = R > 0 ? mark_rows(in, P, R, dt, keep) : (memset(keep, 0, (size_t)P), 0);
+    m = R > 0 ? tl_mark_nonzero_rows(in, P, R, dt, keep) : (memset(keep, 0, (size_t)P), 0);
     int64_t isz[2] = {sparse_dim, m}, vsz[TL_MAX_DIMS];
     vsz[0] = m;
     memcpy(vsz + 1, src->sizes + sparse_dim, sizeof(int64_t) * (src->ndim - sparse_dim));

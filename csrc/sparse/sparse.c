@@ -1,11 +1,18 @@
-/* sparse.c - the sparse layer: wrapping strided components into a sparse tensor, freeing
- * them, and the COO invariants (validation and size inference) with torch's messages. */
+/* sparse.c - the sparse layer: wrapping strided components into a sparse tensor (COO and
+ * the compressed layouts), freeing them, layout names for messages, and the COO invariants
+ * (validation and size inference) with torch's messages. */
 #include "sparse/sparse.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+
+const char *tl_layout_cname(int layout)
+{
+    static const char *names[] = {"Strided", "Sparse", "SparseCsr", "SparseCsc", "SparseBsr", "SparseBsc"};
+    return layout >= 0 && layout < TL_NUM_LAYOUTS ? names[layout] : "?";
+}
 
 void tl_sparse_free(struct tl_sparse *s)
 {
@@ -68,14 +75,59 @@ int tl_coo_wrap(tl_tensor *out, tl_tensor *indices, tl_tensor *values, int ndim,
     return 0;
 }
 
+int tl_compressed_wrap(tl_tensor *out, tl_layout layout, tl_tensor *compressed, tl_tensor *plain, tl_tensor *values,
+                       int ndim, const int64_t *size)
+{
+    tl_sparse *s = calloc(1, sizeof *s);
+    if (!s) return tl_err(TL_ERR_MEMORY, "out of memory");
+    if (sparse_shell(out, layout, ndim, size, (tl_dtype)values->dtype, values->device) < 0) {
+        free(s);
+        return -1;
+    }
+    tensor_move(&s->indices, compressed);
+    tensor_move(&s->plain, plain);
+    tensor_move(&s->values, values);
+    bool block = layout == TL_LAYOUT_SPARSE_BSR || layout == TL_LAYOUT_SPARSE_BSC;
+    s->batch_dim = s->indices.ndim - 1;
+    s->sparse_dim = 2;
+    s->dense_dim = s->values.ndim - s->batch_dim - 1 - (block ? 2 : 0);
+    s->blocksize[0] = block ? s->values.sizes[s->batch_dim + 1] : 1;
+    s->blocksize[1] = block ? s->values.sizes[s->batch_dim + 2] : 1;
+    s->coalesced = true;
+    out->sparse = s;
+    return 0;
+}
+
+/* A view aliasing `src` (its storage stays the caller's), in a blanked tensor. */
+static int alias_into(tl_tensor *dst, const tl_tensor *src)
+{
+    return tl_tensor_view_init(dst, src, src->ndim, src->sizes, src->strides, src->offset);
+}
+
+int tl_compressed_alias(tl_tensor *out, tl_layout layout, const tl_tensor *compressed, const tl_tensor *plain,
+                        const tl_tensor *values, int ndim, const int64_t *size)
+{
+    tl_tensor c = {0}, p = {0}, v = {0};
+    tensor_blank(&c);
+    tensor_blank(&p);
+    tensor_blank(&v);
+    if (alias_into(&c, compressed) < 0 || alias_into(&p, plain) < 0 || alias_into(&v, values) < 0 ||
+        tl_compressed_wrap(out, layout, &c, &p, &v, ndim, size) < 0) {
+        tl_tensor_clear(&c);
+        tl_tensor_clear(&p);
+        tl_tensor_clear(&v);
+        return -1;
+    }
+    return 0;
+}
+
 int tl_coo_alias(tl_tensor *out, const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size,
                  bool coalesced)
 {
     tl_tensor i = {0}, v = {0};
     tensor_blank(&i);
     tensor_blank(&v);
-    if (tl_tensor_view_init(&i, indices, indices->ndim, indices->sizes, indices->strides, indices->offset) < 0 ||
-        tl_tensor_view_init(&v, values, values->ndim, values->sizes, values->strides, values->offset) < 0 ||
+    if (alias_into(&i, indices) < 0 || alias_into(&v, values) < 0 ||
         tl_coo_wrap(out, &i, &v, ndim, size, coalesced) < 0) {
         tl_tensor_clear(&i);
         tl_tensor_clear(&v);

@@ -12,21 +12,31 @@
 #include "core/tensor.h"
 
 typedef struct tl_sparse {
-    /* COO: int64 (sparse_dim, nse). Compressed layouts (CSR/CSC/BSR/BSC, later): the
-     * compressed indices (*batch, n + 1), int32 or int64. */
+    /* COO: int64 (sparse_dim, nse). Compressed layouts (CSR/CSC/BSR/BSC): the compressed
+     * indices (*batch, n + 1), int32 or int64 (csrc/sparse/compressed.h). */
     tl_tensor indices;
     /* Compressed layouts: the plain indices (*batch, nse). Unused (empty) for COO. */
     tl_tensor plain;
     /* COO: (nse, *dense). Compressed: (*batch, nse, [*blocksize,] *dense). */
     tl_tensor values;
     int32_t sparse_dim, dense_dim, batch_dim;
-    int64_t blocksize[2]; /* BSR/BSC only */
-    bool coalesced;       /* COO: indices sorted lexicographically, no duplicates */
+    int64_t blocksize[2]; /* BSR/BSC: values' block dims; (1, 1) for CSR/CSC */
+    bool coalesced;       /* COO: indices sorted lexicographically, no duplicates (compressed: true) */
 } tl_sparse;
 
+/* torch's name of a layout in messages: "Strided", "Sparse" (COO), "SparseCsr", ... */
+const char *tl_layout_cname(int layout);
 /* Makes `out` (a cleared tensor) a COO tensor of `size` over the given components, which
  * are moved in (left cleared). No validation: see tl_coo_check. */
 int tl_coo_wrap(tl_tensor *out, tl_tensor *indices, tl_tensor *values, int ndim, const int64_t *size, bool coalesced);
+/* Makes `out` a compressed tensor (`layout` CSR/CSC/BSR/BSC) of `size` over the given
+ * components, moved in; batch, dense and block dims follow from their shapes. No
+ * validation: see tl_compressed_check. */
+int tl_compressed_wrap(tl_tensor *out, tl_layout layout, tl_tensor *compressed, tl_tensor *plain, tl_tensor *values,
+                       int ndim, const int64_t *size);
+/* A compressed tensor over aliases of the given components. */
+int tl_compressed_alias(tl_tensor *out, tl_layout layout, const tl_tensor *compressed, const tl_tensor *plain,
+                        const tl_tensor *values, int ndim, const int64_t *size);
 /* A COO tensor over aliases of the given components (they stay the caller's). */
 int tl_coo_alias(tl_tensor *out, const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size,
                  bool coalesced);
@@ -47,6 +57,10 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src);
 int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
 /* The strided tensor with the same elements (duplicates summed). */
 int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src);
+/* keep[p] = whether any of the R contiguous elements of row p (of P) is non-zero (-0.0 is
+ * zero, NaN is not); returns the number of rows kept. Shared by every strided -> sparse
+ * conversion. */
+int64_t tl_mark_nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep);
 /* A coalesced COO tensor of the non-zero slices of a strided tensor over its first
  * `sparse_dim` dims. */
 int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim);

@@ -1,0 +1,299 @@
+"""The ops of the compressed sparse layouts (tensorlib/_sparse_compressed.py registers
+them in the layout gate's table): products on the row-parallel CSR kernel
+(csrc/sparse/csr_matmul.c), addition with torch's union pattern, scalar products, sums,
+softmax, sampled_addmm, spsolve and the factories."""
+from . import _C
+from . import _sparse
+from ._sparse_compressed import (
+    _BLOCK, _ROW, _batch_dim, _blocksize, _convert, _coo_to, _empty_parts, _first_compressed,
+    _is_compressed, _name, _new, _parts, _refuse, _select, _transpose, _unsupported, _values, _with_values)
+
+
+# ---- products, sums, arithmetic ---------------------------------------------------------------
+
+def _check_same_dtype(a, b):
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._cname} but found {b.dtype._cname}")
+
+
+def _as_csr(a):
+    """A 2-D compressed tensor without dense dims as CSR (the product kernel's layout)."""
+    if a.layout == _C.sparse_csr:
+        return a
+    if a.layout == _C.sparse_csc:
+        return _C._compressed_recompress(a)
+    return _coo_to(_C._compressed_to_coo(a), _C.sparse_csr, None, None)  # BSR/BSC: element level
+
+
+def _csr_times(a, b):
+    """2-D compressed a (no dense dims) @ strided b (1-D or 2-D), a strided result."""
+    _check_same_dtype(a, b)
+    if a.dtype == _C.bool:
+        raise NotImplementedError("\"addmm_out_sparse_csr_impl_mkl\" not implemented for 'Bool'")
+    a = _as_csr(a)
+    if _C._csr_matmul_supports(a.dtype):
+        return _C._csr_matmul(a, b)
+    wide = _C.complex64 if a.dtype.is_complex else _C.float32  # float16, bfloat16, ...
+    return _C._csr_matmul(a.to(wide), b.to(wide)).to(a.dtype)
+
+
+def _matmul_impl(name, a, b):
+    """compressed @ strided, strided @ compressed, compressed @ compressed (2-D; batched
+    compressed @ strided by batch entries)."""
+    if _is_compressed(a) and _is_compressed(b):
+        r = _matmul_impl(name, a, b.to_dense())
+        return _convert(r, a.layout if a.layout in (_C.sparse_csr, _C.sparse_csc) else _C.sparse_csr)
+    if _is_compressed(b):  # x @ S = (S^T @ x^T)^T
+        if a.dim() not in (1, 2) or b.dim() != 2 or b.dense_dim():
+            _refuse(name)
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({'x'.join(map(str, (a.shape if a.dim() == 2 else (1,) + tuple(a.shape))))} "
+                               f"and {b.shape[0]}x{b.shape[1]})")
+        r = _csr_times(_transpose(b, 0, 1), a.t() if a.dim() == 2 else a)
+        return r.t() if a.dim() == 2 else r
+    if not _is_compressed(a) or a.dense_dim() or b.dim() not in (1, 2):
+        _refuse(name)
+    bd = _batch_dim(a)
+    if bd:
+        from ._join import stack
+        flat = a.shape[:bd]
+        parts = [_matmul_impl(name, _select(a, 0, i), b) for i in range(flat[0])]
+        return stack(parts, 0)
+    if a.shape[1] != b.shape[0]:
+        if b.dim() == 1:
+            raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+                               f"vec ({b.shape[0]})")
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    return _csr_times(a, b)
+
+
+def _mm(input, mat2, *, out=None):
+    _sparse._no_out("mm", out)
+    return _matmul_impl("mm", input, mat2)
+
+
+def _matmul(input, other, *, out=None):
+    _sparse._no_out("matmul", out)
+    return _matmul_impl("matmul", input, other)
+
+
+def _mv(input, vec, *, out=None):
+    _sparse._no_out("mv", out)
+    if vec.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, 2, {vec.dim()}")
+    return _matmul_impl("mv", input, vec)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2) with a compressed mat1 or mat2: a strided result."""
+    _sparse._no_out("addmm", out)
+    p = _matmul_impl("addmm", mat1, mat2)
+    if _is_compressed(input):
+        input = input.to_dense()
+    r = p * alpha if alpha != 1 else p
+    if beta == 0:
+        return r + _C.zeros(tuple(input.shape), dtype=r.dtype)
+    return r + (input * beta if beta != 1 else input)
+
+
+def _grid_csr(t):
+    """A 2-D compressed tensor as the CSR tensor of its block grid (compressed dim first),
+    values unchanged: the view in which any compressed layout adds like CSR."""
+    ci, pi, v = _parts(t)
+    bs = _blocksize(t) or (1, 1)
+    r, c = t.shape[0] // max(bs[0], 1), t.shape[1] // max(bs[1], 1)
+    return _new(ci, pi, v, ((r, c) if t.layout in _ROW else (c, r)) + tuple(v.shape[1:]), _C.sparse_csr)
+
+
+def _add_impl(a, b, alpha):
+    if _is_compressed(a) and _is_compressed(b):
+        if a.layout != b.layout:
+            raise RuntimeError(f"add: expected 'self' and 'other' to have the same layout, but got {_name(a.layout)} "
+                               f"and {_name(b.layout)}")
+        if a.shape != b.shape:
+            raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has size "
+                               f"{list(a.shape)} while other has size {list(b.shape)} (FYI: dense-sparse addition "
+                               "does not currently support broadcasting)")
+        dt = _C.promote_types(a.dtype, b.dtype)
+        a, b = a.to(dt), b.to(dt)
+        if _batch_dim(a) or _blocksize(a) != _blocksize(b):  # through the strided sum
+            return _convert(a.to_dense() + b.to_dense() * alpha, a.layout, _blocksize(a), a.dense_dim())
+        ga, gb = _grid_csr(a), _grid_csr(b)
+        s = (_C._compressed_to_coo(ga) + _C._compressed_to_coo(gb) * alpha).coalesce()
+        ci, pi, v = _parts(_C._coo_to_compressed(s, _C.sparse_csr))
+        if _parts(a)[0].dtype == _C.int32 and _parts(b)[0].dtype == _C.int32:
+            ci, pi = ci.to(_C.int32), pi.to(_C.int32)
+        return _new(ci, pi, v, a.shape, a.layout)
+    if _is_compressed(a):
+        return a.to_dense().add(b, alpha=alpha)
+    return a.add(b.to_dense(), alpha=alpha)
+
+
+def _add(input, other, *, alpha=1, out=None):
+    _sparse._no_out("add", out)
+    if not isinstance(other, _C.TensorBase) or not isinstance(input, _C.TensorBase):
+        _unsupported(input if _is_compressed(input) else other)
+    return _add_impl(input, other, alpha)
+
+
+def _mul(input, other, *, out=None):
+    _sparse._no_out("mul", out)
+    if _is_compressed(input) and _sparse._scalar_operand(other):
+        return _with_values(input, _values(input) * other)
+    if _is_compressed(other) and _sparse._scalar_operand(input):
+        return _with_values(other, _values(other) * input)
+    _refuse("mul.Tensor")
+
+
+def _reduce(x, code, dim, keepdim, dtype, param):
+    """The full sum of a compressed tensor sums its stored values (a 0-d strided tensor)."""
+    name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    if name == "sum" and dim is None and not keepdim:
+        return _values(x).sum(dtype=dtype)
+    if name == "sum" and x.layout != _C.sparse_csr:
+        raise RuntimeError("Currently the only compressed sparse format supported for sum.dim_IntList is CSR, but "
+                           f"got layout {_name(x.layout)}")
+    if name == "sum" and not keepdim:
+        raise RuntimeError("reduction operations on CSR tensors with keepdim=False is unsupported")
+    _refuse(name if name != "sum" else "sum.dim_IntList")
+
+
+def _empty_like(input, dtype=None, memory_format=None):
+    """empty_like/zeros_like: the same layout, shape and index dtype with nothing stored."""
+    return _new(*_empty_parts(input, dtype), input.shape, input.layout)
+
+
+def _factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, **kw):
+    """zeros/empty(..., layout=CSR or CSC): nothing stored (int64 indices; dims before the
+    last two are batch dims); the block layouts need a blocksize factories cannot take."""
+    _sparse._no_grad(requires_grad)
+    if "size" in kw:
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
+    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
+        size = tuple(size[0])
+    if layout in _BLOCK or len(size) < 2:
+        raise RuntimeError("torch.empty: Only batched sparse compressed (non-block) tensors are supported, but got "
+                           f"size {list(size)}" if len(size) < 2 else
+                           f"empty_sparse_compressed expected sparse compressed (non-block) tensor layout but got "
+                           f"{_name(layout)}")
+    batch, ncomp = tuple(size[:-2]), size[-2] if layout == _C.sparse_csr else size[-1]
+    ci = _C.zeros(batch + (ncomp + 1,), dtype=_C.int64)
+    pi = _C.empty(batch + (0,), dtype=_C.int64)
+    v = _C.empty(batch + (0,), dtype=dtype or _C.get_default_dtype())
+    return _new(ci, pi, v, size, layout)
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1., alpha=1., out=None):
+    """tensorlib.sparse.sampled_addmm: ``beta * input + alpha * (mat1 @ mat2)`` at the stored
+    elements of the CSR ``input`` only (a CSR result with input's indices)."""
+    _sparse._no_out("sampled_addmm", out)
+    if not (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_csr):
+        raise RuntimeError(f"sampled_addmm: Expected self to be a sparse CSR tensor, got {_name(input.layout)}")
+    if input.dim() != 2 or mat1.dim() != 2 or mat2.dim() != 2:
+        raise RuntimeError("sampled_addmm: expected 2-D operands")
+    if mat1.shape[1] != mat2.shape[0] or (mat1.shape[0], mat2.shape[1]) != tuple(input.shape):
+        raise RuntimeError(f"sampled_addmm: shapes {list(input.shape)}, {list(mat1.shape)} and {list(mat2.shape)} "
+                           "do not match")
+    if not (input.dtype == mat1.dtype == mat2.dtype):
+        raise RuntimeError(f"sampled_addmm: expected mat1, mat2 and self to have the same dtype, got "
+                           f"{mat1.dtype._cname}, {mat2.dtype._cname} and {input.dtype._cname}")
+    ci, pi, v = _parts(input)
+    rows = _C._compressed_to_coo(input)._indices()[0]
+    prod = (mat1.index_select(0, rows) * mat2.t().index_select(0, pi.to(_C.int64))).sum(-1)
+    return _new(ci, pi, v * beta + prod * alpha, input.shape, input.layout)
+
+
+def spsolve(input, other, *, left=True):
+    """tensorlib.sparse.spsolve: the solution X of ``input @ X = other`` (``X @ input =
+    other`` with left=False) for a square 2-D sparse ``input`` and a strided right-hand side
+    (a vector or a matrix). torch's CPU build refuses; tensorlib solves through the strided
+    matrix's LU (LAPACK), so it suits moderate sizes."""
+    from . import linalg
+    if not (_is_compressed(input) or (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo)):
+        raise RuntimeError(f"spsolve: expected a sparse input, got {_name(input.layout)}")
+    if input.dim() != 2 or input.shape[0] != input.shape[1]:
+        raise RuntimeError(f"spsolve: expected a square 2-D sparse matrix, got shape {list(input.shape)}")
+    a = input.to_dense()
+    if left:
+        return linalg.solve(a, other)
+    if other.dim() == 1:  # x @ A = b  <=>  A^T x = b
+        return linalg.solve(a.t(), other)
+    return linalg.solve(a.t(), other.t()).t()  # X @ A = B  <=>  A^T X^T = B^T
+
+
+def _softmax(input, dim, dtype, log):
+    """Softmax of the stored values along ``dim`` (unstored elements count as -inf, as
+    torch's sparse softmax): every group of stored elements sharing their other indices is
+    normalized on its own; the result keeps the layout and indices."""
+    from ._util import wrap_dim
+    if input.layout not in (_C.sparse_csr, _C.sparse_csc) or input.dense_dim():
+        raise NotImplementedError(f"softmax: only CSR and CSC tensors without dense dims are supported, got "
+                                  f"{_name(input.layout)} with {input.dense_dim()} dense dims")
+    n = input.dim()
+    d = wrap_dim(dim, n)
+    bd = _batch_dim(input)
+    if d < bd:
+        raise RuntimeError(f"softmax: dim {dim} is a batch dim of the sparse compressed tensor")
+    ci, pi, v = _parts(input)
+    if dtype is not None:
+        v = v.to(dtype)
+    if not (v.dtype.is_floating_point or v.dtype.is_complex):
+        raise RuntimeError(f"softmax: expected a floating point tensor, got {v.dtype}")
+    ind = _C._compressed_to_coo(input)._indices()   # (bd + 2, numel of pi), storage order
+    other = ind[bd + 1] if d == bd else ind[bd]      # the index along the kept sparse dim
+    size_other = input.shape[bd + 1] if d == bd else input.shape[bd]
+    group = other
+    for i in range(bd - 1, -1, -1):                  # batch entries are groups of their own
+        group = group + ind[i] * (size_other * _prod(input.shape[i + 1:bd]))
+    flat = v.reshape(-1)
+    ngroups = _prod(input.shape[:bd]) * size_other
+    mx = _C.zeros(ngroups, dtype=flat.dtype).scatter_reduce(0, group, flat, "amax", include_self=False)
+    shifted = flat - mx.index_select(0, group)
+    e = shifted.exp()
+    total = _C.zeros(ngroups, dtype=flat.dtype).index_add(0, group, e).index_select(0, group)
+    r = shifted - total.log() if log else e / total
+    return _new(ci, pi, r.reshape(tuple(v.shape)), input.shape, input.layout)
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.softmax on CSR/CSC (torch's CPU build refuses them): see _softmax."""
+    if not _is_compressed(input):
+        raise NotImplementedError("tensorlib.sparse.softmax: only the compressed layouts (CSR, CSC) are supported")
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.log_softmax on CSR/CSC: see softmax."""
+    if not _is_compressed(input):
+        raise NotImplementedError("tensorlib.sparse.log_softmax: only the compressed layouts (CSR, CSC) are supported")
+    return _softmax(input, dim, dtype, True)
+
+
+def _unsupported_op(input, *args, **kwargs):
+    _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
+
+
+def _ns_mm(mat1, mat2):
+    return _matmul_impl("mm", mat1, mat2)
+
+
+def _ns_sum(input, dim=None, dtype=None):
+    return _reduce(input, 0, dim, False, dtype, 0.0)
+
+
+def _namespace_addmm(mat, mat1, mat2, *, beta=1., alpha=1.):
+    """tensorlib.sparse.addmm: beta * mat + alpha * (mat1 @ mat2) with a sparse mat1 (or
+    mat2); a strided result."""
+    if not (_is_compressed(mat1) or _is_compressed(mat2)):
+        return _C.addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
+    return addmm(mat, mat1, mat2, beta=beta, alpha=alpha)

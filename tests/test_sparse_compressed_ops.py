@@ -1,0 +1,386 @@
+"""Ops on the compressed sparse layouts against torch 2.13 (and the dense results where
+torch refuses): products, addmm, add, scalar products, sums, unary functions, factories,
+sampled_addmm, spsolve, softmax; and 2:4 semi-structured sparsity on the CPU."""
+import numpy as np
+import pytest
+import torch
+
+import tensorlib as tl
+from test_sparse_compressed import (  # the helpers of the construction tests
+    LAYOUTS, TL_LAYOUT, TORCH_LAYOUT, build, names, outcome, random_compressed, random_dense, same, to_layout, tt)
+
+pytestmark = [pytest.mark.filterwarnings("ignore:Sparse .* tensor support is in beta state"),
+              pytest.mark.filterwarnings("ignore:Sparse invariant checks")]
+
+
+# ---- operations -----------------------------------------------------------------------------
+
+def _close(a, b, dtype):
+    tol = 1e-5 if dtype in (torch.float32, torch.complex64) else 1e-12
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+OP_DTYPES = [torch.float32, torch.float64, torch.complex64]
+
+
+def operand(lay, idx, dtype, shape=(6, 4), blocks=(2, 2), empty=False, seed=31):
+    rng = np.random.default_rng(seed)
+    d = random_dense(rng, shape, 0.0 if empty else 0.4, dtype)
+    t = to_layout(torch, d, lay, blocks)
+    ci, pi = (getattr(t, n)().to(idx) for n in names(lay))
+    t = build(torch, lay, ci, pi, t.values(), tuple(t.shape))
+    return d, t, build(tl, lay, ci, pi, t.values(), tuple(t.shape))
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+@pytest.mark.parametrize("empty", [False, True])
+def test_sparse_times_dense(lay, idx, dtype, empty):
+    d, a, b = operand(lay, idx, dtype, empty=empty)
+    rng = np.random.default_rng(1)
+    for x in (torch.tensor(rng.normal(size=(4, 5))).to(dtype), torch.tensor(rng.normal(size=4)).to(dtype)):
+        want = (d @ x).numpy()
+        for f in (lambda s, y: s @ y, lambda s, y: s.matmul(y), lambda s, y: (s.mm(y) if y.dim() == 2 else s.mv(y))):
+            r = f(b, tt(x))
+            assert r.layout == tl.strided and tuple(r.shape) == want.shape
+            _close(r.numpy(), want, dtype)
+            et = outcome(lambda: f(a, x))
+            if not isinstance(et, tuple):
+                _close(r.numpy(), et.numpy(), dtype)
+    assert outcome(lambda: b @ tl.ones(5, 2, dtype=b.dtype))[0] is RuntimeError
+    if not empty:  # torch skips its dtype check when nothing is stored
+        assert outcome(lambda: b @ tl.ones(4, 2, dtype=tl.int64 if dtype != torch.int64 else tl.float32)) == \
+            outcome(lambda: d.to_sparse_csr() @ torch.ones(4, 2, dtype=torch.int64 if dtype != torch.int64 else torch.float32))
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+def test_dense_times_sparse_and_addmm(lay, dtype):
+    d, a, b = operand(lay, torch.int64, dtype)
+    rng = np.random.default_rng(2)
+    x = torch.tensor(rng.normal(size=(3, 6))).to(dtype)
+    r = tt(x) @ b
+    _close(r.numpy(), (x @ d).numpy(), dtype)
+    et = outcome(lambda: x @ a)
+    if not isinstance(et, tuple):  # torch refuses dense @ BSR; we support it
+        _close(r.numpy(), et.numpy(), dtype)
+    _close((tt(x[0]) @ b).numpy(), (x[0] @ d).numpy(), dtype)
+    y = torch.tensor(rng.normal(size=(4, 2))).to(dtype)
+    c = torch.tensor(rng.normal(size=(6, 2))).to(dtype)
+    want = (2 * c + 3 * (d @ y)).numpy()
+    _close(tl.addmm(tt(c), b, tt(y), beta=2, alpha=3).numpy(), want, dtype)
+    _close(tl.sparse.addmm(tt(c), b, tt(y), beta=2, alpha=3).numpy(), want, dtype)
+    _close(tl.sparse.mm(b, tt(y)).numpy(), (d @ y).numpy(), dtype)
+
+
+def test_batched_csr_times_dense():
+    rng = np.random.default_rng(8)
+    t, ci, pi, v = random_compressed(rng, "csr", (3,), (), nblk=(5, 4))
+    b = build(tl, "csr", ci, pi, v, tuple(t.shape))
+    x = torch.tensor(rng.normal(size=(4, 2)))
+    _close((b @ tt(x)).numpy(), (t.to_dense() @ x).numpy(), torch.float64)
+
+
+def test_csr_times_csr():
+    d, a, b = operand("csr", torch.int64, torch.float64)
+    e, a2, b2 = operand("csr", torch.int64, torch.float64, shape=(4, 3), seed=5)
+    r = b @ b2
+    assert r.layout == tl.sparse_csr
+    _close(r.to_dense().numpy(), (d @ e).numpy(), torch.float64)
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", OP_DTYPES + [torch.int64])
+def test_add(lay, idx, dtype):
+    d1, a1, b1 = operand(lay, idx, dtype, seed=3)
+    d2, a2, b2 = operand(lay, idx, dtype, seed=4)
+    d2[0] = -d1[0]  # a cancellation: torch keeps the stored zeros of the union
+    a2 = to_layout(torch, d2, lay, (2, 2))
+    a2 = build(torch, lay, *(getattr(a2, n)().to(idx) for n in names(lay)), a2.values(), tuple(a2.shape))
+    b2 = build(tl, lay, *(getattr(a2, n)() for n in names(lay)), a2.values(), tuple(a2.shape))
+    for alpha in (1, 2):
+        r = b1.add(b2, alpha=alpha)
+        assert r.layout == TL_LAYOUT[lay]
+        np.testing.assert_allclose(r.to_dense().numpy(), (d1 + alpha * d2).numpy())
+        et = outcome(lambda: a1.add(a2, alpha=alpha))
+        if not isinstance(et, tuple):  # torch adds CSR and BSR (not CSC/BSC)
+            same(et, r)
+    for r, w in ((b1 + tt(d2), d1 + d2), (tt(d2) + b1, d2 + d1)):
+        assert r.layout == tl.strided
+        np.testing.assert_allclose(r.numpy(), w.numpy())
+    assert outcome(lambda: b1 - b2) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+
+
+def test_add_batched_and_errors():
+    rng = np.random.default_rng(6)
+    t, ci, pi, v = random_compressed(rng, "csr", (2,), ())
+    b = build(tl, "csr", ci, pi, v, tuple(t.shape))
+    np.testing.assert_array_equal((b + b).to_dense().numpy(), (2 * t.to_dense()).numpy())
+    c = tl.tensor([[1., 0], [0, 1]])
+    with pytest.raises(RuntimeError, match="unsupported tensor layout: SparseCsr"):
+        c.to_sparse_csr() - c.to_sparse_csr()
+    with pytest.raises(RuntimeError):
+        c.to_sparse_csr() + c.to_sparse_csc()
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("dtype", OP_DTYPES + [torch.int64, torch.bool])
+def test_mul_scalar_sum_and_unary(lay, dtype):
+    d, a, b = operand(lay, torch.int64, dtype)
+    if dtype != torch.bool:
+        same(a * 2, b * 2)
+        same(2 * a, 2 * b)
+        same(-a, -b)
+        c = b.clone()
+        c.mul_(3)
+        same(a * 3, c)
+    et, el = a.sum(), b.sum()
+    assert el.layout == tl.strided and el.dim() == 0
+    np.testing.assert_allclose(el.numpy(), et.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(tl.sparse.sum(b).numpy(), et.numpy(), rtol=1e-6)
+    if dtype != torch.bool:  # torch names its bool kernel first there
+        assert outcome(lambda: b.sum(0)) == outcome(lambda: a.sum(0))
+    for f in ("abs", "sin", "sqrt", "neg", "sgn", "isnan", "relu", "tanh", "angle"):
+        et = outcome(lambda: getattr(a, f)())
+        el = outcome(lambda: getattr(b, f)())
+        if isinstance(et, tuple):
+            assert isinstance(el, tuple)
+            continue
+        assert el.layout == TL_LAYOUT[lay]
+        np.testing.assert_allclose(el.to_dense().numpy(), et.to_dense().numpy(), rtol=1e-6)
+    for f in ("cos", "exp", "sigmoid"):
+        if dtype == torch.bool:
+            continue
+        assert outcome(lambda: getattr(b, f)()) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+        assert outcome(lambda: getattr(tl, f)(b)) == (RuntimeError, f"unsupported tensor layout: {_tname(lay)}")
+
+
+def _tname(lay):
+    return "Sparse" + lay.capitalize()
+
+
+def test_product_kernel_refuses_bad_indices_and_balances_rows():
+    ci, pi, v = tl.tensor([0, 2, 4]), tl.tensor([0, 1, 0, 9]), tl.tensor([1., 2, 3, 4])
+    s = tl.sparse_csr_tensor(ci, pi, v, (2, 2), check_invariants=False)
+    with pytest.raises(RuntimeError, match="0 <= col_indices < ncols"):
+        s @ tl.ones(2)
+    s = tl.sparse_csr_tensor(tl.tensor([0, 5, 4]), tl.tensor([0, 1, 0, 1]), v, (2, 2), check_invariants=False)
+    with pytest.raises(RuntimeError, match="crow_indices"):
+        s @ tl.ones(2, 3)
+    # skewed rows on several threads (balanced by nnz): the same as SciPy
+    import scipy.sparse
+    rng = np.random.default_rng(0)
+    m = scipy.sparse.random(3000, 2000, density=0.01, format="lil", random_state=1)
+    m[7, :] = rng.normal(size=2000)  # one dense row
+    m = m.tocsr()
+    s = tl.sparse.from_scipy(m)
+    x = rng.normal(size=(2000, 3))
+    old = tl.get_num_threads()
+    try:
+        for n in (1, 2, 3):
+            tl.set_num_threads(n)
+            _close((s @ tl.from_numpy(x)).numpy(), m @ x, torch.float64)
+            _close((s @ tl.from_numpy(x[:, 0].copy())).numpy(), m @ x[:, 0], torch.float64)
+    finally:
+        tl.set_num_threads(old)
+
+
+# ---- 2:4 semi-structured (beyond torch: CUDA-only there) ------------------------------------
+
+def _two_four(rng, shape, dtype, fill=True):
+    """A random dense matrix with at most 2 non-zeros in every group of 4 of a row (some
+    groups with fewer, some all zero)."""
+    m, n = shape
+    a = rng.standard_normal((m, n)).astype(np.float32) + 0.5
+    g = a.reshape(m, n // 4, 4)
+    for i in range(m):
+        for j in range(n // 4):
+            keep = rng.choice(4, size=rng.integers(0 if not fill else 1, 3), replace=False)
+            mask = np.zeros(4, bool)
+            mask[keep] = True
+            g[i, j, ~mask] = 0
+    t = tl.from_numpy(a)
+    return t.to(dtype) if dtype != tl.int8 else tl.from_numpy(np.round(a * 3).astype(np.int8))
+
+
+@pytest.mark.parametrize("dtype", [tl.float16, tl.bfloat16, tl.float32, tl.int8])
+def test_semi_structured_round_trip_and_metadata(dtype):
+    rng = np.random.default_rng(41)
+    a = _two_four(rng, (6, 64), dtype, fill=False)
+    s = tl.sparse.to_sparse_semi_structured(a)
+    assert isinstance(s, tl.sparse.SparseSemiStructuredTensor)
+    assert tuple(s.shape) == (6, 64) and s.dtype == dtype
+    assert tuple(s.values().shape) == (6, 32)
+    wb = 32 if dtype == tl.int8 else 16
+    assert s.indices().dtype == (tl.int32 if dtype == tl.int8 else tl.int16)
+    assert tuple(s.indices().shape) == (6, 64 // wb)
+    assert bool((s.to_dense() == a).all())
+    assert bool((s.t().to_dense() == a.t()).all())
+    # the metadata decodes to the kept positions, the values are the elements there
+    d = a.to(tl.float32).numpy()
+    meta = s.indices().numpy().astype(np.int64) & ((1 << wb) - 1)
+    vals = s.values().to(tl.float32).numpy()
+    for i in range(6):
+        for g in range(16):
+            nib = (meta[i, g // (wb // 4)] >> (4 * (g % (wb // 4)))) & 0xF
+            p0, p1 = nib & 3, nib >> 2
+            assert p0 < p1
+            assert vals[i, 2 * g] == d[i, 4 * g + p0] and vals[i, 2 * g + 1] == d[i, 4 * g + p1]
+            assert np.count_nonzero(d[i, 4 * g:4 * g + 4]) == np.count_nonzero(vals[i, 2 * g:2 * g + 2])
+
+
+def test_semi_structured_seed_004():
+    """Seed 004's example: [0, 0, 1, 1] tiles keep positions 2 and 3 (torch's -4370)."""
+    a = tl.tensor([0., 0, 1, 1]).tile((128, 32)).half()
+    s = tl.sparse.to_sparse_semi_structured(a)
+    assert bool((s.indices() == -4370).all()) and bool((s.values() == 1).all())
+    r = repr(s)
+    assert r.startswith("SparseSemiStructuredTensor(shape=tensorlib.Size([128, 128]), transposed=False, values=tensor(")
+    assert "metadata=tensor([[-4370, -4370, -4370,  ..., -4370, -4370, -4370]," in r
+    b = tl.rand(128, 64).half()
+    assert tl.allclose(tl.mm(a, b), tl.mm(s, b), rtol=1e-2, atol=1e-2)
+
+
+def test_semi_structured_errors():
+    with pytest.raises(RuntimeError, match="not 2:4 sparse"):
+        tl.sparse.to_sparse_semi_structured(tl.ones(4, 16))
+    with pytest.raises(RuntimeError, match="multiple of 16"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 8))
+    with pytest.raises(RuntimeError, match="multiple of 32"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16, dtype=tl.int8))
+    with pytest.raises(RuntimeError, match="not supported"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16, dtype=tl.float64))
+    with pytest.raises(RuntimeError, match="multiple of 16"):
+        tl.sparse.to_sparse_semi_structured(tl.zeros(16))
+    s = tl.sparse.to_sparse_semi_structured(tl.zeros(4, 16))
+    with pytest.raises(RuntimeError, match="expected scalar type"):
+        s @ tl.zeros(16, 2, dtype=tl.float64)
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        s @ tl.zeros(8, 2)
+
+
+@pytest.mark.parametrize("dtype", [tl.float16, tl.bfloat16, tl.float32, tl.int8])
+@pytest.mark.parametrize("n", [5, 64, 70])
+def test_semi_structured_products(dtype, n):
+    """S @ B, A @ S, A @ S.t(), S.t() @ B, addmm, matmul and nn.functional.linear against the
+    dense products (float32 reference; low-precision dtypes compared loosely)."""
+    rng = np.random.default_rng(n)
+    a = _two_four(rng, (48, 64), dtype)
+    s = tl.sparse.to_sparse_semi_structured(a)
+    ref = a.to(tl.float64)
+    tol = {tl.float16: 3e-2, tl.bfloat16: 2e-1, tl.float32: 1e-4, tl.int8: 0}[dtype]
+    mk = (lambda shape: tl.from_numpy(rng.integers(-3, 4, shape).astype(np.int8))) if dtype == tl.int8 else \
+        (lambda shape: tl.from_numpy(rng.standard_normal(shape).astype(np.float32)).to(dtype))
+
+    def check(got, want):
+        assert got.dtype == dtype and tuple(got.shape) == tuple(want.shape)
+        w = want.to(dtype).to(tl.float64) if dtype == tl.int8 else want  # int8 wraps as torch's mm
+        np.testing.assert_allclose(got.to(tl.float64).numpy(), w.numpy(), rtol=tol, atol=tol * 8)
+
+    b = mk((64, n))
+    check(s @ b, ref @ b.to(tl.float64))
+    check(tl.mm(s, b), ref @ b.to(tl.float64))
+    check(tl.matmul(s, b), ref @ b.to(tl.float64))
+    x = mk((n, 48))
+    check(x @ s, x.to(tl.float64) @ ref)
+    check(tl.mm(x, s), x.to(tl.float64) @ ref)
+    y = mk((n, 64))
+    check(y @ s.t(), y.to(tl.float64) @ ref.t())
+    check(tl.nn.functional.linear(y, s), y.to(tl.float64) @ ref.t())
+    z = mk((48, n))
+    check(s.t() @ z, ref.t() @ z.to(tl.float64))
+    if dtype != tl.int8:
+        bias = mk((48,))
+        check(tl.nn.functional.linear(y, s, bias), y.to(tl.float64) @ ref.t() + bias.to(tl.float64))
+        c = mk((48, n))
+        check(tl.addmm(c, s, b, beta=0.5, alpha=2), 0.5 * c.to(tl.float64) + 2 * (ref @ b.to(tl.float64)))
+        check(tl.addmm(c.t(), y, s.t()), c.t().to(tl.float64) + y.to(tl.float64) @ ref.t())
+
+
+def test_linear_dense_matches_torch():
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 5), (4, 5), (4,)))
+    want = torch.nn.functional.linear(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b)).numpy()
+    got = tl.nn.functional.linear(tl.from_numpy(x), tl.from_numpy(w), tl.from_numpy(b)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- factories, sampled_addmm, spsolve ------------------------------------------------------
+
+@pytest.mark.parametrize("lay", ["csr", "csc"])
+def test_factories(lay):
+    for size in ((2, 3), (2, 4, 3)):
+        same(torch.zeros(size, layout=TORCH_LAYOUT[lay]), tl.zeros(size, layout=TL_LAYOUT[lay]))
+        same(torch.zeros(*size, layout=TORCH_LAYOUT[lay], dtype=torch.float64),
+             tl.zeros(*size, layout=TL_LAYOUT[lay], dtype=tl.float64))
+        e = tl.empty(size, layout=TL_LAYOUT[lay])
+        assert e.layout == TL_LAYOUT[lay] and e._nnz() == 0 and tuple(e.shape) == size
+    d, a, b = operand(lay, torch.int32, torch.float32)
+    same(torch.zeros_like(a), tl.zeros_like(b))
+    z = tl.empty_like(b)
+    assert z.layout == b.layout and z.shape == b.shape and z._nnz() == 0
+    with pytest.raises(RuntimeError):
+        tl.zeros(2, 4, layout=tl.sparse_bsr)
+
+
+@pytest.mark.parametrize("dtype", OP_DTYPES)
+def test_sampled_addmm(dtype):
+    d, a, b = operand("csr", torch.int64, dtype, shape=(5, 6))
+    rng = np.random.default_rng(9)
+    m1 = torch.tensor(rng.normal(size=(5, 3))).to(dtype)
+    m2 = torch.tensor(rng.normal(size=(3, 6))).to(dtype)
+    want = torch.sparse.sampled_addmm(a, m1, m2, beta=0.5, alpha=2.0)
+    got = tl.sparse.sampled_addmm(b, tt(m1), tt(m2), beta=0.5, alpha=2.0)
+    assert got.layout == tl.sparse_csr
+    np.testing.assert_array_equal(got.crow_indices().numpy(), want.crow_indices().numpy())
+    np.testing.assert_array_equal(got.col_indices().numpy(), want.col_indices().numpy())
+    _close(got.values().numpy(), want.values().numpy(), dtype)
+
+
+@pytest.mark.parametrize("lay", ["csr", "csc", "bsr"])
+def test_spsolve(lay):
+    rng = np.random.default_rng(10)
+    d = torch.tensor(rng.normal(size=(6, 6))) * torch.tensor(rng.random((6, 6)) < 0.4) + 6 * torch.eye(6,
+                                                                                                        dtype=torch.float64)
+    s = to_layout(tl, tt(d), lay, (2, 2))
+    for rhs in (torch.tensor(rng.normal(size=6)), torch.tensor(rng.normal(size=(6, 2)))):
+        _close(tl.sparse.spsolve(s, tt(rhs)).numpy(), np.linalg.solve(d.numpy(), rhs.numpy()), torch.float64)
+    rhs = torch.tensor(rng.normal(size=(2, 6)))
+    _close(tl.sparse.spsolve(s, tt(rhs), left=False).numpy(), np.linalg.solve(d.numpy().T, rhs.numpy().T).T,
+           torch.float64)
+
+
+def _masked_softmax(d, dim, log):
+    """Softmax over the non-zero elements along dim (zeros stay unstored: -inf)."""
+    x = d.numpy()
+    m = np.where(x != 0, x, -np.inf)
+    mx = m.max(axis=dim, keepdims=True)
+    mx = np.where(np.isfinite(mx), mx, 0)
+    e = np.where(x != 0, np.exp(m - mx), 0)
+    s = e.sum(axis=dim, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x != 0, (m - mx - np.log(s)) if log else e / s, 0)
+
+
+@pytest.mark.parametrize("lay", ["csr", "csc"])
+@pytest.mark.parametrize("batch", [(), (2,)])
+@pytest.mark.parametrize("log", [False, True])
+def test_sparse_softmax(lay, batch, log):
+    rng = np.random.default_rng(12)
+    d = torch.tensor(rng.normal(size=batch + (5, 6))) * torch.tensor(rng.random(batch + (5, 6)) < 0.5)
+    if batch:  # equal nse per batch entry
+        d[1] = d[0] * 2
+    s = to_layout(tl, tt(d), lay, None)
+    f = tl.sparse.log_softmax if log else tl.sparse.softmax
+    for dim in (-1, -2):
+        r = f(s, dim)
+        assert r.layout == s.layout
+        np.testing.assert_array_equal(getattr(r, names(lay)[1])().numpy(), getattr(s, names(lay)[1])().numpy())
+        got = r.to_dense().numpy()
+        want = _masked_softmax(d, dim, log)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        # the same as torch's COO sparse softmax (torch refuses CSR/CSC on the CPU)
+        tf = torch.sparse.log_softmax if log else torch.sparse.softmax
+        np.testing.assert_allclose(got, tf(d.to_sparse(), dim).to_dense().numpy(), rtol=1e-12, atol=1e-12)
