@@ -45,12 +45,7 @@ static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
     }
 }
 
-static inline int64_t index_at(const tl_tensor *ind, int64_t d, int64_t i)
-{
-    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
-}
-
-static int bounds_error(int64_t d, int64_t v, int64_t size)
+int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size)
 {
     if (v < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)v, (long long)d);
     return tl_err(TL_ERR_RUNTIME, "size is inconsistent with indices: for dim %lld, size is %lld but found index %lld",
@@ -72,8 +67,8 @@ static int linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
         }
     for (int d = 0; d < sd; d++)
         for (int64_t i = 0; i < nse; i++) {
-            int64_t v = index_at(&s->indices, d, i);
-            if (v < 0 || v >= src->sizes[d]) return bounds_error(d, v, src->sizes[d]);
+            int64_t v = tl_coo_index_at(&s->indices, d, i);
+            if (v < 0 || v >= src->sizes[d]) return tl_coo_bounds_error(d, v, src->sizes[d]);
         }
     if (span < 0) return 0;
     *fits = true;
@@ -81,7 +76,7 @@ static int linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
     memset(keys, 0, sizeof(uint64_t) * nse);
     for (int d = 0; d < sd; d++) {
         int64_t n = src->sizes[d];
-        for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] * (uint64_t)n + (uint64_t)index_at(&s->indices, d, i);
+        for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] * (uint64_t)n + (uint64_t)tl_coo_index_at(&s->indices, d, i);
     }
     return 0;
 }
@@ -126,8 +121,8 @@ bool tl_coo_indices_sorted_unique(const tl_tensor *src)
     int64_t nse = s->indices.sizes[1];
     for (int64_t i = 1; i < nse; i++) {
         int d = 0;
-        while (d < s->sparse_dim && index_at(&s->indices, d, i) == index_at(&s->indices, d, i - 1)) d++;
-        if (d == s->sparse_dim || index_at(&s->indices, d, i) < index_at(&s->indices, d, i - 1)) return false;
+        while (d < s->sparse_dim && tl_coo_index_at(&s->indices, d, i) == tl_coo_index_at(&s->indices, d, i - 1)) d++;
+        if (d == s->sparse_dim || tl_coo_index_at(&s->indices, d, i) < tl_coo_index_at(&s->indices, d, i - 1)) return false;
     }
     return true;
 }
@@ -136,7 +131,7 @@ bool tl_coo_indices_sorted_unique(const tl_tensor *src)
 static int cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
 {
     for (int d = 0; d < sd; d++) {
-        int64_t x = index_at(a, d, i), y = index_at(b, d, j);
+        int64_t x = tl_coo_index_at(a, d, i), y = tl_coo_index_at(b, d, j);
         if (x != y) return x < y ? -1 : 1;
     }
     return 0;
@@ -192,7 +187,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
         if (radix_sort(keys, perm, nse, maxkey, keys + nse, perm + nse) < 0) goto done;
     } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
         for (int d = sd - 1; d >= 0; d--) {
-            for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)index_at(&s->indices, d, perm[i]);
+            for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)tl_coo_index_at(&s->indices, d, perm[i]);
             if (radix_sort(keys, perm, nse, (uint64_t)src->sizes[d] - 1, keys + nse, perm + nse) < 0) goto done;
         }
     }
@@ -202,7 +197,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
         bool start = i == 0;
         if (!start && fits) start = keys[i] != keys[i - 1];
         for (int d = 0; !start && !fits && d < sd; d++)
-            start = index_at(&s->indices, d, perm[i]) != index_at(&s->indices, d, perm[i - 1]);
+            start = tl_coo_index_at(&s->indices, d, perm[i]) != tl_coo_index_at(&s->indices, d, perm[i - 1]);
         keys[nse + i] = start; /* the tmp half is free now */
         m += start;
     }
@@ -221,7 +216,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     for (int64_t i = 0, g = -1; i < nse; i++) {
         if (keys[nse + i]) {
             g++;
-            for (int d = 0; d < sd; d++) ni[d * m + g] = index_at(&s->indices, d, perm[i]);
+            for (int d = 0; d < sd; d++) ni[d * m + g] = tl_coo_index_at(&s->indices, d, perm[i]);
             memcpy(vout + g * rb, vin + perm[i] * rb, (size_t)rb);
         } else {
             row_add(vout + g * rb, vin + perm[i] * rb, R, acc);
@@ -256,8 +251,8 @@ int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
     for (int64_t i = 0; i < nse; i++) {
         int64_t lin = 0;
         for (int d = 0; d < sd; d++) {
-            int64_t x = index_at(&s->indices, d, i);
-            if (x < 0 || x >= src->sizes[d]) { bounds_error(d, x, src->sizes[d]); goto done; }
+            int64_t x = tl_coo_index_at(&s->indices, d, i);
+            if (x < 0 || x >= src->sizes[d]) { tl_coo_bounds_error(d, x, src->sizes[d]); goto done; }
             lin = lin * src->sizes[d] + x;
         }
         if (s->coalesced)

@@ -51,4 +51,22 @@ int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src);
  * `sparse_dim` dims. */
 int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim);
 
+/* Index d of COO entry i (indices may be strided). */
+static inline int64_t tl_coo_index_at(const tl_tensor *ind, int64_t d, int64_t i)
+{
+    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
+}
+/* torch's error for index v of dim d outside [0, size); returns -1. */
+int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size);
+
+/* ---- op kernels (sparse/coo_ops.c) ---- */
+
+/* For each entry of `src`, in stored order, its position among the entries of the
+ * coalesced `pc` (same sparse_dim), or -1: int64 (nse,). Binary search per entry. */
+int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc);
+/* index_select along sparse dim `dim` with an int64 1-D `index` (negative values wrap):
+ * int64 (2, m), row 0 the source entry, row 1 its position in `index`, ordered by that
+ * position, then stored order (torch's order). IndexError for an index out of range. */
+int tl_coo_index_select_plan(tl_tensor *out, const tl_tensor *src, int dim, const tl_tensor *index);
+
 #endif

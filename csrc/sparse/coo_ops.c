@@ -1,0 +1,121 @@
+/* coo_ops.c - COO kernels behind the op surface of tensorlib/_sparse_ops.py: finding one
+ * tensor's entries in a coalesced one (sparse * sparse) and the plan of index_select along
+ * a sparse dim. The values are moved by strided ops in Python from the plans made here, so
+ * these kernels touch only indices and are dtype-blind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "sparse/sparse.h"
+
+/* entry i of a against entry j of b, lexicographically over sd dims: -1, 0 or 1 */
+static int cmp_entry(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
+{
+    for (int d = 0; d < sd; d++) {
+        int64_t x = tl_coo_index_at(a, d, i), y = tl_coo_index_at(b, d, j);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc)
+{
+    const tl_tensor *is = &src->sparse->indices, *ip = &pc->sparse->indices;
+    int sd = src->sparse->sparse_dim;
+    int64_t n = is->sizes[1], m = ip->sizes[1];
+    if (tl_tensor_empty(out, 1, &n, TL_INT64, src->device, false) < 0) return -1;
+    int64_t *o = (int64_t *)tl_data(out);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t lo = 0, hi = m; /* first entry of pc not below entry i of src */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (cmp_entry(ip, mid, is, i, sd) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        o[i] = lo < m && cmp_entry(ip, lo, is, i, sd) == 0 ? lo : -1;
+    }
+    return 0;
+}
+
+static void format_sizes(char *buf, size_t cap, const tl_tensor *t)
+{
+    size_t k = (size_t)snprintf(buf, cap, "[");
+    for (int d = 0; d < t->ndim && k < cap; d++)
+        k += (size_t)snprintf(buf + k, cap - k, d ? ", %lld" : "%lld", (long long)t->sizes[d]);
+    if (k < cap) snprintf(buf + k, cap - k, "]");
+}
+
+/* Every pair (o, i) with outer[o] == inner[i], ordered by o, then i; values in [0, size).
+ * Written to pairs[0..m) / pairs[m..2m) of a fresh int64 (2, m) tensor. */
+static int match_pairs(tl_tensor *out, const int64_t *outer, int64_t no, const int64_t *inner, int64_t ni,
+                       int64_t size, tl_device dev)
+{
+    /* inner positions bucketed by value (a stable counting sort) */
+    int64_t *start = calloc((size_t)size + 2, sizeof(int64_t)), *order = malloc(sizeof(int64_t) * (size_t)(ni + 1));
+    int rc = -1;
+    if (!start || !order) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    for (int64_t i = 0; i < ni; i++) start[inner[i] + 2]++;
+    for (int64_t b = 0; b < size; b++) start[b + 2] += start[b + 1];
+    for (int64_t i = 0; i < ni; i++) order[start[inner[i] + 1]++] = i; /* start[v + 1] ends as bucket v's end */
+    int64_t m = 0;
+    for (int64_t o = 0; o < no; o++) m += start[outer[o] + 1] - start[outer[o]];
+    int64_t sz[2] = {2, m};
+    if (tl_tensor_empty(out, 2, sz, TL_INT64, dev, false) < 0) goto done;
+    int64_t *po = (int64_t *)tl_data(out), *pi = po + m;
+    for (int64_t o = 0, j = 0; o < no; o++)
+        for (int64_t e = start[outer[o]]; e < start[outer[o] + 1]; e++, j++) {
+            po[j] = o;
+            pi[j] = order[e];
+        }
+    rc = 0;
+done:
+    free(start);
+    free(order);
+    return rc;
+}
+
+int tl_coo_index_select_plan(tl_tensor *out, const tl_tensor *src, int dim, const tl_tensor *index)
+{
+    const tl_tensor *ind = &src->sparse->indices;
+    int64_t nse = ind->sizes[1], size = src->sizes[dim], ni = index->sizes[0];
+    int64_t *dv = malloc(sizeof(int64_t) * (size_t)(nse + ni + 1)), *iv = dv + nse;
+    tl_tensor pairs = {0};
+    int rc = -1;
+    if (!dv) return tl_err(TL_ERR_MEMORY, "out of memory");
+    for (int64_t k = 0; k < ni; k++) {
+        int64_t v = ((const int64_t *)tl_data(index))[k * index->strides[0]];
+        if (v < -size || v >= size) {
+            char sz[32 * TL_MAX_DIMS];
+            format_sizes(sz, sizeof sz, src);
+            tl_err(TL_ERR_INDEX, "index_select(): index contains %lld that is out of range for tensor of size %s at "
+                   "dimension %d", (long long)v, sz, dim);
+            goto done;
+        }
+        iv[k] = v < 0 ? v + size : v;
+    }
+    for (int64_t i = 0; i < nse; i++) {
+        dv[i] = tl_coo_index_at(ind, dim, i);
+        if (dv[i] < 0 || dv[i] >= size) { tl_coo_bounds_error(dim, dv[i], size); goto done; }
+    }
+    /* torch's order: entry-major when its brute-force path (both small) has fewer entries
+     * than index positions, index-major otherwise */
+    const int64_t small = 1 << 15;
+    bool entry_major = nse <= small && ni <= small && nse * ni <= small && nse < ni;
+    if (entry_major) {
+        rc = match_pairs(out, dv, nse, iv, ni, size, src->device);
+    } else if ((rc = match_pairs(&pairs, iv, ni, dv, nse, size, src->device)) == 0) {
+        /* swap the rows: row 0 entries, row 1 index positions */
+        int64_t m = pairs.sizes[1], sz[2] = {2, m};
+        if ((rc = tl_tensor_empty(out, 2, sz, TL_INT64, src->device, false)) == 0) {
+            const int64_t *p = (const int64_t *)tl_data(&pairs);
+            int64_t *o = (int64_t *)tl_data(out);
+            memcpy(o, p + m, sizeof(int64_t) * (size_t)m);
+            memcpy(o + m, p, sizeof(int64_t) * (size_t)m);
+        }
+    }
+done:
+    free(dv);
+    tl_tensor_clear(&pairs);
+    return rc;
+}

@@ -1,0 +1,308 @@
+"""COO op surface beyond the layer's first ops (torch 2.13's semantics): sparse * sparse
+(intersection) and sparse * dense, pow by a scalar, sum over dims, any, index_select,
+select, cat (and so stack/hstack/vstack).
+
+Each op is composed from strided ops on the components plus index-only plans computed in C
+(csrc/sparse/coo_ops.c); the implementations register into the layout gate's table
+(_sparse._HANDLERS) under the op names the gate dispatches on.
+"""
+import builtins
+import operator
+
+from . import _C
+from . import _sparse
+from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows
+from ._util import wrap_dim
+
+_prev_mul = _sparse._HANDLERS["mul"]
+_prev_reduce = _sparse._HANDLERS["_reduce"]
+
+
+def _new_entries(ind, vals, size):
+    """A COO tensor over entries in no known order: flagged coalesced only when it holds at
+    most one entry (as torch flags the results of index_select, select and cat)."""
+    return _new(ind, vals, size, ind.shape[1] <= 1)
+
+
+def _where(cond, a, b):
+    from ._ops import where
+    return where(cond, a, b)
+
+
+# ---- mul -------------------------------------------------------------------------------
+
+def _mul_sparse(x, y):
+    """sparse * sparse over the intersection of the entries.
+
+    Both coalesced: the matching entries only (sorted), coalesced. Otherwise torch's hash
+    intersection: a `source` tensor (the uncoalesced one when only one is, else the one with
+    fewer entries, the second when tied) keeps every entry, in stored order, multiplied by
+    the sum of the other's entries at the same index (0 when none); uncoalesced."""
+    sd = x.sparse_dim()
+    if x.dim() != y.dim() or sd != y.sparse_dim() or x.shape[:sd] != y.shape[:sd]:
+        raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
+                           "number of sparse dimensions, and shape of sparse dimensions")
+    dt = _C.promote_types(x.dtype, y.dtype)
+    from ._join import broadcast_shapes
+    shape = tuple(x.shape[:sd]) + tuple(broadcast_shapes(x.shape[sd:], y.shape[sd:]))
+    if x.is_coalesced() and y.is_coalesced():
+        if dt == _C.bool and x._nnz() and y._nnz():
+            kernel = "addcmul_cpu_out" if x.dense_dim() or y.dense_dim() else "mul_out_sparse"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        pos = _C._coo_lookup(x, y)
+        hit = pos >= 0
+        ind = x._indices()[:, hit]
+        vals = x._values()[hit].to(dt) * _take(y._values(), 0, pos[hit]).to(dt)
+        return _new(ind, vals, shape, True)
+    if x.is_coalesced() != y.is_coalesced():
+        pc, src = (x, y) if x.is_coalesced() else (y, x)
+    else:
+        pc, src = (x, y) if x._nnz() >= y._nnz() else (y, x)
+    pc = pc.coalesce()
+    pos = _C._coo_lookup(src, pc)
+    found = (pos >= 0).reshape((-1,) + (1,) * (pc._values().dim() - 1))
+    other = _where(found, _take(pc._values(), 0, pos).to(dt), _C.zeros((), dtype=dt))
+    vals = src._values().to(dt) * other
+    return _new(src._indices().clone(), vals, shape, src.is_coalesced())
+
+
+def _mul_dense(s, d):
+    """sparse * strided (either order): s's entries times d at their positions (d
+    broadcast to s's shape); s's indices and coalesced flag."""
+    from ._join import broadcast_shapes
+    if tuple(broadcast_shapes(s.shape, d.shape)) != tuple(s.shape):
+        raise NotImplementedError("mul: a strided operand that broadcasts beyond the sparse operand's shape is "
+                                  "not supported for sparse tensors")
+    sd = s.sparse_dim()
+    ind = s._indices()
+    if s._values().numel() == 0:  # torch gives no entries then
+        dt = _C.promote_types(s.dtype, d.dtype)
+        return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(s.shape[sd:]), dtype=dt), s.shape, True)
+    de = d.expand(s.shape)
+    if s._nnz():
+        picked = de[tuple(ind[k] for k in range(sd))] if sd else de.unsqueeze(0).expand(s._values().shape)
+    else:
+        picked = _C.empty((0,) + tuple(s.shape[sd:]), dtype=d.dtype)
+    return _new(ind, s._values() * picked, s.shape, s.is_coalesced())
+
+
+def _mul(input, other, *, out=None):
+    _no_out("mul", out)
+    if _is_sparse(input) and _is_sparse(other):
+        return _mul_sparse(input, other)
+    if _scalar_operand(other) or _scalar_operand(input):
+        return _prev_mul(input, other)
+    if _is_sparse(input) and isinstance(other, _C.TensorBase):
+        return _mul_dense(input, other)
+    if _is_sparse(other) and isinstance(input, _C.TensorBase):
+        return _mul_dense(other, input)
+    _refuse("mul.Tensor")
+
+
+# ---- pow -------------------------------------------------------------------------------
+
+def _pow(input, exponent, *, out=None):
+    """sparse ** number: the values of the coalesced tensor raised (coalesced result, of
+    input's dtype); exponent 0 would make it dense and raises, as torch."""
+    _no_out("pow", out)
+    if not _is_sparse(input):
+        _refuse("pow.Scalar")
+    if isinstance(exponent, _C.TensorBase):
+        _refuse("pow.Tensor_Tensor")
+    if exponent == 0:
+        raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make the result tensor dense")
+    s = input.coalesce()
+    v = s._values()
+    exact = not (v.dtype.is_floating_point or v.dtype.is_complex)
+    if isinstance(exponent, complex) and exponent.imag:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    if exact and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    from ._ops import result_type
+    rt = result_type(v, exponent)
+    if rt != v.dtype and not _C.can_cast(rt, v.dtype):
+        raise RuntimeError(f"result type {rt._cname} can't be cast to the desired output type {v.dtype._cname}")
+    return _new(s._indices(), v.pow(exponent).to(v.dtype), s.shape, True)
+
+
+def _pow_(self, exponent):
+    _refuse("pow_.Scalar")
+
+
+# ---- sum, any ----------------------------------------------------------------------------
+
+def sparse_sum(input, dim=None, keepdim=False, dtype=None, promote=True):
+    """Sum of a COO tensor. No dim: every element (a 0-d strided tensor). Over dims: a
+    strided tensor when every sparse dim is reduced, else a coalesced COO tensor (torch's
+    rule). ``promote`` (Tensor.sum): integer and bool values sum in int64 unless dtype= says
+    otherwise; without it (tensorlib.sparse.sum) the values keep their dtype, so a partial
+    sum of bool values ors them, and a full sum counts the coalesced tensor's entries."""
+    vals = input._values()
+    if dtype is None and promote and not (vals.dtype.is_floating_point or vals.dtype.is_complex):
+        dtype = _C.int64
+    if dim is None:
+        if not promote:
+            vals = input.coalesce()._values()
+        return vals.sum(dtype=dtype)
+    n, sd = input.dim(), input.sparse_dim()
+    dims = [wrap_dim(operator.index(d), n) for d in ((dim,) if isinstance(dim, int) else dim)]
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    if dtype is not None:
+        vals = vals.to(dtype)
+    dense_red = sorted(d - sd + 1 for d in dims if d >= sd)
+    if dense_red:
+        kept = vals.dtype
+        vals = vals.sum(dense_red)
+    sparse_keep = [d for d in range(sd) if d not in dims]
+    if not sparse_keep and sd:
+        r = vals.sum(0)
+    else:
+        if dense_red and vals.dtype != kept:  # torch.sparse.sum of bool values over a dense dim
+            raise RuntimeError(f"dtype of values ({vals.dtype._cname}) must match dtype of sparse tensor "
+                               f"({kept._cname})")
+        size = [input.shape[d] for d in range(n) if d not in dims]
+        r = _new(_rows(input._indices(), sparse_keep) if sparse_keep != list(range(sd)) else input._indices(),
+                 vals, size, False)._coalesce()
+    if keepdim:  # torch unsqueezes every dim when none is named
+        for d in sorted(dims) if dims else range(n):
+            r = r.unsqueeze(d)
+    return r
+
+
+def _reduce(x, code, dim, keepdim, dtype, param):
+    name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    if name == "sum":
+        if dim is None and keepdim:
+            dim = tuple(range(x.dim()))
+        return sparse_sum(x, dim, keepdim, dtype)
+    if name == "any":
+        if dim is not None or keepdim:
+            _refuse("any.dim")
+        return x._values().any()
+    return _prev_reduce(x, code, dim, keepdim, dtype, param)
+
+
+# ---- index_select, select, __getitem__ ----------------------------------------------------
+
+def _index_select(input, dim, index):
+    """Entries along a sparse dim are picked per index position (in index order, then stored
+    order; uncoalesced unless empty); along a dense dim the values are selected."""
+    if not _is_sparse(input) or _is_sparse(index):
+        raise IndexError("index_select() argument index must be 1-D strided (non-sparse) long-tensor.")
+    n, sd = input.dim(), input.sparse_dim()
+    dim = wrap_dim(dim, n)
+    if index.dtype != _C.int64 or index.dim() != 1:
+        raise IndexError("index_select() argument index must be 1-D strided (non-sparse) long-tensor.")
+    size = list(input.shape)
+    size[dim] = index.shape[0]
+    if dim >= sd:
+        vals, vd = input._values(), dim - sd + 1
+        if vals.numel() == 0:  # no element read: torch checks no index then
+            shape = list(vals.shape)
+            shape[vd] = index.shape[0]
+            return _new_entries(input._indices().clone(), _C.zeros(tuple(shape), dtype=vals.dtype), size)
+        bad = (index < 0) | (index >= input.shape[dim])
+        if bad.any():
+            raise RuntimeError(f"index {index[bad][0].item()} is out of bounds for dimension {vd} with size "
+                               f"{input.shape[dim]}")
+        vals = vals.index_select(vd, index)
+        return _new_entries(input._indices().clone(), vals, size)
+    plan = _C._coo_index_select_plan(input, dim, index)
+    ind = input._indices().index_select(1, plan[0])
+    ind[dim] = plan[1]
+    return _new_entries(ind, input._values().index_select(0, plan[0]), size)
+
+
+def _select(input, dim, index):
+    """A sparse dim: the entries at `index` with that dim removed (a strided tensor, their
+    sum, when it was the only sparse dim); a dense dim: the values selected."""
+    n, sd = input.dim(), input.sparse_dim()
+    if isinstance(dim, str):
+        _refuse("select.Dimname")
+    dim = wrap_dim(operator.index(dim), n)
+    index = operator.index(index)
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
+                         f"dimension {dim}")
+    index += size if index < 0 else 0
+    ind, vals = input._indices(), input._values()
+    new_size = list(input.shape[:dim]) + list(input.shape[dim + 1:])
+    if dim >= sd:
+        return _new_entries(ind.clone(), vals.select(dim - sd + 1, index), new_size)
+    keep = ind[dim] == index
+    vals = vals[keep]
+    if sd == 1:  # no sparse dim left: the sum of the entries there, in their dtype (bool: or)
+        return vals.any(0) if vals.dtype == _C.bool else vals.sum(0, dtype=vals.dtype)
+    rows = [d for d in range(sd) if d != dim]
+    return _new_entries(_rows(ind, rows)[:, keep], vals, new_size)
+
+
+def _getitem(input, key):
+    """s[i] with an integer i is select(0, i); other keys refuse as torch."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return _select(input, 0, key)
+    _refuse("as_strided")
+
+
+# ---- cat ---------------------------------------------------------------------------------
+
+def _cat(tensors, dim=0):
+    """Concatenation of COO tensors of one sparse_dim/dense_dim: along a sparse dim the
+    indices are shifted, along a dense dim each tensor's values are zero-padded to the joint
+    width; the result holds every entry (uncoalesced)."""
+    ts = list(tensors)
+    if not ts:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    n = ts[0].dim()
+    dim = wrap_dim(operator.index(dim), n)
+    if not _is_sparse(ts[0]):  # torch reads the first tensor's values before any check
+        raise NotImplementedError("Could not run 'aten::_values' with arguments from the 'CPU' backend. This could "
+                                  "be because the operator doesn't exist for this backend.")
+    for i, t in enumerate(ts):
+        if not _is_sparse(t):
+            raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at position {i}.")
+    sd, dd = ts[0].sparse_dim(), ts[0].dense_dim()
+    for i, t in enumerate(ts):
+        if t.sparse_dim() != sd or t.dense_dim() != dd:
+            raise RuntimeError(f"All tensors must have the same sparse_dim and dense_dim: {sd}, {dd}, but tensor "
+                               f"at position {i} has {t.sparse_dim()}, {t.dense_dim()}.")
+        if any(t.shape[d] != ts[0].shape[d] for d in range(n) if d != dim):
+            raise RuntimeError(f"All tensors must have the same shape: {list(ts[0].shape)} (except in the "
+                               f"concatenating dimension), but found shape: {list(t.shape)} at position {i}.")
+    dt = ts[0].dtype
+    for t in ts[1:]:
+        dt = _C.promote_types(dt, t.dtype)
+    size = list(ts[0].shape)
+    size[dim] = builtins.sum(t.shape[dim] for t in ts)
+    inds, vals, offset = [], [], 0
+    for t in ts:
+        ind, val = t._indices(), t._values().to(dt)
+        if dim < sd:
+            if offset:
+                shift = _C.zeros((sd, 1), dtype=_C.int64)
+                shift[dim] = offset
+                ind = ind + shift
+        else:
+            vshape = list(val.shape)
+            vd = dim - sd + 1
+            vshape[vd] = size[dim]
+            padded = _C.zeros(tuple(vshape), dtype=dt)
+            padded.narrow(vd, offset, t.shape[dim]).copy_(val)
+            val = padded
+        offset += t.shape[dim]
+        inds.append(ind)
+        vals.append(val)
+    return _new_entries(_sparse._cat(inds, 1), _sparse._cat(vals, 0), size)
+
+
+_sparse._HANDLERS.update({
+    "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
+    "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
+    "_cat": _cat,
+})
+for _n in ("mul", "multiply"):
+    _sparse._HANDLERS[_n + "_"] = _sparse._inplace(_mul)
+del _n

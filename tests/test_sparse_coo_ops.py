@@ -1,0 +1,311 @@
+"""The COO op surface of tensorlib/_sparse_ops.py against torch 2.13: sparse * sparse and
+sparse * dense, pow, sum over dims, any, index_select, select, cat/stack/hstack/vstack.
+
+Every op runs on a grid (float32/64, int64, bool, complex64; coalesced and uncoalesced;
+hybrid; nse 0; 0-size dims): the result must equal torch's in every observable (indices in
+torch's order, values, coalesced flag, dtype, shape) or raise torch's exception, and its
+to_dense() must equal the same op on the dense operands."""
+import numpy as np
+import pytest
+import torch
+
+import tensorlib as tl
+
+pytestmark = [pytest.mark.filterwarnings("ignore:Sparse invariant checks"),
+              pytest.mark.filterwarnings("ignore:Casting complex values to real")]
+
+DTYPES = [np.float32, np.float64, np.int64, np.bool_, np.complex64]
+
+# (shape, sparse_dim, nse): 2-D, hybrid, 3-D hybrid, nse 0, 0-size dims
+SHAPES = [((5, 4), 2, 12), ((4, 3), 1, 7), ((3, 4, 2), 2, 9), ((2, 3), 2, 0), ((0, 3), 1, 0), ((3, 0), 1, 4)]
+
+
+def random_coo(rng, shape, sd, nse, dtype):
+    ind = np.stack([rng.integers(0, shape[d], size=nse) for d in range(sd)]) if sd else np.zeros((0, nse))
+    val = rng.standard_normal((nse,) + tuple(shape[sd:]))
+    if dtype == np.bool_:
+        val = val > 0
+    elif dtype == np.complex64:
+        val = (val * 4).round() + 1j * (rng.standard_normal(val.shape) * 4).round()
+    val = val.astype(dtype)
+    return ind.astype(np.int64), val
+
+
+def both(ind, val, shape, coalesce=False):
+    a = torch.sparse_coo_tensor(torch.tensor(ind), torch.tensor(val), shape, check_invariants=True)
+    b = tl.sparse_coo_tensor(tl.tensor(ind), tl.tensor(val), shape)
+    return (a.coalesce(), b.coalesce()) if coalesce else (a, b)
+
+
+def cases(dtype, seed=0):
+    """(torch, tensorlib) pairs over SHAPES, uncoalesced then coalesced."""
+    out = []
+    for k, (shape, sd, nse) in enumerate(SHAPES):
+        rng = np.random.default_rng(seed * 1000 + k)
+        ind, val = random_coo(rng, shape, sd, nse, dtype)
+        for c in (False, True):
+            out.append(both(ind, val, shape, c))
+    return out
+
+
+def np_of(t):
+    return t.numpy() if isinstance(t, torch.Tensor) else t.numpy()
+
+
+def same_values(x, y, dtype_name):
+    if dtype_name.startswith(("float", "complex")):
+        np.testing.assert_allclose(np_of(x), np_of(y), rtol=2e-6, atol=1e-12)
+    else:
+        np.testing.assert_array_equal(np_of(x), np_of(y))
+
+
+def check(a, b):
+    """torch result a, tensorlib result b: equal in every observable."""
+    assert str(a.dtype).split(".")[1] == str(b.dtype).split(".")[1]
+    assert tuple(a.shape) == tuple(b.shape)
+    dn = str(a.dtype).split(".")[1]
+    if a.layout == torch.sparse_coo:
+        assert b.layout == tl.sparse_coo
+        assert a.sparse_dim() == b.sparse_dim() and a.dense_dim() == b.dense_dim()
+        assert a.is_coalesced() == b.is_coalesced()
+        np.testing.assert_array_equal(a._indices().numpy(), b._indices().numpy())
+        same_values(a._values(), b._values(), dn)
+    else:
+        assert b.layout == tl.strided
+        same_values(a, b, dn)
+
+
+def outcome(f):
+    try:
+        return f(), None
+    except Exception as e:  # noqa: BLE001
+        return None, (type(e), str(e).split("\n")[0].split(" This could be")[0])
+
+
+def compare(ft, fl, args_t, args_l, dense_op=None):
+    """Runs the op in torch and tensorlib: same result or same exception; and the
+    tensorlib result's to_dense() equals dense_op (a torch function) on dense operands."""
+    rt, et = outcome(lambda: ft(*args_t))
+    rl, el = outcome(lambda: fl(*args_l))
+    if et is not None:
+        assert el is not None, f"torch raised {et}, tensorlib returned {rl}"
+        assert el[0] is et[0] or issubclass(el[0], et[0]), (el, et)
+        assert el[1] == et[1], (el, et)
+        return None
+    assert el is None, f"tensorlib raised {el}"
+    check(rt, rl)
+    if dense_op is not None:
+        dense_args = [x.to_dense() if isinstance(x, torch.Tensor) and x.layout == torch.sparse_coo else x
+                      for x in args_t]
+        want = dense_op(*dense_args)
+        got = rl.to_dense() if rl.layout == tl.sparse_coo else rl
+        same_values(want, got, str(want.dtype).split(".")[1])
+    return rl
+
+
+# ---- mul ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mul_sparse_sparse_like_torch(dtype):
+    xs = cases(dtype, 1)
+    ys = cases(dtype, 2)
+    for (a, b), (c, d) in zip(xs, ys):
+        for (p, q), (r, s) in (((a, b), (c, d)), ((c, d), (a, b)), ((a, b), (a, b))):
+            compare(lambda x, y: x * y, lambda x, y: x * y, (p, r), (q, s), torch.mul)
+            compare(torch.mul, tl.mul, (p, r), (q, s))
+
+
+def test_mul_sparse_sparse_mixed_dtypes_sizes_and_in_place():
+    a, b = both([[1, 0, 1, 1], [2, 0, 0, 2]], [1., 2., 3., 4.], (2, 3))
+    c, d = both([[1, 1, 0], [2, 0, 0]], [5, 6, 7], (2, 3), coalesce=True)
+    compare(lambda x, y: x * y, lambda x, y: x * y, (a, c), (b, d), torch.mul)
+    compare(lambda x, y: x * y, lambda x, y: x * y, (c, a), (d, b), torch.mul)
+    e, f = both([[0], [0]], [1.], (2, 4))
+    compare(lambda x, y: x * y, lambda x, y: x * y, (a, e), (b, f))
+    compare(lambda x, y: x * y, lambda x, y: x * y, (c, e.coalesce()), (d, f.coalesce()))
+    compare(lambda x, y: x.clone().mul_(y), lambda x, y: x.clone().mul_(y), (a, c), (b, d))
+    # duplicates on both sides, ties in nse, 0 sparse dims (scalars)
+    for i, v, j, w in (([[0, 0]], [1, 2], [[0, 0]], [3, 4]), ([[3, 1, 3, 0]], [1., 2., 3., 4.], [[4, 3, 1, 3]],
+                                                              [10., 20., 30., 40.]),
+                       (np.zeros((0, 1)), [3.], np.zeros((0, 2)), [3., 1.]),
+                       (np.zeros((0, 2)), [3., 1.], np.zeros((0, 3)), [3., 1., 1.])):
+        size = (5,) if len(i) else ()
+        p, q = both(i, v, size)
+        r, s = both(j, w, size)
+        compare(lambda x, y: x * y, lambda x, y: x * y, (p, r), (q, s), torch.mul)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex64])
+def test_mul_sparse_dense_like_torch(dtype):
+    rng = np.random.default_rng(3)
+    for a, b in cases(dtype, 3):
+        dn = (rng.standard_normal(tuple(a.shape)) * 3).round().astype(dtype)
+        compare(lambda x, y: x * y, lambda x, y: x * y, (a, torch.tensor(dn)), (b, tl.tensor(dn)), torch.mul)
+        compare(lambda x, y: y * x, lambda x, y: y * x, (a, torch.tensor(dn)), (b, tl.tensor(dn)), torch.mul)
+        row = dn.reshape(-1)[:a.shape[-1]] if dn.size else np.zeros(a.shape[-1], dtype)
+        compare(lambda x, y: x * y, lambda x, y: x * y, (a, torch.tensor(row)), (b, tl.tensor(row)))
+        f64 = np.ones(tuple(a.shape))
+        compare(lambda x, y: x * y, lambda x, y: x * y, (a, torch.tensor(f64)), (b, tl.tensor(f64)))
+
+
+def test_mul_refuses_what_it_cannot_do():
+    _, b = both([[0, 1]], [1., 2.], (3,))
+    with pytest.raises(NotImplementedError):
+        b * tl.ones(2, 3)  # the dense operand would grow the result
+
+
+# ---- pow ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, 0, 2.5, 1j])
+def test_pow_like_torch(dtype, exponent):
+    for a, b in cases(dtype, 4):
+        compare(lambda x: x.pow(exponent), lambda x: x.pow(exponent), (a,), (b,))
+        compare(lambda x: x ** exponent, lambda x: x ** exponent, (a,), (b,))
+        compare(lambda x: torch.pow(x, exponent), lambda x: tl.pow(x, exponent), (a,), (b,))
+
+
+def test_pow_forms_torch_refuses():
+    a, b = both([[0, 1]], [1., 2.], (3,))
+    for ft, fl in ((lambda x: x.pow(torch.tensor(2.)), lambda x: x.pow(tl.tensor(2.))),
+                   (lambda x: 2 ** x, lambda x: 2 ** x), (lambda x: x.clone().pow_(2), lambda x: x.clone().pow_(2))):
+        compare(ft, fl, (a,), (b,))
+
+
+# ---- sum, any -----------------------------------------------------------------------------
+
+def dim_lists(n):
+    out = [None, [], 0, -1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            out.append((i, j))
+    out.append(tuple(range(n)))
+    out.append((0, 0))
+    return out
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sum_like_torch(dtype):
+    for a, b in cases(dtype, 5):
+        for dim in dim_lists(a.dim()):
+            for kw in ({}, {"dtype": torch.float64}):
+                kl = {"dtype": tl.float64} if kw else {}
+                compare(lambda x: torch.sparse.sum(x, dim, **kw) if dim is not None else torch.sparse.sum(x, **kw),
+                        lambda x: tl.sparse.sum(x, dim, **kl) if dim is not None else tl.sparse.sum(x, **kl),
+                        (a,), (b,))
+                if dim is None:  # (stored bool duplicates count, as torch: the dense sum differs then)
+                    compare(lambda x: x.sum(**kw), lambda x: x.sum(**kl), (a,), (b,),
+                            None if dtype == np.bool_ and not a.is_coalesced() else (lambda x: x.sum(**kw)))
+                    continue
+                dense = None if isinstance(dim, list) or dtype == np.bool_ and not a.is_coalesced() else \
+                    (lambda x: x.sum(dim, **kw))
+                compare(lambda x: x.sum(dim, **kw), lambda x: x.sum(dim, **kl), (a,), (b,), dense)
+                compare(lambda x: x.sum(dim, keepdim=True), lambda x: x.sum(dim, keepdim=True), (a,), (b,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_any_like_torch(dtype):
+    for a, b in cases(dtype, 6):
+        compare(lambda x: x.any(), lambda x: x.any(), (a,), (b,), lambda x: x.any())
+        compare(torch.any, tl.any, (a,), (b,))
+        compare(lambda x: x.any(0), lambda x: x.any(0), (a,), (b,))
+    a, b = both([[0, 0]], [1., -1.], (2,))  # duplicates cancelling: any of the stored values, as torch
+    compare(lambda x: x.any(), lambda x: x.any(), (a,), (b,))
+
+
+# ---- index_select, select -----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index_select_like_torch(dtype):
+    rng = np.random.default_rng(7)
+    for a, b in cases(dtype, 7):
+        for dim in range(-1, a.dim()):
+            n = a.shape[dim]
+            picks = [[], [0], list(rng.integers(0, n, size=5))] if n else [[]]
+            if n:
+                picks += [[-1, 0], [n], [-n - 1]]
+            for p in picks:
+                it, il = torch.tensor(p, dtype=torch.int64), tl.tensor(p, dtype=tl.int64)
+                compare(lambda x, i: x.index_select(dim, i), lambda x, i: x.index_select(dim, i), (a, it), (b, il),
+                        None if any(not 0 <= v < n for v in p) else (lambda x, i: x.index_select(dim, i)))
+                compare(torch.index_select, tl.index_select, (a, dim, it), (b, dim, il))
+    a, b = both([[0, 1]], [1., 2.], (3,))
+    for it, il in ((torch.tensor([1], dtype=torch.int32), tl.tensor([1], dtype=tl.int32)),
+                   (torch.tensor([[1]]), tl.tensor([[1]])), (torch.tensor(1), tl.tensor(1))):
+        compare(lambda x, i: x.index_select(0, i), lambda x, i: x.index_select(0, i), (a, it), (b, il))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_select_like_torch(dtype):
+    for a, b in cases(dtype, 8):
+        for dim in range(-a.dim(), a.dim()):
+            n = a.shape[dim]
+            for i in sorted({0, n - 1, -1, n, -n - 1}):
+                dense = (lambda x: x.select(dim, i)) if -n <= i < n else None
+                compare(lambda x: x.select(dim, i), lambda x: x.select(dim, i), (a,), (b,), dense)
+                compare(torch.select, tl.select, (a, dim, i), (b, dim, i))
+        if a.shape[0]:
+            compare(lambda x: x[0], lambda x: x[0], (a,), (b,), lambda x: x[0])
+    a, b = both([[0, 1]], [1., 2.], (3,))
+    compare(lambda x: x[0:1], lambda x: x[0:1], (a,), (b,))
+
+
+# ---- cat, stack, hstack, vstack ------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cat_stack_like_torch(dtype):
+    xs, ys = cases(dtype, 9), cases(dtype, 10)
+    for (a, b), (c, d) in zip(xs, ys):
+        for dim in range(-a.dim(), a.dim()):
+            compare(lambda *t: torch.cat(t, dim), lambda *t: tl.cat(t, dim), (a, c), (b, d),
+                    lambda *t: torch.cat(t, dim))
+            compare(lambda *t: torch.cat(t, dim), lambda *t: tl.cat(t, dim), (a,), (b,))
+        for dim in range(-a.dim() - 1, a.dim() + 1):
+            compare(lambda *t: torch.stack(t, dim), lambda *t: tl.stack(t, dim), (a, c, a), (b, d, b),
+                    lambda *t: torch.stack(t, dim))
+        compare(lambda *t: torch.hstack(t), lambda *t: tl.hstack(t), (a, c), (b, d), lambda *t: torch.hstack(t))
+        compare(lambda *t: torch.vstack(t), lambda *t: tl.vstack(t), (a, c), (b, d), lambda *t: torch.vstack(t))
+        compare(lambda *t: torch.cat(t, a.dim()), lambda *t: tl.cat(t, a.dim()), (a, c), (b, d))
+
+
+def test_cat_errors_and_promotion_like_torch():
+    a, b = both([[1, 0, 1, 1], [2, 0, 0, 2]], [1., 2., 3., 4.], (2, 3))
+    c, d = both([[0], [0]], [1], (2, 3))
+    e, f = both([[0], [0]], [1.], (2, 4))
+    g, h = both([[1, 0]], [[1., 2., 3.], [3., 4., 5.]], (2, 3))
+    compare(lambda *t: torch.cat(t), lambda *t: tl.cat(t), (a, c), (b, d), lambda *t: torch.cat(t))
+    for args_t, args_l in (((a, e), (b, f)), ((a, g), (b, h)), ((a, torch.ones(2, 3)), (b, tl.ones(2, 3))),
+                           ((torch.ones(2, 3), a), (tl.ones(2, 3), b)), ((), ())):
+        compare(lambda *t: torch.cat(t), lambda *t: tl.cat(t), args_t, args_l)
+    compare(lambda *t: torch.cat(t, 1), lambda *t: tl.cat(t, 1), (a, e), (b, f), lambda *t: torch.cat(t, 1))
+    x, y = both([[0, 1]], [1., 2.], (3,))
+    z, w = both([[0]], [5.], (2,))
+    compare(lambda *t: torch.hstack(t), lambda *t: tl.hstack(t), (x, z), (y, w), lambda *t: torch.hstack(t))
+    z, w = both([[2]], [5.], (3,))
+    compare(lambda *t: torch.vstack(t), lambda *t: tl.vstack(t), (x, z), (y, w), lambda *t: torch.vstack(t))
+
+
+def test_index_select_large_matches_torch_as_a_tensor():
+    """Beyond torch's brute-force size its entry order depends on thread counts and sort
+    choices; the selected tensor (coalesced) and the dense form must still agree."""
+    rng = np.random.default_rng(11)
+    ind, val = random_coo(rng, (300, 50), 2, 4000, np.float64)
+    a, b = both(ind, val, (300, 50))
+    for dim, n in ((0, 300), (1, 50)):
+        p = rng.integers(-n, n, size=400)
+        r = b.index_select(dim, tl.tensor(p))
+        assert r._nnz() == a.index_select(dim, torch.tensor(p))._nnz()
+        check(a.index_select(dim, torch.tensor(p)).coalesce(), r.coalesce())
+        np.testing.assert_allclose(r.to_dense().numpy(), a.to_dense().index_select(dim, torch.tensor(p % n)).numpy())
+
+
+def test_user_guide_ops_examples():
+    s = tl.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3., 4., 5.], (2, 3))
+    t = tl.sparse_coo_tensor([[1, 1], [0, 1]], [2., 7.], (2, 3))
+    assert (s * t).to_dense().tolist() == [[0., 0., 0.], [8., 0., 0.]]
+    assert tl.sparse.sum(s, 1).to_dense().tolist() == [3., 9.]
+    assert s.sum(0).layout == tl.sparse_coo and s.sum((0, 1)).item() == 12.
+    assert tl.cat([s, t], 1).shape == (2, 6) and tl.stack([s, t]).shape == (2, 2, 3)
+    assert s.index_select(1, tl.tensor([2, 2])).to_dense().tolist() == [[3., 3.], [5., 5.]]
+    assert s[1].to_dense().tolist() == [4., 0., 5.]
+    assert (s ** 2)._values().tolist() == [9., 16., 25.]
