@@ -309,3 +309,17 @@ def test_user_guide_ops_examples():
     assert s.index_select(1, tl.tensor([2, 2])).to_dense().tolist() == [[3., 3.], [5., 5.]]
     assert s[1].to_dense().tolist() == [4., 0., 5.]
     assert (s ** 2)._values().tolist() == [9., 16., 25.]
+
+
+@pytest.mark.parametrize("size", [(7, 5, 3), (2**31, 2**31, 1), (1, 2**32, 3), (2**32, 1, 3), (3, 2**31, 3)])
+def test_coalesce_paths_like_torch(size):
+    """coalesce's sort paths (positions packed below the keys; (key, position) pairs when
+    both do not fit one word) and its 32/64-bit unlinearization of the keys."""
+    rng = np.random.default_rng(12)
+    nse = 300
+    sd = 2
+    ind = np.stack([rng.integers(0, min(s, 6), size=nse) * (s // min(s, 6)) for s in size[:sd]]).astype(np.int64)
+    for dtype in (np.float64, np.int64, np.bool_, np.complex64):
+        val = random_coo(rng, (3,) + size[sd:], 1, nse, dtype)[1]
+        a, b = both(ind, val, size)
+        check(a.coalesce(), b.coalesce())
