@@ -34,7 +34,9 @@ from . import _linalg, _random, _sparse
 _linalg._install_methods(Tensor)
 _random._install_methods(Tensor)
 _sparse._install_methods(Tensor)
-from . import _sparse_ops  # noqa: E402,F401  (registers the COO op surface into the gate's table)
+from . import _sparse_ops  # noqa: E402  (registers the COO op surface into the gate's table)
+_sparse_ops._install_methods(Tensor)
+from ._sparse_ops import smm, hspmm, sspaddmm  # noqa: E402,F401
 from ._sparse import sparse_coo_tensor  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (tensorlib.sparse)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)

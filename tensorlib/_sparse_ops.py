@@ -12,6 +12,7 @@ import operator
 from . import _C
 from . import _sparse
 from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows
+from ._out import write_out
 from ._util import wrap_dim
 
 _prev_mul = _sparse._HANDLERS["mul"]
@@ -298,11 +299,175 @@ def _cat(tensors, dim=0):
     return _new_entries(_sparse._cat(inds, 1), _sparse._cat(vals, 0), size)
 
 
+# ---- products ------------------------------------------------------------------------------
+
+def _same_dtype(ref, *others):
+    for t in others:
+        if t.dtype != ref.dtype:
+            raise RuntimeError(f"expected scalar type {ref.dtype._cname} but found {t.dtype._cname}")
+
+
+def _sparse_sparse_mm(a, b):
+    """2-D COO @ 2-D COO: every product of an entry (i, k) of a with an entry (k, j) of b,
+    summed per (i, j): a coalesced COO tensor (explicit zeros of cancelling sums kept)."""
+    if a.sparse_dim() != 2 or b.sparse_dim() != 2 or a.dense_dim() or b.dense_dim():
+        _refuse("mm")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"mat1 dtype {a.dtype._cname} does not match mat2 dtype {b.dtype._cname}")
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
+        raise NotImplementedError(f"\"sparse_matmul\" not implemented for '{a.dtype._cname}'")
+    ai, bi = a._indices(), b._indices()
+    plan = _C._coo_index_select_plan(b, 0, ai[1])  # (entry of b, entry of a) with b.row == a.col
+    ind = _sparse._cat([ai[0:1].index_select(1, plan[1]), bi[1:2].index_select(1, plan[0])], 0)
+    vals = a._values().index_select(0, plan[1]) * b._values().index_select(0, plan[0])
+    return _new(ind, vals, (a.shape[0], b.shape[1]), False)._coalesce()
+
+
+def _mm(input, mat2, *, out=None):
+    if _is_sparse(input) and _is_sparse(mat2):
+        _no_out("mm", out)
+        return _sparse_sparse_mm(input, mat2)
+    return write_out(_sparse._mm_impl("mm", input, mat2), out, "mm")
+
+
+def _matmul(input, other, *, out=None):
+    if _is_sparse(input) and _is_sparse(other):
+        _no_out("matmul", out)
+        return _sparse_sparse_mm(input, other)
+    return write_out(_sparse._mm_impl("matmul", input, other), out, "matmul")
+
+
+def _scalars_for(dt, *xs):
+    """alpha/beta as torch applies them: cast to the operands' dtype (integers truncate)."""
+    return tuple(int(x) if not (dt.is_floating_point or dt.is_complex) and dt != _C.bool else x for x in xs)
+
+
+def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2) with one of mat1/mat2 a 2-D COO tensor and the
+    other strided: strided result (input broadcast; beta == 0 ignores it, NaN included).
+    torch accepts only a sparse mat1; a sparse mat2 is supported here too."""
+    if _is_sparse(input):
+        raise RuntimeError("addmm_sparse_dense: expected strided result tensor, got tensor with layout Sparse")
+    if _is_sparse(mat1) and _is_sparse(mat2):
+        raise RuntimeError("addmm_sparse_dense: expected either 'mat1' to have sparse layout and 'mat2' to have strided "
+                           "layout, got 'mat1' with layout Sparse and 'mat2' with layout Sparse")
+    sp = mat1 if _is_sparse(mat1) else mat2
+    if sp.sparse_dim() != 2:
+        raise RuntimeError(f"addmm: matrices expected, got {sp.sparse_dim()}D tensor")
+    _same_dtype(sp, mat2 if sp is mat1 else mat1, input)
+    if sp.dtype == _C.bool and sp._nnz():  # torch's kernel runs (and refuses bool) only on entries
+        raise NotImplementedError("\"addmm_sparse_dense\" not implemented for 'Bool'")
+    prod = _sparse._mm_impl("addmm", mat1, mat2)
+    beta, alpha = _scalars_for(prod.dtype, beta, alpha)
+    base = input.expand(prod.shape)
+    if alpha != 1:
+        prod = prod * alpha
+    r = prod if beta == 0 else (base * beta if beta != 1 else base) + prod
+    return write_out(r.to(sp.dtype), out, "addmm")
+
+
+def sparse_addmm(mat, mat1, mat2, *, beta=1., alpha=1.):
+    """tensorlib.sparse.addmm: beta * mat + alpha * (mat1 @ mat2), mat1 a 2-D COO tensor
+    (or mat2, which torch refuses), strided result."""
+    return _addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _bmm(input, mat2, *, out=None):
+    """3-D COO (3 sparse dims) @ strided 3-D: a strided batch of products."""
+    if _is_sparse(mat2):
+        raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
+    if input.dense_dim():
+        raise RuntimeError(f"bmm_sparse: Tensor 'self' must have 0 dense dims, but has {input.dense_dim()}")
+    if input.sparse_dim() != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'self' must have 3 sparse dims, but has {input.sparse_dim()}")
+    if mat2.dim() != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'mat2' must have 3 dims, but has {mat2.dim()}")
+    b, n, m = input.shape
+    if mat2.shape[0] != b:
+        raise RuntimeError("bmm_sparse: 'self.size(0)' and 'mat2.size(0)' must match")
+    if mat2.shape[1] != m:
+        raise RuntimeError("bmm_sparse: 'self.size(2)' and 'mat2.size(1)' must match")
+    _same_dtype(input, mat2)
+    p = mat2.shape[2]
+    ind, vals = input._indices(), input._values()
+    r = _C.zeros((b * n, p), dtype=input.dtype)
+    if vals.shape[0] and p:
+        picked = mat2.reshape(b * m, p).index_select(0, ind[0] * m + ind[2]) * vals.unsqueeze(1)
+        r.index_add_(0, ind[0] * n + ind[1], picked)
+    return write_out(r.reshape(b, n, p), out, "bmm")
+
+
+def _rows_product(name, s, d):
+    """The rows of s holding entries (sorted, unique) and those rows of s @ d."""
+    if s.sparse_dim() != 2 or s.dense_dim():
+        _refuse(name)
+    if d.dim() != 2 or _is_sparse(d):
+        raise RuntimeError(f"{name}: Argument #3: Expected 2D tensor, got {d.dim()}D")
+    if s.shape[1] != d.shape[0]:
+        raise RuntimeError(f"{name}: Argument #3: Expected dim 0 size {s.shape[1]}, got {d.shape[0]}")
+    _same_dtype(s, d)
+    from ._reduce import unique
+    rows = unique(s._indices()[0])
+    return rows, _sparse._mm_impl(name, s, d).index_select(0, rows)
+
+
+def _full_rows(rows, block):
+    """COO indices (2, r * p) and values of the dense rows `block` placed at `rows`."""
+    from ._factories import arange
+    p = block.shape[1]
+    ind = _sparse._cat([rows.repeat_interleave(p).reshape(1, -1), arange(p).repeat(rows.shape[0]).reshape(1, -1)], 0)
+    return ind, block.reshape(-1)
+
+
+def hspmm(mat1, mat2, *, out=None):
+    """mat1 (2-D COO) @ mat2 (strided) as a hybrid COO tensor: one entry per row of mat1
+    that holds entries, its value the dense row of the product."""
+    _no_out("hspmm", out)
+    rows, block = _rows_product("hspmm", mat1, mat2)
+    return _new_entries(rows.reshape(1, -1), block, (mat1.shape[0], mat2.shape[1]))
+
+
+def smm(input, mat):
+    """input (2-D COO) @ mat (strided) as a COO tensor: every element of the rows of the
+    product where input holds entries (explicit zeros included, as torch)."""
+    rows, block = _rows_product("sspaddmm", input, mat)
+    ind, vals = _full_rows(rows, block)
+    return _new_entries(ind, vals, (input.shape[0], mat.shape[1]))
+
+
+def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2) as a COO tensor (input and mat1 COO, mat2
+    strided): input's entries scaled by beta, then the product's rows as smm gives them,
+    uncoalesced."""
+    _no_out("sspaddmm", out)
+    if not _is_sparse(input):
+        raise RuntimeError("sspaddmm: expected a sparse COO tensor as input, got a strided one")
+    rows, block = _rows_product("sspaddmm", mat1, mat2)
+    if tuple(input.shape) != (mat1.shape[0], mat2.shape[1]):
+        d = 0 if input.shape[0] != mat1.shape[0] else 1
+        raise RuntimeError(f"sspaddmm: Argument #1: Expected dim {d} size {(mat1.shape[0], mat2.shape[1])[d]}, got "
+                           f"{input.shape[d]}")
+    beta, alpha = _scalars_for(input.dtype, beta, alpha)
+    ind, vals = _full_rows(rows, block)
+    mv = input._values()
+    ind = _sparse._cat([input._indices(), ind], 1)
+    vals = _sparse._cat([mv * beta if beta != 1 else mv, vals * alpha if alpha != 1 else vals], 0)
+    return _new_entries(ind, vals.to(input.dtype), input.shape)
+
+
 _sparse._HANDLERS.update({
     "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
     "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
-    "_cat": _cat,
+    "_cat": _cat, "mm": _mm, "matmul": _matmul, "addmm": _addmm, "bmm": _bmm,
 })
 for _n in ("mul", "multiply"):
     _sparse._HANDLERS[_n + "_"] = _sparse._inplace(_mul)
 del _n
+
+
+def _install_methods(Tensor):
+    for f in (smm, hspmm, sspaddmm):
+        setattr(Tensor, f.__name__, f)

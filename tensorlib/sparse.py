@@ -1,15 +1,19 @@
 """tensorlib.sparse: torch.sparse's namespace (what exists so far: the invariant-check
 switch, mm, sum and SciPy interop). The COO layer itself is in tensorlib/_sparse.py."""
 from ._sparse import check_sparse_tensor_invariants, from_scipy  # noqa: F401
-from ._sparse import _mm_impl, _is_sparse
-from ._sparse_ops import sparse_sum
+from ._sparse import _is_sparse
+from ._sparse_ops import sparse_sum, sparse_addmm as addmm, _mm
 
-__all__ = ["check_sparse_tensor_invariants", "from_scipy", "mm", "sum"]
+__all__ = ["check_sparse_tensor_invariants", "from_scipy", "mm", "sum", "addmm"]
 
 
-def mm(mat1, mat2):
-    """Product of a 2-D COO tensor and a strided matrix (or the reverse); strided result."""
-    return _mm_impl("mm", mat1, mat2)
+def mm(mat1, mat2, reduce=None):
+    """Product of a 2-D COO tensor and a strided matrix (or the reverse): strided; of two
+    2-D COO tensors: a coalesced COO tensor. ``reduce`` (torch's CSR-only option) refuses."""
+    if reduce is not None:
+        raise NotImplementedError("Could not run 'aten::_sparse_mm_reduce_impl' with arguments from the 'SparseCPU' "
+                                  "backend.")
+    return _mm(mat1, mat2)
 
 
 def sum(input, dim=None, dtype=None):
