@@ -458,6 +458,129 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return _new_entries(ind, vals.to(input.dtype), input.shape)
 
 
+# ---- softmax, spdiags, sparse_resize_ ------------------------------------------------------
+
+def _softmax_impl(name, input, dim, dtype):
+    """softmax over the stored entries of each line along dim (implicit zeros count as -inf,
+    so they stay zero): a coalesced COO tensor with input's indices."""
+    from ._reduce import unique
+    n = input.dim()
+    dim = wrap_dim(operator.index(dim), n)
+    s = input if dtype is None else input.to(dtype)
+    if s.numel() == 0:  # no element: torch returns no entries, before any dtype check
+        return _new(_C.empty((s.sparse_dim(), 0), dtype=_C.int64),
+                    _C.empty((0,) + tuple(s.shape[s.sparse_dim():]), dtype=s.dtype), s.shape, True)
+    if not s.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}\" not implemented for '{s.dtype._cname}'")
+    s = s.coalesce()
+    sd, vals, ind = s.sparse_dim(), s._values(), s._indices()
+    log = name == "log_softmax"
+    if dim >= sd:
+        from . import _compat
+        v = getattr(_compat, name)(vals, dim - sd + 1) if vals.numel() else vals.clone()
+    elif not s._nnz():
+        v = vals.clone()
+    else:
+        other = [d for d in range(sd) if d != dim]
+        group = unique(_rows(ind, other), dim=1, return_inverse=True)[1] if other else \
+            _C.zeros((s._nnz(),), dtype=_C.int64)
+        ng = int(group.max().item()) + 1
+        gshape = (ng,) + tuple(vals.shape[1:])
+        gidx = group.reshape((-1,) + (1,) * (vals.dim() - 1)).expand(vals.shape)
+        top = _C.zeros(gshape, dtype=vals.dtype).scatter_reduce(0, gidx, vals, "amax", include_self=False)
+        shifted = vals - top.index_select(0, group)
+        e = shifted.exp()
+        total = _C.zeros(gshape, dtype=vals.dtype).index_add_(0, group, e).index_select(0, group)
+        v = shifted - total.log() if log else e / total
+    return _new(ind, v, s.shape, True)
+
+
+def softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.softmax: softmax along dim over each line's stored entries of a COO
+    tensor (unstored elements are -inf: they stay unstored); ``dtype`` casts first."""
+    return _softmax_impl("softmax", input, dim, dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """tensorlib.sparse.log_softmax: log of softmax (same entries)."""
+    return _softmax_impl("log_softmax", input, dim, dtype)
+
+
+def spdiags(diagonals, offsets, shape, layout=None):
+    """A 2-D sparse matrix of ``shape`` with row k of ``diagonals`` on diagonal
+    ``offsets[k]`` (SciPy's placement: element (j - offset, j) takes diagonals[k, j]);
+    entries in offset order, then by column. COO unless ``layout`` says otherwise."""
+    if diagonals.dim() > 2:
+        raise RuntimeError("Diagonals must be vector or matrix")
+    if offsets.dim() > 1:
+        raise RuntimeError("Offsets must be scalar or vector")
+    if len(shape) != 2:
+        raise RuntimeError("Output shape must be 2d")
+    if offsets.dtype != _C.int64:
+        raise RuntimeError(f"Offset Tensor must have dtype Long but got {offsets.dtype._cname}")
+    d2 = diagonals.reshape(1, -1) if diagonals.dim() < 2 else diagonals
+    offs = [int(o) for o in offsets.reshape(-1).tolist()]
+    if d2.shape[0] != len(offs):
+        raise RuntimeError(f"Number of diagonals ({d2.shape[0]}) does not match the number of offsets ({len(offs)})")
+    if len(set(offs)) != len(offs):
+        raise RuntimeError("Offset tensor contains duplicate values")
+    from ._factories import arange
+    m, n = (operator.index(x) for x in shape)
+    rows, cols, vals = [], [], []
+    for k, off in enumerate(offs):
+        lo, hi = max(0, off), min(n, m + off, d2.shape[1])
+        if hi > lo:
+            j = arange(lo, hi)
+            rows.append(j - off)
+            cols.append(j)
+            vals.append(d2[k, lo:hi])
+    if rows:
+        ind = _sparse._cat([_sparse._cat(rows, 0).reshape(1, -1), _sparse._cat(cols, 0).reshape(1, -1)], 0)
+        val = _sparse._cat(vals, 0)
+    else:
+        ind, val = _C.empty((2, 0), dtype=_C.int64), _C.empty((0,), dtype=diagonals.dtype)
+    r = _new_entries(ind, val.clone(), (m, n))
+    return r if layout in (None, _C.sparse_coo) else r.to_sparse(layout=layout)
+
+
+_RESIZE_HINT = ("\nYou could try the following options:\n1. If you need an empty sparse tensor of this size, call "
+                "`x = tensorlib.sparse_coo_tensor(size)`.\n2. If you need to resize this tensor, you have the following "
+                "options:\n    1. For both sparse and dense dimensions, keep the number of them constant and the size "
+                "of them non-shrinking, and then try the same call again.\n    2. Or, create a new sparse tensor with "
+                "the correct indices and values from this sparse tensor.")
+
+
+def sparse_resize_(self, size, sparse_dim, dense_dim):
+    """Resizes a COO tensor in place to ``size`` with the given sparse and dense dims. An
+    empty one may change anything; a non-empty one keeps its numbers of sparse and dense
+    dims and may only grow (torch's errors otherwise); grown dense dims are zero-filled."""
+    if self.layout != _C.sparse_coo:
+        _refuse("sparse_resize_")
+    size = tuple(operator.index(x) for x in size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
+                           f"sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
+    sd, dd = self.sparse_dim(), self.dense_dim()
+    ind, vals = self._indices(), self._values()
+    if not self._nnz():
+        return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64),
+                              _C.empty((0,) + size[sparse_dim:], dtype=self.dtype), size, self.is_coalesced())
+    old = tuple(self.shape)
+    for what, a, b in (("sparse", sd, sparse_dim), ("dense", dd, dense_dim)):
+        if a != b:
+            raise RuntimeError(f"changing the number of {what} dimensions (from {a} to {b}) on a non-empty sparse "
+                               f"tensor is not supported." + _RESIZE_HINT)
+    for what, a, b in (("sparse", old[:sd], size[:sd]), ("dense", old[sd:], size[sd:])):
+        if any(y < x for x, y in zip(a, b)):
+            raise RuntimeError(f"shrinking the size of {what} dimensions (from {list(a)} to {list(b)}) on a non-empty "
+                               f"sparse tensor is not supported." + _RESIZE_HINT)
+    if size[sd:] != old[sd:]:
+        grown = _C.zeros((vals.shape[0],) + size[sd:], dtype=vals.dtype)
+        grown[(slice(None),) + tuple(slice(0, x) for x in old[sd:])] = vals
+        vals = grown
+    return self._set_coo_(ind, vals, size, self.is_coalesced())
+
+
 _sparse._HANDLERS.update({
     "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
     "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
@@ -469,5 +592,5 @@ del _n
 
 
 def _install_methods(Tensor):
-    for f in (smm, hspmm, sspaddmm):
+    for f in (smm, hspmm, sspaddmm, sparse_resize_):
         setattr(Tensor, f.__name__, f)

@@ -1,10 +1,10 @@
-"""tensorlib.sparse: torch.sparse's namespace (what exists so far: the invariant-check
-switch, mm, sum and SciPy interop). The COO layer itself is in tensorlib/_sparse.py."""
+"""tensorlib.sparse: torch.sparse's namespace (the invariant-check switch, mm, addmm, sum,
+softmax, log_softmax, spdiags and SciPy interop). The COO layer itself is in tensorlib/_sparse.py."""
 from ._sparse import check_sparse_tensor_invariants, from_scipy  # noqa: F401
 from ._sparse import _is_sparse
-from ._sparse_ops import sparse_sum, sparse_addmm as addmm, _mm
+from ._sparse_ops import sparse_sum, sparse_addmm as addmm, _mm, softmax, log_softmax, spdiags  # noqa: F401
 
-__all__ = ["check_sparse_tensor_invariants", "from_scipy", "mm", "sum", "addmm"]
+__all__ = ["check_sparse_tensor_invariants", "from_scipy", "mm", "sum", "addmm", "softmax", "log_softmax", "spdiags"]
 
 
 def mm(mat1, mat2, reduce=None):

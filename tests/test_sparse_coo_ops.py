@@ -456,3 +456,70 @@ def test_sparse_sparse_mm_like_torch(dtype):
     a, b = both([[1, 0, 1, 1], [2, 0, 0, 2]], [1., 2., 3., 4.], (2, 3))
     compare(torch.mm, tl.mm, (a, a), (b, b))
     compare(torch.mm, tl.mm, (a, a.t().double()), (b, b.t().double()))
+
+
+# ---- softmax, spdiags, sparse_resize_ ---------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_softmax_like_torch(dtype):
+    for a, b in cases(dtype, 18):
+        for dim in range(-a.dim(), a.dim() + 1):
+            for kw in ({}, {"dtype": torch.float64}):
+                kl = {"dtype": tl.float64} if kw else {}
+                for name in ("softmax", "log_softmax"):
+                    compare(lambda x: getattr(torch.sparse, name)(x, dim, **kw),
+                            lambda x: getattr(tl.sparse, name)(x, dim, **kl), (a,), (b,))
+    # unstored elements are -inf: a dense softmax over the stored ones of each line agrees
+    a, b = both([[1, 0, 1, 1], [2, 0, 0, 2]], [1., 2., 3., 4.], (2, 3))
+    r = tl.sparse.softmax(b, 1).to_dense().numpy()
+    np.testing.assert_allclose(r, [[1., 0., 0.], [np.exp(3) / (np.exp(3) + np.exp(5)), 0., np.exp(5) / (np.exp(3) + np.exp(5))]],
+                               rtol=1e-6)
+    with pytest.raises(NotImplementedError):  # the dense function refuses COO, as torch's
+        tl.softmax(b, 1)
+
+
+def test_spdiags_like_torch_and_scipy():
+    sp = pytest.importorskip("scipy.sparse")
+    d = np.arange(1., 13.).reshape(3, 4)
+    cases_ = [(d[:, :3], [0, -1, 2], (3, 3)), (d, [0, 1, -2], (4, 4)), (d[0, :3], [1], (3, 3)), (d[:2, :2], [0, 1], (3, 3)),
+              (d[:2], [0, 1], (3, 3)), (d[:2, :3], [0, 0], (3, 3)), (d[:2, :3], [0], (3, 3)), (d[:2, :3], [-1, 1], (3, 3))]
+    for diag, offs, shape in cases_:
+        compare(lambda x, o: torch.sparse.spdiags(x, o, shape), lambda x, o: tl.sparse.spdiags(x, o, shape),
+                (torch.tensor(diag), torch.tensor(offs)), (tl.tensor(diag), tl.tensor(offs)))
+    # placements torch gets wrong (rectangular shapes, far offsets): SciPy is the oracle
+    for diag, offs, shape in ((d[:, :3], [0, -1, 2], (4, 2)), (d[:2, :3], [0, 5], (3, 3)), (d, [0, 1, -1], (2, 5))):
+        got = tl.sparse.spdiags(tl.tensor(diag), tl.tensor(offs), shape)
+        want = sp.spdiags(diag, offs, *shape).toarray()
+        np.testing.assert_array_equal(got.to_dense().numpy(), want)
+        assert got.is_coalesced() == (got._nnz() <= 1)
+    for diag, offs, shape in ((np.ones((2, 2, 2)), [0, 1], (3, 3)), (np.ones((2, 3)), [[0, 1]], (3, 3)),
+                              (np.ones((2, 3)), [0, 1], (3, 3, 3))):
+        compare(lambda x, o: torch.sparse.spdiags(x, o, shape), lambda x, o: tl.sparse.spdiags(x, o, shape),
+                (torch.tensor(diag), torch.tensor(offs)), (tl.tensor(diag), tl.tensor(offs)))
+    compare(lambda x, o: torch.sparse.spdiags(x, o, (3, 3)), lambda x, o: tl.sparse.spdiags(x, o, (3, 3)),
+            (torch.ones(2, 3), torch.tensor([0, 1], dtype=torch.int32)), (tl.ones(2, 3), tl.tensor([0, 1], dtype=tl.int32)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sparse_resize_like_torch(dtype):
+    for a, b in cases(dtype, 19):
+        n, sd = a.dim(), a.sparse_dim()
+        grow = tuple(x + 1 for x in a.shape)
+        shrink = tuple(max(x - 1, 0) for x in a.shape)
+        for size, s, d in ((grow[:sd] + tuple(a.shape[sd:]), sd, n - sd), (shrink, sd, n - sd),
+                           (tuple(a.shape) + (2,), sd + 1, n - sd), (tuple(a.shape) + (2,), sd, n - sd + 1),
+                           (tuple(a.shape), sd + 1, n - sd), (grow, sd, n - sd)):
+            rt, et = outcome(lambda: a.clone().sparse_resize_(size, s, d))
+            rl, el = outcome(lambda: b.clone().sparse_resize_(size, s, d))
+            if et is not None:
+                assert el is not None and el[0] is et[0] and el[1] == et[1], (el, et)
+            elif size[sd:] != tuple(a.shape[sd:]) and a._nnz():
+                # torch reinterprets the values' memory when dense dims grow (garbage); tensorlib
+                # keeps each value in place and zero-fills the new elements
+                assert rl.shape == rt.shape and rl.is_coalesced() == rt.is_coalesced()
+                np.testing.assert_array_equal(rl._indices().numpy(), rt._indices().numpy())
+                old = tuple(slice(0, x) for x in a.shape)
+                np.testing.assert_array_equal(rl.to_dense().numpy()[old], b.to_dense().numpy())
+                assert not rl.to_dense().numpy()[tuple(slice(x, None) for x in a.shape[:1])].any()
+            else:
+                check(rt, rl)
