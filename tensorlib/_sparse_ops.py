@@ -1,6 +1,8 @@
-"""COO op surface beyond the layer's first ops (torch 2.13's semantics): sparse * sparse
-(intersection) and sparse * dense, pow by a scalar, sum over dims, any, index_select,
-select, cat (and so stack/hstack/vstack).
+"""The COO op surface beyond the layer's first ops, with torch 2.13's semantics (entry order,
+coalesced flags, dtypes, errors): sparse * sparse (intersection) and sparse * dense, pow by
+a number, sum over dims, any, index_select, select, cat (and so stack/hstack/vstack); the
+products addmm, bmm, smm, hspmm, sspaddmm and COO @ COO; tensorlib.sparse's softmax,
+log_softmax, spdiags, addmm; sparse_resize_.
 
 Each op is composed from strided ops on the components plus index-only plans computed in C
 (csrc/sparse/coo_ops.c); the implementations register into the layout gate's table
@@ -80,10 +82,7 @@ def _mul_dense(s, d):
         dt = _C.promote_types(s.dtype, d.dtype)
         return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(s.shape[sd:]), dtype=dt), s.shape, True)
     de = d.expand(s.shape)
-    if s._nnz():
-        picked = de[tuple(ind[k] for k in range(sd))] if sd else de.unsqueeze(0).expand(s._values().shape)
-    else:
-        picked = _C.empty((0,) + tuple(s.shape[sd:]), dtype=d.dtype)
+    picked = de[tuple(ind[k] for k in range(sd))] if sd else de.unsqueeze(0).expand(s._values().shape)
     return _new(ind, s._values() * picked, s.shape, s.is_coalesced())
 
 

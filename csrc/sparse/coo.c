@@ -54,9 +54,7 @@ int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size)
 
 static int bit_width(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 
-/* keys[i] = row-major linear index of entry i over the sparse dims, every index bounds
- * checked; *fits = false when that product overflows int64 (keys untouched then). */
-static int linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
+int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
 {
     const tl_sparse *s = src->sparse;
     int sd = s->sparse_dim;
@@ -145,8 +143,7 @@ bool tl_coo_indices_sorted_unique(const tl_tensor *src)
     return true;
 }
 
-/* -1, 0 or 1 as entry i of a compares with entry j of b in lexicographic index order. */
-static int cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
+int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
 {
     for (int d = 0; d < sd; d++) {
         int64_t x = tl_coo_index_at(a, d, i), y = tl_coo_index_at(b, d, j);
@@ -163,7 +160,7 @@ int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
     if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
     while (i < na || j < nb) {
-        int c = i == na ? 1 : j == nb ? -1 : cmp_entries(ia, i, ib, j, sd);
+        int c = i == na ? 1 : j == nb ? -1 : tl_coo_cmp_entries(ia, i, ib, j, sd);
         pa[m] = c <= 0 ? i++ : -1;
         pb[m] = c >= 0 ? j++ : -1;
         m++;
@@ -230,7 +227,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     bool fits = false;
     uint64_t maxkey = 0;
     if (!keys || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
-    if (linearize(src, keys, &fits, &maxkey) < 0) goto done;
+    if (tl_coo_linearize(src, keys, &fits, &maxkey) < 0) goto done;
     int kb = bit_width(maxkey), pb = bit_width((uint64_t)nse);
     if (fits && kb + pb <= 64) { /* positions ride below the keys: one array to move */
         for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] << pb | (uint64_t)i;

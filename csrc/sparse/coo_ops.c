@@ -9,44 +9,22 @@
 #include "core/error.h"
 #include "sparse/sparse.h"
 
-/* entry i of a against entry j of b, lexicographically over sd dims: -1, 0 or 1 */
-static int cmp_entry(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
-{
-    for (int d = 0; d < sd; d++) {
-        int64_t x = tl_coo_index_at(a, d, i), y = tl_coo_index_at(b, d, j);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
-/* keys[i] = row-major linear index of entry i of t over its sparse dims; false (keys
- * untouched) when the sizes' product overflows int64 */
-static bool linear_keys(const tl_tensor *t, uint64_t *keys)
-{
-    const tl_tensor *ind = &t->sparse->indices;
-    int sd = t->sparse->sparse_dim;
-    int64_t n = ind->sizes[1], span = 1;
-    for (int d = 0; d < sd; d++)
-        if (__builtin_mul_overflow(span, t->sizes[d], &span)) return false;
-    const int64_t *p = (const int64_t *)tl_data(ind);
-    int64_t s0 = ind->strides[0], s1 = ind->strides[1];
-    for (int64_t i = 0; i < n; i++) keys[i] = 0;
-    for (int d = 0; d < sd; d++)
-        for (int64_t i = 0; i < n; i++) keys[i] = keys[i] * (uint64_t)t->sizes[d] + (uint64_t)p[d * s0 + i * s1];
-    return true;
-}
-
 int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc)
 {
     const tl_tensor *is = &src->sparse->indices, *ip = &pc->sparse->indices;
     int sd = src->sparse->sparse_dim;
     int64_t n = is->sizes[1], m = ip->sizes[1];
-    if (tl_tensor_empty(out, 1, &n, TL_INT64, src->device, false) < 0) return -1;
+    /* linear keys when the sizes allow (bounds checked), else lexicographic compares */
+    uint64_t *ks = malloc(sizeof(uint64_t) * (size_t)(n + m + 1)), *kp = ks ? ks + n : NULL, top;
+    bool fits = false, fits_p = false;
+    if (!ks) return tl_err(TL_ERR_MEMORY, "out of memory");
+    if (tl_coo_linearize(src, ks, &fits, &top) < 0 || tl_coo_linearize(pc, kp, &fits_p, &top) < 0 ||
+        tl_tensor_empty(out, 1, &n, TL_INT64, src->device, false) < 0) {
+        free(ks);
+        return -1;
+    }
     int64_t *o = (int64_t *)tl_data(out);
-    /* linear keys when the sizes allow (the indices are within them: both tensors were
-     * validated or built by kernels that check); else lexicographic compares */
-    uint64_t *ks = malloc(sizeof(uint64_t) * (size_t)(n + m + 1)), *kp = ks ? ks + n : NULL;
-    if (ks && linear_keys(src, ks) && linear_keys(pc, kp)) {
+    if (fits && fits_p) {
         if (src->sparse->coalesced) { /* both sorted: one merge walk */
             for (int64_t i = 0, j = 0; i < n; i++) {
                 while (j < m && kp[j] < ks[i]) j++;
@@ -71,10 +49,10 @@ int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc)
         int64_t lo = 0, hi = m; /* first entry of pc not below entry i of src */
         while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
-            if (cmp_entry(ip, mid, is, i, sd) < 0) lo = mid + 1;
+            if (tl_coo_cmp_entries(ip, mid, is, i, sd) < 0) lo = mid + 1;
             else hi = mid;
         }
-        o[i] = lo < m && cmp_entry(ip, lo, is, i, sd) == 0 ? lo : -1;
+        o[i] = lo < m && tl_coo_cmp_entries(ip, lo, is, i, sd) == 0 ? lo : -1;
     }
     return 0;
 }

@@ -58,6 +58,13 @@ static inline int64_t tl_coo_index_at(const tl_tensor *ind, int64_t d, int64_t i
 }
 /* torch's error for index v of dim d outside [0, size); returns -1. */
 int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size);
+/* keys[i] = row-major linear index of entry i over the sparse dims, every index bounds
+ * checked (-1 and torch's error otherwise); *fits = false when the sizes' product
+ * overflows int64 (keys untouched then), else *maxkey = that product - 1. */
+int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey);
+/* -1, 0 or 1 as entry i of indices a compares with entry j of indices b (sd rows each) in
+ * lexicographic order. */
+int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd);
 
 /* ---- op kernels (sparse/coo_ops.c) ---- */
 
