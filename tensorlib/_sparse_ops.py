@@ -325,18 +325,45 @@ def _sparse_sparse_mm(a, b):
     return _new(ind, vals, (a.shape[0], b.shape[1]), False)._coalesce()
 
 
+def _plain_2d(s):
+    return _is_sparse(s) and s.sparse_dim() == 2 and s.dense_dim() == 0
+
+
+def _spmm(name, a, b):
+    """a @ b with one of them a 2-D COO tensor and the other strided (2-D, or 1-D on the
+    right): the C kernel (csrc/sparse/coo_ops.c) when shapes and dtypes allow, else the
+    layer's composition of strided ops (which also raises torch's errors)."""
+    if _plain_2d(a) and not _is_sparse(b) and b.dim() in (1, 2) and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
+        v = a._values()
+        if not v.is_contiguous():
+            a = _new(a._indices(), v.contiguous(), a.shape, a.is_coalesced())
+        r = _C._coo_spmm(a, (b if b.dim() == 2 else b.reshape(-1, 1)).contiguous())
+        if r is not None:
+            return r if b.dim() == 2 else r.reshape(-1)
+    if _plain_2d(b) and not _is_sparse(a) and a.dim() == 2 and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
+        bt = _new(b._indices().flip(0), b._values().contiguous(), (b.shape[1], b.shape[0]), False)
+        r = _C._coo_spmm(bt, a.t().contiguous())
+        if r is not None:
+            return r.t()
+    return _sparse._mm_impl(name, a, b)
+
+
 def _mm(input, mat2, *, out=None):
     if _is_sparse(input) and _is_sparse(mat2):
         _no_out("mm", out)
         return _sparse_sparse_mm(input, mat2)
-    return write_out(_sparse._mm_impl("mm", input, mat2), out, "mm")
+    return write_out(_spmm("mm", input, mat2), out, "mm")
 
 
 def _matmul(input, other, *, out=None):
     if _is_sparse(input) and _is_sparse(other):
         _no_out("matmul", out)
         return _sparse_sparse_mm(input, other)
-    return write_out(_sparse._mm_impl("matmul", input, other), out, "matmul")
+    return write_out(_spmm("matmul", input, other), out, "matmul")
+
+
+def _mv(input, vec, *, out=None):
+    return write_out(_spmm("mv", input, vec), out, "mv")
 
 
 def _scalars_for(dt, *xs):
@@ -359,7 +386,7 @@ def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     _same_dtype(sp, mat2 if sp is mat1 else mat1, input)
     if sp.dtype == _C.bool and sp._nnz():  # torch's kernel runs (and refuses bool) only on entries
         raise NotImplementedError("\"addmm_sparse_dense\" not implemented for 'Bool'")
-    prod = _sparse._mm_impl("addmm", mat1, mat2)
+    prod = _spmm("addmm", mat1, mat2)
     beta, alpha = _scalars_for(prod.dtype, beta, alpha)
     base = input.expand(prod.shape)
     if alpha != 1:
@@ -410,7 +437,7 @@ def _rows_product(name, s, d):
     _same_dtype(s, d)
     from ._reduce import unique
     rows = unique(s._indices()[0])
-    return rows, _sparse._mm_impl(name, s, d).index_select(0, rows)
+    return rows, _spmm(name, s, d).index_select(0, rows)
 
 
 def _full_rows(rows, block):
@@ -583,7 +610,7 @@ def sparse_resize_(self, size, sparse_dim, dense_dim):
 _sparse._HANDLERS.update({
     "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
     "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
-    "_cat": _cat, "mm": _mm, "matmul": _matmul, "addmm": _addmm, "bmm": _bmm,
+    "_cat": _cat, "mm": _mm, "matmul": _matmul, "mv": _mv, "addmm": _addmm, "bmm": _bmm,
 })
 for _n in ("mul", "multiply"):
     _sparse._HANDLERS[_n + "_"] = _sparse._inplace(_mul)

@@ -115,6 +115,19 @@ static PyObject *m_coo_index_select_plan(PyObject *m, PyObject *const *a, Py_ssi
     return (PyObject *)r;
 }
 
+/* _coo_spmm(src, dense): see tl_coo_spmm; None when the dtype has no native kernel. */
+static PyObject *m_coo_spmm(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 2) return PyErr_Format(PyExc_TypeError, "_coo_spmm expects 2 arguments");
+    if (need_coo(a[0], "_coo_spmm") < 0 || need_tensor(a[1], "mm", "mat2") < 0) return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *d = TL_TENSOR(a[1]);
+    if (x->sparse->sparse_dim != 2 || x->sparse->dense_dim != 0 || d->ndim != 2 || d->sizes[0] != x->sizes[1])
+        return PyErr_Format(PyExc_RuntimeError, "_coo_spmm expects a 2-D COO tensor and a matching 2-D tensor");
+    if (!tl_coo_spmm_supports((tl_dtype)x->dtype)) Py_RETURN_NONE;
+    TL_NEW_TENSOR(r, tl_coo_spmm(&r->t, x, d));
+    return (PyObject *)r;
+}
+
 /* A new tensor object aliasing one component. */
 static PyObject *component(const tl_tensor *c)
 {
@@ -211,6 +224,7 @@ PyMethodDef tl_module_methods_sparse[] = {
     {"_coo_lookup", (PyCFunction)(void (*)(void))m_coo_lookup, METH_FASTCALL, "_coo_lookup(src, coalesced)"},
     {"_coo_index_select_plan", (PyCFunction)(void (*)(void))m_coo_index_select_plan, METH_FASTCALL,
      "_coo_index_select_plan(src, dim, index)"},
+    {"_coo_spmm", (PyCFunction)(void (*)(void))m_coo_spmm, METH_FASTCALL, "_coo_spmm(src, dense)"},
     {"_dense_to_sparse", (PyCFunction)(void (*)(void))m_dense_to_sparse, METH_FASTCALL, "_dense_to_sparse(t, sparse_dim)"},
     {NULL},
 };

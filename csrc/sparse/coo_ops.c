@@ -1,7 +1,8 @@
 /* coo_ops.c - COO kernels behind the op surface of tensorlib/_sparse_ops.py: finding one
- * tensor's entries in a coalesced one (sparse * sparse) and the plan of index_select along
- * a sparse dim. The values are moved by strided ops in Python from the plans made here, so
- * these kernels touch only indices and are dtype-blind. */
+ * tensor's entries in a coalesced one (sparse * sparse), the plan of index_select along a
+ * sparse dim, and COO @ dense. The first two touch only indices (the values are moved by
+ * strided ops in Python from their plans); the product is typed per dtype. */
+#include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +138,54 @@ done:
     free(dv);
     tl_tensor_clear(&pairs);
     return rc;
+}
+
+/* the dtypes tl_coo_spmm multiplies natively */
+#define SPMM_LIST(X) X(FLOAT32, float) X(FLOAT64, double) X(COMPLEX64, float complex) \
+    X(COMPLEX128, double complex) X(INT64, int64_t) X(INT32, int32_t) X(INT16, int16_t) X(INT8, int8_t) X(UINT8, uint8_t)
+
+bool tl_coo_spmm_supports(tl_dtype d)
+{
+    switch (d) {
+#define CASE(ID, T) case TL_##ID:
+        SPMM_LIST(CASE)
+#undef CASE
+        return true;
+    default: return false;
+    }
+}
+
+int tl_coo_spmm(tl_tensor *out, const tl_tensor *src, const tl_tensor *dense)
+{
+    const tl_tensor *ind = &src->sparse->indices, *val = &src->sparse->values;
+    int64_t nse = ind->sizes[1], n = src->sizes[0], m = src->sizes[1], p = dense->sizes[1];
+    int64_t sz[2] = {n, p};
+    tl_dtype d = (tl_dtype)val->dtype;
+    if (!tl_coo_spmm_supports(d) || dense->dtype != d || !tl_is_contiguous(dense) || !tl_is_contiguous(val))
+        return tl_err(TL_ERR_RUNTIME, "tl_coo_spmm: expects contiguous operands of one supported dtype");
+    const int64_t *ip = (const int64_t *)tl_data(ind);
+    int64_t s0 = ind->strides[0], s1 = ind->strides[1];
+    for (int64_t i = 0; i < nse; i++) { /* every index checked before the first write */
+        int64_t r = ip[i * s1], c = ip[s0 + i * s1];
+        if (r < 0 || r >= n) return tl_coo_bounds_error(0, r, n);
+        if (c < 0 || c >= m) return tl_coo_bounds_error(1, c, m);
+    }
+    if (tl_tensor_empty(out, 2, sz, d, src->device, true) < 0) return -1;
+    switch (d) {
+#define SPMM(ID, T)                                                                \
+    case TL_##ID: {                                                                \
+        T *o = (T *)tl_data(out);                                                  \
+        const T *v = (const T *)tl_data(val), *x = (const T *)tl_data(dense);      \
+        for (int64_t i = 0; i < nse; i++) {                                        \
+            T a = v[i], *orow = o + ip[i * s1] * p;                                \
+            const T *xrow = x + ip[s0 + i * s1] * p;                               \
+            for (int64_t j = 0; j < p; j++) orow[j] = (T)(orow[j] + a * xrow[j]);  \
+        }                                                                          \
+        break;                                                                     \
+    }
+        SPMM_LIST(SPMM)
+#undef SPMM
+    default: break;
+    }
+    return 0;
 }

@@ -75,5 +75,10 @@ int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc);
  * int64 (2, m), row 0 the source entry, row 1 its position in `index`, ordered by that
  * position, then stored order (torch's order). IndexError for an index out of range. */
 int tl_coo_index_select_plan(tl_tensor *out, const tl_tensor *src, int dim, const tl_tensor *index);
+/* 2-D COO (no dense dims) @ contiguous 2-D `dense` of the values' dtype: a strided (n, p)
+ * tensor, duplicates summed; every index bounds checked first. */
+int tl_coo_spmm(tl_tensor *out, const tl_tensor *src, const tl_tensor *dense);
+/* Whether tl_coo_spmm computes in dtype d (the others go through strided ops). */
+bool tl_coo_spmm_supports(tl_dtype d);
 
 #endif
