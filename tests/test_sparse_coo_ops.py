@@ -552,3 +552,30 @@ def test_coo_dense_products_every_dtype(dtype):
                                (6, 5), check_invariants=False)
     with pytest.raises(RuntimeError, match="size is inconsistent with indices"):
         bad @ tl.tensor(d)
+
+
+@pytest.mark.parametrize("name", ["float32", "float64", "float16", "bfloat16", "complex64", "complex128", "complex32",
+                                  "int8", "uint8", "int16", "int32", "int64", "bool", "float8_e4m3fn", "float8_e5m2"])
+def test_to_sparse_zero_test_every_dtype(name):
+    """dense -> COO's masked-word zero test: -0.0 (and complex -0.0 parts) is zero, NaN is
+    not; rows of several elements are kept when any element is non-zero."""
+    dt = getattr(tl, name, None)
+    if dt is None:
+        pytest.skip(f"no tensorlib.{name}")
+    rng = np.random.default_rng(21)
+    base = rng.choice([0.0, -0.0, 1.0, -2.0, np.nan], size=(37, 3), p=[0.5, 0.2, 0.1, 0.1, 0.1])
+    if name in ("bool",) or name.startswith(("int", "uint")):
+        base = np.nan_to_num(np.abs(base))
+    x = tl.tensor(base, dtype=tl.float64).to(dt)
+    if name.startswith("complex"):
+        x = x * (1 - 1j) if name != "complex32" else x
+    nz = (x.to(tl.complex128) if name.startswith("complex") else x.to(tl.float64)).numpy()
+    nz = (nz != 0) | np.isnan(nz)
+    for sd, want in ((2, np.stack(np.nonzero(nz))), (1, np.nonzero(nz.any(1))[0][None])):
+        s = x.to_sparse(sd)
+        np.testing.assert_array_equal(s._indices().numpy(), want)
+        assert s.is_coalesced()
+    big = tl.zeros(1000, 70, dtype=dt)
+    big[999, 69] = 1
+    big[3, 0] = 1
+    np.testing.assert_array_equal(big.to_sparse()._indices().numpy(), [[3, 999], [0, 69]])
