@@ -448,12 +448,22 @@ def _full_rows(rows, block):
     return ind, block.reshape(-1)
 
 
+def _sparse_out(r, out):
+    """torch's out= for ops with a COO result: out (a COO tensor of r's dtype) becomes r."""
+    if out is None:
+        return r
+    if not _is_sparse(out):
+        raise RuntimeError("out= must be a sparse COO tensor for an op with a sparse result")
+    if out.dtype != r.dtype:
+        raise RuntimeError(f"dtype of values ({r.dtype._cname}) must match dtype of sparse tensor ({out.dtype._cname})")
+    return out._set_coo_(r._indices(), r._values(), r.shape, r.is_coalesced())
+
+
 def hspmm(mat1, mat2, *, out=None):
     """mat1 (2-D COO) @ mat2 (strided) as a hybrid COO tensor: one entry per row of mat1
-    that holds entries, its value the dense row of the product."""
-    _no_out("hspmm", out)
+    that holds entries, its value the dense row of the product. ``out``: a COO tensor."""
     rows, block = _rows_product("hspmm", mat1, mat2)
-    return _new_entries(rows.reshape(1, -1), block, (mat1.shape[0], mat2.shape[1]))
+    return _sparse_out(_new_entries(rows.reshape(1, -1), block, (mat1.shape[0], mat2.shape[1])), out)
 
 
 def smm(input, mat):
@@ -467,8 +477,7 @@ def smm(input, mat):
 def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (mat1 @ mat2) as a COO tensor (input and mat1 COO, mat2
     strided): input's entries scaled by beta, then the product's rows as smm gives them,
-    uncoalesced."""
-    _no_out("sspaddmm", out)
+    uncoalesced. ``out``: a COO tensor."""
     if not _is_sparse(input):
         raise RuntimeError("sspaddmm: expected a sparse COO tensor as input, got a strided one")
     rows, block = _rows_product("sspaddmm", mat1, mat2)
@@ -481,7 +490,7 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     mv = input._values()
     ind = _sparse._cat([input._indices(), ind], 1)
     vals = _sparse._cat([mv * beta if beta != 1 else mv, vals * alpha if alpha != 1 else vals], 0)
-    return _new_entries(ind, vals.to(input.dtype), input.shape)
+    return _sparse_out(_new_entries(ind, vals.to(input.dtype), input.shape), out)
 
 
 # ---- softmax, spdiags, sparse_resize_ ------------------------------------------------------

@@ -579,3 +579,17 @@ def test_to_sparse_zero_test_every_dtype(name):
     big[999, 69] = 1
     big[3, 0] = 1
     np.testing.assert_array_equal(big.to_sparse()._indices().numpy(), [[3, 999], [0, 69]])
+
+
+def test_hspmm_sspaddmm_out_like_torch():
+    a, b = both([[1, 0, 1, 1], [2, 0, 0, 2]], [1., 2., 3., 4.], (2, 3))
+    for ot, ol in ((torch.zeros(1, 1).to_sparse(), tl.zeros(1, 1).to_sparse()),
+                   (torch.zeros(1, dtype=torch.float64).to_sparse(), tl.zeros(1, dtype=tl.float64).to_sparse())):
+        for ft, fl in ((lambda o: torch.hspmm(a, torch.ones(3, 2), out=o), lambda o: tl.hspmm(b, tl.ones(3, 2), out=o)),
+                       (lambda o: torch.sspaddmm(a, a, torch.ones(3, 3), out=o),
+                        lambda o: tl.sspaddmm(b, b, tl.ones(3, 3), out=o))):
+            r = compare(ft, fl, (ot.clone(),), (ol.clone(),))
+            if r is not None:
+                o = ol.clone()
+                assert fl(o) is o
+                check(ft(ot.clone()), o)
