@@ -134,6 +134,41 @@ def _semi(n):
         t, u = torch and torch.from_numpy(a), torch and torch.from_numpy(b)
         return {"tensorlib": lambda: s @ y, "numpy": lambda: a @ b, "torch": torch and (lambda: t @ u)}
     return factory
+def _pair_1m(coalesced=True):
+    """Two 4096 x 4096 COO tensors of 1e6 entries each (~half of them shared), float32."""
+    rng = np.random.default_rng(3)
+    base = rng.choice(N_DENSE * N_DENSE, size=1_500_000, replace=False)
+    out = []
+    for part in (base[:1_000_000], base[500_000:]):
+        lin = np.sort(part) if coalesced else rng.permutation(part)
+        ind = np.stack([lin // N_DENSE, lin % N_DENSE]).astype(np.int64)
+        val = rng.standard_normal(len(lin)).astype(np.float32)
+        x = tl.sparse_coo_tensor(tl.from_numpy(ind), tl.from_numpy(val), (N_DENSE, N_DENSE), is_coalesced=coalesced)
+        t = torch and torch.sparse_coo_tensor(torch.from_numpy(ind), torch.from_numpy(val), (N_DENSE, N_DENSE),
+                                              is_coalesced=coalesced)
+        m = sp and sp.coo_array((val, (ind[0], ind[1])), shape=(N_DENSE, N_DENSE)).tocsr()
+        out.append((x, t, m))
+    return out
+def _mul_ss():
+    (x, t, m), (y, u, n) = _pair_1m()
+    return {"tensorlib": lambda: x * y, "numpy": sp and (lambda: m.multiply(n)), "torch": torch and (lambda: t * u)}
+def _add_ss():
+    (x, t, m), (y, u, n) = _pair_1m()
+    return {"tensorlib": lambda: x + y, "numpy": sp and (lambda: m + n), "torch": torch and (lambda: t + u)}
+def _sum_dim():
+    (x, t, m), _ = _pair_1m(coalesced=False)
+    return {"tensorlib": lambda: x.sum(0), "numpy": sp and (lambda: m.sum(0)), "torch": torch and (lambda: t.sum(0))}
+def _spmm():
+    (x, t, m), _ = _pair_1m()
+    d = np.random.default_rng(4).standard_normal((N_DENSE, 32)).astype(np.float32)
+    dl, dt = tl.from_numpy(d), torch and torch.from_numpy(d)
+    return {"tensorlib": lambda: x @ dl, "numpy": sp and (lambda: m @ d), "torch": torch and (lambda: t @ dt)}
+def _index_select():
+    (x, t, m), _ = _pair_1m()
+    p = np.random.default_rng(5).integers(0, N_DENSE, size=1024)
+    pl, pt = tl.from_numpy(p), torch and torch.from_numpy(p)
+    return {"tensorlib": lambda: x.index_select(0, pl), "numpy": sp and (lambda: m[p]),
+            "torch": torch and (lambda: t.index_select(0, pt))}
 
 
 ROWS = [
@@ -152,4 +187,9 @@ ROWS = [
     ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
     ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
     ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),
+    ("COO * COO 1e6 each, coalesced (numpy column: scipy csr multiply)", _mul_ss),
+    ("COO + COO 1e6 each, coalesced (numpy column: scipy csr +)", _add_ss),
+    ("COO sum(0) 1e6 uncoalesced (numpy column: scipy csr sum)", _sum_dim),
+    ("COO @ dense 1e6 x 32 (numpy column: scipy csr @)", _spmm),
+    ("COO index_select(0, 1024 rows) of 1e6 (numpy column: scipy csr rows)", _index_select),
 ]

@@ -45,7 +45,8 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at entry 0 "
                                f"and {list(ts[i].shape)} at entry {i}")
     d = _wrap(operator.index(dim), ts[0].dim() + 1)
-    if d < ts[0].dim() and not any(t.names is not None and any(n is not None for n in t.names) for t in ts):
+    if d < ts[0].dim() and not any(t.layout != _C.strided or t.names is not None and any(n is not None for n in t.names)
+                                   for t in ts):
         # torch: cat along d, then split d (a view), so channels_last inputs keep their layout
         shape = list(ts[0].shape)
         shape[d:d + 1] = [len(ts), shape[d]]

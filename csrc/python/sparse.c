@@ -81,6 +81,53 @@ static PyObject *m_coo_merge_plan(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+static int need_coo(PyObject *o, const char *fname)
+{
+    if (tl_is_tensor(o) && TL_TENSOR(o)->layout == TL_LAYOUT_SPARSE_COO) return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s expects a sparse COO tensor", fname);
+    return -1;
+}
+
+/* _coo_lookup(src, pc): see tl_coo_lookup (pc must be coalesced). */
+static PyObject *m_coo_lookup(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 2) return PyErr_Format(PyExc_TypeError, "_coo_lookup expects 2 arguments");
+    if (need_coo(a[0], "_coo_lookup") < 0 || need_coo(a[1], "_coo_lookup") < 0) return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *y = TL_TENSOR(a[1]);
+    if (x->sparse->sparse_dim != y->sparse->sparse_dim || !y->sparse->coalesced)
+        return PyErr_Format(PyExc_RuntimeError, "_coo_lookup expects a coalesced second tensor of the same sparse_dim");
+    TL_NEW_TENSOR(r, tl_coo_lookup(&r->t, x, y));
+    return (PyObject *)r;
+}
+
+/* _coo_index_select_plan(src, dim, index): see tl_coo_index_select_plan. */
+static PyObject *m_coo_index_select_plan(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "_coo_index_select_plan expects 3 arguments");
+    if (need_coo(a[0], "_coo_index_select_plan") < 0 || need_tensor(a[2], "index_select", "index") < 0) return NULL;
+    int64_t d;
+    if (tl_conv_int64(a[1], &d, "dim") < 0) return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *ix = TL_TENSOR(a[2]);
+    if (d < 0 || d >= x->sparse->sparse_dim) return PyErr_Format(PyExc_RuntimeError, "dim %lld is not sparse", (long long)d);
+    if (ix->dtype != TL_INT64 || ix->ndim != 1 || ix->layout != TL_LAYOUT_STRIDED)
+        return PyErr_Format(PyExc_IndexError, "index_select() argument index must be 1-D strided (non-sparse) long-tensor.");
+    TL_NEW_TENSOR(r, tl_coo_index_select_plan(&r->t, x, (int)d, ix));
+    return (PyObject *)r;
+}
+
+/* _coo_spmm(src, dense): see tl_coo_spmm; None when the dtype has no native kernel. */
+static PyObject *m_coo_spmm(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 2) return PyErr_Format(PyExc_TypeError, "_coo_spmm expects 2 arguments");
+    if (need_coo(a[0], "_coo_spmm") < 0 || need_tensor(a[1], "mm", "mat2") < 0) return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *d = TL_TENSOR(a[1]);
+    if (x->sparse->sparse_dim != 2 || x->sparse->dense_dim != 0 || d->ndim != 2 || d->sizes[0] != x->sizes[1])
+        return PyErr_Format(PyExc_RuntimeError, "_coo_spmm expects a 2-D COO tensor and a matching 2-D tensor");
+    if (!tl_coo_spmm_supports((tl_dtype)x->dtype)) Py_RETURN_NONE;
+    TL_NEW_TENSOR(r, tl_coo_spmm(&r->t, x, d));
+    return (PyObject *)r;
+}
+
 /* A new tensor object aliasing one component. */
 static PyObject *component(const tl_tensor *c)
 {
@@ -176,6 +223,10 @@ PyMethodDef tl_module_methods_sparse[] = {
     {"_sparse_coo_new", (PyCFunction)(void (*)(void))m_coo_new, METH_FASTCALL,
      "_sparse_coo_new(indices, values, size, check_bounds, is_coalesced)"},
     {"_coo_merge_plan", (PyCFunction)(void (*)(void))m_coo_merge_plan, METH_FASTCALL, "_coo_merge_plan(a, b)"},
+    {"_coo_lookup", (PyCFunction)(void (*)(void))m_coo_lookup, METH_FASTCALL, "_coo_lookup(src, coalesced)"},
+    {"_coo_index_select_plan", (PyCFunction)(void (*)(void))m_coo_index_select_plan, METH_FASTCALL,
+     "_coo_index_select_plan(src, dim, index)"},
+    {"_coo_spmm", (PyCFunction)(void (*)(void))m_coo_spmm, METH_FASTCALL, "_coo_spmm(src, dense)"},
     {"_dense_to_sparse", (PyCFunction)(void (*)(void))m_dense_to_sparse, METH_FASTCALL, "_dense_to_sparse(t, sparse_dim)"},
     {NULL},
 };

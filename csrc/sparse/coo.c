@@ -45,77 +45,88 @@ static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
     }
 }
 
-static inline int64_t index_at(const tl_tensor *ind, int64_t d, int64_t i)
-{
-    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
-}
-
-static int bounds_error(int64_t d, int64_t v, int64_t size)
+int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size)
 {
     if (v < 0) return tl_err(TL_ERR_RUNTIME, "found negative index %lld for dim %lld", (long long)v, (long long)d);
     return tl_err(TL_ERR_RUNTIME, "size is inconsistent with indices: for dim %lld, size is %lld but found index %lld",
                   (long long)d, (long long)size, (long long)v);
 }
 
-/* keys[i] = row-major linear index of entry i over the sparse dims (bounds checked);
- * *fits = false when that product overflows int64 (keys untouched then). */
-static int linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
+static int bit_width(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+
+int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
 {
     const tl_sparse *s = src->sparse;
     int sd = s->sparse_dim;
     int64_t nse = s->indices.sizes[1], span = 1;
-    for (int d = 0; d < sd; d++)
-        if (__builtin_mul_overflow(span, src->sizes[d], &span)) {
-            *fits = false;
-            span = -1;
-            break;
-        }
-    for (int d = 0; d < sd; d++)
-        for (int64_t i = 0; i < nse; i++) {
-            int64_t v = index_at(&s->indices, d, i);
-            if (v < 0 || v >= src->sizes[d]) return bounds_error(d, v, src->sizes[d]);
-        }
-    if (span < 0) return 0;
     *fits = true;
+    for (int d = 0; d < sd; d++)
+        if (__builtin_mul_overflow(span, src->sizes[d], &span)) *fits = false;
+    if (!*fits) {
+        for (int d = 0; d < sd; d++)
+            for (int64_t i = 0; i < nse; i++) {
+                int64_t v = tl_coo_index_at(&s->indices, d, i);
+                if (v < 0 || v >= src->sizes[d]) return tl_coo_bounds_error(d, v, src->sizes[d]);
+            }
+        return 0;
+    }
     *maxkey = span > 0 ? (uint64_t)span - 1 : 0;
     memset(keys, 0, sizeof(uint64_t) * nse);
+    const int64_t *ind = (const int64_t *)tl_data(&s->indices);
+    int64_t s0 = s->indices.strides[0], s1 = s->indices.strides[1];
     for (int d = 0; d < sd; d++) {
         int64_t n = src->sizes[d];
-        for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] * (uint64_t)n + (uint64_t)index_at(&s->indices, d, i);
+        const int64_t *row = ind + d * s0;
+        for (int64_t i = 0; i < nse; i++) {
+            int64_t v = row[i * s1];
+            if ((uint64_t)v >= (uint64_t)n) return tl_coo_bounds_error(d, v, n);
+            keys[i] = keys[i] * (uint64_t)n + (uint64_t)v;
+        }
     }
     return 0;
 }
 
-/* Stable LSD radix sort of (keys, perm) by keys <= maxkey. tmp: n keys + n perms. */
-static int radix_sort(uint64_t *keys, int64_t *perm, int64_t n, uint64_t maxkey, uint64_t *tk, int64_t *tp)
+/* Stable LSD radix sort of keys by their bits [lo, lo + bits), moving perm alongside
+ * unless it is NULL (then the keys carry their payload below bit lo). tk/tp: scratch of n.
+ * Digits of <= 11 bits, as few passes as the bits need; one read makes every histogram. */
+static int radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp)
 {
-    int bits = maxkey ? 64 - __builtin_clzll(maxkey) : 0;
     if (!bits || n < 2) return 0;
     int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
-    size_t nb = (size_t)1 << width;
-    int64_t *count = malloc(sizeof(int64_t) * nb);
+    size_t nb = (size_t)1 << width, mask = nb - 1;
+    int64_t *count = calloc(nb * (size_t)passes, sizeof(int64_t));
     if (!count) return tl_err(TL_ERR_MEMORY, "out of memory");
-    for (int p = 0, shift = 0; p < passes; p++, shift += width) {
-        memset(count, 0, sizeof(int64_t) * nb);
-        for (int64_t i = 0; i < n; i++) count[(keys[i] >> shift) & (nb - 1)]++;
-        int64_t sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t k = keys[i] >> lo;
+        for (int p = 0; p < passes; p++) count[(size_t)p * nb + ((k >> (p * width)) & mask)]++;
+    }
+    for (int p = 0; p < passes; p++) {
+        int64_t *c = count + (size_t)p * nb, sum = 0;
         for (size_t b = 0; b < nb; b++) {
-            int64_t c = count[b];
-            count[b] = sum;
-            sum += c;
+            int64_t x = c[b];
+            c[b] = sum;
+            sum += x;
         }
-        for (int64_t i = 0; i < n; i++) {
-            int64_t at = count[(keys[i] >> shift) & (nb - 1)]++;
-            tk[at] = keys[i];
-            tp[at] = perm[i];
+    }
+    for (int p = 0; p < passes; p++) {
+        int64_t *c = count + (size_t)p * nb;
+        int shift = lo + p * width;
+        if (perm) {
+            for (int64_t i = 0; i < n; i++) {
+                int64_t at = c[(keys[i] >> shift) & mask]++;
+                tk[at] = keys[i];
+                tp[at] = perm[i];
+            }
+            int64_t *q = perm; perm = tp; tp = q;
+        } else {
+            for (int64_t i = 0; i < n; i++) tk[c[(keys[i] >> shift) & mask]++] = keys[i];
         }
         uint64_t *k = keys; keys = tk; tk = k;
-        int64_t *q = perm; perm = tp; tp = q;
     }
     free(count);
-    if (passes & 1) { /* results sit in the caller's tmp arrays: copy back */
+    if (passes & 1) { /* results sit in the caller's scratch: copy back */
         memcpy(tk, keys, sizeof(uint64_t) * n);
-        memcpy(tp, perm, sizeof(int64_t) * n);
+        if (perm) memcpy(tp, perm, sizeof(int64_t) * n);
     }
     return 0;
 }
@@ -126,17 +137,16 @@ bool tl_coo_indices_sorted_unique(const tl_tensor *src)
     int64_t nse = s->indices.sizes[1];
     for (int64_t i = 1; i < nse; i++) {
         int d = 0;
-        while (d < s->sparse_dim && index_at(&s->indices, d, i) == index_at(&s->indices, d, i - 1)) d++;
-        if (d == s->sparse_dim || index_at(&s->indices, d, i) < index_at(&s->indices, d, i - 1)) return false;
+        while (d < s->sparse_dim && tl_coo_index_at(&s->indices, d, i) == tl_coo_index_at(&s->indices, d, i - 1)) d++;
+        if (d == s->sparse_dim || tl_coo_index_at(&s->indices, d, i) < tl_coo_index_at(&s->indices, d, i - 1)) return false;
     }
     return true;
 }
 
-/* -1, 0 or 1 as entry i of a compares with entry j of b in lexicographic index order. */
-static int cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
+int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd)
 {
     for (int d = 0; d < sd; d++) {
-        int64_t x = index_at(a, d, i), y = index_at(b, d, j);
+        int64_t x = tl_coo_index_at(a, d, i), y = tl_coo_index_at(b, d, j);
         if (x != y) return x < y ? -1 : 1;
     }
     return 0;
@@ -150,7 +160,7 @@ int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
     if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
     while (i < na || j < nb) {
-        int c = i == na ? 1 : j == nb ? -1 : cmp_entries(ia, i, ib, j, sd);
+        int c = i == na ? 1 : j == nb ? -1 : tl_coo_cmp_entries(ia, i, ib, j, sd);
         pa[m] = c <= 0 ? i++ : -1;
         pb[m] = c >= 0 ? j++ : -1;
         m++;
@@ -173,6 +183,36 @@ static int64_t row_elems(const tl_tensor *values)
     return r;
 }
 
+/* out row g = the sum (bool: or) of the rows perm[i] of `in` over the i of group g, where
+ * first[i] opens a group; rows of R elements of dtype d, contiguous. */
+static void sum_groups(char *out, const char *in, const int64_t *perm, const uint8_t *first, int64_t n, int64_t R,
+                       tl_dtype d)
+{
+    if (R == 1) { /* one element per row: a typed gather, the common case */
+        switch (d) {
+#define GATHER(ID, T)                                                              \
+    case TL_##ID: {                                                                \
+        T *o = (T *)out;                                                           \
+        const T *x = (const T *)in;                                                \
+        for (int64_t i = 0, g = -1; i < n; i++) {                                  \
+            T v = x[perm[i]];                                                      \
+            if (first[i]) o[++g] = v;                                              \
+            else o[g] = (T)(o[g] + v);                                             \
+        }                                                                          \
+        return;                                                                    \
+    }
+            NATIVE_SUM_LIST(GATHER)
+#undef GATHER
+        default: break;
+        }
+    }
+    int64_t rb = R * tl_dtype_infos[d].itemsize;
+    for (int64_t i = 0, g = -1; i < n; i++) {
+        if (first[i]) memcpy(out + ++g * rb, in + perm[i] * rb, (size_t)rb);
+        else row_add(out + g * rb, in + perm[i] * rb, R, d);
+    }
+}
+
 int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
 {
     const tl_sparse *s = src->sparse;
@@ -180,58 +220,86 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     int64_t nse = s->indices.sizes[1];
     tl_dtype dt = (tl_dtype)s->values.dtype, acc = acc_dtype(dt);
     uint64_t *keys = malloc(sizeof(uint64_t) * (2 * nse + 1));
-    int64_t *perm = malloc(sizeof(int64_t) * (2 * nse + 1));
+    int64_t *perm = NULL, *perm_own = NULL;
+    uint8_t *first = malloc((size_t)nse + 1);
     tl_tensor vals = {0}, nind = {0}, nval = {0}, cast = {0};
     int rc = -1;
     bool fits = false;
     uint64_t maxkey = 0;
-    if (!keys || !perm) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
-    if (linearize(src, keys, &fits, &maxkey) < 0) goto done;
-    for (int64_t i = 0; i < nse; i++) perm[i] = i;
-    if (fits) {
-        if (radix_sort(keys, perm, nse, maxkey, keys + nse, perm + nse) < 0) goto done;
-    } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
-        for (int d = sd - 1; d >= 0; d--) {
-            for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)index_at(&s->indices, d, perm[i]);
-            if (radix_sort(keys, perm, nse, (uint64_t)src->sizes[d] - 1, keys + nse, perm + nse) < 0) goto done;
+    if (!keys || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    if (tl_coo_linearize(src, keys, &fits, &maxkey) < 0) goto done;
+    int kb = bit_width(maxkey), pb = bit_width((uint64_t)nse);
+    if (fits && kb + pb <= 64) { /* positions ride below the keys: one array to move */
+        for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] << pb | (uint64_t)i;
+        if (radix_sort(keys, NULL, nse, pb, kb, keys + nse, NULL) < 0) goto done;
+        uint64_t pmask = ((uint64_t)1 << pb) - 1;
+        perm = (int64_t *)(keys + nse); /* the sort's scratch half, free now */
+        for (int64_t i = 0; i < nse; i++) {
+            perm[i] = (int64_t)(keys[i] & pmask);
+            keys[i] >>= pb;
+        }
+    } else {
+        perm = perm_own = malloc(sizeof(int64_t) * (2 * nse + 1));
+        if (!perm) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+        for (int64_t i = 0; i < nse; i++) perm[i] = i;
+        if (fits) {
+            if (radix_sort(keys, perm, nse, 0, kb, keys + nse, perm + nse) < 0) goto done;
+        } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
+            for (int d = sd - 1; d >= 0; d--) {
+                for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)tl_coo_index_at(&s->indices, d, perm[i]);
+                if (radix_sort(keys, perm, nse, 0, bit_width((uint64_t)src->sizes[d] - 1), keys + nse, perm + nse) < 0)
+                    goto done;
+            }
         }
     }
-    /* group boundaries: entry i starts a group when its indices differ from i - 1's */
+    /* group boundaries: entry i opens a group when its indices differ from i - 1's */
     int64_t m = 0;
     for (int64_t i = 0; i < nse; i++) {
         bool start = i == 0;
         if (!start && fits) start = keys[i] != keys[i - 1];
         for (int d = 0; !start && !fits && d < sd; d++)
-            start = index_at(&s->indices, d, perm[i]) != index_at(&s->indices, d, perm[i - 1]);
-        keys[nse + i] = start; /* the tmp half is free now */
+            start = tl_coo_index_at(&s->indices, d, perm[i]) != tl_coo_index_at(&s->indices, d, perm[i - 1]);
+        first[i] = start;
         m += start;
     }
     int64_t isz[2] = {sd, m};
-    if (tl_clone(&vals, &s->values, acc, TL_MEMFMT_CONTIGUOUS) < 0 ||
-        tl_tensor_empty(&nind, 2, isz, TL_INT64, src->device, false) < 0)
-        goto done;
-    int64_t vsz[TL_MAX_DIMS];
-    memcpy(vsz, vals.sizes, sizeof(int64_t) * vals.ndim);
-    vsz[0] = m;
-    if (tl_tensor_empty(&nval, vals.ndim, vsz, acc, src->device, false) < 0) goto done;
-    int64_t R = row_elems(&vals), rb = R * tl_itemsize(&vals);
+    if (tl_tensor_empty(&nind, 2, isz, TL_INT64, src->device, false) < 0) goto done;
     int64_t *ni = (int64_t *)tl_data(&nind);
-    const char *vin = tl_data(&vals);
-    char *vout = tl_data(&nval);
-    for (int64_t i = 0, g = -1; i < nse; i++) {
-        if (keys[nse + i]) {
+    if (fits && sd > 0) { /* the indices back from the sorted keys: no random reads */
+        for (int64_t i = 0, g = -1; i < nse; i++) {
+            if (!first[i]) continue;
+            uint64_t k = keys[i];
             g++;
-            for (int d = 0; d < sd; d++) ni[d * m + g] = index_at(&s->indices, d, perm[i]);
-            memcpy(vout + g * rb, vin + perm[i] * rb, (size_t)rb);
-        } else {
-            row_add(vout + g * rb, vin + perm[i] * rb, R, acc);
+            for (int d = sd - 1; d > 0; d--) {
+                uint64_t n = (uint64_t)src->sizes[d], q = maxkey < UINT32_MAX ? (uint32_t)k / (uint32_t)n : k / n;
+                ni[d * m + g] = (int64_t)(k - q * n);
+                k = q;
+            }
+            ni[g] = (int64_t)k;
         }
+    } else {
+        for (int64_t i = 0, g = -1; i < nse; i++)
+            if (first[i]) {
+                g++;
+                for (int d = 0; d < sd; d++) ni[d * m + g] = tl_coo_index_at(&s->indices, d, perm[i]);
+            }
     }
+    const tl_tensor *vin = &s->values;
+    if (acc != dt || !tl_is_contiguous(vin)) {
+        if (tl_clone(&vals, vin, acc, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+        vin = &vals;
+    }
+    int64_t vsz[TL_MAX_DIMS];
+    memcpy(vsz, vin->sizes, sizeof(int64_t) * vin->ndim);
+    vsz[0] = m;
+    if (tl_tensor_empty(&nval, vin->ndim, vsz, acc, src->device, false) < 0) goto done;
+    sum_groups(tl_data(&nval), tl_data(vin), perm, first, nse, row_elems(vin), acc);
     if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, src->ndim, src->sizes, true);
 done:
     free(keys);
-    free(perm);
+    free(perm_own);
+    free(first);
     tl_tensor_clear(&vals);
     tl_tensor_clear(&nind);
     tl_tensor_clear(&nval);
@@ -256,8 +324,8 @@ int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
     for (int64_t i = 0; i < nse; i++) {
         int64_t lin = 0;
         for (int d = 0; d < sd; d++) {
-            int64_t x = index_at(&s->indices, d, i);
-            if (x < 0 || x >= src->sizes[d]) { bounds_error(d, x, src->sizes[d]); goto done; }
+            int64_t x = tl_coo_index_at(&s->indices, d, i);
+            if (x < 0 || x >= src->sizes[d]) { tl_coo_bounds_error(d, x, src->sizes[d]); goto done; }
             lin = lin * src->sizes[d] + x;
         }
         if (s->coalesced)
@@ -276,49 +344,109 @@ done:
     return rc;
 }
 
-/* (sparse.h) The dtype switch sits outside the loops. */
+/* The non-zero test of dtype d as bit masks: an element is `words` unsigned words of
+ * `width` bytes, non-zero when some word has a bit of `mask` set (-0.0 is zero, NaN is
+ * not: the sign bit is masked off floating types). */
+static void zero_test(tl_dtype d, int *width, int *words, uint64_t *mask)
+{
+    int size = tl_dtype_infos[d].itemsize;
+    *width = size > 8 ? 8 : size;
+    *words = size / *width;
+    *mask = *width == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * *width)) - 1;
+    switch (d) {
+    case TL_FLOAT16: case TL_BFLOAT16: *mask = 0x7fff; break;
+    case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: *mask = 0x7f; break;
+    case TL_COMPLEX32: *mask = 0x7fff7fffu; break;
+    case TL_FLOAT32: *mask = 0x7fffffffu; break;
+    case TL_FLOAT64: case TL_COMPLEX128: *mask = 0x7fffffffffffffffull; break;
+    case TL_COMPLEX64: *mask = 0x7fffffff7fffffffull; break;
+    default: break;
+    }
+}
+
+/* The rows (of R elements) of `in` with a non-zero element, in order, into *pos (grown
+ * with realloc; the caller frees it); returns their number or -1. Blocks of rows are
+ * or-reduced first (a loop the compiler vectorizes), and only blocks with a set bit are
+ * looked at row by row. */
+static int64_t nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, int64_t **pos)
+{
+    int width, words;
+    uint64_t mask;
+    zero_test(d, &width, &words, &mask);
+    int64_t rw = R * words, block = rw >= 8 || rw == 0 ? 1 : 8 / rw, m = 0, cap = 1024;
+    int64_t *out = malloc(sizeof(int64_t) * (size_t)cap);
+    if (!out) return tl_err(TL_ERR_MEMORY, "out of memory");
+#define SCAN(U)                                                                     \
+    {                                                                              \
+        const U *w = (const U *)in, msk = (U)mask;                                 \
+        for (int64_t p0 = 0; p0 < P; p0 += block) {                               \
+            int64_t pe = p0 + block < P ? p0 + block : P;                          \
+            U acc = 0;                                                             \
+            for (int64_t i = p0 * rw; i < pe * rw; i++) acc |= w[i];               \
+            if (!(acc & msk)) continue;                                            \
+            for (int64_t p = p0; p < pe; p++) {                                    \
+                U a = 0;                                                           \
+                for (int64_t i = p * rw; i < (p + 1) * rw; i++) a |= w[i] & msk;   \
+                if (!a) continue;                                                  \
+                if (m == cap) {                                                    \
+                    int64_t *grown = realloc(out, sizeof(int64_t) * (size_t)(cap *= 2)); \
+                    if (!grown) { free(out); return tl_err(TL_ERR_MEMORY, "out of memory"); } \
+                    out = grown;                                                   \
+                }                                                                  \
+                out[m++] = p;                                                      \
+            }                                                                      \
+        }                                                                          \
+    }
+    switch (width) {
+    case 1: SCAN(uint8_t) break;
+    case 2: SCAN(uint16_t) break;
+    case 4: SCAN(uint32_t) break;
+    default: SCAN(uint64_t) break;
+    }
+#undef SCAN
+    *pos = out;
+    return m;
+}
+
+/* (sparse.h) keep[p] = whether row p (of R elements) has a non-zero element, by the same
+ * bit-mask test; returns the number of such rows. */
 int64_t tl_mark_nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, uint8_t *keep)
 {
-    int64_t m = 0;
-#define SCAN(T, NZ)                                                                \
-    for (int64_t p = 0; p < P; p++) {                                              \
-        const T *row = (const T *)in + p * R;                                      \
-        uint8_t k = 0;                                                             \
-        for (int64_t i = 0; i < R && !k; i++) k = (NZ);                            \
-        m += keep[p] = k;                                                          \
-    }                                                                              \
-    return m;
-    switch (d) {
-    case TL_FLOAT16: case TL_BFLOAT16:
-        SCAN(uint16_t, (row[i] & 0x7fff) != 0)
-    case TL_COMPLEX32:
-        SCAN(uint32_t, (row[i] & 0x7fff7fffu) != 0)
-    case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2:
-        SCAN(uint8_t, (row[i] & 0x7f) != 0)
-    case TL_BOOL:
-        SCAN(uint8_t, row[i] != 0)
-#define NZ(ID, T) case TL_##ID: SCAN(T, row[i] != 0)
-        NATIVE_SUM_LIST(NZ)
-#undef NZ
-#undef SCAN
-    default: return 0;
+    int width, words;
+    uint64_t mask;
+    zero_test(d, &width, &words, &mask);
+    int64_t rw = R * words, m = 0;
+#define MARK(U)                                                                     \
+    {                                                                              \
+        const U *w = (const U *)in, msk = (U)mask;                                 \
+        for (int64_t p = 0; p < P; p++) {                                          \
+            U a = 0;                                                               \
+            for (int64_t i = p * rw; i < (p + 1) * rw; i++) a |= w[i] & msk;       \
+            m += keep[p] = a != 0;                                                 \
+        }                                                                          \
     }
+    switch (width) {
+    case 1: MARK(uint8_t) break;
+    case 2: MARK(uint16_t) break;
+    case 4: MARK(uint32_t) break;
+    default: MARK(uint64_t) break;
+    }
+#undef MARK
+    return m;
 }
 
 int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
 {
     tl_tensor c = {0}, nind = {0}, nval = {0};
     int rc = -1;
-    int64_t P = 1, R = 1, m = 0;
+    int64_t P = 1, R = 1, m = 0, *pos = NULL;
     for (int d = 0; d < src->ndim; d++) *(d < sparse_dim ? &P : &R) *= src->sizes[d];
     if (R == 0) P = 0; /* no element to be non-zero: no row scan (P may be huge then) */
     tl_dtype dt = (tl_dtype)src->dtype;
-    uint8_t *keep = malloc((size_t)P + 1);
-    if (!keep) return tl_err(TL_ERR_MEMORY, "out of memory");
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     int64_t rb = R * tl_itemsize(&c);
     const char *in = tl_data(&c);
-    m = R > 0 ? tl_mark_nonzero_rows(in, P, R, dt, keep) : (memset(keep, 0, (size_t)P), 0);
+    if ((m = nonzero_rows(in, P, R, dt, &pos)) < 0) goto done;
     int64_t isz[2] = {sparse_dim, m}, vsz[TL_MAX_DIMS];
     vsz[0] = m;
     memcpy(vsz + 1, src->sizes + sparse_dim, sizeof(int64_t) * (src->ndim - sparse_dim));
@@ -327,18 +455,17 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
         goto done;
     int64_t *ni = (int64_t *)tl_data(&nind);
     char *vo = tl_data(&nval);
-    for (int64_t p = 0, j = 0; p < P; p++) {
-        if (!keep[p]) continue;
+    for (int64_t j = 0; j < m; j++) {
+        int64_t p = pos[j];
         for (int64_t d = sparse_dim - 1, r = p; d >= 0; d--) {
             ni[d * m + j] = r % src->sizes[d];
             r /= src->sizes[d];
         }
         memcpy(vo + j * rb, in + p * rb, (size_t)rb);
-        j++;
     }
     rc = tl_coo_wrap(out, &nind, &nval, src->ndim, src->sizes, true);
 done:
-    free(keep);
+    free(pos);
     tl_tensor_clear(&c);
     tl_tensor_clear(&nind);
     tl_tensor_clear(&nval);

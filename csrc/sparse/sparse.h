@@ -65,4 +65,34 @@ int64_t tl_mark_nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, u
  * `sparse_dim` dims. */
 int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim);
 
+/* Index d of COO entry i (indices may be strided). */
+static inline int64_t tl_coo_index_at(const tl_tensor *ind, int64_t d, int64_t i)
+{
+    return ((const int64_t *)tl_data(ind))[d * ind->strides[0] + i * ind->strides[1]];
+}
+/* torch's error for index v of dim d outside [0, size); returns -1. */
+int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size);
+/* keys[i] = row-major linear index of entry i over the sparse dims, every index bounds
+ * checked (-1 and torch's error otherwise); *fits = false when the sizes' product
+ * overflows int64 (keys untouched then), else *maxkey = that product - 1. */
+int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey);
+/* -1, 0 or 1 as entry i of indices a compares with entry j of indices b (sd rows each) in
+ * lexicographic order. */
+int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd);
+
+/* ---- op kernels (sparse/coo_ops.c) ---- */
+
+/* For each entry of `src`, in stored order, its position among the entries of the
+ * coalesced `pc` (same sparse_dim), or -1: int64 (nse,). Binary search per entry. */
+int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc);
+/* index_select along sparse dim `dim` with an int64 1-D `index` (negative values wrap):
+ * int64 (2, m), row 0 the source entry, row 1 its position in `index`, ordered by that
+ * position, then stored order (torch's order). IndexError for an index out of range. */
+int tl_coo_index_select_plan(tl_tensor *out, const tl_tensor *src, int dim, const tl_tensor *index);
+/* 2-D COO (no dense dims) @ contiguous 2-D `dense` of the values' dtype: a strided (n, p)
+ * tensor, duplicates summed; every index bounds checked first. */
+int tl_coo_spmm(tl_tensor *out, const tl_tensor *src, const tl_tensor *dense);
+/* Whether tl_coo_spmm computes in dtype d (the others go through strided ops). */
+bool tl_coo_spmm_supports(tl_dtype d);
+
 #endif
