@@ -585,21 +585,6 @@ def _mm_impl(name, a, b):
     return out.index_add_(0, rows, contrib)
 
 
-def _mm(input, mat2, *, out=None):
-    _no_out("mm", out)
-    return _mm_impl("mm", input, mat2)
-
-
-def _matmul(input, other, *, out=None):
-    _no_out("matmul", out)
-    return _mm_impl("matmul", input, other)
-
-
-def _mv(input, vec, *, out=None):
-    _no_out("mv", out)
-    return _mm_impl("mv", input, vec)
-
-
 _HANDLERS = {
     "clone": _clone, "detach": _detach, "to": _to, "zero_": _zero_, "copy_": _copy_,
     "numpy": _numpy, "__dlpack__": _dlpack, "data_ptr": _no_storage, "tolist": _no_storage,
@@ -617,7 +602,7 @@ _HANDLERS.update({
     "add": _add, "sub": _sub, "subtract": _sub, "mul": _mul, "multiply": _mul, "div": _div, "divide": _div,
     "true_divide": _div, "floor_divide": _floor_divide, "neg": _neg, "negative": _neg,
     "transpose": _transpose, "t": _t, "permute": _permute,
-    "unsqueeze": _unsqueeze, "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square, "mm": _mm, "matmul": _matmul, "mv": _mv,
+    "unsqueeze": _unsqueeze, "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square,
 })
 for _n in ("add", "sub", "mul", "div", "floor_divide", "neg", "negative") + _ZERO_PRESERVING:
     if _n + "_" not in _HANDLERS:

@@ -582,11 +582,9 @@ def _install_methods(Tensor, namespace):
     namespace.addmm = _namespace_addmm
     namespace.sampled_addmm = sampled_addmm
     namespace.spsolve = spsolve
-    namespace.softmax = softmax
-    namespace.log_softmax = log_softmax
-    for name in ("mm", "sum"):
-        prev = getattr(namespace, name)
-        setattr(namespace, name, _wrap_method(prev, {"mm": _ns_mm, "sum": _ns_sum}[name],
+    # the COO functions of tensorlib.sparse stay for the other layouts
+    for name, mine in (("mm", _ns_mm), ("sum", _ns_sum), ("softmax", softmax), ("log_softmax", log_softmax)):
+        setattr(namespace, name, _wrap_method(getattr(namespace, name), mine,
                                               lambda s, a, k: _is_compressed(s) or any(map(_is_compressed, a))))
     for f in (crow_indices, col_indices, ccol_indices, row_indices, to_sparse_csr, to_sparse_csc, to_sparse_bsr,
               to_sparse_bsc):
