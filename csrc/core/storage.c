@@ -2,7 +2,9 @@
  *
  * Large blocks are where the time goes: a fresh 40 MB result spends most of its life
  * in page faults. Blocks above TL_HUGE_THRESHOLD are 2 MiB aligned and advised for
- * transparent huge pages, and a few recently freed large blocks are kept for reuse. */
+ * transparent huge pages, and a few recently freed large blocks are kept for reuse.
+ * Small blocks (<= TL_SMALL_MAX bytes, the results of small ops) are kept per 64-byte size
+ * class for reuse too: posix_memalign + free cost more than a small op's arithmetic. */
 #include "core/storage.h"
 
 #include <stdlib.h>
@@ -25,6 +27,42 @@ static size_t cache_bytes;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;  /* ops allocate without the GIL */
 
 static size_t round_big(size_t n) { return (n + TL_HUGE_ALIGN - 1) & ~(TL_HUGE_ALIGN - 1); }
+
+#ifdef __SANITIZE_ADDRESS__
+#define TL_SMALL_MAX 0 /* ASan builds free every block, so use-after-free stays visible */
+#else
+#define TL_SMALL_MAX 1024
+#endif
+#define TL_SMALL_DEPTH 32 /* blocks kept per size class: at most 32 x 17 KB in all */
+static void *small_blocks[TL_SMALL_MAX / 64 + 1][TL_SMALL_DEPTH];
+static int small_count[TL_SMALL_MAX / 64 + 1];
+static pthread_mutex_t small_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 64-byte rounded size (at least 64) of a small block. */
+static size_t round_small(size_t nbytes) { return nbytes ? (nbytes + 63) & ~(size_t)63 : 64; }
+
+static void *small_take(size_t n)
+{
+    void *p = NULL;
+    int c = (int)(n / 64) - 1;
+    pthread_mutex_lock(&small_lock);
+    if (small_count[c] > 0) p = small_blocks[c][--small_count[c]];
+    pthread_mutex_unlock(&small_lock);
+    return p;
+}
+
+static bool small_keep(void *p, size_t n)
+{
+    bool kept = false;
+    int c = (int)(n / 64) - 1;
+    pthread_mutex_lock(&small_lock);
+    if (small_count[c] < TL_SMALL_DEPTH) {
+        small_blocks[c][small_count[c]++] = p;
+        kept = true;
+    }
+    pthread_mutex_unlock(&small_lock);
+    return kept;
+}
 
 static void *cache_take(size_t n)
 {
@@ -59,9 +97,9 @@ void *tl_alloc(size_t nbytes)
         void *p = cache_take(n);
         return p ? p : map_big(n);
     }
-    void *p = NULL;
-    size_t n = (nbytes + 63) & ~(size_t)63;
-    if (posix_memalign(&p, 64, n ? n : 64) != 0) return NULL;
+    size_t n = round_small(nbytes);
+    void *p = n <= TL_SMALL_MAX ? small_take(n) : NULL;
+    if (!p && posix_memalign(&p, 64, n) != 0) return NULL;
     return p;
 }
 
@@ -78,7 +116,8 @@ void tl_free(void *p, size_t nbytes)
 {
     if (!p) return;
     if (nbytes < TL_HUGE_THRESHOLD) {
-        free(p);
+        size_t n = round_small(nbytes);
+        if (n > TL_SMALL_MAX || !small_keep(p, n)) free(p);
         return;
     }
     size_t n = round_big(nbytes);
