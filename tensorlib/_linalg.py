@@ -88,7 +88,7 @@ def inner(input, other, *, out=None):
         s, t = (input, other) if input.dim() == 0 else (other, input)
         if s.dtype != t.dtype:
             raise RuntimeError("both inputs should have same dtype")
-        r = _C.mm(s.reshape(1, 1), t.reshape(1, -1)).reshape(tuple(t.shape))
+        r = _C.mul(s, t)  # one product per element (torch's 0-d path; bool included)
     else:
         if input.shape[-1] != other.shape[-1]:
             raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "

@@ -1,5 +1,5 @@
 """Named tensors on the reductions/indexing/joining/linear-algebra ops (issue 4), for the
-differences scripts/difftorch/sweep8_names.py found against torch 1.13 (the last torch with
+differences tests/difftorch/sweep8_names.py found against torch 1.13 (the last torch with
 named tensors). Expected names are derived from seed 003's rules (keeps input names, removes
 dims, unifies names from inputs, contracts away dims), not copied from an oracle run."""
 import pytest

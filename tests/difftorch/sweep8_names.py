@@ -9,7 +9,7 @@ for tensor results names, shape and dtype. Printed: every difference in outcome 
 (shape too); dtype differences only with --dtype (torch 2.13, not 1.13, is the authority
 on dtypes); error-message differences only where torch 1.13's message is about names.
 
-    PYTHONPATH=. python3 scripts/difftorch/sweep8_names.py [--dtype] [--all-msgs] [FILTER]
+    PYTHONPATH=. python3 tests/difftorch/sweep8_names.py [--dtype] [--all-msgs] [FILTER]
 
 Cases where torch 1.13 raises "not supported with named tensors" are listed separately
 (tensorlib may deliberately support names there, see docs/named.md).
