@@ -97,3 +97,7 @@ def fits_f32():
 
 if __name__ == "__main__":
     fits_f32()
+    # erf (float32 kernel, in double): x P(x^2) on |x| <= 1, 1 - e^(-x^2) R(x) on 1 <= x <= 4
+    fit("erf P(z) f32: erf x = x P(x^2)", lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > 1e-30 else 2 / mp.sqrt(mp.pi),
+        mp.mpf(0), mp.mpf(1), 7)
+    fit("erf R(x) f32: erf x = 1 - exp(-x^2) R(x)", lambda x: mp.erfc(x) * mp.exp(x * x), mp.mpf(1), mp.mpf(4), 13)

@@ -2,6 +2,7 @@
 float32 accuracy over a dense sweep of bit patterns (against a float64 reference),
 float64 accuracy against mpmath, special values exactly as torch 2.13 gives them, and
 agreement with the strided (libm) path, in-place calls and half-precision inputs."""
+import math
 import warnings
 
 import numpy as np
@@ -12,7 +13,7 @@ import tensorlib as tl
 torch = pytest.importorskip("torch")
 from _torch_scalar import scalar_call  # noqa: E402
 
-OPS = ["exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "sigmoid"]
+OPS = ["exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "sigmoid", "erf"]
 F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in float32
 # Max float32 error (ULP) of the native float kernels, measured over every 257th bit pattern
 # with a float64 reference (log1p is computed in double). torch 2.13 reaches exp 0.56,
@@ -21,7 +22,7 @@ F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in f
 # measured peaks (AVX2+FMA clone; the baseline clone without hardware FMA, as in the sanitizer
 # build, reaches sin 0.78 and sigmoid 0.73 — the bounds cover both)
 F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.51, "sin": 0.80, "cos": 0.80,
-                 "tanh": 0.55, "sigmoid": 0.75}
+                 "tanh": 0.55, "sigmoid": 0.75, "erf": 0.51}  # erf: double, rounded once (torch: 1 ULP)
 
 
 def ref64(op, x):
@@ -29,6 +30,8 @@ def ref64(op, x):
     with np.errstate(all="ignore"):
         if op == "sigmoid":
             return 1.0 / (1.0 + np.exp(-x))
+        if op == "erf":
+            return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float64)
         return getattr(np, op)(x)
 
 
@@ -106,7 +109,7 @@ def test_float64_against_mpmath(op):
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 40
     f = {"exp": mp.exp, "expm1": mp.expm1, "log": mp.log, "log1p": mp.log1p, "sin": mp.sin, "cos": mp.cos,
-         "tanh": mp.tanh, "sigmoid": lambda v: 1 / (1 + mp.exp(-v))}[op]
+         "tanh": mp.tanh, "sigmoid": lambda v: 1 / (1 + mp.exp(-v)), "erf": mp.erf}[op]
     x = _f64_inputs(op, np.random.default_rng(7))
     got = run(op, x)
     worst = 0.0
