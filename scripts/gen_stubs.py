@@ -139,7 +139,8 @@ RETURNS = {
                     "dense_dim sparse_dim get_num_threads seed initial_seed".split(), "_int"),
     **dict.fromkeys("equal allclose is_tensor is_storage is_nonzero is_same_size can_cast has_names is_coalesced "
                     "is_contiguous is_floating_point is_complex is_signed is_inference is_pinned is_shared "
-                    "is_set_to is_conj is_neg is_grad_enabled is_inference_mode_enabled is_non_overlapping_and_dense".split(), "_bool"),
+                    "is_set_to is_conj is_neg is_grad_enabled is_inference_mode_enabled "
+                    "is_non_overlapping_and_dense".split(), "_bool"),
     **dict.fromkeys("item tolist stride type storage untyped_storage max min median nanmedian mode kthvalue sort "
                     "topk aminmax cummax cummin var_mean std_mean frexp histogram unique unique_consecutive "
                     "slogdet qr svd eig eigh lu lu_factor lu_factor_ex lstsq geqrf cholesky_ex inv_ex solve_ex "
@@ -147,7 +148,8 @@ RETURNS = {
                     "broadcast_tensors atleast_1d atleast_2d atleast_3d hsplit vsplit dsplit unique_all "
                     "unique_counts unique_inverse __array_namespace__ __reduce_ex__ __getstate__ __setstate__ "
                     "__array_function__ __array_ufunc__ __deepcopy__ __copy__".split(), _NAMED),
-    "numpy": "numpy.ndarray[Any, Any]", "to_scipy": "Any", "dim_order": "tuple[_int, ...]", "result_type": "_DType", "promote_types": "_DType",
+    "numpy": "numpy.ndarray[Any, Any]", "to_scipy": "Any", "dim_order": "tuple[_int, ...]",
+    "result_type": "_DType", "promote_types": "_DType",
     "get_default_dtype": "_DType", "get_default_device": "device", "manual_seed": "Generator",
     "broadcast_shapes": "Size", "get_rng_state": "Tensor", "get_printoptions": "dict[str, Any]",
     "__repr__": "str", "__str__": "str", "__format__": "str", "__hash__": "_int", "__sizeof__": "_int",
@@ -290,7 +292,7 @@ def _is_function(obj):
         callable(obj) and not isinstance(obj, type) and hasattr(obj, "__name__"))
 
 
-def _emit_class(cls, name, lines, default):
+def _emit_class(cls, name, lines):
     """A small class (Size, dtype, device, Generator, finfo, no_grad, ...) from its members."""
     bases = "tuple[_int, ...]" if issubclass(cls, tuple) else (
         "Exception" if issubclass(cls, BaseException) else "Tensor" if issubclass(cls, tl.Tensor) else "")
@@ -338,7 +340,7 @@ def _emit_tensor(lines):
         if not callable(obj):
             continue
         base = attr[:-1] if attr.endswith("_") and not attr.endswith("__") else attr
-        module_fn = getattr(tl, attr, None) if attr in vars(tl) else getattr(tl, base, None) if base in vars(tl) else None
+        module_fn = vars(tl).get(attr, vars(tl).get(base))
         lines.append("    " + _def(attr, _signature("Tensor." + attr, attr, obj, "Tensor", True, module_fn)))
     lines.append("")
 
@@ -366,7 +368,6 @@ def generate(modname, default):
     lines, classes, values, subs = [], [], [], []
     for name in _public_names(mod):
         obj = getattr(mod, name)
-        qual = "%s.%s" % (modname.replace("tensorlib.", "").replace("tensorlib", "tensorlib"), name)
         if isinstance(obj, types.ModuleType):
             if obj.__name__.startswith("tensorlib.") and obj.__name__.rsplit(".", 1)[0] == modname:
                 subs.append("from . import %s as %s" % (name, name))
@@ -394,19 +395,18 @@ def generate(modname, default):
         elif obj is None:
             values.append("%s: None" % name)
         elif _is_function(obj):
-            fqual = ("tensorlib." + name) if pkg else qual
-            lines.append(_def(name, _signature(fqual, name, obj, default, False)))
+            lines.append(_def(name, _signature("%s.%s" % (modname, name), name, obj, default, False)))
         else:
             values.append("%s: Any" % name)
     out = head + subs + [""]
     if pkg:
         _emit_tensor(out)
         for name, cls in sorted(classes, key=lambda c: not issubclass(c[1], tuple)):  # Size before its users
-            _emit_class(cls, name, out, default)
+            _emit_class(cls, name, out)
         out.append(ALIASES)
     else:
         for name, cls in classes:
-            _emit_class(cls, name, out, default)
+            _emit_class(cls, name, out)
     out += values + [""] + lines
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
