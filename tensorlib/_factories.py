@@ -334,9 +334,16 @@ def _resolve(dtype, device, requires_grad):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Values from start (inclusive) to end (exclusive) spaced by step.
+    """arange(start=0, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
 
-    The dtype is int64 when every argument is an integer, else the default dtype.
+    A 1-D tensor of the values from start (inclusive) to end (exclusive) spaced by step;
+    ``arange(n)`` counts from 0. The dtype is int64 when every argument is an integer, else
+    the default dtype.
+
+        >>> tl.arange(5)
+        tensor([0, 1, 2, 3, 4])
+        >>> tl.arange(0, 1, 0.25)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
     _resolve(dtype, device, requires_grad)
     if end is None:
@@ -375,7 +382,14 @@ def _into(out, r):
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """`steps` evenly spaced values from start to end inclusive."""
+    """linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+    A 1-D tensor of ``steps`` evenly spaced values from start to end, both included, in the
+    default dtype unless dtype= says otherwise.
+
+        >>> tl.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     _resolve(dtype, device, requires_grad)
     s, e = _scal(start), _scal(end)
     if dtype is None:
@@ -436,7 +450,16 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """zeros shaped like input."""
+    """zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of zeros with input's shape, and its dtype, layout and device unless given;
+    memory_format (default preserve_format) decides the strides. Sparse input gives an
+    empty sparse tensor of the same layout.
+
+        >>> tl.zeros_like(tl.tensor([[1., 2.], [3., 4.]]), dtype=tl.int32)
+        tensor([[0, 0],
+                [0, 0]], dtype=tensorlib.int32)
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).zero_()
 
 

@@ -181,7 +181,19 @@ def _reduce(op, code, x, dim, keepdim, dtype, out, param=0.0):
 # ---- sums and means ------------------------------------------------------------------
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Sum over dim (int, name or a sequence of them; None: every element)."""
+    """sum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Sum of input's elements over ``dim`` (an int, a dimension name or a sequence of them;
+    None sums every element). keepdim keeps the reduced dims with size 1; dtype casts input
+    first (bool and integer inputs sum as int64 by default). The reduced dims' names are
+    dropped. Sparse COO and compressed inputs sum too.
+
+        >>> x = tl.tensor([[1., 2.], [3., 4.]])
+        >>> tl.sum(x)
+        tensor(10.)
+        >>> x.sum(dim=0)
+        tensor([4., 6.])
+    """
     return _reduce("sum", _SUM, input, dim, keepdim, dtype, out)
 
 
@@ -191,7 +203,15 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
-    """Product over one dim (or every element)."""
+    """prod(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Product of input's elements over one dim (an int or a name), or of every element when
+    dim is left out. keepdim keeps the reduced dim with size 1; dtype casts input first
+    (bool and integer inputs multiply as int64 by default). The reduced dim's name is dropped.
+
+        >>> tl.prod(tl.tensor([1, 2, 3, 4]))
+        tensor(24)
+    """
     dim = _explicit_none("prod", dim)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
@@ -199,7 +219,15 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Arithmetic mean; input (or dtype=) must be floating point or complex."""
+    """mean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Arithmetic mean over ``dim`` (an int, a name or a sequence of them; None: every element).
+    input, or the dtype= it is cast to, must be floating point or complex. The reduced dims'
+    names are dropped.
+
+        >>> tl.mean(tl.tensor([[1., 2.], [3., 4.]]), dim=1)
+        tensor([1.5000, 3.5000])
+    """
     return _reduce("mean", _MEAN, input, dim, keepdim, dtype, out)
 
 
