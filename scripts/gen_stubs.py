@@ -73,9 +73,10 @@ PARAM_TYPES = {
     "requires_grad": "_bool", "pin_memory": "_bool", "memory_format": "_MemoryFormat",
     "generator": "Generator | None", "alpha": "_Number", "size": "_Shape", "shape": "_Shape",
     "A": "Tensor", "B": "Tensor", "tensors": "Sequence[Tensor]", "descending": "_bool", "stable": "_bool",
-    "copy": "_bool | None", "non_blocking": "_bool", "unbiased": "_bool",
+    "copy": "_bool | None", "dim0": "_int | str", "dim1": "_int | str", "seed": "_int", "non_blocking": "_bool", "unbiased": "_bool",
 }
-VARARG_TYPES = {"size": "_int | Sequence[_int]", "shape": "_int | Sequence[_int]", "tensors": "Tensor"}
+VARARG_TYPES = {"dims": "_int | str | Sequence[_int | str]", "size": "_int | Sequence[_int]",
+                "shape": "_int | Sequence[_int]", "tensors": "Tensor"}
 
 # Signatures introspection cannot know (C entries without a signature line, operators, overloads).
 _BIN = "(self, other: _TensorOrScalar) -> Tensor"
@@ -108,6 +109,10 @@ SIG_OVERRIDES = {
     "tensorlib.full": "(size: _Shape, fill_value: _Number, *, out: Tensor | None = ..., dtype: _DType | None = ..., "
                       "layout: _Layout | None = ..., device: _Device | None = ..., requires_grad: _bool = ..., "
                       "pin_memory: _bool = ..., names: Any = ...) -> Tensor",
+    "tensorlib.get_default_dtype": "() -> _DType", "tensorlib.set_default_dtype": "(d: _DType, /) -> None",
+    "tensorlib.set_default_device": "(device: _Device | None, /) -> None",
+    "tensorlib.get_num_threads": "() -> _int", "tensorlib.set_num_threads": "(int: _int, /) -> None",
+    "Tensor.requires_grad_": "(self, requires_grad: _bool = ...) -> Tensor",
     "Size.__init__": "(self, sizes: Iterable[_int] = ...) -> None",
     "Size.numel": "(self) -> _int",
     "device.__init__": "(self, type: str | _int | device, index: _int | None = ...) -> None",
@@ -132,7 +137,7 @@ for _n in _ops.UNARY:
     SIG_OVERRIDES.setdefault(f"Tensor.{_n}", "(self) -> Tensor")
     SIG_OVERRIDES.setdefault(f"Tensor.{_n}_", "(self) -> Tensor")
 
-# Return types by function or method name (both namespaces).
+# Return types by qualified name (tensorlib.cuda.manual_seed), else by function or method name.
 _NAMED = "Any"    # torch.return_types-style results: a tuple of tensors with named fields
 RETURNS = {
     **dict.fromkeys("dim ndimension numel nelement element_size data_ptr storage_offset get_device nnz _nnz "
@@ -148,6 +153,10 @@ RETURNS = {
                     "broadcast_tensors atleast_1d atleast_2d atleast_3d hsplit vsplit dsplit unique_all "
                     "unique_counts unique_inverse __array_namespace__ __reduce_ex__ __getstate__ __setstate__ "
                     "__array_function__ __array_ufunc__ __deepcopy__ __copy__".split(), _NAMED),
+    **dict.fromkeys("is_available is_initialized is_built".split(), "_bool"),  # tensorlib.cuda
+    **dict.fromkeys("device_count current_device memory_allocated max_memory_allocated memory_reserved "
+                    "max_memory_reserved".split(), "_int"),
+    "get_device_name": "str", "tensorlib.cuda.manual_seed": "None", "tensorlib.cuda.manual_seed_all": "None",
     "numpy": "numpy.ndarray[Any, Any]", "to_scipy": "Any", "dim_order": "tuple[_int, ...]",
     "result_type": "_DType", "promote_types": "_DType",
     "get_default_dtype": "_DType", "get_default_device": "device", "manual_seed": "Generator",
@@ -171,6 +180,11 @@ PROPERTY_TYPES = {
     "finfo": {k: "_float" for k in "eps max min tiny smallest_normal resolution".split()} | {"bits": "_int"},
     "iinfo": {"bits": "_int", "max": "_int", "min": "_int"},
 }
+# C methods whose docstrings have no signature line
+NO_ARG_METHODS = set("dim item t t_ detach detach_ zero_ tolist data_ptr element_size nelement ndimension numel "
+                     "storage_offset is_coalesced dense_dim sparse_dim has_names is_shared share_memory_ "
+                     "untyped_storage is_non_overlapping_and_dense".split())
+CAST_METHODS = set("float double half int long bool byte char short bfloat16 cfloat cdouble chalf".split())
 CLASS_DUNDERS = ("__init__", "__call__", "__enter__", "__exit__", "__iter__", "__next__", "__len__", "__getitem__")
 TENSOR_DUNDERS = [k.split(".", 1)[1] for k in SIG_OVERRIDES if k.startswith("Tensor.__")] + [
     "__array_namespace__", "__array_function__", "__array_ufunc__", "__deepcopy__", "__copy__", "__reduce_ex__",
@@ -190,18 +204,23 @@ def _doc_signature(obj, name):
         params = inspect.signature(eval("lambda %s: None" % m.group(1), {"tensorlib": tl})).parameters
     except Exception:
         return None
-    return list(params.values()), m.group(2)
+    params = list(params.values())
+    return None if _generic(params) else (params, m.group(2))
 
 
 def _python_signature(obj):
+    """inspect's parameters, or None for a wrapper's (input, *args, **kwargs) that says nothing."""
     try:
         params = list(inspect.signature(obj).parameters.values())
     except (TypeError, ValueError):
         return None
-    generic = [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name != "self"]
-    if not generic and any(p.kind == p.VAR_POSITIONAL for p in params):
-        return None  # a wrapper's (self, *args, **kwargs): say nothing rather than too little
-    return params
+    return None if _generic(params) else params
+
+
+def _generic(params):
+    """A forwarding wrapper's ([input,] *args, **kwargs): it says nothing about the arguments."""
+    kinds = [p.kind for p in params]
+    return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds and len(params) <= 3
 
 
 def _annotate(p):
@@ -240,7 +259,9 @@ def _render_params(params):
     return ", ".join(out)
 
 
-def _return_type(name, doc_ret, default):
+def _return_type(qual, name, doc_ret, default):
+    if qual in RETURNS:
+        return RETURNS[qual]
     if name in RETURNS:
         return RETURNS[name]
     if doc_ret:
@@ -252,30 +273,54 @@ def _return_type(name, doc_ret, default):
     return default
 
 
+_SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_INPUT = inspect.Parameter("input", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_VARARGS = [inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+            inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+
+
+def _method_params(name, obj, module_fn):
+    """(parameters after self, docstring return) of a Tensor method, or (None, None)."""
+    for fn in (obj, module_fn):
+        found = fn is not None and _python_signature(fn)
+        if found and found[0].kind != found[0].VAR_POSITIONAL:
+            return found[1:], None  # a Python method's self, or the module function's input
+    parsed = _doc_signature(obj, name)
+    if parsed:
+        return parsed
+    base = name[:-1]
+    if name.endswith("_") and not name.endswith("__") and hasattr(tl.Tensor, base):
+        return _method_params(base, getattr(tl.Tensor, base), vars(tl).get(base))  # x.transpose_ as x.transpose
+    if name in NO_ARG_METHODS:
+        return [], None
+    if name in CAST_METHODS:
+        return [inspect.Parameter("memory_format", inspect.Parameter.KEYWORD_ONLY, default=None)], None
+    return None, None
+
+
 def _signature(qual, name, obj, default, method, module_fn=None):
     """The text after `def name` for one function or method."""
     if qual in SIG_OVERRIDES:
         return SIG_OVERRIDES[qual]
-    found = _python_signature(obj)
     doc_ret = None
-    if found is None and method and module_fn is not None:
-        found = _python_signature(module_fn)
-        if found and found[0].kind != found[0].VAR_POSITIONAL:
-            found = found[1:]  # the module function's input is the method's self
-            found.insert(0, inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD))
-    if found is None:
-        parsed = _doc_signature(obj, name)
-        if parsed:
-            found, doc_ret = parsed
-            if method:
-                found.insert(0, inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD))
-    if found is None:
-        va = [inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-              inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
-        found = ([inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)] if method else []) + va
-    elif method and found and found[0].name != "self" and found[0].kind != found[0].VAR_POSITIONAL:
-        found[0] = found[0].replace(name="self")
-    ret = _return_type(name, doc_ret, default)
+    if method:
+        rest, doc_ret = _method_params(name, obj, module_fn)
+        found = None if rest is None else [_SELF] + rest
+        if found is None:
+            found = [_SELF.replace(kind=inspect.Parameter.POSITIONAL_ONLY)] + _VARARGS
+    else:
+        found = _python_signature(obj)
+        if found is None:
+            found, doc_ret = _doc_signature(obj, name) or (None, None)
+        if found is None and qual == "tensorlib." + name and "Tensor." + name in SIG_OVERRIDES:
+            return SIG_OVERRIDES["Tensor." + name].replace("(self", "(input: Tensor", 1)
+        if found is None and qual == "tensorlib." + name and hasattr(tl.Tensor, name):
+            # a module-level form of a Tensor method (tensorlib.transpose(x, 0, 1))
+            rest, doc_ret = _method_params(name, getattr(tl.Tensor, name), None)
+            found = None if rest is None else [_INPUT] + rest
+        if found is None:
+            found = _VARARGS
+    ret = _return_type(qual, name, doc_ret, default)
     if name == "__init__":
         ret = "None"
     return "(%s) -> %s" % (_render_params(found), ret)
@@ -292,13 +337,15 @@ def _is_function(obj):
         callable(obj) and not isinstance(obj, type) and hasattr(obj, "__name__"))
 
 
-def _emit_class(cls, name, lines):
+def _emit_class(cls, name, lines, key):
+    """`key`: the class's name in SIG_OVERRIDES and PROPERTY_TYPES (tensorlib's classes by their
+    name, a submodule's as module.name: tensorlib.cuda.device is not tensorlib.device)."""
     """A small class (Size, dtype, device, Generator, finfo, no_grad, ...) from its members."""
     bases = "tuple[_int, ...]" if issubclass(cls, tuple) else (
         "Exception" if issubclass(cls, BaseException) else "Tensor" if issubclass(cls, tl.Tensor) else "")
     lines.append("class %s%s:" % (name, "(%s)" % bases if bases else ""))
     body = []
-    props = PROPERTY_TYPES.get(name, {})
+    props = PROPERTY_TYPES.get(key, {})
     for attr in sorted(vars(cls)):
         if attr.startswith("_") and attr not in CLASS_DUNDERS:
             continue
@@ -308,11 +355,11 @@ def _emit_class(cls, name, lines):
         elif isinstance(member, (staticmethod, classmethod)):
             continue
         elif callable(member) and not isinstance(member, type):
-            if attr == "__init__" and "%s.__init__" % name not in SIG_OVERRIDES and cls.__init__ is object.__init__:
+            if attr == "__init__" and "%s.__init__" % key not in SIG_OVERRIDES and cls.__init__ is object.__init__:
                 continue
-            body.append("    " + _def(attr, _signature("%s.%s" % (name, attr), attr, member, "Any", True)))
-    if "__init__" not in vars(cls) and "%s.__init__" % name in SIG_OVERRIDES:
-        body.insert(0, "    def __init__%s: ..." % SIG_OVERRIDES["%s.__init__" % name])
+            body.append("    " + _def(attr, _signature("%s.%s" % (key, attr), attr, member, "Any", True)))
+    if "__init__" not in vars(cls) and "%s.__init__" % key in SIG_OVERRIDES:
+        body.insert(0, "    def __init__%s: ..." % SIG_OVERRIDES["%s.__init__" % key])
     lines.extend(body or ["    ..."])
     lines.append("")
 
@@ -402,11 +449,11 @@ def generate(modname, default):
     if pkg:
         _emit_tensor(out)
         for name, cls in sorted(classes, key=lambda c: not issubclass(c[1], tuple)):  # Size before its users
-            _emit_class(cls, name, out)
+            _emit_class(cls, name, out, name)
         out.append(ALIASES)
     else:
         for name, cls in classes:
-            _emit_class(cls, name, out)
+            _emit_class(cls, name, out, "%s.%s" % (modname, name))
     out += values + [""] + lines
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"

@@ -9,3 +9,5 @@ d = tl.linalg.solve(x)  # E: call-arg
 e = x.no_such_method()  # E: attr-defined
 f: str = x.shape  # E: assignment
 g = tl.zeros(2, dtype="float32")  # E: arg-type
+h = x.transpose(0.5, 1)  # E: arg-type
+tl.set_num_threads("4")  # E: arg-type

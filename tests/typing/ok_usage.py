@@ -27,3 +27,8 @@ v = float(x[0, 0]) + x[1, 1].item()
 parts = [p.reshape(-1) for p in x]
 t2 = x.t().contiguous().view(4).to(tl.float32)
 c = tl.cat([x, y.to(tl.float64)], dim=0)
+p2: tl.Tensor = tl.transpose(x, 0, 1).permute(1, 0).clone().squeeze(0).unsqueeze(-1).transpose_(0, 1)
+tl.set_default_dtype(tl.float64)
+tl.set_default_dtype(tl.float32)
+default: tl.dtype = tl.get_default_dtype()
+r = tl.arange(6).reshape(2, 3).float().to(tl.float64).double().mean(dim=1)
