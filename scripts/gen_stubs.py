@@ -73,7 +73,7 @@ PARAM_TYPES = {
     "requires_grad": "_bool", "pin_memory": "_bool", "memory_format": "_MemoryFormat",
     "generator": "Generator | None", "alpha": "_Number", "size": "_Shape", "shape": "_Shape",
     "A": "Tensor", "B": "Tensor", "tensors": "Sequence[Tensor]", "descending": "_bool", "stable": "_bool",
-    "copy": "_bool | None", "dim0": "_int | str", "dim1": "_int | str", "seed": "_int", "non_blocking": "_bool", "unbiased": "_bool",
+    "copy": "_bool | None", "dim0": "_int | str", "dim1": "_int | str", "seed": "_int", "condition": "Tensor", "y": "_TensorOrScalar", "non_blocking": "_bool", "unbiased": "_bool",
 }
 VARARG_TYPES = {"dims": "_int | str | Sequence[_int | str]", "size": "_int | Sequence[_int]",
                 "shape": "_int | Sequence[_int]", "tensors": "Tensor"}
@@ -99,6 +99,8 @@ SIG_OVERRIDES = {
     "Tensor.__dlpack__": "(self, *args: Any, **kwargs: Any) -> Any",
     "Tensor.__dlpack_device__": "(self) -> tuple[_int, _int]",
     "Tensor.__init__": "(self, *args: Any, **kwargs: Any) -> None",
+    "tensorlib.where": "(condition: Tensor, input: _TensorOrScalar | None = ..., other: _TensorOrScalar | None = ..., "
+                       "*, out: Tensor | None = ...) -> Tensor",
     "Tensor.size": "(self, dim: _int | str | None = ...) -> Any",
     "Tensor.view": "(self, *shape: Any) -> Tensor",
     "Tensor.reshape": "(self, *shape: _int | Sequence[_int]) -> Tensor",
@@ -338,18 +340,23 @@ def _is_function(obj):
 
 
 def _emit_class(cls, name, lines, key):
-    """`key`: the class's name in SIG_OVERRIDES and PROPERTY_TYPES (tensorlib's classes by their
-    name, a submodule's as module.name: tensorlib.cuda.device is not tensorlib.device)."""
-    """A small class (Size, dtype, device, Generator, finfo, no_grad, ...) from its members."""
+    """A small class (Size, dtype, device, Generator, finfo, no_grad, ...) from its members and
+    those of its tensorlib base classes. `key`: the class's name in SIG_OVERRIDES and PROPERTY_TYPES
+    (tensorlib's classes by their name, a submodule's as module.name: tensorlib.cuda.device is not
+    tensorlib.device)."""
     bases = "tuple[_int, ...]" if issubclass(cls, tuple) else (
         "Exception" if issubclass(cls, BaseException) else "Tensor" if issubclass(cls, tl.Tensor) else "")
     lines.append("class %s%s:" % (name, "(%s)" % bases if bases else ""))
     body = []
     props = PROPERTY_TYPES.get(key, {})
-    for attr in sorted(vars(cls)):
+    members = {}
+    for klass in reversed(cls.__mro__):
+        if klass.__module__.startswith("tensorlib") and not issubclass(tl.Tensor, klass):
+            members.update(vars(klass))
+    for attr in sorted(members):
         if attr.startswith("_") and attr not in CLASS_DUNDERS:
             continue
-        member = vars(cls)[attr]
+        member = members[attr]
         if isinstance(member, (property, types.GetSetDescriptorType, types.MemberDescriptorType)):
             body.append("    @property\n    def %s(self) -> %s: ..." % (attr, props.get(attr, "Any")))
         elif isinstance(member, (staticmethod, classmethod)):
@@ -358,7 +365,7 @@ def _emit_class(cls, name, lines, key):
             if attr == "__init__" and "%s.__init__" % key not in SIG_OVERRIDES and cls.__init__ is object.__init__:
                 continue
             body.append("    " + _def(attr, _signature("%s.%s" % (key, attr), attr, member, "Any", True)))
-    if "__init__" not in vars(cls) and "%s.__init__" % key in SIG_OVERRIDES:
+    if "__init__" not in members and "%s.__init__" % key in SIG_OVERRIDES:
         body.insert(0, "    def __init__%s: ..." % SIG_OVERRIDES["%s.__init__" % key])
     lines.extend(body or ["    ..."])
     lines.append("")
