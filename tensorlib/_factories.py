@@ -427,7 +427,15 @@ def _steps(steps):
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """An n x m identity matrix (m defaults to n)."""
+    """eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+    A 2-D tensor with ones on the diagonal and zeros elsewhere, n rows by m columns (m
+    defaults to n), in the default dtype unless dtype= says otherwise.
+
+        >>> tl.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     _resolve(dtype, device, requires_grad)
     for v, nm in ((n, "n"), (m, "m")):
         if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
@@ -464,13 +472,29 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """ones shaped like input."""
+    """ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ones with input's shape and names, and its dtype and device unless given;
+    memory_format (default preserve_format) decides the strides. Strided input only.
+
+        >>> tl.ones_like(tl.tensor([[1., 5.], [3., 2.]]))
+        tensor([[1., 1.],
+                [1., 1.]])
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(1)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
-    """A tensor shaped like input filled with fill_value."""
+    """full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)
+
+    A tensor with input's shape and names, every element fill_value, in input's dtype and
+    on its device unless given (returns a Tensor). Strided input only.
+
+        >>> tl.full_like(tl.tensor([[1., 5.], [3., 2.]]), 7)
+        tensor([[7., 7.],
+                [7., 7.]])
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(fill_value)
 
 

@@ -139,7 +139,15 @@ def column_stack(tensors, *, out=None):
 
 
 def flip(input, dims):
-    """Copy of input reversed along dims."""
+    """flip(input, dims) -> Tensor
+
+    A copy of input with the order of elements reversed along each of dims (an int, a name
+    or a sequence of them); names are kept. Strided input only.
+
+        >>> tl.flip(tl.tensor([[1., 5.], [3., 2.]]), (0,))
+        tensor([[3., 2.],
+                [1., 5.]])
+    """
     if isinstance(dims, (_int, str)):
         dims = (dims,)
     return _C._flip(input, [_dim(input, d) for d in dims])

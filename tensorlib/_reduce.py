@@ -249,13 +249,28 @@ def _correction(op, dim, unbiased, correction):
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """Variance with Bessel's correction by default (correction=1)."""
+    """var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Variance over dim (an int, a name or a sequence of them; None: every element), dividing
+    by N - correction (correction=1, Bessel's, by default; unbiased=False means 0). The
+    reduced dims' names are dropped. Strided input only.
+
+        >>> tl.var(tl.tensor([[1., 5.], [3., 2.]]), dim=0)
+        tensor([2.0000, 4.5000])
+    """
     dim, c = _correction("var", dim, unbiased, correction)
     return _reduce("var", _VAR, input, dim, keepdim, None, out, c)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """Standard deviation (square root of var)."""
+    """std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Standard deviation, the square root of var with the same arguments (correction=1 by
+    default). The reduced dims' names are dropped. Strided input only.
+
+        >>> tl.std(tl.tensor([1., 2., 3., 4.]))
+        tensor(1.2910)
+    """
     dim, c = _correction("std", dim, unbiased, correction)
     return _reduce("std", _STD, input, dim, keepdim, None, out, c)
 
@@ -335,12 +350,26 @@ def min(input, dim=_NO_DIM, keepdim=False, *, out=None, other=None):
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
-    """Largest values over dims (every dim when dim is empty); NaN propagates."""
+    """amax(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Largest values over dim (an int or a sequence of ints; every dim when empty); a NaN
+    gives NaN. Unlike max(input, dim) it returns no indices. Unnamed, strided input only.
+
+        >>> tl.amax(tl.tensor([[1., 5.], [3., 2.]]), dim=1)
+        tensor([5., 3.])
+    """
     return _reduce("amax", _AMAX, input, dim, keepdim, None, out)
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
-    """Smallest values over dims."""
+    """amin(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Smallest values over dim (an int or a sequence of ints; every dim when empty); a NaN
+    gives NaN. Unlike min(input, dim) it returns no indices. Unnamed, strided input only.
+
+        >>> tl.amin(tl.tensor([[1., 5.], [3., 2.]]))
+        tensor(1.)
+    """
     return _reduce("amin", _AMIN, input, dim, keepdim, None, out)
 
 
@@ -372,7 +401,15 @@ def _arg_extreme(op, code, input, dim, keepdim, out):
 
 
 def argmax(input, dim=None, keepdim=False, *, out=None):
-    """Index of the first maximum (of the flattened input when dim is None); NaN counts as maximal."""
+    """argmax(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    int64 index of the first maximum along dim, or into the flattened input when dim is
+    None; NaN counts as the maximum. Drops the reduced dim's name. Strided input only.
+
+        >>> x = tl.tensor([[1., 5.], [3., 2.]])
+        >>> tl.argmax(x), tl.argmax(x, dim=1)
+        (tensor(1), tensor([1, 0]))
+    """
     return _arg_extreme("argmax", _ARGMAX, input, dim, keepdim, out)
 
 
@@ -482,7 +519,15 @@ def count_nonzero(input, dim=None):
 # ---- scans -----------------------------------------------------------------------------
 
 def cumsum(input, dim, *, dtype=None, out=None):
-    """Cumulative sum along dim (integers and bool accumulate in int64)."""
+    """cumsum(input, dim, *, dtype=None, out=None) -> Tensor
+
+    Running sums along dim (an int or a name): element i is the sum of elements 0..i.
+    Integer and bool inputs accumulate in int64 unless dtype= says otherwise. Keeps names.
+    Strided input only.
+
+        >>> tl.cumsum(tl.tensor([1, 2, 3]), dim=0)
+        tensor([1, 3, 6])
+    """
     _check_tensor("cumsum", input)
     return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, _accumulate_dtype("cumsum", dtype, out)), out)
 

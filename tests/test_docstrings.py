@@ -6,7 +6,9 @@ import pytest
 
 import tensorlib as tl
 
-DOCUMENTED = [tl.sum, tl.prod, tl.mean, tl.cat, tl.stack, tl.arange, tl.linspace, tl.zeros_like]
+DOCUMENTED = [tl.sum, tl.prod, tl.mean, tl.cat, tl.stack, tl.arange, tl.linspace, tl.zeros_like, tl.ones_like,
+              tl.full_like, tl.eye, tl.flip, tl.clamp, tl.where, tl.masked_fill, tl.allclose, tl.var, tl.std,
+              tl.amax, tl.amin, tl.argmax, tl.cumsum]
 
 
 @pytest.mark.parametrize("fn", DOCUMENTED, ids=lambda f: f.__name__)
