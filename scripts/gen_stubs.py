@@ -403,8 +403,9 @@ def _public_names(mod):
     names = getattr(mod, "__all__", None)
     if names is None:
         names = [n for n in vars(mod) if not n.startswith("_")]
-    if mod is tl:  # tensorlib has no __all__: its namespace is what it binds (cuda loads lazily)
-        names = [n for n in vars(mod) if not n.startswith("_")] + ["cuda", "array_api"]
+    if mod is tl:  # tensorlib has no __all__: its namespace is what it binds (cuda loads lazily on access;
+        # array_api only when imported, as this script does)
+        names = [n for n in vars(mod) if not n.startswith("_") and n != "array_api"] + ["cuda"]
     return sorted(set(names))
 
 

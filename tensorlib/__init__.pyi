@@ -6,7 +6,6 @@ from typing_extensions import TypeAlias
 
 import numpy
 
-from . import array_api as array_api
 from . import cuda as cuda
 from . import fft as fft
 from . import linalg as linalg

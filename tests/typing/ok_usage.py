@@ -2,6 +2,7 @@
 import numpy as np
 
 import tensorlib as tl
+import tensorlib.array_api as xp
 
 x: tl.Tensor = tl.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=tl.float64)
 y = tl.zeros(2, 2) + 1
@@ -85,3 +86,5 @@ def more_calls() -> None:
 
 
 more_calls()
+xa = xp.asarray([1.0, 2.0])
+xs: tl.Tensor = xp.sum(xa, axis=0) + xp.linalg.vector_norm(xa) + xp.concat([xa, xa])[0]
