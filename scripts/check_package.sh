@@ -34,6 +34,11 @@ if cuda_ext:  # built where nvcc was found: its libraries resolve and the module
     ldd = subprocess.run(["ldd", os.path.join(pkg, cuda_ext[0])], capture_output=True, text=True, check=True).stdout
     assert "not found" not in ldd, ldd
     assert tensorlib.cuda.is_built()
+# the type stubs ship (PEP 561): py.typed and every .pyi of the source tree
+stubs = [os.path.relpath(os.path.join(d, f), os.path.join(os.environ["REPO"], "tensorlib"))
+         for d, _, fs in os.walk(os.path.join(os.environ["REPO"], "tensorlib")) for f in fs if f.endswith(".pyi")]
+missing = [f for f in stubs + ["py.typed"] if not os.path.exists(os.path.join(pkg, f))]
+assert stubs and not missing, missing
 t = tensorlib.arange(6).view(2, 3).t()
 assert t.numpy().T.tolist() == [[0, 1, 2], [3, 4, 5]]
 print("package ok:", pkg, sorted(f for f in files if f.endswith(".so")))

@@ -334,9 +334,16 @@ def _resolve(dtype, device, requires_grad):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Values from start (inclusive) to end (exclusive) spaced by step.
+    """arange(start=0, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
 
-    The dtype is int64 when every argument is an integer, else the default dtype.
+    A 1-D tensor of the values from start (inclusive) to end (exclusive) spaced by step;
+    ``arange(n)`` counts from 0. The dtype is int64 when every argument is an integer, else
+    the default dtype.
+
+        >>> tl.arange(5)
+        tensor([0, 1, 2, 3, 4])
+        >>> tl.arange(0, 1, 0.25)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
     _resolve(dtype, device, requires_grad)
     if end is None:
@@ -375,7 +382,14 @@ def _into(out, r):
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """`steps` evenly spaced values from start to end inclusive."""
+    """linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+    A 1-D tensor of ``steps`` evenly spaced values from start to end, both included, in the
+    default dtype unless dtype= says otherwise.
+
+        >>> tl.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     _resolve(dtype, device, requires_grad)
     s, e = _scal(start), _scal(end)
     if dtype is None:
@@ -413,7 +427,15 @@ def _steps(steps):
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """An n x m identity matrix (m defaults to n)."""
+    """eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+    A 2-D tensor with ones on the diagonal and zeros elsewhere, n rows by m columns (m
+    defaults to n), in the default dtype unless dtype= says otherwise.
+
+        >>> tl.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     _resolve(dtype, device, requires_grad)
     for v, nm in ((n, "n"), (m, "m")):
         if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
@@ -436,18 +458,43 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """zeros shaped like input."""
+    """zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of zeros with input's shape, and its dtype, layout and device unless given;
+    memory_format (default preserve_format) decides the strides. Sparse input gives an
+    empty sparse tensor of the same layout.
+
+        >>> tl.zeros_like(tl.tensor([[1., 2.], [3., 4.]]), dtype=tl.int32)
+        tensor([[0, 0],
+                [0, 0]], dtype=tensorlib.int32)
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).zero_()
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """ones shaped like input."""
+    """ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ones with input's shape and names, and its dtype and device unless given;
+    memory_format (default preserve_format) decides the strides. Strided input only.
+
+        >>> tl.ones_like(tl.tensor([[1., 5.], [3., 2.]]))
+        tensor([[1., 1.],
+                [1., 1.]])
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(1)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
-    """A tensor shaped like input filled with fill_value."""
+    """full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)
+
+    A tensor with input's shape and names, every element fill_value, in input's dtype and
+    on its device unless given (returns a Tensor). Strided input only.
+
+        >>> tl.full_like(tl.tensor([[1., 5.], [3., 2.]]), 7)
+        tensor([[7., 7.],
+                [7., 7.]])
+    """
     return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(fill_value)
 
 

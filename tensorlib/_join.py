@@ -18,7 +18,17 @@ def _seq(tensors, fname):
 
 
 def cat(tensors, dim=0, *, out=None):
-    """Concatenates tensors along dim (dtypes promote; names unify position by position)."""
+    """cat(tensors, dim=0, *, out=None) -> Tensor
+
+    Concatenates a sequence of tensors along an existing dim (an int or a name). Shapes must
+    match except along dim; dtypes promote as in arithmetic; names unify position by
+    position. Sparse COO tensors concatenate too.
+
+        >>> x = tl.tensor([[1., 2.], [3., 4.]])
+        >>> tl.cat([x, x], dim=1)
+        tensor([[1., 2., 1., 2.],
+                [3., 4., 3., 4.]])
+    """
     ts = _seq(tensors, "cat")
     if isinstance(dim, str):
         dim = _dim(ts[0], dim)
@@ -36,7 +46,15 @@ def concatenate(tensors, axis=0, out=None):
 
 
 def stack(tensors, dim=0, *, out=None):
-    """Joins equally shaped tensors along a new dim."""
+    """stack(tensors, dim=0, *, out=None) -> Tensor
+
+    Joins a sequence of equally shaped tensors along a new dim inserted at ``dim``; dtypes
+    promote as in arithmetic.
+
+        >>> tl.stack([tl.tensor([1, 2]), tl.tensor([3, 4])])
+        tensor([[1, 2],
+                [3, 4]])
+    """
     ts = _seq(tensors, "stack")
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -121,7 +139,15 @@ def column_stack(tensors, *, out=None):
 
 
 def flip(input, dims):
-    """Copy of input reversed along dims."""
+    """flip(input, dims) -> Tensor
+
+    A copy of input with the order of elements reversed along each of dims (an int, a name
+    or a sequence of them); names are kept. Strided input only.
+
+        >>> tl.flip(tl.tensor([[1., 5.], [3., 2.]]), (0,))
+        tensor([[3., 2.],
+                [1., 5.]])
+    """
     if isinstance(dims, (_int, str)):
         dims = (dims,)
     return _C._flip(input, [_dim(input, d) for d in dims])

@@ -116,7 +116,16 @@ def _cname(dt):
 
 
 def clamp(input, min=None, max=None, *, out=None):
-    """Clamps every element into [min, max] (scalar or tensor bounds)."""
+    """clamp(input, min=None, max=None, *, out=None) -> Tensor
+
+    Each element limited to [min, max]; min and max are numbers or tensors broadcasting
+    with input, and at least one is given. A NaN element or bound gives NaN. Keeps input's
+    names. Strided input only; clip is an alias.
+
+        >>> tl.clamp(tl.tensor([[1., 5.], [3., 2.]]), min=2, max=4)
+        tensor([[2., 4.],
+                [3., 2.]])
+    """
     return _clamp(input, min, max, out, False)
 
 
@@ -134,7 +143,17 @@ def clamp_max(input, max, *, out=None):
 
 
 def where(condition, input=None, other=None, *, out=None):
-    """Elements of input where condition holds, of other elsewhere."""
+    """where(condition, input, other, *, out=None) -> Tensor
+
+    Elements of input where the bool condition holds and of other elsewhere; the three
+    broadcast together, input and other may be numbers and promote as in arithmetic.
+    where(condition) alone is nonzero(condition, as_tuple=True).
+
+        >>> x = tl.tensor([[1., 5.], [3., 2.]])
+        >>> tl.where(x > 2, x, 0.)
+        tensor([[0., 5.],
+                [3., 0.]])
+    """
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     if out is not None:  # torch's out= overload takes tensors only
@@ -145,7 +164,17 @@ def where(condition, input=None, other=None, *, out=None):
 
 
 def masked_fill(input, mask, value):
-    """A copy of input with value where mask is True."""
+    """masked_fill(input, mask, value) -> Tensor
+
+    A copy of input with value (a number or a 0-d tensor) wherever the bool mask, which
+    broadcasts to input's shape, is True. Keeps input's names; Tensor.masked_fill_ writes
+    in place.
+
+        >>> x = tl.tensor([[1., 5.], [3., 2.]])
+        >>> tl.masked_fill(x, x > 2, -1.)
+        tensor([[ 1., -1.],
+                [-1.,  2.]])
+    """
     return _C._ew_masked_fill(input, mask, value, False)
 
 
@@ -180,7 +209,15 @@ def _all_true(t):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """True when isclose holds everywhere."""
+    """allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool
+
+    True when every element satisfies |input - other| <= atol + rtol * |other| (see
+    isclose; the two broadcast). Returns a Python bool.
+
+        >>> x = tl.tensor([1., 2.])
+        >>> tl.allclose(x, x + 1e-9)
+        True
+    """
     return _all_true(isclose(input, other, rtol, atol, equal_nan))
 
 

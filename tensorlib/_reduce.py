@@ -181,7 +181,19 @@ def _reduce(op, code, x, dim, keepdim, dtype, out, param=0.0):
 # ---- sums and means ------------------------------------------------------------------
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Sum over dim (int, name or a sequence of them; None: every element)."""
+    """sum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Sum of input's elements over ``dim`` (an int, a dimension name or a sequence of them;
+    None sums every element). keepdim keeps the reduced dims with size 1; dtype casts input
+    first (bool and integer inputs sum as int64 by default). The reduced dims' names are
+    dropped. Sparse COO and compressed inputs sum too.
+
+        >>> x = tl.tensor([[1., 2.], [3., 4.]])
+        >>> tl.sum(x)
+        tensor(10.)
+        >>> x.sum(dim=0)
+        tensor([4., 6.])
+    """
     return _reduce("sum", _SUM, input, dim, keepdim, dtype, out)
 
 
@@ -191,7 +203,15 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
-    """Product over one dim (or every element)."""
+    """prod(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Product of input's elements over one dim (an int or a name), or of every element when
+    dim is left out. keepdim keeps the reduced dim with size 1; dtype casts input first
+    (bool and integer inputs multiply as int64 by default). The reduced dim's name is dropped.
+
+        >>> tl.prod(tl.tensor([1, 2, 3, 4]))
+        tensor(24)
+    """
     dim = _explicit_none("prod", dim)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
@@ -199,7 +219,15 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    """Arithmetic mean; input (or dtype=) must be floating point or complex."""
+    """mean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Arithmetic mean over ``dim`` (an int, a name or a sequence of them; None: every element).
+    input, or the dtype= it is cast to, must be floating point or complex. The reduced dims'
+    names are dropped.
+
+        >>> tl.mean(tl.tensor([[1., 2.], [3., 4.]]), dim=1)
+        tensor([1.5000, 3.5000])
+    """
     return _reduce("mean", _MEAN, input, dim, keepdim, dtype, out)
 
 
@@ -221,13 +249,28 @@ def _correction(op, dim, unbiased, correction):
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """Variance with Bessel's correction by default (correction=1)."""
+    """var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Variance over dim (an int, a name or a sequence of them; None: every element), dividing
+    by N - correction (correction=1, Bessel's, by default; unbiased=False means 0). The
+    reduced dims' names are dropped. Strided input only.
+
+        >>> tl.var(tl.tensor([[1., 5.], [3., 2.]]), dim=0)
+        tensor([2.0000, 4.5000])
+    """
     dim, c = _correction("var", dim, unbiased, correction)
     return _reduce("var", _VAR, input, dim, keepdim, None, out, c)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """Standard deviation (square root of var)."""
+    """std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Standard deviation, the square root of var with the same arguments (correction=1 by
+    default). The reduced dims' names are dropped. Strided input only.
+
+        >>> tl.std(tl.tensor([1., 2., 3., 4.]))
+        tensor(1.2910)
+    """
     dim, c = _correction("std", dim, unbiased, correction)
     return _reduce("std", _STD, input, dim, keepdim, None, out, c)
 
@@ -307,12 +350,26 @@ def min(input, dim=_NO_DIM, keepdim=False, *, out=None, other=None):
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
-    """Largest values over dims (every dim when dim is empty); NaN propagates."""
+    """amax(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Largest values over dim (an int or a sequence of ints; every dim when empty); a NaN
+    gives NaN. Unlike max(input, dim) it returns no indices. Unnamed, strided input only.
+
+        >>> tl.amax(tl.tensor([[1., 5.], [3., 2.]]), dim=1)
+        tensor([5., 3.])
+    """
     return _reduce("amax", _AMAX, input, dim, keepdim, None, out)
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
-    """Smallest values over dims."""
+    """amin(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Smallest values over dim (an int or a sequence of ints; every dim when empty); a NaN
+    gives NaN. Unlike min(input, dim) it returns no indices. Unnamed, strided input only.
+
+        >>> tl.amin(tl.tensor([[1., 5.], [3., 2.]]))
+        tensor(1.)
+    """
     return _reduce("amin", _AMIN, input, dim, keepdim, None, out)
 
 
@@ -344,7 +401,15 @@ def _arg_extreme(op, code, input, dim, keepdim, out):
 
 
 def argmax(input, dim=None, keepdim=False, *, out=None):
-    """Index of the first maximum (of the flattened input when dim is None); NaN counts as maximal."""
+    """argmax(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    int64 index of the first maximum along dim, or into the flattened input when dim is
+    None; NaN counts as the maximum. Drops the reduced dim's name. Strided input only.
+
+        >>> x = tl.tensor([[1., 5.], [3., 2.]])
+        >>> tl.argmax(x), tl.argmax(x, dim=1)
+        (tensor(1), tensor([1, 0]))
+    """
     return _arg_extreme("argmax", _ARGMAX, input, dim, keepdim, out)
 
 
@@ -454,7 +519,15 @@ def count_nonzero(input, dim=None):
 # ---- scans -----------------------------------------------------------------------------
 
 def cumsum(input, dim, *, dtype=None, out=None):
-    """Cumulative sum along dim (integers and bool accumulate in int64)."""
+    """cumsum(input, dim, *, dtype=None, out=None) -> Tensor
+
+    Running sums along dim (an int or a name): element i is the sum of elements 0..i.
+    Integer and bool inputs accumulate in int64 unless dtype= says otherwise. Keeps names.
+    Strided input only.
+
+        >>> tl.cumsum(tl.tensor([1, 2, 3]), dim=0)
+        tensor([1, 3, 6])
+    """
     _check_tensor("cumsum", input)
     return _write_out("cumsum", _C._scan(input, _CUMSUM, dim, _accumulate_dtype("cumsum", dtype, out)), out)
 
