@@ -26,8 +26,7 @@ def _as_tensors(arrays):
 
 def _tl_dtype(dtype):
     from ._factories import _dtype_of_numpy
-    tl = _tl()
-    return dtype if dtype is None or isinstance(dtype, tl.dtype) else _dtype_of_numpy(dtype)
+    return None if dtype is None else _dtype_of_numpy(dtype)
 
 
 def _concatenate(arrays, axis=0):
@@ -42,10 +41,8 @@ def _tensordot(a, b, axes=2):
     return _tl().tensordot(a, b, dims=axes)
 
 
-def _einsum(subscripts, *operands, dtype=None, casting="safe", optimize=False, **kwargs):
-    # dask's einsum chunk function passes NumPy's keywords; tensorlib's einsum has none of them
-    if kwargs.pop("out", None) is not None or kwargs:
-        raise TypeError(f"einsum on tensorlib chunks: unsupported arguments {sorted(kwargs)}")
+def _einsum(subscripts, *operands, dtype=None, casting="safe", order="K", optimize=False):
+    # dask passes NumPy's keywords: dtype/casting are honoured, order/optimize do not apply
     r = _tl().einsum(subscripts, *_as_tensors(operands))
     return r if dtype is None else r.astype(dtype, casting=casting)
 
@@ -61,6 +58,7 @@ def _divide(a, b, dtype=None):
 
 
 def _take(a, indices, axis=None, **kwargs):
+    """np.take on a block: the result has indices' shape in place of axis (flat when None)."""
     tl = _tl()
     (t,) = _as_tensors((a,))
     idx = tl.as_tensor(indices, dtype=tl.int64)
@@ -96,10 +94,7 @@ def _numel(x, keepdims=False, axis=None, dtype=None, **kwargs):
 def _nannumel(x, keepdims=False, axis=None, dtype=None, **kwargs):
     """The count of non-NaN elements of x over axis (dask's nanmean/nanvar)."""
     tl = _tl()
-    r = tl.logical_not(tl.isnan(x)).sum(dim=axis, keepdim=bool(keepdims)) if axis is not None \
-        else tl.logical_not(tl.isnan(x)).sum()
-    if axis is None and keepdims:
-        r = r.reshape((1,) * x.dim())
+    r = tl.logical_not(tl.isnan(x)).sum(dim=axis, keepdim=bool(keepdims))
     return r.to(_tl_dtype(dtype) or tl.float64)
 
 

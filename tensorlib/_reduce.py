@@ -580,10 +580,9 @@ def _numpy_keywords(kwargs):
         kwargs["dim"] = kwargs.pop("axis")
     if "keepdims" in kwargs:
         kwargs["keepdim"] = kwargs.pop("keepdims")
-    dt = kwargs.get("dtype")
-    if dt is not None and not isinstance(dt, _C.dtype):
+    if kwargs.get("dtype") is not None:
         from ._factories import _dtype_of_numpy
-        kwargs["dtype"] = _dtype_of_numpy(dt)
+        kwargs["dtype"] = _dtype_of_numpy(kwargs["dtype"])
     return kwargs
 
 

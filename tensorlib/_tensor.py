@@ -102,9 +102,8 @@ class Tensor(_C.TensorBase):
         and it already has that dtype. Not in torch: dask and other NumPy-style libraries call
         it on their chunks. ``casting`` other than "unsafe" is checked with ``np.can_cast``
         (TypeError when refused); ``order`` and ``subok`` are accepted and ignored."""
-        if not isinstance(dtype, _C.dtype):
-            from ._factories import _dtype_of_numpy
-            dtype = _dtype_of_numpy(dtype)
+        from ._factories import _dtype_of_numpy
+        dtype = _dtype_of_numpy(dtype)
         if casting != "unsafe":
             from ._factories import _numpy
             np = _numpy()

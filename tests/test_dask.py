@@ -192,6 +192,28 @@ def test_products_and_joins(da):
     _check(da.stack([x, y]), np.stack([A, B]))
 
 
+def test_dispatch_functions_directly(da):
+    from dask.array import dispatch
+    t = tl.as_tensor(A)
+    r = dispatch.take_lookup(t, np.array([5, 0, 5]), axis=0)
+    assert isinstance(r, tl.Tensor) and np.array_equal(r.numpy(), A[[5, 0, 5]])
+    r = dispatch.take_lookup(t, np.array([[1, 2], [7, 0]]), axis=1)
+    assert tuple(r.shape) == (6, 2, 2) and np.array_equal(r.numpy(), np.take(A, [[1, 2], [7, 0]], axis=1))
+    assert np.array_equal(dispatch.take_lookup(t, [3, 1]).numpy(), np.take(A, [3, 1]))
+    e = dispatch.empty_lookup.dispatch(tl.Tensor)((2, 3), dtype=np.float32)
+    assert isinstance(e, tl.Tensor) and e.dtype == tl.float32 and tuple(e.shape) == (2, 3)
+    n = dispatch.numel_lookup(t, axis=(0,), keepdims=True)
+    assert isinstance(n, tl.Tensor) and n.tolist() == [[6.0] * 8]
+    w = tl.tensor([[1.0, float("nan")], [2.0, 3.0]])
+    assert dispatch.nannumel_lookup(w, axis=0).tolist() == [2.0, 1.0]
+    assert dispatch.nannumel_lookup(w).item() == 3.0
+    assert isinstance(dispatch.to_numpy_dispatch(t), np.ndarray)
+    d = dispatch.divide_lookup.dispatch(tl.Tensor)(t, tl.full((6, 8), 2.0), dtype=np.float32)
+    assert d.dtype == tl.float32 and np.allclose(d.numpy(), A / 2)
+    r = dispatch.einsum_lookup.dispatch(tl.Tensor)("ij->j", t, dtype=np.float64, casting="safe", order="K")
+    assert np.allclose(r.numpy(), A.sum(0))
+
+
 def test_percentile_matches_dask_on_numpy(da):
     ours = da.percentile(_x().ravel(), [10, 50, 90]).compute()
     numpy_backed = da.percentile(da.from_array(A, chunks=(4, 3)).ravel(), [10, 50, 90]).compute()
