@@ -172,3 +172,8 @@ del _name
 # that it sees every function and method defined above ----
 from . import _argcheck  # noqa: E402
 _argcheck.install(globals(), Tensor)
+
+# ---- dask.array's chunk-type registrations (tensorlib/_dask.py); dask itself is imported
+# only by the user, the registrations follow it ----
+from . import _dask  # noqa: E402
+_dask.install()

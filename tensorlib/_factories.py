@@ -236,6 +236,9 @@ def _category(dt):
 
 
 def _dtype_of_numpy(npdtype):
+    """The tensorlib dtype of a NumPy dtype (anything np.dtype() takes); ours pass through."""
+    if isinstance(npdtype, _C.dtype):
+        return npdtype
     return _C.from_numpy(_numpy().empty(0, dtype=npdtype)).dtype
 
 

@@ -174,10 +174,15 @@ def _minmax(tl_name):
             return NotImplemented
         t = _tensor_arg(a)
         fn = getattr(_tl(), tl_name)
+        if t.numel() == 0:  # NumPy's error (dask tells empty chunks by it), not torch's IndexError
+            ax = range(t.dim()) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
+            if builtins.any(t.shape[d] == 0 for d in ax):
+                raise ValueError(f"zero-size array to reduction operation {ufunc_name} which has no identity")
         if axis is None:
             r = fn(t)
             return r.reshape((1,) * t.dim()) if keepdims else r
         return fn(t, dim=axis, keepdim=builtins.bool(keepdims))
+    ufunc_name = "maximum" if tl_name in ("amax", "max") else "minimum"
     return f
 
 
@@ -345,6 +350,10 @@ def array_function(self, func, types, args, kwargs):
         r = impl(*args, **kwargs)
         if r is not NotImplemented:
             return r
+    if not hasattr(func, "_implementation"):
+        # only the like= functions (np.asarray(x, like=t), np.empty(n, like=t)) come here without
+        # one, NumPy having removed like=: an array like ours is a tensor
+        return _wrap(func(*_to_numpy(args), **{k: _to_numpy(v) for k, v in kwargs.items()}))
     # NumPy's own code on the tensors as arrays: some of it would call methods of its argument
     # with NumPy's keywords (np.sum calls a.sum(axis=, out=)), so it gets ndarrays
     return func._implementation(*_to_numpy(args), **{k: _to_numpy(v) for k, v in kwargs.items()})

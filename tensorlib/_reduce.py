@@ -645,8 +645,24 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 
 # ---- Tensor methods ---------------------------------------------------------------------
 
+def _numpy_keywords(kwargs):
+    """NumPy's spellings in a reduction method's keywords: torch's aliases axis -> dim and
+    keepdims -> keepdim, and dtype given as a NumPy dtype (dask calls chunk.sum(axis=,
+    dtype=np.float64, keepdims=) on its chunks)."""
+    if "axis" in kwargs:
+        kwargs["dim"] = kwargs.pop("axis")
+    if "keepdims" in kwargs:
+        kwargs["keepdim"] = kwargs.pop("keepdims")
+    if kwargs.get("dtype") is not None:
+        from ._factories import _dtype_of_numpy
+        kwargs["dtype"] = _dtype_of_numpy(kwargs["dtype"])
+    return kwargs
+
+
 def _method(fn):
     def m(self, *args, **kwargs):
+        if kwargs:
+            kwargs = _numpy_keywords(kwargs)
         return fn(self, *args, **kwargs)
     m.__name__ = fn.__name__
     m.__qualname__ = "Tensor." + fn.__name__

@@ -96,6 +96,22 @@ class Tensor(_C.TensorBase):
                              f"{', '.join(array_api.SUPPORTED_VERSIONS)}")
         return array_api
 
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        """This tensor converted to ``dtype`` (a tensorlib dtype or anything ``np.dtype()``
+        accepts), as NumPy's ``ndarray.astype``: a new tensor, or this one when ``copy=False``
+        and it already has that dtype. Not in torch: dask and other NumPy-style libraries call
+        it on their chunks. ``casting`` other than "unsafe" is checked with ``np.can_cast``
+        (TypeError when refused); ``order`` and ``subok`` are accepted and ignored."""
+        from ._factories import _dtype_of_numpy
+        dtype = _dtype_of_numpy(dtype)
+        if casting != "unsafe":
+            from ._factories import _numpy
+            np = _numpy()
+            src, dst = np.dtype(self.dtype), np.dtype(dtype)
+            if not np.can_cast(src, dst, casting):
+                raise TypeError(f"Cannot cast array data from {src!r} to {dst!r} according to the rule {casting!r}")
+        return self.to(dtype, copy=bool(copy))
+
     def to_device(self, device, /, *, stream=None):
         """The array on device (the Array API's spelling of ``to(device)``); itself when already there."""
         if stream is not None:

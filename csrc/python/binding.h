@@ -112,6 +112,8 @@ extern PyMethodDef tl_module_methods_interop[];
 extern PyMethodDef tl_tensor_methods_interop[];
 /* An ndarray operand of an operator as a tensor: 1 converted (*out new ref), 0 not one, -1 error. */
 int tl_ndarray_operand(PyObject *o, PyObject **out);
+/* The NumPy dtype of a tensor dtype (ml_dtypes' for bfloat16/float8); TypeError if none. */
+PyObject *tl_dtype_as_numpy(tl_dtype dt);
 extern PyMethodDef tl_module_methods_dlpack[];
 extern PyMethodDef tl_tensor_methods_dlpack[];
 extern PyMethodDef tl_module_methods_linalg[], tl_tensor_methods_linalg[]; /* python/linalg.c */

@@ -123,6 +123,24 @@ static PyArray_Descr *numpy_descr(tl_dtype dt)
     return NULL;
 }
 
+/* dtype.__numpy_dtype__ (and .dtype, which NumPy < 2.4 reads): what np.dtype(tl.float32)
+ * returns, so that libraries that normalize dtypes with np.dtype() (dask) accept ours. Dtypes
+ * NumPy lacks come from ml_dtypes; the rest (complex32, float4_e2m1fn_x2) raise TypeError. */
+PyObject *tl_dtype_as_numpy(tl_dtype dt)
+{
+    if (ensure_numpy() < 0) return NULL;
+    PyArray_Descr *d = numpy_descr(dt);
+    if (d || !PyErr_ExceptionMatches(PyExc_TypeError)) return (PyObject *)d;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    PyErr_Format(PyExc_TypeError, "tensorlib.%s has no NumPy dtype (%S)", tl_dtype_infos[dt].name, v);
+    Py_XDECREF(t);
+    Py_XDECREF(v);
+    Py_XDECREF(tb);
+    return NULL;
+}
+
 static PyObject *from_numpy(PyObject *m, PyObject *arr)
 {
     if (ensure_numpy() < 0) return NULL;

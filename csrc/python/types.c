@@ -21,6 +21,7 @@ static PyObject *dtype_itemsize(DtypeObject *self, void *c) { return PyLong_From
 static PyObject *dtype_is_shell(DtypeObject *self, void *c) { return PyBool_FromLong(tl_dtype_is_shell(self->dtype)); }
 static PyObject *dtype_typemeta(DtypeObject *self, void *c) { return PyUnicode_FromString(tl_dtype_typemeta(self->dtype)); }
 static PyObject *dtype_cname(DtypeObject *self, void *c) { return PyUnicode_FromString(tl_dtype_infos[self->dtype].cname); }
+static PyObject *dtype_numpy(DtypeObject *self, void *c) { return tl_dtype_as_numpy(self->dtype); }
 static PyObject *dtype_to_real(DtypeObject *self, PyObject *u) { return tl_dtype_obj(tl_dtype_to_real(self->dtype)); }
 static PyObject *dtype_to_complex(DtypeObject *self, PyObject *u)
 {
@@ -40,6 +41,8 @@ static PyGetSetDef dtype_getset[] = {
     {"_is_shell", (getter)dtype_is_shell, NULL, "shell dtype: no arithmetic", NULL},
     {"_typemeta", (getter)dtype_typemeta, NULL, "C++ spelling torch uses in some messages (\"long int\")", NULL},
     {"_cname", (getter)dtype_cname, NULL, "torch's ScalarType name (\"Long\")", NULL},
+    {"__numpy_dtype__", (getter)dtype_numpy, NULL, "the NumPy dtype np.dtype() converts this to", NULL},
+    {"dtype", (getter)dtype_numpy, NULL, "the NumPy dtype (read by np.dtype() before NumPy 2.4)", NULL},
     {NULL},
 };
 static PyMethodDef dtype_methods[] = {
@@ -48,11 +51,37 @@ static PyMethodDef dtype_methods[] = {
     {"to_complex", (PyCFunction)dtype_to_complex, METH_NOARGS, "The complex dtype with these components."},
     {NULL},
 };
+/* Attributes tensorlib's dtype lacks come from its NumPy dtype (kind, char, type, str, ...):
+ * code written for NumPy (dask reads meta.dtype.kind) works with ours. Private names and
+ * dtypes without a NumPy equivalent keep the AttributeError. */
+static PyObject *dtype_getattro(PyObject *self, PyObject *name)
+{
+    PyObject *r = PyObject_GenericGetAttr(self, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+    const char *n = PyUnicode_AsUTF8(name);
+    if (!n || n[0] == '_') return NULL;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *np = tl_dtype_as_numpy(((DtypeObject *)self)->dtype);
+    r = np ? PyObject_GetAttr(np, name) : NULL;
+    Py_XDECREF(np);
+    if (r) {
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+        return r;
+    }
+    PyErr_Clear();
+    PyErr_Restore(t, v, tb);
+    return NULL;
+}
+
 PyTypeObject Dtype_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorlib.dtype",
     .tp_basicsize = sizeof(DtypeObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_repr = (reprfunc)dtype_repr,
+    .tp_getattro = dtype_getattro,
     .tp_getset = dtype_getset,
     .tp_methods = dtype_methods,
     .tp_doc = "The element type of a tensor (tensorlib.float32, tensorlib.int64, ...).",
