@@ -212,6 +212,7 @@ def spsolve(input, other, *, left=True):
     (a vector or a matrix). torch's CPU build refuses; tensorlib solves through the strided
     matrix's LU (LAPACK), so it suits moderate sizes."""
     from . import linalg
+    _sparse._tensor_input("spsolve", input)
     if not (_is_compressed(input) or (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo)):
         raise RuntimeError(f"spsolve: expected a sparse input, got {_name(input.layout)}")
     if input.dim() != 2 or input.shape[0] != input.shape[1]:
@@ -280,6 +281,7 @@ def log_softmax(input, dim, *, dtype=None):
 
 
 def _unsupported_op(input, *args, **kwargs):
+    _sparse._tensor_input("the function", input)
     _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
 
 
