@@ -431,6 +431,8 @@ def _bmm(input, mat2, *, out=None):
 
 def _rows_product(name, s, d):
     """The rows of s holding entries (sorted, unique) and those rows of s @ d."""
+    _tensor_input(name, s, "mat1", 2)
+    _tensor_input(name, d, "mat2", 3)
     if s.sparse_dim() != 2 or s.dense_dim():
         _refuse(name)
     if d.dim() != 2 or _is_sparse(d):

@@ -312,6 +312,9 @@ WRONG_TYPES = [
     lambda: tl.linalg.tensorinv(False),
     lambda: tl.linalg.vecdot(tl.ones(2), tl.bool),
     lambda: tl.nn.functional.linear(tl.ones(2), "trunc"),
+    lambda: tl.linalg.householder_product(tl.ones(4, 1), None),
+    lambda: tl.sspaddmm(_sparse_2x2(), 2, 3),
+    lambda: tl.hspmm(_sparse_2x2(), [1.0]),
 ]
 
 
