@@ -557,6 +557,7 @@ def _reduce(x, code, dim, keepdim, dtype, param):
     """The reductions of tensorlib/_reduce.py reach C through _C._reduce (op codes shared
     with csrc/ops/reduce.h): the full sum of a COO tensor sums its stored values."""
     name = _REDUCE_NAMES[code] if 0 <= code < len(_REDUCE_NAMES) else "_reduce"
+    _tensor_input(name, x)
     dims = None if dim is None else sorted(d % max(x.dim(), 1) for d in ((dim,) if isinstance(dim, int) else dim))
     if name != "sum" or (dims is not None and dims != list(range(x.dim()))) or keepdim:
         _refuse(name if name != "sum" else "sum.dim_IntList")

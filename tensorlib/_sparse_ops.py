@@ -174,6 +174,7 @@ def sparse_sum(input, dim=None, keepdim=False, dtype=None, promote=True):
 
 def _reduce(x, code, dim, keepdim, dtype, param):
     name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    _tensor_input(name, x)
     if name == "sum":
         if dim is None and keepdim:
             dim = tuple(range(x.dim()))
@@ -378,6 +379,8 @@ def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (mat1 @ mat2) with one of mat1/mat2 a 2-D COO tensor and the
     other strided: strided result (input broadcast; beta == 0 ignores it, NaN included).
     torch accepts only a sparse mat1; a sparse mat2 is supported here too."""
+    for i, (arg, t) in enumerate((("input", input), ("mat1", mat1), ("mat2", mat2))):
+        _tensor_input("addmm", t, arg, i + 1)
     if _is_sparse(input):
         raise RuntimeError("addmm_sparse_dense: expected strided result tensor, got tensor with layout Sparse")
     if _is_sparse(mat1) and _is_sparse(mat2):
@@ -406,6 +409,8 @@ def sparse_addmm(mat, mat1, mat2, *, beta=1., alpha=1.):
 
 def _bmm(input, mat2, *, out=None):
     """3-D COO (3 sparse dims) @ strided 3-D: a strided batch of products."""
+    _tensor_input("bmm", input)
+    _tensor_input("bmm", mat2, "mat2", 2)
     if _is_sparse(mat2):
         raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
     if input.dense_dim():

@@ -315,6 +315,13 @@ WRONG_TYPES = [
     lambda: tl.linalg.householder_product(tl.ones(4, 1), None),
     lambda: tl.sspaddmm(_sparse_2x2(), 2, 3),
     lambda: tl.hspmm(_sparse_2x2(), [1.0]),
+    lambda: tl.var_mean([-2, tl.ones(3, 1), tl.zeros((2, 2, 2)).to_sparse(1)], tl.zeros(3)),
+    lambda: tl.sparse.mm([0, 0], tl.ones(2, 2).to_sparse_csc()),
+    lambda: 4 @ tl.ones(2, 2).to_sparse_csc(),
+    lambda: tl.ones(2, 3).addmm_(tl.ones(2, 3).to_sparse(), True),
+    lambda: tl.bmm(tl.ones(1, 2, 2).to_sparse(), 1),
+    lambda: tl.sparse.sampled_addmm(True, tl.float32, -1),
+    lambda: tl.sparse.sampled_addmm(tl.ones(2, 2).to_sparse_csr(), 1, 2),
 ]
 
 
