@@ -336,7 +336,7 @@ def test_array_api_arrays_must_be_arrays():
     calls = [lambda: xp.searchsorted(2, tl.ones(3)), lambda: xp.clip((3, 3)), lambda: xp.unique_all("N"),
              lambda: xp.cumulative_sum(1 + 2j), lambda: xp.linalg.matrix_transpose(tl.device("cpu")),
              lambda: xp.linalg.inv(3), lambda: xp.fft.fft([1.0]), lambda: xp.matmul(tl.ones(2, 2), 5),
-             lambda: xp.finfo([-1, -1]), lambda: xp.can_cast(tl.int8, 3), lambda: xp.where(1, 2, 3)]
+             lambda: xp.take_along_axis(tl.ones(2, 2), tl.int64), lambda: xp.finfo([-1, -1]), lambda: xp.can_cast(tl.int8, 3), lambda: xp.where(1, 2, 3)]
     for call in calls:
         with pytest.raises(TypeError):
             call()

@@ -680,7 +680,7 @@ def _check_arrays(namespace, arrays_only=("matmul", "tensordot", "vecdot", "sear
         if name.startswith("_") or name == "from_dlpack" or not inspect.isfunction(fn) or getattr(fn, "_arrays_checked", False):
             continue
         params = [p for p in inspect.signature(fn).parameters.values() if p.kind == p.POSITIONAL_ONLY]
-        checked = [i for i, p in enumerate(params) if p.name == "x" or (name in arrays_only and p.name in ("x1", "x2"))]
+        checked = [i for i, p in enumerate(params) if p.name in ("x", "indices") or (name in arrays_only and p.name in ("x1", "x2"))]
         if not checked:
             continue
 
