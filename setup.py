@@ -22,6 +22,7 @@ Build variants (environment variables):
   TENSORLIB_SANITIZE=1  AddressSanitizer + UBSan (signed overflow included: -fno-wrapv overrides
                         CPython's -fwrapv; float-cast-overflow too), -O1 -g, and the debug
                         checks of TENSORLIB_DEBUG (see scripts/sanitize.sh)
+  TENSORLIB_SANITIZE=thread  ThreadSanitizer, -O1 -g (see scripts/tsan.sh)
   TENSORLIB_DEBUG=1     -O0 -g, and TL_DEBUG_CHECKS: every Tensor slot aborts when it returns a
                         value with a Python exception set, or NULL without one
 """
@@ -65,7 +66,14 @@ def compile_flags():
               "-Wno-missing-field-initializers", "-Wno-cast-function-type",
               "-pthread", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
     ldflags = ["-pthread", "-Wl,-rpath,$ORIGIN"]
-    if _env("TENSORLIB_SANITIZE"):
+    if os.environ.get("TENSORLIB_SANITIZE") == "thread":
+        # ThreadSanitizer (scripts/tsan.sh): the thread pool and the GIL-released regions. No
+        # target_clones: their IFUNC resolvers, instrumented, run during relocation, before TSan
+        # is ready for the library, and crash the import.
+        san = ["-fsanitize=thread", "-fno-omit-frame-pointer"]
+        cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g", "-DTL_NO_CLONES"] + san
+        ldflags += san
+    elif _env("TENSORLIB_SANITIZE"):
         # Reports recover (every site is printed once); scripts/sanitize.sh fails on any of them.
         san = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-omit-frame-pointer"]
         cflags = [f for f in cflags if f != "-O3"] + ["-O1", "-g", "-fno-wrapv", "-DTL_DEBUG_CHECKS"] + san

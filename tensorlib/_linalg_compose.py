@@ -8,6 +8,7 @@ import math
 import tensorlib as _tl  # the package, read at call time (this module loads during its import)
 
 from . import _C
+from ._util import require_tensor
 from ._reduce import return_types
 from ._linalg import matrix_norm as _matrix_norm
 from ._linalg_lapack import (_check, _dn, _eigh, _eps, _eye_like, _out, _real, _svd, cholesky, det, inv, inv_ex, qr,
@@ -208,6 +209,8 @@ def vecdot(x, y, *, dim=-1, out=None):
     """vecdot(x, y, *, dim=-1) -> Tensor
 
     sum(conj(x) * y) along dim, broadcasting the other dims."""
+    require_tensor("linalg_vecdot", x, "x")
+    require_tensor("linalg_vecdot", y, "y", 2)
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
                            f"{x.dtype._cname} and y of type {y.dtype._cname} instead")
@@ -254,6 +257,7 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     """diagonal(A, *, offset=0, dim1=-2, dim2=-1) -> Tensor
 
     The diagonals of the matrices in A (a view), as Tensor.diagonal with matrix defaults."""
+    require_tensor("linalg_diagonal", A, "A")
     return A.diagonal(offset, dim1, dim2)
 
 
@@ -261,6 +265,7 @@ def vander(x, *, N=None):
     """vander(x, *, N=None) -> Tensor
 
     Vandermonde matrix [..., n, N]: columns x^0, x^1, ..., x^(N-1) (N defaults to n)."""
+    require_tensor("linalg_vander", x, "x")
     if x.dtype == _tl.bool:
         raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
     n = (x.shape[-1] if x.dim() else 0) if N is None else int(N)
@@ -276,6 +281,7 @@ def tensorinv(A, ind=2):
 
     The inverse of A seen as a square matrix of its first ind dims by the rest: result
     shape A.shape[ind:] + A.shape[:ind]."""
+    require_tensor("linalg_tensorinv", A)
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     lead, rest = tuple(A.shape[:ind]), tuple(A.shape[ind:])
@@ -291,6 +297,8 @@ def tensorsolve(A, B, dims=None):
     """tensorsolve(A, B, dims=None) -> Tensor
 
     X with tensordot(A, X, X.ndim) = B; dims moves those dims of A to the end first."""
+    require_tensor("linalg_tensorsolve", A, "A")
+    require_tensor("linalg_tensorsolve", B, "B", 2)
     if dims is not None:
         dims = [d % A.dim() for d in dims]
         A = A.permute(*([d for d in range(A.dim()) if d not in dims] + dims))

@@ -12,6 +12,7 @@ from collections import namedtuple
 import tensorlib as _tl  # the package, read at call time (this module loads during its import)
 
 from . import _C
+from ._util import require_tensor
 from ._reduce import return_types
 from ._util import no_names as _no_names
 from ._linalg import LinAlgError, _real_dtype as _real
@@ -75,6 +76,8 @@ def _check(op, A, square=False, arg="A", kernel=None, kernel_any=False):
 
 
 def _same_dtype(op, A, B, a="A", b="B"):
+    require_tensor(op, A, a)
+    require_tensor(op, B, b, 2)
     if A.dtype != B.dtype:
         raise RuntimeError(f"{op}: Expected {a} and {b} to have the same dtype, but found {a} of type "
                            f"{A.dtype._cname} and {b} of type {B.dtype._cname} instead")

@@ -8,6 +8,7 @@ is sparse, every other op refuses sparse tensors with torch's NotImplementedErro
 import functools
 
 from . import _C
+from ._util import require_tensor as _tensor_input
 
 __all__ = ["sparse_coo_tensor", "check_sparse_tensor_invariants"]
 
@@ -514,6 +515,7 @@ _LINEAR = ("neg", "negative", "conj_physical")
 
 def _unary(name):
     def f(input, *args, out=None, **kwargs):
+        _tensor_input(name, input)
         _no_out(name, out)
         s = input if name in _LINEAR else input.coalesce()
         return _with_values(s, getattr(_C.TensorBase, name)(s._values(), *args, **kwargs))
@@ -555,6 +557,7 @@ def _reduce(x, code, dim, keepdim, dtype, param):
     """The reductions of tensorlib/_reduce.py reach C through _C._reduce (op codes shared
     with csrc/ops/reduce.h): the full sum of a COO tensor sums its stored values."""
     name = _REDUCE_NAMES[code] if 0 <= code < len(_REDUCE_NAMES) else "_reduce"
+    _tensor_input(name, x)
     dims = None if dim is None else sorted(d % max(x.dim(), 1) for d in ((dim,) if isinstance(dim, int) else dim))
     if name != "sum" or (dims is not None and dims != list(range(x.dim()))) or keepdim:
         _refuse(name if name != "sum" else "sum.dim_IntList")
@@ -563,6 +566,8 @@ def _reduce(x, code, dim, keepdim, dtype, param):
 
 def _mm_impl(name, a, b):
     """sparse (2-D COO, no dense dims) @ strided (2-D or 1-D), and strided @ sparse."""
+    _tensor_input(name, a)
+    _tensor_input(name, b, "mat2", 2)
     if _is_sparse(b) and not _is_sparse(a):
         if a.dim() != 2 or b.dim() != 2:
             _refuse(name)
@@ -632,6 +637,8 @@ def from_scipy(m):
     sharing its values buffer (the row/column arrays are stacked into one int64 copy)."""
     from ._factories import from_numpy
     import numpy as np
+    if not callable(getattr(m, "tocoo", None)):
+        raise TypeError(f"from_scipy(): expected a scipy.sparse array or matrix, got {type(m).__name__}")
     coo = m.tocoo()
     idx = np.stack([coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False)])
     return _new(from_numpy(idx), from_numpy(coo.data), coo.shape, bool(getattr(coo, "has_canonical_format", False)))

@@ -468,6 +468,7 @@ _ZERO_PRESERVING = _sparse._ZERO_PRESERVING + ("angle",)
 
 def _unary(name):
     def f(input, *args, out=None, **kwargs):
+        _sparse._tensor_input(name, input)
         _sparse._no_out(name, out)
         return _with_values(input, getattr(_C.TensorBase, name)(_values(input), *args, **kwargs))
     f.__name__ = name
@@ -480,6 +481,7 @@ def _ew_unary(op, input, out, inplace, flag, p0, p1, p2):
     name = _sparse._EW_NAMES.get(op, "_ew_unary")
     if name.startswith("round"):
         name = "round"
+    _sparse._tensor_input(name, input)
     if name not in _ZERO_PRESERVING:
         _unsupported(input)
     _sparse._no_out(name, out)
@@ -538,7 +540,8 @@ for _n in _ZERO_PRESERVING:
 # the other element-wise unary functions (f(0) != 0 in general) refuse, with torch's message
 for _n in _C._ew_op_indices():
     if _n.startswith("u_") and _n[2:] not in _OWN and not _n[2:].startswith(("round", "clamp")):
-        _OWN[_n[2:]] = _OWN[_n[2:] + "_"] = lambda input, *args, **kwargs: _unsupported(input)
+        _OWN[_n[2:]] = _OWN[_n[2:] + "_"] = functools.partial(
+            lambda name, input, *args, **kwargs: (_sparse._tensor_input(name, input), _unsupported(input)), _n[2:])
 for _n in ("add", "mul", "multiply"):
     _OWN[_n + "_"] = _inplace(_OWN[_n])
 for _n, _d in _sparse._CASTS.items():

@@ -40,6 +40,8 @@ def _csr_times(a, b):
 def _matmul_impl(name, a, b):
     """compressed @ strided, strided @ compressed, compressed @ compressed (2-D; batched
     compressed @ strided by batch entries)."""
+    _sparse._tensor_input(name, a)
+    _sparse._tensor_input(name, b, "other", 2)
     if _is_compressed(a) and _is_compressed(b):
         r = _matmul_impl(name, a, b.to_dense())
         return _convert(r, a.layout if a.layout in (_C.sparse_csr, _C.sparse_csc) else _C.sparse_csr)
@@ -149,6 +151,7 @@ def _mul(input, other, *, out=None):
 def _reduce(x, code, dim, keepdim, dtype, param):
     """The full sum of a compressed tensor sums its stored values (a 0-d strided tensor)."""
     name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    _sparse._tensor_input(name, x)
     if name == "sum" and dim is None and not keepdim:
         return _values(x).sum(dtype=dtype)
     if name == "sum" and x.layout != _C.sparse_csr:
@@ -190,6 +193,8 @@ def sampled_addmm(input, mat1, mat2, *, beta=1., alpha=1., out=None):
     """tensorlib.sparse.sampled_addmm: ``beta * input + alpha * (mat1 @ mat2)`` at the stored
     elements of the CSR ``input`` only (a CSR result with input's indices)."""
     _sparse._no_out("sampled_addmm", out)
+    for i, (arg, t) in enumerate((("input", input), ("mat1", mat1), ("mat2", mat2))):
+        _sparse._tensor_input("sparse_sampled_addmm", t, arg, i + 1)
     if not (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_csr):
         raise RuntimeError(f"sampled_addmm: Expected self to be a sparse CSR tensor, got {_name(input.layout)}")
     if input.dim() != 2 or mat1.dim() != 2 or mat2.dim() != 2:
@@ -212,6 +217,7 @@ def spsolve(input, other, *, left=True):
     (a vector or a matrix). torch's CPU build refuses; tensorlib solves through the strided
     matrix's LU (LAPACK), so it suits moderate sizes."""
     from . import linalg
+    _sparse._tensor_input("spsolve", input)
     if not (_is_compressed(input) or (isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo)):
         raise RuntimeError(f"spsolve: expected a sparse input, got {_name(input.layout)}")
     if input.dim() != 2 or input.shape[0] != input.shape[1]:
@@ -280,6 +286,7 @@ def log_softmax(input, dim, *, dtype=None):
 
 
 def _unsupported_op(input, *args, **kwargs):
+    _sparse._tensor_input("the function", input)
     _unsupported(input if _is_compressed(input) else _first_compressed(args, kwargs))
 
 

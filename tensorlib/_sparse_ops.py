@@ -13,7 +13,7 @@ import operator
 
 from . import _C
 from . import _sparse
-from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows
+from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows, _tensor_input
 from ._out import write_out
 from ._util import wrap_dim
 
@@ -137,6 +137,7 @@ def sparse_sum(input, dim=None, keepdim=False, dtype=None, promote=True):
     rule). ``promote`` (Tensor.sum): integer and bool values sum in int64 unless dtype= says
     otherwise; without it (tensorlib.sparse.sum) the values keep their dtype, so a partial
     sum of bool values ors them, and a full sum counts the coalesced tensor's entries."""
+    _tensor_input("sparse_sum", input)
     vals = input._values()
     if dtype is None and promote and not (vals.dtype.is_floating_point or vals.dtype.is_complex):
         dtype = _C.int64
@@ -173,6 +174,7 @@ def sparse_sum(input, dim=None, keepdim=False, dtype=None, promote=True):
 
 def _reduce(x, code, dim, keepdim, dtype, param):
     name = _sparse._REDUCE_NAMES[code] if 0 <= code < len(_sparse._REDUCE_NAMES) else "_reduce"
+    _tensor_input(name, x)
     if name == "sum":
         if dim is None and keepdim:
             dim = tuple(range(x.dim()))
@@ -333,6 +335,8 @@ def _spmm(name, a, b):
     """a @ b with one of them a 2-D COO tensor and the other strided (2-D, or 1-D on the
     right): the C kernel (csrc/sparse/coo_ops.c) when shapes and dtypes allow, else the
     layer's composition of strided ops (which also raises torch's errors)."""
+    _tensor_input(name, a)
+    _tensor_input(name, b, "mat2", 2)
     if _plain_2d(a) and not _is_sparse(b) and b.dim() in (1, 2) and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
         v = a._values()
         if not v.is_contiguous():
@@ -375,6 +379,8 @@ def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (mat1 @ mat2) with one of mat1/mat2 a 2-D COO tensor and the
     other strided: strided result (input broadcast; beta == 0 ignores it, NaN included).
     torch accepts only a sparse mat1; a sparse mat2 is supported here too."""
+    for i, (arg, t) in enumerate((("input", input), ("mat1", mat1), ("mat2", mat2))):
+        _tensor_input("addmm", t, arg, i + 1)
     if _is_sparse(input):
         raise RuntimeError("addmm_sparse_dense: expected strided result tensor, got tensor with layout Sparse")
     if _is_sparse(mat1) and _is_sparse(mat2):
@@ -403,6 +409,8 @@ def sparse_addmm(mat, mat1, mat2, *, beta=1., alpha=1.):
 
 def _bmm(input, mat2, *, out=None):
     """3-D COO (3 sparse dims) @ strided 3-D: a strided batch of products."""
+    _tensor_input("bmm", input)
+    _tensor_input("bmm", mat2, "mat2", 2)
     if _is_sparse(mat2):
         raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
     if input.dense_dim():
@@ -428,6 +436,8 @@ def _bmm(input, mat2, *, out=None):
 
 def _rows_product(name, s, d):
     """The rows of s holding entries (sorted, unique) and those rows of s @ d."""
+    _tensor_input(name, s, "mat1", 2)
+    _tensor_input(name, d, "mat2", 3)
     if s.sparse_dim() != 2 or s.dense_dim():
         _refuse(name)
     if d.dim() != 2 or _is_sparse(d):
@@ -498,6 +508,7 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 def _softmax_impl(name, input, dim, dtype):
     """softmax over the stored entries of each line along dim (implicit zeros count as -inf,
     so they stay zero): a coalesced COO tensor with input's indices."""
+    _tensor_input(name, input)
     from ._reduce import unique
     n = input.dim()
     dim = wrap_dim(operator.index(dim), n)
@@ -545,6 +556,8 @@ def spdiags(diagonals, offsets, shape, layout=None):
     """A 2-D sparse matrix of ``shape`` with row k of ``diagonals`` on diagonal
     ``offsets[k]`` (SciPy's placement: element (j - offset, j) takes diagonals[k, j]);
     entries in offset order, then by column. COO unless ``layout`` says otherwise."""
+    _tensor_input("spdiags", diagonals, "diagonals")
+    _tensor_input("spdiags", offsets, "offsets", 2)
     if diagonals.dim() > 2:
         raise RuntimeError("Diagonals must be vector or matrix")
     if offsets.dim() > 1:

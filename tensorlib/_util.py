@@ -2,7 +2,16 @@
 
 import operator
 
-__all__ = ["wrap_dim", "dim_index", "no_names", "unflatten_sizes"]
+__all__ = ["wrap_dim", "dim_index", "no_names", "unflatten_sizes", "require_tensor"]
+
+
+def require_tensor(name, value, arg="input", position=1):
+    """torch's TypeError unless value is a tensor: for Python-level functions that would
+    otherwise fail later with an AttributeError (and for the sparse layout gate's handlers,
+    which the gate calls when any argument is sparse, whatever sits in the tensor parameters)."""
+    from . import _C
+    if not isinstance(value, _C.TensorBase):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
 
 
 def wrap_dim(d, ndim):

@@ -1,7 +1,7 @@
 """tensorlib.sparse: torch.sparse's namespace (the invariant-check switch, mm, addmm, sum,
 softmax, log_softmax, spdiags and SciPy interop). The COO layer itself is in tensorlib/_sparse.py."""
 from ._sparse import check_sparse_tensor_invariants, from_scipy  # noqa: F401
-from ._sparse import _is_sparse
+from ._sparse import _is_sparse, _tensor_input
 from ._sparse_ops import sparse_sum, sparse_addmm as addmm, _mm, softmax, log_softmax, spdiags  # noqa: F401
 
 __all__ = ["check_sparse_tensor_invariants", "from_scipy", "mm", "sum", "addmm", "softmax", "log_softmax", "spdiags"]
@@ -21,6 +21,7 @@ def sum(input, dim=None, dtype=None):
     tensor) or over ``dim`` (an int or a sequence): strided when every sparse dim is
     reduced, else a coalesced COO tensor keeping the values' dtype unless ``dtype`` is given
     (torch.sparse.sum's rules; ``Tensor.sum`` sums integers and bools in int64)."""
+    _tensor_input("sum", input)
     if not _is_sparse(input):
         return input.sum(dtype=dtype) if dim is None else input.sum(dim, dtype=dtype)
     return sparse_sum(input, dim, False, dtype, promote=False)

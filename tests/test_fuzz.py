@@ -51,3 +51,25 @@ def test_a_dying_call_is_caught_and_replayed():
     assert fuzz.replay(spec, 60, 4) == "crash"
     assert fuzz.replay(["fn", "abs", ["tl.ones(2)"], {}], 60, 4) is None
     assert fuzz.render(spec) == "tl.abs(__import__('os').abort())"
+
+
+def test_sparse_arguments_and_sub_modules_are_covered():
+    names = {n for _, n in fuzz.targets()}
+    assert {"linalg.inv", "fft.fft", "sparse.mm", "array_api.matmul", "sparse_csr_tensor"} <= names
+    env = _env()
+    # a sparse argument's components count for half-writes
+    fake = type("FakeModule", (), {})()
+    fake.bad = lambda s: (s.values().fill_(7), 1 // 0)
+    env["tl"] = fake
+    env["_s"] = tl.ones(2, 2).to_sparse_csr()
+    kind, _ = fuzz.run_one(tl, env, ["fn", "bad", ["_s"], {}])
+    assert kind == "half-write"
+    # a LinAlgError is a RuntimeError: allowed
+    env["tl"] = tl
+    assert fuzz.run_one(tl, env, ["fn", "linalg.inv", ["tl.zeros(2, 2)"], {}]) is None
+    # the sparse constructors get generated components
+    import random
+    d = fuzz.Chooser(None)
+    d.rng = random.Random(0)
+    args = fuzz.sparse_ctor_args(d, "csr")
+    assert len(args) >= 3 and all(isinstance(a, str) for a in args)

@@ -281,3 +281,66 @@ def test_out_with_unsupported_conversion_is_not_resized():
     with pytest.raises(RuntimeError, match="not supported"):
         tl.cat([tl.zeros((2, 8), dtype=tl.int8)], 1, out=out)
     assert out.shape == (2, 2) and out.stride() == (2, 1)
+
+
+# Found by the s19 fuzz campaign (scripts/fuzz.py with sparse arguments and the sub-modules):
+# wrong argument types reached attribute lookups deep inside (AttributeError) instead of torch's
+# TypeError. Each call raised AttributeError before the fix.
+def _sparse_2x2():
+    return tl.ones(2, 2).to_sparse()
+
+
+WRONG_TYPES = [
+    # the layout gate sends a call to the sparse handlers when any argument is sparse
+    lambda: tl.arctan(False, tl.zeros((2, 3)).to_sparse(), 1e300),
+    lambda: tl.isfinite([], tl.zeros((2, 3)).to_sparse_csr(), True),
+    lambda: tl.sqrt((), tl.arange(3.).reshape(3, 1).to_sparse(1)),
+    lambda: tl.mish((), tl.zeros((2, 2)).to_sparse_bsc((1, 1))),
+    lambda: tl.mm(2, _sparse_2x2()),
+    # tensorlib.sparse
+    lambda: tl.sparse.sum(2),
+    lambda: tl.sparse.sparse_sum((4,)),
+    lambda: tl.sparse.mm(-0.0, tl.complex64),
+    lambda: tl.sparse.from_scipy(tl.ones(2)),
+    lambda: tl.sparse.spsolve(tl.int64, 0.0),
+    lambda: tl.sparse.softmax(2, 0),
+    lambda: tl.sparse.spdiags(7, None, (2, 2)),
+    # tensorlib.linalg, tensorlib.nn.functional
+    lambda: tl.linalg.vander(1.0),
+    lambda: tl.linalg.tensorsolve(1, 2),
+    lambda: tl.linalg.diagonal(1j),
+    lambda: tl.linalg.tensorinv(False),
+    lambda: tl.linalg.vecdot(tl.ones(2), tl.bool),
+    lambda: tl.nn.functional.linear(tl.ones(2), "trunc"),
+    lambda: tl.linalg.householder_product(tl.ones(4, 1), None),
+    lambda: tl.sspaddmm(_sparse_2x2(), 2, 3),
+    lambda: tl.hspmm(_sparse_2x2(), [1.0]),
+    lambda: tl.var_mean([-2, tl.ones(3, 1), tl.zeros((2, 2, 2)).to_sparse(1)], tl.zeros(3)),
+    lambda: tl.sparse.mm([0, 0], tl.ones(2, 2).to_sparse_csc()),
+    lambda: 4 @ tl.ones(2, 2).to_sparse_csc(),
+    lambda: tl.ones(2, 3).addmm_(tl.ones(2, 3).to_sparse(), True),
+    lambda: tl.bmm(tl.ones(1, 2, 2).to_sparse(), 1),
+    lambda: tl.sparse.sampled_addmm(True, tl.float32, -1),
+    lambda: tl.sparse.sampled_addmm(tl.ones(2, 2).to_sparse_csr(), 1, 2),
+]
+
+
+@pytest.mark.parametrize("call", WRONG_TYPES, ids=range(len(WRONG_TYPES)))
+def test_wrong_argument_types_raise_type_error(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_array_api_arrays_must_be_arrays():
+    import tensorlib.array_api as xp
+    calls = [lambda: xp.searchsorted(2, tl.ones(3)), lambda: xp.clip((3, 3)), lambda: xp.unique_all("N"),
+             lambda: xp.cumulative_sum(1 + 2j), lambda: xp.linalg.matrix_transpose(tl.device("cpu")),
+             lambda: xp.linalg.inv(3), lambda: xp.fft.fft([1.0]), lambda: xp.matmul(tl.ones(2, 2), 5),
+             lambda: xp.take_along_axis(tl.ones(2, 2), tl.int64), lambda: xp.finfo([-1, -1]), lambda: xp.can_cast(tl.int8, 3), lambda: xp.where(1, 2, 3)]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call()
+    # what the standard allows still works: scalars in element-wise functions, arrays' dtypes
+    assert xp.add(1, tl.ones(2)).tolist() == [2.0, 2.0] and xp.finfo(tl.ones(1)).bits == 32
+    assert xp.where(tl.tensor([True, False]), 1.0, tl.zeros(2)).tolist() == [1.0, 0.0]
+    assert xp.can_cast(tl.int8, tl.float32) and xp.from_dlpack(tl.ones(2)).tolist() == [1.0, 1.0]

@@ -493,6 +493,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
 
 def where(condition, x1, x2, /):
     """Elements of x1 where condition, of x2 elsewhere (either may be a Python scalar)."""
+    if not isinstance(condition, tl.Tensor) or not (isinstance(x1, tl.Tensor) or isinstance(x2, tl.Tensor)):
+        raise TypeError("where(): condition and one of x1 and x2 must be arrays")
     if not isinstance(x1, tl.Tensor) and isinstance(x2, tl.Tensor):
         x1 = _to_array(x1, x2)
     elif not isinstance(x2, tl.Tensor) and isinstance(x1, tl.Tensor):
@@ -667,6 +669,33 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     return x
 
 
+def _check_arrays(namespace, arrays_only=("matmul", "tensordot", "vecdot", "searchsorted", "cross", "outer", "solve")):
+    """The standard's array parameters take arrays: its functions' positional-only ``x`` (not
+    from_dlpack's, any DLPack producer) and both operands of the named non-element-wise ones
+    (no Python scalars there) are checked once here, a TypeError naming the argument instead
+    of an AttributeError from deep inside."""
+    import functools
+    import inspect
+    for name, fn in list(namespace.items()):
+        if name.startswith("_") or name == "from_dlpack" or not inspect.isfunction(fn) or getattr(fn, "_arrays_checked", False):
+            continue
+        params = [p for p in inspect.signature(fn).parameters.values() if p.kind == p.POSITIONAL_ONLY]
+        checked = [i for i, p in enumerate(params) if p.name in ("x", "indices") or (name in arrays_only and p.name in ("x1", "x2"))]
+        if not checked:
+            continue
+
+        def wrapper(*args, _fn=fn, _checked=checked, _params=params, **kwargs):
+            for i in _checked:
+                if i < len(args) and not isinstance(args[i], tl.Tensor):
+                    raise TypeError(f"{_fn.__name__}(): argument '{_params[i].name}' must be an array "
+                                    f"(tensorlib.Tensor), not {type(args[i]).__name__}")
+            return _fn(*args, **kwargs)
+        wrapper = functools.wraps(fn)(wrapper)
+        wrapper._arrays_checked = True
+        namespace[name] = wrapper
+
+
+_check_arrays(globals())
 from . import fft, linalg  # noqa: E402,F401  (the extensions)
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (

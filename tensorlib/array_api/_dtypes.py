@@ -28,7 +28,11 @@ _KINDS = {
 
 
 def _dtype_of(x):
-    return x.dtype if isinstance(x, tl.Tensor) else x
+    if isinstance(x, tl.Tensor):
+        return x.dtype
+    if not isinstance(x, tl.dtype):
+        raise TypeError(f"expected a dtype or an array, got {type(x).__name__}")
+    return x
 
 
 def isdtype(dtype, kind):
@@ -80,6 +84,8 @@ def can_cast(from_, to, /):
     real and complex floats) when promoting the two gives to, across families as torch allows
     (bool to anything, integers to floats)."""
     from_ = _dtype_of(from_)
+    if not isinstance(to, tl.dtype):
+        raise TypeError(f"can_cast(): 'to' must be a dtype, got {type(to).__name__}")
     if _family(from_) == _family(to):
         return tl.promote_types(from_, to) == to
     return tl.can_cast(from_, to)

@@ -49,3 +49,8 @@ def fftshift(x, /, *, axes=None):
 def ifftshift(x, /, *, axes=None):
     """The inverse of fftshift."""
     return tl.fft.ifftshift(x, dim=axes)
+
+
+from . import _check_arrays  # noqa: E402
+
+_check_arrays(globals())

@@ -114,3 +114,8 @@ def trace(x, /, *, offset=0, dtype=None):
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """A vector norm over axis (all dims when None)."""
     return tl.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)
+
+
+from . import _check_arrays  # noqa: E402
+
+_check_arrays(globals())
