@@ -236,9 +236,10 @@ def _detach(self):
     return _new(self._indices(), self._values(), self.shape, self.is_coalesced())
 
 
-def _to(self, *args, **kwargs):
+def _to_args(args, kwargs):
+    """(dtype or None, copy) of a sparse tensor's to(...) call (every sparse layout); devices
+    other than the CPU are refused."""
     dtype = kwargs.get("dtype")
-    copy = kwargs.get("copy", False)
     for a in args:
         if isinstance(a, _C.dtype):
             dtype = a
@@ -246,6 +247,22 @@ def _to(self, *args, **kwargs):
             dtype = a.dtype
         elif isinstance(a, (str, _C.device)) and _C.device(a).type != "cpu":
             raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(a).type}'")
+    return dtype, kwargs.get("copy", False)
+
+
+def _factory_size(size, kw):
+    """The size of a sparse zeros/empty(...) call: varargs, one sequence, or size=."""
+    if "size" in kw:
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
+    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
+        size = tuple(size[0])
+    return size
+
+
+def _to(self, *args, **kwargs):
+    dtype, copy = _to_args(args, kwargs)
     if (dtype is None or dtype == self.dtype) and not copy:
         return self
     v = self._values().to(dtype if dtype is not None else self.dtype, copy=True)
@@ -289,12 +306,7 @@ def _sparse_factory(*size, dtype=None, layout=None, device=None, pin_memory=Fals
     if layout != _C.sparse_coo:
         raise NotImplementedError(f"factories do not create {layout} tensors yet")
     _no_grad(requires_grad)
-    if "size" in kw:
-        size = (kw.pop("size"),)
-    if kw:
-        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
-    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
-        size = tuple(size[0])
+    size = _factory_size(size, kw)
     dt = dtype or _C.get_default_dtype()
     return _new(_C.empty((len(size), 0), dtype=_C.int64), _C.empty((0,), dtype=dt), size, True)
 

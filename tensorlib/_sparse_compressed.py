@@ -366,15 +366,7 @@ def _detach(self):
 
 
 def _to(self, *args, **kwargs):
-    dtype = kwargs.get("dtype")
-    copy = kwargs.get("copy", False)
-    for a in args:
-        if isinstance(a, _C.dtype):
-            dtype = a
-        elif isinstance(a, _C.TensorBase):
-            dtype = a.dtype
-        elif isinstance(a, (str, _C.device)) and _C.device(a).type != "cpu":
-            raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(a).type}'")
+    dtype, copy = _sparse._to_args(args, kwargs)
     if (dtype is None or dtype == self.dtype) and not copy:
         return self
     ci, pi, v = _parts(self)

@@ -171,12 +171,7 @@ def _factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requ
     """zeros/empty(..., layout=CSR or CSC): nothing stored (int64 indices; dims before the
     last two are batch dims); the block layouts need a blocksize factories cannot take."""
     _sparse._no_grad(requires_grad)
-    if "size" in kw:
-        size = (kw.pop("size"),)
-    if kw:
-        raise TypeError(f"zeros() got an unexpected keyword argument '{next(iter(kw))}'")
-    if len(size) == 1 and isinstance(size[0], (tuple, list, _C.Size)):
-        size = tuple(size[0])
+    size = _sparse._factory_size(size, kw)
     if layout in _BLOCK or len(size) < 2:
         raise RuntimeError("torch.empty: Only batched sparse compressed (non-block) tensors are supported, but got "
                            f"size {list(size)}" if len(size) < 2 else
