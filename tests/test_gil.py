@@ -103,3 +103,31 @@ def test_concurrent_ops_match_serial_results():
     for s, c in zip(serial, got):
         for u, v in zip(s, c):
             assert u.numpy().tobytes() == v.numpy().tobytes()
+
+
+def test_set_default_dtype_while_ops_run_without_the_gil():
+    # Ops with a fresh result read the default float dtype after releasing the GIL; one op
+    # sees one value (pinned when it released the GIL), whatever another thread sets meanwhile.
+    x = tl.arange(1 << 16)  # int64, above the size at which the GIL is released
+    want = x.numpy() * 0.5
+    bad = []
+
+    def run():
+        for _ in range(40):
+            for r in (x * 0.5, x / 2, (x + 0.5) * 0.5 - 0.25):  # exact in float32 and float64
+                a = r.numpy()
+                if r.dtype not in (tl.float32, tl.float64) or not np.array_equal(a, want.astype(a.dtype)):
+                    bad.append(r.dtype)
+
+    try:
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            tl.set_default_dtype(tl.float64)
+            tl.set_default_dtype(tl.float32)
+        for t in threads:
+            t.join()
+    finally:
+        tl.set_default_dtype(tl.float32)
+    assert bad == []

@@ -3,6 +3,7 @@
 #include "core/promote.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "core/error.h"
 
@@ -101,6 +102,21 @@ static int combine(int higher, int lower)
         return r;
     }
     return higher;
+}
+
+static _Atomic int default_float = TL_FLOAT32;
+static _Thread_local int pinned_float = -1;
+
+tl_dtype tl_default_float(void)
+{
+    return (tl_dtype)(pinned_float >= 0 ? pinned_float : atomic_load_explicit(&default_float, memory_order_relaxed));
+}
+
+void tl_set_default_float(tl_dtype d) { atomic_store_explicit(&default_float, (int)d, memory_order_relaxed); }
+
+void tl_default_float_pin(bool pin)
+{
+    pinned_float = pin ? atomic_load_explicit(&default_float, memory_order_relaxed) : -1;
 }
 
 int tl_result_type(const tl_operand_desc *ops, int n, tl_dtype default_float, tl_dtype *out)

@@ -22,7 +22,6 @@
 
 #define EW_CHUNK 256
 
-tl_dtype tl_ew_default_float = TL_FLOAT32;
 
 typedef struct { const char *name; int out; int flags; } op_info;
 #define OUT_SAME TL_EW_OUT_SAME
@@ -67,7 +66,7 @@ static tl_operand_desc arg_desc(tl_ew_arg a)
 int tl_ew_result_type2(tl_ew_arg a, tl_ew_arg b, tl_dtype *out)
 {
     tl_operand_desc d[2] = {arg_desc(a), arg_desc(b)};
-    return tl_result_type(d, 2, tl_ew_default_float, out);
+    return tl_result_type(d, 2, tl_default_float(), out);
 }
 
 static tl_dtype compute_of(tl_dtype d)
@@ -281,9 +280,9 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             tl_ew_arg a = {NULL, c->extra[k]};
             descs[nd++] = arg_desc(a);
         }
-        if (tl_result_type(descs, nd, tl_ew_default_float, &rdt) < 0) return -1;
+        if (tl_result_type(descs, nd, tl_default_float(), &rdt) < 0) return -1;
     }
-    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(rdt) <= TL_KIND_INT) rdt = tl_ew_default_float;
+    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(rdt) <= TL_KIND_INT) rdt = tl_default_float();
     tl_dtype cdt = compute_of(rdt);
     if (!c->kernel || tl_dtype_is_shell(rdt) || ((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) ||
         ((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32))
@@ -452,8 +451,8 @@ static int pick_kernel_unary(ew_call *c, tl_uop op)
         descs[nd++] = arg_desc(a);
     }
     tl_dtype r;
-    if (tl_result_type(descs, nd, tl_ew_default_float, &r) < 0) return -1;
-    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
+    if (tl_result_type(descs, nd, tl_default_float(), &r) < 0) return -1;
+    if ((c->flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_default_float();
     c->kernel = tl_ew_unary_kernel(op, compute_of(r));
     return 0;
 }
@@ -502,7 +501,7 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     c.promote_mask = 3;
     tl_dtype r;
     if (tl_ew_result_type2(a, b, &r) < 0) return -1;
-    if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_ew_default_float;
+    if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_default_float();
     if (op == TL_BOP_pow && tl_dtype_kind(r) <= TL_KIND_INT) {
         if (r == TL_BOOL && b.t) return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "pow");
         if (!b.t && b.s.kind == TL_KIND_INT && b.s.v.i < 0)
@@ -561,7 +560,7 @@ int tl_ew_lerp(const tl_tensor *a, const tl_tensor *b, const tl_tensor *w, tl_ew
     c.promote_mask = 7;
     tl_operand_desc descs[3] = {arg_desc(c.in[0]), arg_desc(c.in[1]), arg_desc(c.in[2])};
     tl_dtype r;
-    if (tl_result_type(descs, 3, tl_ew_default_float, &r) < 0) return -1;
+    if (tl_result_type(descs, 3, tl_default_float(), &r) < 0) return -1;
     c.kernel = tl_ew_ternary_kernel(TL_TOP_lerp, compute_of(r));
     return run(&c, dst);
 }
@@ -587,7 +586,7 @@ int tl_ew_addc(int div, const tl_tensor *a, const tl_tensor *t1, const tl_tensor
     c.promote_mask = 7;
     tl_operand_desc descs[3] = {arg_desc(c.in[0]), arg_desc(c.in[1]), arg_desc(c.in[2])};
     tl_dtype r;
-    if (tl_result_type(descs, 3, tl_ew_default_float, &r) < 0) return -1;
+    if (tl_result_type(descs, 3, tl_default_float(), &r) < 0) return -1;
     if (!div && r == TL_BOOL) return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "addcmul_cpu_out");
     if (tl_scalar_check_fits(value, r) < 0) return -1;  /* torch converts value to the result dtype, checked */
     c.kernel = tl_ew_ternary_kernel(op, compute_of(r));

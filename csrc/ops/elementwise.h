@@ -27,9 +27,6 @@ typedef struct {
     char old_shape[128], new_shape[128];
 } tl_ew_dest;
 
-/* Default dtype for float promotion (the binding keeps it in sync with set_default_dtype). */
-extern tl_dtype tl_ew_default_float;
-
 /* Sets parameter k of prm to s (as double, int64 and complex). */
 void tl_ew_param(tl_ew_params *prm, int k, tl_scalar s);
 

@@ -117,7 +117,6 @@ static int prepare(tl_ew_dest *dst, PyObject *out, PyObject *self_inplace, Tenso
 {
     dst->resized = 0;
     *res = NULL;
-    if (tl_ew_default_float != tl_default_dtype) tl_ew_default_float = tl_default_dtype; /* only on change: ops without the GIL read it (a TSan race) */
     if (self_inplace) {
         dst->mode = TL_EW_INPLACE;
         dst->out = TL_TENSOR(self_inplace);
@@ -652,7 +651,6 @@ static PyObject *m_result_type(PyObject *m, PyObject *const *a, Py_ssize_t n)
     pyarg pa, pb;
     if (arg_or_raise(a[0], &pa, "result_type", "tensor", 1) < 0 || arg_or_raise(a[1], &pb, "result_type", "other", 2) < 0)
         return NULL;
-    if (tl_ew_default_float != tl_default_dtype) tl_ew_default_float = tl_default_dtype; /* only on change: ops without the GIL read it (a TSan race) */
     tl_dtype r;
     if (tl_ew_result_type2(pa.a, pb.a, &r) < 0) return tl_raise();
     return tl_dtype_obj(r);

@@ -27,8 +27,7 @@ extern PyTypeObject *tl_tensor_class;
 extern PyObject *tl_dtype_objs[TL_NUM_DTYPES];
 extern PyObject *tl_layout_objs[TL_NUM_LAYOUTS];
 extern PyObject *tl_memfmt_objs[TL_NUM_MEMFMTS];
-/* Default dtype for Python floats and factories; default device for factories. */
-extern tl_dtype tl_default_dtype;
+/* Default device for factories (the default dtype is core/promote.h's tl_default_float). */
 extern tl_device tl_default_device;
 
 #define TL_TENSOR(o) (&((TensorObject *)(o))->t)

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/promote.h"
 #include "kernels/cast.h"
 #include "ops/copy.h"
 #include "ops/factory.h"
@@ -134,12 +135,12 @@ static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_
             return NULL;
         }
     tl_scalar fill = tl_scalar_int(mode == 2);
-    tl_dtype def = tl_default_dtype;
+    tl_dtype def = tl_default_float();
     if (mode == 3) {
         if (tl_conv_scalar(kw[9], &fill) < 0) return NULL;
         /* full() infers its dtype from the fill value like torch */
         def = fill.kind == TL_KIND_BOOL ? TL_BOOL : fill.kind == TL_KIND_INT ? TL_INT64
-            : fill.kind == TL_KIND_COMPLEX ? tl_dtype_to_complex(tl_default_dtype) : tl_default_dtype;
+            : fill.kind == TL_KIND_COMPLEX ? tl_dtype_to_complex(tl_default_float()) : tl_default_float();
     }
     if (parse_opts(kw, &o, def) < 0) return NULL;
     if (mode == 3 && !tl_is_tensor(kw[9]) && tl_scalar_check_fits(fill, o.dtype) < 0) return tl_raise();
@@ -168,7 +169,7 @@ static PyObject *f_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     kw[0] = a[2]; kw[1] = a[3]; kw[2] = a[4]; kw[3] = a[5]; kw[4] = a[6];
-    if (parse_opts(kw, &o, tl_default_dtype) < 0) return NULL;
+    if (parse_opts(kw, &o, tl_default_float()) < 0) return NULL;
     TL_NEW_TENSOR(r, tl_tensor_empty_strided(&r->t, n, sz, st, o.dtype, o.device));
     return (PyObject *)r;
 }
@@ -238,7 +239,7 @@ static PyObject *f_empty_like(PyObject *m, PyObject *args)
     return (PyObject *)r;
 }
 
-static PyObject *f_get_default_dtype(PyObject *m, PyObject *u) { return tl_dtype_obj(tl_default_dtype); }
+static PyObject *f_get_default_dtype(PyObject *m, PyObject *u) { return tl_dtype_obj(tl_default_float()); }
 static PyObject *f_set_default_dtype(PyObject *m, PyObject *d)
 {
     tl_dtype dt;
@@ -251,7 +252,7 @@ static PyObject *f_set_default_dtype(PyObject *m, PyObject *d)
         PyErr_Format(PyExc_TypeError, "only floating-point types are supported as the default type");
         return NULL;
     }
-    tl_default_dtype = dt;
+    tl_set_default_float(dt);
     Py_RETURN_NONE;
 }
 static PyObject *f_get_default_device(PyObject *m, PyObject *u) { return tl_device_obj(tl_default_device); }

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "core/promote.h"
+
 /* Below this many elements (summed over the inputs) the GIL round trip costs more than
  * what it frees. */
 #define TL_NOGIL_MIN_ELEMS ((int64_t)1 << 15)
@@ -42,13 +44,17 @@ int tl_nogil_begin(tl_nogil *g, const tl_tensor **ts, int n)
     g->n = n;
     for (int k = 0; k < n; k++)
         if (ts[k]) ts[k] = &g->in[k];
+    tl_default_float_pin(true);
     g->ts = PyEval_SaveThread();
     return 1;
 }
 
 void tl_nogil_end(tl_nogil *g)
 {
-    if (g->ts) PyEval_RestoreThread(g->ts);
+    if (g->ts) {
+        PyEval_RestoreThread(g->ts);
+        tl_default_float_pin(false);
+    }
     g->ts = NULL;
     for (int k = 0; k < g->n; k++) {
         if (!g->in[k].storage) continue;

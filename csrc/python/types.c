@@ -7,7 +7,6 @@
 PyObject *tl_dtype_objs[TL_NUM_DTYPES];
 PyObject *tl_layout_objs[TL_NUM_LAYOUTS];
 PyObject *tl_memfmt_objs[TL_NUM_MEMFMTS];
-tl_dtype tl_default_dtype = TL_FLOAT32;
 tl_device tl_default_device = {TL_DEV_CPU, -1};
 
 /* ---- dtype ---- */
