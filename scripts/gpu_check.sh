@@ -37,7 +37,7 @@ tail -5 "$OUT/test_cuda.log"
 # has them (this shared one has not). The torch here is 2.11, not the 2.13 the tests pin, so the
 # log is evidence to read, not a verdict: it never changes the exit status.
 if grep -q avx512f /proc/cpuinfo; then
-    ATEN_CPU_CAPABILITY=avx512 "$PY" -m pytest -q -p no:cacheprovider -x -q tests \
+    ATEN_CPU_CAPABILITY=avx512 "$PY" -m pytest -q -p no:cacheprovider -rf tests \
         --ignore=tests/test_cuda.py --ignore=tests/test_cuda_api.py > "$OUT/test_cpu_avx512.log" 2>&1
     tail -3 "$OUT/test_cpu_avx512.log"
 fi
