@@ -64,7 +64,7 @@ def compile_flags():
     """Return (cflags, ldflags) for the selected build variant."""
     cflags = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter",
               "-Wno-missing-field-initializers", "-Wno-cast-function-type",
-              "-pthread", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+              "-pthread", "-fno-strict-aliasing", "-fno-math-errno", "-D_GNU_SOURCE"]
     ldflags = ["-pthread", "-Wl,-rpath,$ORIGIN"]
     if os.environ.get("TENSORLIB_SANITIZE") == "thread":
         # ThreadSanitizer (scripts/tsan.sh): the thread pool and the GIL-released regions. No

@@ -1,4 +1,5 @@
-/* vmath.c - vectorized exp, expm1, log, log1p, sin, cos, tanh, sigmoid, erf (see vmath.h).
+/* vmath.c - vectorized exp, expm1, log, log1p, log2, log10, sin, cos, tanh, sigmoid, erf, atan
+ * (see vmath.h).
  *
  * Each op is an inline per-element function on double, written without branches
  * (selects only) so that GCC vectorizes the block loops at -O3; `hp` selects the
@@ -137,8 +138,11 @@ static inline double vm_expm1(double x, int hp)
     return expm1_dd(x, hp, &lo);
 }
 
-/* log(x) + c for x > 0 (c a small correction), fdlibm's reduction: x = 2^k m, m in [sqrt(2)/2, sqrt(2)). */
-static inline double log_core(double x, double c, int hp)
+/* fdlibm's reduction for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1, and
+ * log m = f - hfsq + sr with hfsq = f^2/2 and sr = s (hfsq + R(s^2)), s = f / (2 + f). */
+typedef struct { double k, f, hfsq, sr; } vm_logred;
+
+static inline vm_logred log_reduce(double x, int hp)
 {
     int sub = x < 0x1p-1022;
     double xs = sub ? x * 0x1p54 : x;
@@ -156,7 +160,14 @@ static inline double log_core(double x, double c, int hp)
     } else {
         R = z * (0.66666666549733489 + z * (0.40000125715747287 + z * (0.28550383348329267 + z * 0.23342310043010661)));
     }
-    return k * LN2_HI - ((hfsq - (s * (hfsq + R) + (k * LN2_LO + c))) - f);
+    return (vm_logred){k, f, hfsq, s * (hfsq + R)};
+}
+
+/* log(x) + c for x > 0 (c a small correction). */
+static inline double log_core(double x, double c, int hp)
+{
+    vm_logred r = log_reduce(x, hp);
+    return r.k * LN2_HI - ((r.hfsq - (r.sr + (r.k * LN2_LO + c))) - r.f);
 }
 
 static inline double log_special(double x, double y)
@@ -168,6 +179,75 @@ static inline double log_special(double x, double y)
 }
 
 static inline double vm_log(double x, int hp) { return log_special(x, log_core(x, 0.0, hp)); }
+
+/* log m = hi + lo with hi's low 32 bits cleared, so that hi times a 33-bit constant is exact. */
+static inline double log_hi_lo(vm_logred r, double *lo)
+{
+    double hi = asd(asu(r.f - r.hfsq) & 0xffffffff00000000ULL);
+    *lo = (r.f - hi) - r.hfsq + r.sr;
+    return hi;
+}
+
+#define IVLN2_HI 1.44269504072144627571e+00 /* 1/ln2 in 33 + 53 bits */
+#define IVLN2_LO 1.67517131648865118353e-10
+#define IVLN10_HI 4.34294481878168880939e-01 /* 1/ln10 */
+#define IVLN10_LO 2.50829467116452752298e-11
+#define LOG10_2_HI 3.01029995663611771306e-01 /* log10(2): k * LOG10_2_HI exact */
+#define LOG10_2_LO 3.69423907715893078616e-13
+
+/* log2 x = k + log m / ln2 and log10 x = k log10(2) + log m / ln10, the leading products
+ * exact and the large terms added last (float64 only: float32 has vf_log2/vf_log10). */
+static inline double vm_log2(double x, int hp)
+{
+    vm_logred r = log_reduce(x, 1);
+    double lo, hi = log_hi_lo(r, &lo);
+    double vhi = hi * IVLN2_HI, vlo = (lo + hi) * IVLN2_LO + lo * IVLN2_HI;
+    double w = r.k + vhi; /* |k| >= 1 > |vhi| unless k = 0 */
+    vlo += (r.k - w) + vhi;
+    return log_special(x, vlo + w);
+}
+
+static inline double vm_log10(double x, int hp)
+{
+    vm_logred r = log_reduce(x, 1);
+    double lo, hi = log_hi_lo(r, &lo);
+    double vhi = hi * IVLN10_HI, y = r.k * LOG10_2_HI;
+    double vlo = r.k * LOG10_2_LO + ((lo + hi) * IVLN10_LO + lo * IVLN10_HI);
+    double w = y + vhi; /* |y| >= 0.301 > |vhi| unless k = 0 */
+    vlo += (y - w) + vhi;
+    return log_special(x, vlo + w);
+}
+
+/* atan: fdlibm's reduction to |t| <= 7/16 around 0, 1/2, 1, 3/2 or infinity (selects and one
+ * division), atan(t) = t - t z S(z), z = t^2, with fdlibm's published coefficients aT[0..10];
+ * then atan(c) + atan(t) in two parts. float32 runs it in double and rounds once. */
+static inline double vm_atan(double x, int hp)
+{
+    double ax = fabs(x), num = ax, den = 1.0, hi = 0.0, lo = 0.0; /* sequential selects: blends */
+    num = ax >= 0.4375 ? 2.0 * ax - 1.0 : num;
+    den = ax >= 0.4375 ? 2.0 + ax : den;
+    hi = ax >= 0.4375 ? 4.63647609000806093515e-01 : hi; /* atan(1/2) */
+    lo = ax >= 0.4375 ? 2.26987774529616870924e-17 : lo;
+    num = ax >= 0.6875 ? ax - 1.0 : num;
+    den = ax >= 0.6875 ? ax + 1.0 : den;
+    hi = ax >= 0.6875 ? 7.85398163397448278999e-01 : hi; /* atan(1) */
+    lo = ax >= 0.6875 ? 3.06161699786838301793e-17 : lo;
+    num = ax >= 1.1875 ? ax - 1.5 : num;
+    den = ax >= 1.1875 ? 1.0 + 1.5 * ax : den;
+    hi = ax >= 1.1875 ? 9.82793723247329054082e-01 : hi; /* atan(3/2) */
+    lo = ax >= 1.1875 ? 1.39033110312309984516e-17 : lo;
+    num = ax >= 2.4375 ? -1.0 : num;
+    den = ax >= 2.4375 ? ax : den;
+    hi = ax >= 2.4375 ? 1.57079632679489655800e+00 : hi; /* pi/2 */
+    lo = ax >= 2.4375 ? 6.12323399573676603587e-17 : lo;
+    double t = num / den, z = t * t, w = z * z;
+    double s1 = z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01 + w * (9.09088713343650656196e-02 +
+                w * (6.66107313738753120669e-02 + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))));
+    double s2 = w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01 + w * (-7.69187620504482999495e-02 +
+                w * (-5.83357013379057348645e-02 + w * -3.65315727442169155270e-02))));
+    double r = hi - ((t * (s1 + s2) - lo) - t);
+    return x != x ? x : copysign(r, x);
+}
 
 static inline double vm_log1p(double x, int hp)
 {
@@ -408,7 +488,9 @@ static inline float vf_sigmoid_fast(float x)
 
 /* log x for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact),
  * log x = k ln2 + f - f^2/2 + f^3 P(f), the leading sums kept exact. */
-static inline float vf_log_core(float x)
+typedef struct { float k, b, eb, t; } vf_logred; /* log x = k ln2 + b + eb + t, |eb + t| << |b| */
+
+static inline vf_logred vf_log_reduce(float x)
 {
     int sub = x < 0x1p-126f;
     float xs = sub ? x * 0x1p23f : x;
@@ -418,21 +500,55 @@ static inline float vf_log_core(float x)
     float k = (float)(ki - (-(int32_t)sub & 23));
     float f2 = f * f, f2l = fmaf(f, f, -f2), hf = 0.5f * f2;
     float b = f - hf, eb = (f - b) - hf;        /* |f| >= |hf| */
-    float a = k * LN2F_HI, c = a + b, ec = (a - c) + b; /* |a| >= |b| unless a = 0 */
     float P = 0.333333313f + f * (-0.24999997f + f * (0.200007305f + f * (-0.166678503f + f * (0.142485514f +
               f * (-0.124240376f + f * (0.116890714f + f * (-0.114945464f + f * 0.0698070228f)))))));
-    float tail = ((k * LN2F_LO + eb) + ec) + (f * f2 * P - 0.5f * f2l);
+    return (vf_logred){k, b, eb, f * f2 * P - 0.5f * f2l};
+}
+
+static inline float vf_log_core(float x)
+{
+    vf_logred r = vf_log_reduce(x);
+    float a = r.k * LN2F_HI, c = a + r.b, ec = (a - c) + r.b; /* |a| >= |b| unless a = 0 */
+    float tail = ((r.k * LN2F_LO + r.eb) + ec) + r.t;
     return c + tail;
 }
 
-static inline float vf_log(float x)
+static inline float vf_log_special(float x, float y)
 {
-    float y = vf_log_core(x);
     y = x < 0.0f ? NAN : y;
     y = x == 0.0f ? -INFINITY : y;
     y = x == INFINITY ? x : y;
     return x != x ? x : y;
 }
+
+#define IVLN2F_HI 1.44269502f /* 1/ln2 = IVLN2F_HI + IVLN2F_LO */
+#define IVLN2F_LO 1.92596299e-08f
+#define IVLN10F_HI 0.434294492f /* 1/ln10 */
+#define IVLN10F_LO -1.01030501e-08f
+#define LOG10_2F_HI 0x1.344p-2f /* log10(2), 15 bits: k * LOG10_2F_HI exact for |k| < 2^9 */
+#define LOG10_2F_LO 4.60503907e-06f
+
+/* log2 x = k + (log m) / ln2: the product's rounding error from an FMA, k added last. */
+static inline float vf_log2(float x)
+{
+    vf_logred r = vf_log_reduce(x);
+    float l = r.eb + r.t, p = r.b * IVLN2F_HI, pe = fmaf(r.b, IVLN2F_HI, -p);
+    float tail = pe + (r.b * IVLN2F_LO + l * IVLN2F_HI);
+    float s = r.k + p, e = (r.k - s) + p; /* |k| >= 1 > |p| unless k = 0 */
+    return vf_log_special(x, s + (e + tail));
+}
+
+/* log10 x = k log10(2) + (log m) / ln10 (both leading products exact, summed exactly). */
+static inline float vf_log10(float x)
+{
+    vf_logred r = vf_log_reduce(x);
+    float l = r.eb + r.t, p = r.b * IVLN10F_HI, pe = fmaf(r.b, IVLN10F_HI, -p), s, e;
+    two_sum(r.k * LOG10_2F_HI, p, &s, &e);
+    float tail = e + (pe + (r.k * LOG10_2F_LO + (r.b * IVLN10F_LO + l * IVLN10F_HI)));
+    return vf_log_special(x, s + tail);
+}
+
+static inline float vf_log(float x) { return vf_log_special(x, vf_log_core(x)); }
 
 /* sin (cosine = 0) or cos (cosine = 1) for |x| <= TRIGF_MAX; other lanes are fixed by the caller.
  * x - k pi/2 = r + rl: the first product is exact, the second one's error comes from an FMA. */
@@ -492,6 +608,9 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define VM_FIX_expm1(T, lim)
 #define VM_FIX_log(T, lim)
 #define VM_FIX_log1p(T, lim)
+#define VM_FIX_log2(T, lim)
+#define VM_FIX_log10(T, lim)
+#define VM_FIX_atan(T, lim)
 #define VM_FIX_tanh(T, lim)
 #define VM_FIX_erf(T, lim)
 #define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
@@ -513,6 +632,9 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define F32_expm1(x) vf_expm1(x)
 #define F32_log(x) vf_log(x)
 #define F32_log1p(x) ((float)vm_log1p((double)(x), 0))
+#define F32_log2(x) vf_log2(x)
+#define F32_log10(x) vf_log10(x)
+#define F32_atan(x) ((float)vm_atan((double)(x), 0))
 #define F32_sin(x) vf_sin(x)
 #define F32_cos(x) vf_cos(x)
 #define F32_tanh(x) vf_tanh(x)
