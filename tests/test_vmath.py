@@ -16,12 +16,12 @@ from _torch_scalar import scalar_call  # noqa: E402
 OPS = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh", "sigmoid", "erf", "atan"]
 F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in float32
 # Max float32 error (ULP) of the native float kernels, measured over every 257th bit pattern
-# with a float64 reference (log1p is computed in double). torch 2.13 reaches exp 0.56,
+# with a float64 reference (erf and atan are computed in double). torch 2.13 reaches exp 0.56,
 # expm1 1.0, log 0.83, log1p 1.0, sin/cos 0.60, tanh 0.51. exp's peak is a subnormal result
 # (the float result is rounded once more when scaled into the subnormal range).
 # measured peaks (AVX2+FMA clone; the baseline clone without hardware FMA, as in the sanitizer
 # build, reaches sin 0.78 and sigmoid 0.73 — the bounds cover both)
-F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.51, "sin": 0.80, "cos": 0.80,
+F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.67, "sin": 0.80, "cos": 0.80,
                  "tanh": 0.55, "sigmoid": 0.75, "erf": 0.51,  # erf: double, rounded once (torch: 1 ULP)
                  "log2": 0.62, "log10": 0.60, "atan": 0.51}  # atan: double, rounded once
 

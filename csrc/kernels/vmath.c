@@ -4,7 +4,7 @@
  * Each op is an inline per-element function on double, written without branches
  * (selects only) so that GCC vectorizes the block loops at -O3; `hp` selects the
  * float64 polynomials (hp = 1) or the shorter ones that suffice for float32 (hp = 0),
- * where the result is rounded to float once (float32 log1p only; the other float32 ops
+ * where the result is rounded to float once (float32 erf and atan; the other float32 ops
  * use the native float kernels vf_* below). Integer conversions go through the
  * 1.5 * 2^52 shift so AVX2 (no double <-> int64 conversion) vectorizes them.
  *
@@ -550,6 +550,17 @@ static inline float vf_log10(float x)
 
 static inline float vf_log(float x) { return vf_log_special(x, vf_log_core(x)); }
 
+/* log1p x = log u + (x - (u - 1)) / u for u = 1 + x rounded (the correction term carries the
+ * rounding of u; exact subtraction for |x| < 1, negligible beyond). */
+static inline float vf_log1p(float x)
+{
+    float u = 1.0f + x, c = (x - (u - 1.0f)) / u;
+    vf_logred r = vf_log_reduce(u);
+    float a = r.k * LN2F_HI, s = a + r.b, es = (a - s) + r.b; /* |a| >= |b| unless a = 0 */
+    float y = vf_log_special(u, s + (((r.k * LN2F_LO + r.eb) + es) + (r.t + c)));
+    return fabsf(x) < 0x1p-25f ? x : y; /* signed zeros, subnormals */
+}
+
 /* sin (cosine = 0) or cos (cosine = 1) for |x| <= TRIGF_MAX; other lanes are fixed by the caller.
  * x - k pi/2 = r + rl: the first product is exact, the second one's error comes from an FMA. */
 static inline float vf_sincos(float x, int cosine)
@@ -631,7 +642,7 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define F32_exp(x) vf_exp_fast(x)
 #define F32_expm1(x) vf_expm1(x)
 #define F32_log(x) vf_log(x)
-#define F32_log1p(x) ((float)vm_log1p((double)(x), 0))
+#define F32_log1p(x) vf_log1p(x)
 #define F32_log2(x) vf_log2(x)
 #define F32_log10(x) vf_log10(x)
 #define F32_atan(x) ((float)vm_atan((double)(x), 0))

@@ -1,8 +1,9 @@
 /* vmath.h - vectorized transcendental loops over contiguous float32 / float64 arrays
- * (exp, expm1, log, log1p, log2, log10, sin, cos, tanh, sigmoid, erf, atan). Branch-free polynomial kernels that
- * the compiler vectorizes, dispatched at run time to AVX-512 / AVX2+FMA clones on x86-64
- * (baseline code elsewhere). float32 uses native float kernels (log1p, erf: double, rounded once); float64 (erf: the C library)
- * within about 1 ULP. Used by the contiguous fast path of ew_unary.c. */
+ * (exp, expm1, log, log1p, log2, log10, sin, cos, tanh, sigmoid, erf, atan). Branch-free
+ * polynomial kernels that the compiler vectorizes, dispatched at run time to AVX-512 /
+ * AVX2+FMA clones on x86-64 (baseline code elsewhere). float32 uses native float kernels
+ * (erf, atan: double, rounded once), float64 double ones (erf: the C library), within about
+ * 1 ULP. Used by the contiguous fast path of ew_unary.c. */
 #ifndef TL_KERNELS_VMATH_H
 #define TL_KERNELS_VMATH_H
 
