@@ -43,8 +43,6 @@ SKIP = {
 # (seed, line of the statement): why tensorlib's output still differs from torch's
 KNOWN = {
     ("001", 103): "torch.utils.backcompat (a legacy warning switch) is not part of tensorlib",
-    ("004", 516): "indexing a hybrid COO tensor down into its dense dims (s[1, 0, 1]) is not supported",
-    ("004", 518): "indexing a hybrid COO tensor down into its dense dims (s[1, 0, 1:]) is not supported",
 }
 
 
