@@ -1,5 +1,6 @@
 """MkDocs hooks of the documentation site (mkdocs.yml; built by scripts/docs.sh).
 
+- Lists in the navigation any guide of docs/ that mkdocs.yml's nav does not name yet.
 - Generates the API reference pages (api/*.md), one per public module plus one for Tensor,
   each a mkdocstrings directive over the live object: the docstrings rendered are whatever
   ``__doc__`` says at import time (tensorlib attaches most of them then).
@@ -44,10 +45,29 @@ def on_config(config):
     if str(ROOT) not in sys.path:  # the in-place build, as the tests use it (mkdocs restores
         sys.path.insert(0, str(ROOT))  # sys.path after loading this file, so not at import)
     nav = config["nav"]
+    _add_unlisted_guides(nav)
     api = {"API reference": [{title: f"api/{page}.md"} for page, title, _, _ in _api_pages()]}
     at = next((i for i, e in enumerate(nav) if isinstance(e, dict) and "Changelog" in e), len(nav))
     nav.insert(at, api)
     return config
+
+
+def _add_unlisted_guides(nav):
+    """A guide added to docs/ but not to mkdocs.yml's nav joins the Guides section under its
+    first heading (so a new guide never breaks the strict build)."""
+    listed = set()
+
+    def walk(entries):
+        for e in entries:
+            for v in (e.values() if isinstance(e, dict) else [e]):
+                walk(v) if isinstance(v, list) else listed.add(v)
+    walk(nav)
+    guides = next(e["Guides"] for e in nav if isinstance(e, dict) and "Guides" in e)
+    for path in sorted((ROOT / "docs").glob("*.md")):
+        if path.name not in listed:
+            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
+                          if line.startswith("# ")), path.stem)
+            guides.append({title: path.name})
 
 
 def on_files(files, config):
