@@ -77,6 +77,8 @@ def _to_index_tensor(o):
         t = _as_tensor(o)
         if t.dtype.is_floating_point or t.dtype.is_complex:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if t.dtype not in (_C.bool, _C.uint8, _C.int32, _C.int64):  # e.g. a list of np.int8: positions
+            t = t.to(_C.int64)
         return t
     if isinstance(o, (str, bytes)):  # torch tries to build an index tensor from it
         raise TypeError(f"new(): invalid data type '{type(o).__name__}'")

@@ -307,6 +307,8 @@ def test_ndarray_integer_indices_are_positions_at_any_width(dt):
     np.testing.assert_array_equal(_np_of(u), y)
     if np.dtype(dt).kind == "i":
         np.testing.assert_array_equal(_np_of(t[np.array([-1], dtype=dt)]), x[[-1]])
+    if dt is not np.uint8:  # a list of NumPy integer scalars: positions too (of uint8 ones, a mask as in torch)
+        np.testing.assert_array_equal(_np_of(t[[dt(4), dt(1)]]), x[[4, 1]])
 
 
 def test_integer_index_tensors_keep_torchs_rules(torch):
