@@ -9,15 +9,17 @@ PY=.venv/bin/python
 [ -x "$PY" ] || python3 -m venv .venv
 pip_install() { "$PY" -m pip install -q --disable-pip-version-check "$@"; }
 
-if [ ! -e .venv/.deps-v5 ]; then
+if [ ! -e .venv/.deps-v6 ]; then
     # scipy: the goodness-of-fit statistics of tests/test_random.py (skipped without it)
     # mypy: tests/test_stubs.py type-checks the stubs
     # array-api-compat: tests/test_array_api.py; ndindex, pytest-json-report: the Array API
     # conformance suite (data-apis/array-api-tests, run when fetched into a cache folder)
     # dask[array], distributed: tests/test_dask.py (skipped without them)
+    # mkdocs, mkdocstrings-python: the documentation site (scripts/docs.sh, tests/test_docs_site.py)
     pip_install "setuptools>=68" wheel "numpy>=2" scipy-openblas32 pytest hypothesis ml_dtypes threadpoolctl scipy \
-        array-api-compat ndindex pytest-json-report mypy "dask[array]" distributed
-    touch .venv/.deps-v5
+        array-api-compat ndindex pytest-json-report mypy "dask[array]" distributed \
+        "mkdocs>=1.6,<2" "mkdocstrings-python>=2,<3"
+    touch .venv/.deps-v6
 fi
 if [ "${TENSORLIB_NO_TORCH:-0}" != 1 ] && [ ! -e .venv/.torch-v1 ]; then
     # Exactly 2.13.0: that CPU build lies on this machine's disk; a looser spec pulls a CUDA build.

@@ -66,12 +66,19 @@ def _is_int_like(o):
 def _to_index_tensor(o):
     if isinstance(o, _C.TensorBase):
         return o
+    if type(o).__name__ == "ndarray" and o.dtype.kind in "iu":
+        # An ndarray's integers are positions at any width and sign, as in NumPy and in torch
+        # 2.13 (which also reads uint8 ndarrays as masks, deprecated; dask indexes its blocks
+        # with uint8 arrays). uint64 wraps into int64 as in torch.
+        return _as_tensor(o.astype("int64", copy=False))
     if isinstance(o, (list, tuple)) or hasattr(o, "__array__"):
         if isinstance(o, (list, tuple)) and len(o) == 0:
             return _as_tensor([], dtype=_C.int64)
         t = _as_tensor(o)
         if t.dtype.is_floating_point or t.dtype.is_complex:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if t.dtype not in (_C.bool, _C.uint8, _C.int32, _C.int64):  # e.g. a list of np.int8: positions
+            t = t.to(_C.int64)
         return t
     if isinstance(o, (str, bytes)):  # torch tries to build an index tensor from it
         raise TypeError(f"new(): invalid data type '{type(o).__name__}'")
@@ -136,10 +143,8 @@ def _translate(self, key):
             indices.extend(nz.select(1, j) for j in range(k))
             dim += k
         else:
-            if o.dtype not in (_C.int64, _C.int32, _C.int16, _C.int8):
+            if o.dtype not in (_C.int64, _C.int32):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if o.dtype in (_C.int16, _C.int8):
-                o = o.to(_C.int64)
             indices.append(o)
             dim += 1
     if all(i is None for i in indices):

@@ -65,10 +65,11 @@ def _no_grad(requires_grad):
         raise RuntimeError("tensorlib has no autograd yet: requires_grad=True is not supported")
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None, pin_memory=False,
                       requires_grad=False, check_invariants=None, is_coalesced=None):
     """A sparse COO tensor from int64 ``indices`` (sparse_dim x nse) and ``values``
-    (nse x dense dims), sharing them.
+    (nse x dense dims), sharing them; ``sparse_coo_tensor(size)`` (or ``size=``) alone is an
+    empty one (no specified elements, ``dtype`` or the default dtype), as in torch.
 
     ``size`` defaults to the smallest that holds the indices (max index + 1 per sparse dim,
     then values' dense dims). Unlike torch, the components are validated by default
@@ -83,6 +84,16 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
                 [4, 0, 5]])
     """
     from ._factories import as_tensor
+    if values is None:
+        if size is None and indices is not None and not isinstance(indices, _C.TensorBase):
+            indices, size = None, indices  # the size-only form, size given by position
+        if indices is not None or size is None:
+            raise TypeError("sparse_coo_tensor() takes (indices, values, size=None, ...) or (size, ...): "
+                            "values are missing")
+        size = tuple(size)
+        return sparse_coo_tensor(_C.zeros((len(size), 0), dtype=_C.int64),
+                                 _C.zeros((0,), dtype=dtype or _C.get_default_dtype()), size,
+                                 device=device, requires_grad=requires_grad, is_coalesced=True)
     _no_grad(requires_grad)
     if device is not None and _C.device(device).type != "cpu":
         raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(device).type}'")

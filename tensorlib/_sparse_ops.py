@@ -243,10 +243,43 @@ def _select(input, dim, index):
 
 
 def _getitem(input, key):
-    """s[i] with an integer i is select(0, i); other keys refuse as torch."""
-    if isinstance(key, int) and not isinstance(key, bool):
-        return _select(input, 0, key)
-    _refuse("as_strided")
+    """torch's indexing of a sparse tensor, item by item: an integer (or 0-d integer tensor)
+    selects, a full slice keeps its dim, None inserts one, ``...`` skips; once no sparse dim
+    is left the result is strided and the rest of the key indexes it as usual. A partial
+    slice or an index tensor on a sparse result refuses as torch (no as_strided there)."""
+    items = key if isinstance(key, tuple) else (key,)
+    specified = builtins.sum(1 for o in items if o is not None and o is not Ellipsis)
+    if specified > input.dim():
+        raise IndexError(f"too many indices for tensor of dimension {input.dim()}")
+    t, dim, real_dim = input, 0, 0
+    for k, o in enumerate(items):
+        sparse = _is_sparse(t)
+        if o is None:
+            t, dim = t.unsqueeze(dim), dim + 1
+        elif o is Ellipsis:
+            skip = t.dim() - dim - builtins.sum(1 for p in items[k + 1:] if p is not None and p is not Ellipsis)
+            dim, real_dim = dim + skip, real_dim + skip
+        elif isinstance(o, bool) or (isinstance(o, _C.TensorBase) and o.dtype == _C.bool):
+            if sparse:
+                _refuse("fill_.Scalar")
+            return t[(slice(None),) * dim + items[k:]]
+        elif (not isinstance(o, _C.TensorBase) and hasattr(o, "__index__")) or (
+                isinstance(o, _C.TensorBase) and o.dim() == 0 and not o.dtype.is_floating_point
+                and not o.dtype.is_complex):
+            i, size = operator.index(o), t.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {real_dim} with size {size}")
+            t, real_dim = (_select(t, dim, i) if sparse else t.select(dim, i)), real_dim + 1
+        elif isinstance(o, slice) and (not sparse or range(*o.indices(t.shape[dim])) == range(t.shape[dim])):
+            t = t if sparse else t[(slice(None),) * dim + (o,)]
+            dim, real_dim = dim + 1, real_dim + 1
+        elif not sparse:
+            return t[(slice(None),) * dim + items[k:]]
+        else:
+            _refuse("as_strided")
+    if t is input:  # torch returns an alias here, which a sparse tensor cannot give
+        raise NotImplementedError("Cannot access storage of SparseTensorImpl")
+    return t
 
 
 # ---- cat ---------------------------------------------------------------------------------

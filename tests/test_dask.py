@@ -167,6 +167,17 @@ def test_reductions(op, axis, da):
         _check(fn(x, axis=axis, keepdims=True), getattr(np, op)(A, axis=axis, keepdims=True))
 
 
+@pytest.mark.parametrize("chunks", [(4, 3), (300, 3)], ids=["uint8 takers", "uint16 takers"])
+def test_integer_array_indexing(chunks, da):
+    """x[[...]] on tensor blocks: dask indexes each block with the smallest unsigned NumPy
+    dtype that holds the chunk size (uint8, uint16), which must select rows, not mask."""
+    a = np.arange(600.0 * 8).reshape(600, 8)
+    x = _x(a, chunks)
+    for key in ([0, 2], [5, 0, 3, 3], np.array([599, 1]), (slice(None), [7, 1, 2]), ([1, 4], slice(2, 5))):
+        _check(x[key], a[key])
+    _check(x[np.arange(600) % 7 == 0], a[np.arange(600) % 7 == 0])
+
+
 def test_map_blocks_sees_tensors(da):
     seen = []
 

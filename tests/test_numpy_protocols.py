@@ -3,6 +3,7 @@
 tensors computed by tensorlib with torch's promotion, an ndarray operand acting as a tensor;
 NumPy functions tensorlib does not implement return what NumPy returns."""
 import operator
+import warnings
 
 import numpy as np
 import pytest
@@ -287,3 +288,42 @@ def test_indexing_with_ndarrays():
     np.testing.assert_array_equal(_np_of(u), y)
     with pytest.raises(IndexError):
         t[np.array([0.5])]
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64])
+def test_ndarray_integer_indices_are_positions_at_any_width(dt):
+    """An integer ndarray indexes by position whatever its width and sign (NumPy's meaning;
+    torch 2.13's too except for uint8 ndarrays, which it still reads as deprecated masks, and
+    dask indexes its blocks with uint8 arrays): reads and writes."""
+    x = np.arange(20.0).reshape(5, 4)
+    t = tl.tensor(x)
+    for key in (np.array([4, 0, 2], dtype=dt), (slice(None), np.array([[3], [1]], dtype=dt))):
+        got = t[key]
+        assert got.dtype == tl.float64
+        np.testing.assert_array_equal(_np_of(got), x[key])
+    u, y = t.clone(), x.copy()
+    u[np.array([0, 2], dtype=dt)] = -1.0
+    y[np.array([0, 2], dtype=dt)] = -1.0
+    np.testing.assert_array_equal(_np_of(u), y)
+    if np.dtype(dt).kind == "i":
+        np.testing.assert_array_equal(_np_of(t[np.array([-1], dtype=dt)]), x[[-1]])
+    if dt is not np.uint8:  # a list of NumPy integer scalars: positions too (of uint8 ones, a mask as in torch)
+        np.testing.assert_array_equal(_np_of(t[[dt(4), dt(1)]]), x[[4, 1]])
+
+
+def test_integer_index_tensors_keep_torchs_rules(torch):
+    """Tensors as indices: uint8 is a mask, int64/int32 positions, other integer dtypes are
+    refused with torch's IndexError."""
+    x = np.arange(20.0).reshape(5, 4)
+    t, tt = tl.tensor(x), torch.tensor(x)
+    mask = np.array([1, 0, 1, 0, 1], dtype=np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's deprecation of uint8 masks
+        expected = tt[torch.from_numpy(mask)].numpy()
+    np.testing.assert_array_equal(_np_of(t[tl.from_numpy(mask)]), expected)
+    for name in ("int8", "int16", "uint16", "uint32", "uint64"):
+        with pytest.raises(IndexError) as e_torch:
+            tt[torch.tensor([0, 2], dtype=getattr(torch, name))]
+        with pytest.raises(IndexError) as e:
+            t[tl.tensor([0, 2], dtype=getattr(tl, name))]
+        assert str(e.value) == str(e_torch.value), name

@@ -574,3 +574,16 @@ def test_transpose_permute_unsqueeze_like_torch(k):
     for f, g in ((torch.t, tl.t), (torch.transpose, tl.transpose)):
         args = (ta[3],) if f is torch.t else (ta[1], 0, 1)
         same(f(*args), g(*((sa[3],) if g is tl.t else (sa[1], 0, 1))))
+
+
+@pytest.mark.parametrize("call", ["size=", "size positional", "dtype", "3-d"])
+def test_size_only_constructor_is_empty(call):
+    """torch's sparse_coo_tensor(size) overload: no specified elements, default dtype."""
+    args, kw = {"size=": ((), {"size": (2, 3)}), "size positional": (((2, 3),), {}),
+                "dtype": (([2, 3],), {"dtype": "int32"}), "3-d": (((4, 1, 2),), {})}[call]
+    a = torch.sparse_coo_tensor(*args, **{k: getattr(torch, v) if k == "dtype" else v for k, v in kw.items()})
+    b = tl.sparse_coo_tensor(*args, **{k: getattr(tl, v) if k == "dtype" else v for k, v in kw.items()})
+    same(a, b)
+    assert str(b).replace("tensorlib", "torch") == str(a)
+    with pytest.raises(TypeError):
+        tl.sparse_coo_tensor()
