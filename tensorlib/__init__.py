@@ -177,3 +177,21 @@ _argcheck.install(globals(), Tensor)
 # only by the user, the registrations follow it ----
 from . import _dask  # noqa: E402
 _dask.install()
+
+# ---- the docstrings of the public functions and methods, composed by scripts/gen_docs.py from
+# the table in tensorlib/_docstrings.py; last, so that they land on the final objects (the
+# argument-check wrappers included). A C function keeps its text in its PyMethodDef. ----
+def _attach_docs():
+    from ._docgen import DOC
+    for qual, doc in DOC.items():
+        obj = getattr(Tensor, qual[7:], None) if qual.startswith("Tensor.") else globals().get(qual)
+        if obj is None:
+            continue
+        try:
+            obj.__doc__ = doc
+        except (AttributeError, TypeError):
+            _C._add_docstr(obj, doc)
+
+
+_attach_docs()
+del _attach_docs
