@@ -1112,6 +1112,10 @@ def example_codes():
     return [(k, _unpack(v)[2]) for k, v in OPS.items()]
 
 
+# where tensorlib (and torch) support less than the spec's sparse column says, by op name
+SPARSE_NOTE = {"angle": "works on the compressed layouts (CSR, CSC, BSR, BSC), on the stored values; COO is "
+                        "refused, as in torch"}
+
 _NAME_RULE = {
     "keeps_input_names": "the result keeps ``input``'s dim names.",
     "unifies_names": "the operands' names unify from the last dim on (None matches any name).",
@@ -1133,18 +1137,24 @@ def compose(qual, g):
         return None
     key, summary, returns, code, own = found
     sig, params = g.SIG[qual]
+    name = qual.rsplit(".", 1)[-1]
+
     lines = [sig, "", summary]
     if params:
         lines += ["", "Args:"]
         for p in params:
             lines.append("    %s: %s" % (p.lstrip("*"), own.get(p) or ARGS.get(p) or ARGS.get(p.lstrip("*"), "")))
     lines += ["", "Returns:", "    " + returns]
-    rule = g.RULE.get(qual)
+    twin = name if qual != name else "Tensor." + name  # the method's function, the function's method
+    rule = g.RULE.get(qual) or g.RULE.get(twin)
     if rule:
         lines += ["", "Named tensors: " + _NAME_RULE.get(rule, rule)]
-    sparse = g.SPARSE.get(qual)
+    sparse = g.SPARSE.get(qual) or g.SPARSE.get(twin)
+    sparse = sparse and SPARSE_NOTE.get(name.rstrip("_"), sparse)
     if sparse:
         lines += ["", "Sparse: " + sparse + "."]
+    if qual != name and not key.startswith("Tensor."):  # a method sharing a function's entry: input is self
+        lines = [line.replace("``input``", "``self``") for line in lines]
     lines += ["", "Example:"]
     printed_lines = g.OUT.get(key, ())  # () until scripts/gen_docs.py has run the example
     for i, src in enumerate(code.split("\n")):

@@ -53,8 +53,10 @@ def test_docstring_has_every_part(qual, obj):
         assert "\nArgs:" not in doc
     assert re.search(r"\nReturns:\n    \S", doc), doc
     assert "\nExample:\n    >>> " in doc, doc
-    assert ("\nNamed tensors: " in doc) == bool(COLUMNS.RULE.get(qual))
-    assert ("\nSparse: " in doc) == bool(COLUMNS.SPARSE.get(qual))
+    name = qual.rsplit(".", 1)[-1]
+    twin = name if qual != name else "Tensor." + name
+    assert ("\nNamed tensors: " in doc) == bool(COLUMNS.RULE.get(qual) or COLUMNS.RULE.get(twin))
+    assert ("\nSparse: " in doc) == bool(COLUMNS.SPARSE.get(qual) or COLUMNS.SPARSE.get(twin))
 
 
 def _examples():
@@ -83,6 +85,22 @@ def test_docstring_example_runs(qual, obj):
         tl.set_printoptions(profile="default")
         tl.set_default_dtype(tl.float32)
     assert runner.failures == 0 and runner.tries == len(test.examples)
+
+
+def test_sparse_notes_hold():
+    """An op documented to work on every sparse layout does, keeping the layout."""
+    x = tl.tensor([[0.0, 0.5], [0.25, 0.0]])
+    checked = 0
+    for qual, obj in DOCUMENTED:
+        doc = obj.__doc__
+        layouts = ("to_sparse", "to_sparse_csr", "to_sparse_csc") if "on every sparse layout" in doc else (
+            ("to_sparse_csr", "to_sparse_csc") if "on the compressed layouts" in doc else ())
+        for make in layouts:
+            s = getattr(x, make)()
+            y = obj(s)
+            assert y.layout == s.layout, (qual, make)
+            checked += 1
+    assert checked > 50
 
 
 def test_help_prints_the_docstring():
