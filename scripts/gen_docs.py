@@ -97,13 +97,22 @@ def _render(name, stub_sig, defaults, method):
     return line, tuple(names)
 
 
+# the submodules documented too: qualname prefix -> module
+SUBMODULES = {"linalg": "tensorlib.linalg", "fft": "tensorlib.fft", "sparse": "tensorlib.sparse",
+              "nn.functional": "tensorlib.nn.functional", "testing": "tensorlib.testing"}
+_DEFAULT_RETURN = {m: d for m, _, d in gen_stubs.MODULES}
+
+
 def public_callables():
-    """(qualname, object, is_method) of every public function of tensorlib and method of Tensor."""
+    """(qualname, object, is_method) of every public function of tensorlib and its SUBMODULES and
+    method of Tensor."""
     out = []
-    for name in gen_stubs._public_names(tl):
-        obj = getattr(tl, name)
-        if not isinstance(obj, type) and gen_stubs._is_function(obj) and not isinstance(obj, type(tl)):
-            out.append((name, obj, False))
+    for prefix, modname in [("", "tensorlib")] + [(k + ".", v) for k, v in SUBMODULES.items()]:
+        mod = importlib.import_module(modname)
+        for name in gen_stubs._public_names(mod):
+            obj = getattr(mod, name)
+            if not isinstance(obj, type) and gen_stubs._is_function(obj) and not isinstance(obj, type(tl)):
+                out.append((prefix + name, obj, False))
     T = tl.Tensor
     for name in sorted(dir(T)):
         if name.startswith("_"):
@@ -118,14 +127,15 @@ def public_callables():
 def signatures():
     sig = {}
     for qual, obj, method in public_callables():
-        name = qual.rsplit(".", 1)[-1]
+        owner, _, name = qual.rpartition(".")
         if method:
             base = name[:-1] if name.endswith("_") else name
             module_fn = vars(tl).get(name, vars(tl).get(base))
             stub = gen_stubs._signature(qual, name, obj, "Tensor", True, module_fn)
             defaults = {**_known_defaults(module_fn, name), **_known_defaults(obj, name)}
         else:
-            stub = gen_stubs._signature("tensorlib." + name, name, obj, "Tensor", False)
+            modname = SUBMODULES.get(owner, "tensorlib")
+            stub = gen_stubs._signature("%s.%s" % (modname, name), name, obj, _DEFAULT_RETURN[modname], False)
             defaults = _known_defaults(obj, name)
         sig[qual] = _render(name, stub, defaults, method)
     return sig
@@ -235,7 +245,10 @@ def documented():
     the module function itself (one Python function bound in both places) carries the function's."""
     out = []
     for qual, obj, method in public_callables():
-        if method and getattr(tl, qual[len("Tensor."):], None) is obj:
+        name = qual.rsplit(".", 1)[-1]
+        if qual != name and not method and getattr(tl, name, None) is obj:
+            continue  # tl.linalg.matrix_power is tl.matrix_power: one docstring
+        if method and getattr(tl, name, None) is obj:
             continue
         out.append((qual, obj))
     return out

@@ -182,9 +182,15 @@ _dask.install()
 # the table in tensorlib/_docstrings.py; last, so that they land on the final objects (the
 # argument-check wrappers included). A C function keeps its text in its PyMethodDef. ----
 def _attach_docs():
+    import sys
     from ._docgen import DOC
-    for qual, doc in DOC.items():
-        obj = getattr(Tensor, qual[7:], None) if qual.startswith("Tensor.") else globals().get(qual)
+    here = sys.modules[__name__]
+    for qual, doc in DOC.items():  # "add", "Tensor.add", "linalg.det", "nn.functional.linear"
+        *path, name = qual.split(".")
+        owner = Tensor if path == ["Tensor"] else here
+        for part in path if owner is here else ():
+            owner = getattr(owner, part)
+        obj = getattr(owner, name, None)
         if obj is None:
             continue
         try:

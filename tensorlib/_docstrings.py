@@ -1081,8 +1081,206 @@ OPS.update({
                        "step": "the distance between slice starts."}),
 })
 
+# ---- tensorlib.linalg, tensorlib.fft, tensorlib.sparse, tensorlib.nn.functional, tensorlib.testing ----
+ARGS.update({
+    "UPLO": "which triangle of ``A`` is read: ``'L'`` (lower) or ``'U'`` (upper).",
+    "check_errors": "raise when the factorization fails (else report it in ``info``).",
+    "driver": "the LAPACK driver to use (None: tensorlib chooses).",
+    "pivot": "use partial pivoting (the only choice on the CPU).",
+    "LU": "the packed LU factors from lu_factor.", "pivots": "the pivots from lu_factor.",
+    "left": "solve A X = B (True) or X A = B (False).",
+    "adjoint": "solve with the conjugate transpose of A.",
+    "ord": "the order of the norm.",
+    "tau": "the Householder scalars, one per reflector.",
+    "full_matrices": "return the full U and Vh instead of the reduced ones.",
+    "mode": "``'reduced'``, ``'complete'`` or ``'r'`` (R only).",
+    "unitriangular": "assume ones on the diagonal of ``A`` (it is not read).",
+    "ind": "how many leading dims form the inverse's row space.",
+    "N": "the number of columns (None: the length of ``x``).",
+    "s": "the signal size in each transformed dim (None: the input's).",
+    "norm": "the normalization: ``'backward'`` (None; 1/n on the inverse), ``'ortho'`` (1/sqrt(n) both "
+            "ways) or ``'forward'`` (1/n on the forward transform).",
+    "d": "the sample spacing.",
+    "diagonals": "the diagonals, one per row.", "offsets": "the offset of each diagonal (0: the main one).",
+    "bias": "an optional bias added to every output row.",
+    "actual": "the value computed.", "expected": "the value expected.",
+    "allow_subclasses": "accept tensor subclasses and sequences of the expected type.",
+    "check_device": "require the same device.", "check_dtype": "require the same dtype.",
+    "check_layout": "require the same layout.", "check_stride": "require the same strides.",
+    "msg": "a message (or a callable building one from the default) for the AssertionError.",
+})
+_SOLVE_A = {"A": "square matrices, shape (*, n, n)."}
+OPS.update({
+    "linalg.cholesky": ("Factors a Hermitian positive-definite matrix as A = L L^H (or U^H U).",
+                        "the triangular factor, ``A``'s shape.", "tl.linalg.cholesky(tl.tensor([[4., 2.], [2., 5.]]))",
+                        {"upper": "return U (upper) instead of L (lower)."}),
+    "linalg.cholesky_ex": ("Cholesky factorization that reports failure in ``info`` instead of raising.",
+                           "a named tuple (L, info).",
+                           "tl.linalg.cholesky_ex(tl.tensor([[4., 2.], [2., 5.]])).info",
+                           {"upper": "return U (upper) instead of L (lower)."}),
+    "linalg.cond": ("Computes the condition number of a matrix in the norm ``p``.", "a real tensor of the batch "
+                    "shape.", "tl.linalg.cond(tl.tensor([[1., 0.], [0., 4.]]))",
+                    {"p": "the norm: None (2-norm via singular values), 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."}),
+    "linalg.cross": ("Computes the cross product of 3-vectors along ``dim``.", "a tensor of the broadcast shape.",
+                     "tl.linalg.cross(tl.tensor([0., 1., 0.]), tl.tensor([0., 0., 1.]))",
+                     {"dim": "the dim of size 3."}),
+    "linalg.diagonal": ("Views a diagonal of each matrix (the last two dims by default).", "a view of ``A``.",
+                        "tl.linalg.diagonal(tl.tensor([[1, 2], [3, 4]]))",
+                        {"dim1": "the row dim.", "dim2": "the column dim."}),
+    "linalg.eig": ("Computes the eigenvalues and eigenvectors of a square matrix.", "a named tuple "
+                   "(eigenvalues, eigenvectors), both complex.", "tl.linalg.eig(tl.tensor([[2., 0.], [0., 3.]])).eigenvalues",
+                   _SOLVE_A),
+    "linalg.eigvals": ("Computes the eigenvalues of a square matrix.", "a complex tensor of shape (*, n).",
+                       "tl.linalg.eigvals(tl.tensor([[2., 0.], [0., 3.]]))", _SOLVE_A),
+    "linalg.eigh": ("Computes the eigenvalues (ascending) and eigenvectors of a Hermitian matrix.",
+                    "a named tuple (eigenvalues, eigenvectors); the eigenvalues are real.",
+                    "tl.linalg.eigh(tl.tensor([[2., 0.], [0., 1.]])).eigenvalues", _SOLVE_A),
+    "linalg.eigvalsh": ("Computes the eigenvalues (ascending) of a Hermitian matrix.", "a real tensor of shape (*, n).",
+                        "tl.linalg.eigvalsh(tl.tensor([[2., 0.], [0., 1.]]))", _SOLVE_A),
+    "linalg.householder_product": ("Multiplies the Householder reflectors (from geqrf) into the matrix Q.",
+                                   "a tensor of ``A``'s shape.",
+                                   "tl.linalg.householder_product(tl.eye(2), tl.zeros(1))",
+                                   {"A": "the reflectors' vectors in the columns below the diagonal, (*, m, n)."}),
+    "linalg.inv": ("Computes the inverse of a square matrix.", "a tensor of ``A``'s shape.",
+                   "tl.linalg.inv(tl.tensor([[2., 0.], [0., 4.]]))", _SOLVE_A),
+    "linalg.inv_ex": ("Matrix inverse that reports a singular input in ``info`` instead of raising.",
+                      "a named tuple (inverse, info).", "tl.linalg.inv_ex(tl.tensor([[2., 0.], [0., 4.]])).info", _SOLVE_A),
+    "linalg.lstsq": ("Solves the least-squares problem min ||A X - B||.", "a named tuple (solution, residuals, rank, "
+                     "singular_values).", "tl.linalg.lstsq(tl.tensor([[1., 0.], [0., 2.]]), tl.tensor([[1.], [4.]])).solution",
+                     {"A": "matrices, shape (*, m, n).", "rcond": "singular values below rcond times the largest count "
+                      "as zero (None: machine precision times max(m, n))."}),
+    "linalg.lu": ("Computes the LU factorization with partial pivoting: A = P L U.", "a named tuple (P, L, U).",
+                  "tl.linalg.lu(tl.tensor([[1., 2.], [3., 4.]])).P", {"A": "matrices, shape (*, m, n)."}),
+    "linalg.lu_factor": ("Computes the packed LU factorization and pivots (for lu_solve).",
+                         "a named tuple (LU, pivots).", "tl.linalg.lu_factor(tl.tensor([[1., 2.], [3., 4.]])).pivots",
+                         {"A": "matrices, shape (*, m, n)."}),
+    "linalg.lu_factor_ex": ("Packed LU factorization that reports failure in ``info`` instead of raising.",
+                            "a named tuple (LU, pivots, info).",
+                            "tl.linalg.lu_factor_ex(tl.tensor([[1., 2.], [3., 4.]])).info",
+                            {"A": "matrices, shape (*, m, n)."}),
+    "linalg.lu_solve": ("Solves A X = B from the LU factorization of A.", "the solution, ``B``'s shape.",
+                        "LU, piv = tl.linalg.lu_factor(tl.tensor([[2., 0.], [0., 4.]]))\n"
+                        "tl.linalg.lu_solve(LU, piv, tl.tensor([[2.], [8.]]))"),
+    "linalg.matrix_norm": ("Computes a matrix norm of each matrix over the two dims ``dim``.",
+                           "a real tensor with those dims reduced.",
+                           "tl.linalg.matrix_norm(tl.tensor([[3., 0.], [0., 4.]]))",
+                           {"ord": "'fro', 'nuc', inf, -inf, 1, -1, 2 or -2.", "dim": "the two matrix dims."}),
+    "linalg.matrix_rank": ("Counts the singular values above the tolerance: the numerical rank.",
+                           "an int64 tensor of the batch shape.", "tl.linalg.matrix_rank(tl.tensor([[1., 2.], [2., 4.]]))",
+                           {"A": "matrices, shape (*, m, n).", "atol": "the absolute tolerance (None: 0).",
+                            "rtol": "the tolerance relative to the largest singular value."}),
+    "linalg.multi_dot": ("Multiplies a chain of matrices in the cheapest order.", "the product.",
+                         "tl.linalg.multi_dot([tl.ones(2, 3), tl.ones(3, 4), tl.ones(4, 1)])",
+                         {"tensors": "the matrices (the first and last may be 1-D)."}),
+    "linalg.norm": ("Computes a vector norm (``dim`` an int or None on 1-D) or a matrix norm (two dims).",
+                    "a real tensor.", "tl.linalg.norm(tl.tensor([3., 4.]))",
+                    {"A": "the tensor.", "ord": "the order (None: 2-norm of vectors, Frobenius of matrices).",
+                     "dim": "one dim (vector norm), two dims (matrix norm) or None."}),
+    "linalg.vector_norm": ("Computes the vector norm of the elements over ``dim`` (all when None).",
+                           "a real tensor with ``dim`` reduced.", "tl.linalg.vector_norm(tl.tensor([3., -4.]), ord=1)",
+                           {"x": "the tensor.", "ord": "the order: a number, inf or -inf.",
+                            "dim": "the dim or dims to reduce; None reduces all."}),
+    "linalg.pinv": ("Computes the Moore-Penrose pseudo-inverse.", "a tensor of shape (*, n, m).",
+                    "tl.linalg.pinv(tl.tensor([[2., 0.], [0., 0.]]))",
+                    {"A": "matrices, shape (*, m, n).", "atol": "the absolute tolerance for singular values.",
+                     "rtol": "the tolerance relative to the largest singular value."}),
+    "linalg.qr": ("Computes the QR decomposition A = Q R.", "a named tuple (Q, R).",
+                  "tl.linalg.qr(tl.tensor([[3., 0.], [4., 5.]])).R.abs()", {"A": "matrices, shape (*, m, n)."}),
+    "linalg.slogdet": ("Computes the sign and the log of the absolute value of the determinant.",
+                       "a named tuple (sign, logabsdet).", "tl.linalg.slogdet(tl.tensor([[0., 2.], [3., 0.]]))", _SOLVE_A),
+    "linalg.solve": ("Solves the linear system A X = B (or X A = B).", "the solution, ``B``'s shape.",
+                     "tl.linalg.solve(tl.tensor([[2., 0.], [0., 4.]]), tl.tensor([2., 8.]))", _SOLVE_A),
+    "linalg.solve_ex": ("Solves A X = B, reporting a singular A in ``info`` instead of raising.",
+                        "a named tuple (result, info).",
+                        "tl.linalg.solve_ex(tl.tensor([[2., 0.], [0., 4.]]), tl.tensor([2., 8.])).result", _SOLVE_A),
+    "linalg.solve_triangular": ("Solves A X = B for a triangular A.", "the solution, ``B``'s shape.",
+                                "tl.linalg.solve_triangular(tl.tensor([[2., 1.], [0., 4.]]), tl.tensor([[3.], [4.]]), "
+                                "upper=True)", {"A": "triangular matrices, shape (*, n, n).",
+                                                "upper": "whether ``A`` is upper (True) or lower triangular."}),
+    "linalg.svd": ("Computes the singular value decomposition A = U diag(S) Vh.", "a named tuple (U, S, Vh).",
+                   "tl.linalg.svd(tl.tensor([[3., 0.], [0., 4.]])).S", {"A": "matrices, shape (*, m, n)."}),
+    "linalg.svdvals": ("Computes the singular values, in descending order.", "a real tensor of shape (*, min(m, n)).",
+                       "tl.linalg.svdvals(tl.tensor([[3., 0.], [0., 4.]]))", {"A": "matrices, shape (*, m, n)."}),
+    "linalg.tensorinv": ("Computes the inverse of a tensor seen as a matrix (the first ``ind`` dims as rows).",
+                         "a tensor of shape A.shape[ind:] + A.shape[:ind].",
+                         "tl.linalg.tensorinv(tl.eye(4).reshape(4, 2, 2), ind=1).shape",
+                         {"A": "the tensor; the products of its row and column dims must match."}),
+    "linalg.tensorsolve": ("Solves tensordot(A, X, X.ndim) = B for X.", "the solution X.",
+                           "tl.linalg.tensorsolve(tl.eye(4).reshape(2, 2, 4), tl.ones(2, 2)).shape",
+                           {"dims": "dims of ``A`` moved to the end first (None: none)."}),
+    "linalg.vander": ("Builds the Vandermonde matrix of ``x``: column j holds x**j.", "a tensor of shape (*, n, N).",
+                      "tl.linalg.vander(tl.tensor([1, 2, 3]))"),
+    "linalg.vecdot": ("Computes the dot product of vectors along ``dim``, conjugating ``x``.", "a tensor with ``dim`` "
+                      "reduced.", "tl.linalg.vecdot(tl.tensor([1., 2.]), tl.tensor([3., 4.]))",
+                      {"x": "the first vectors.", "y": "the second vectors (broadcast against ``x``).",
+                       "dim": "the dim of the vectors."}),
+    "nn.functional.linear": ("Applies the affine map input @ weight^T + bias.", "a tensor of shape (*, out_features).",
+                             "tl.nn.functional.linear(tl.ones(1, 2), tl.tensor([[1., 2.], [3., 4.]]), tl.tensor([0.5, 0.5]))",
+                             {"input": "the inputs, shape (*, in_features).",
+                              "weight": "the weight, shape (out_features, in_features)."}),
+    "testing.assert_close": ("Raises an AssertionError (with torch's message) unless ``actual`` and ``expected`` "
+                             "are close, with tolerances chosen by dtype.", "None.",
+                             "tl.testing.assert_close(tl.tensor([1.0]), tl.tensor([1.0 + 1e-7]))",
+                             {"rtol": "the relative tolerance (None: the dtype's default).",
+                              "atol": "the absolute tolerance (None: the dtype's default)."}),
+    "sparse.addmm": ("Computes beta * mat + alpha * (mat1 @ mat2) with a sparse ``mat1``.", "a dense tensor.",
+                     "tl.sparse.addmm(tl.zeros(2, 2), tl.eye(2).to_sparse(), tl.ones(2, 2))",
+                     {"mat": "the dense matrix added.", "mat1": "a sparse COO matrix.", "mat2": "a dense matrix."}),
+    "sparse.from_scipy": ("Converts a SciPy sparse matrix or array to the matching sparse tensor (tensorlib's own "
+                          "API).", "a sparse COO, CSR or CSC tensor.",
+                          "import scipy.sparse\ntl.sparse.from_scipy(scipy.sparse.eye(2, format='csr')).layout",
+                          {"m": "the SciPy sparse matrix or array."}),
+    "sparse.log_softmax": ("Computes log_softmax along ``dim`` over the stored entries (missing ones count as "
+                           "absent, not zero).", "a sparse tensor with the same indices.",
+                           "tl.sparse.log_softmax(tl.tensor([[1., 0.], [2., 3.]]).to_sparse(), 1).to_dense()"),
+    "sparse.softmax": ("Computes softmax along ``dim`` over the stored entries (missing ones count as absent, "
+                       "not zero).", "a sparse tensor with the same indices.",
+                       "tl.sparse.softmax(tl.tensor([[1., 0.], [2., 2.]]).to_sparse(), 1).to_dense()"),
+    "sparse.mm": ("Multiplies a sparse matrix by a dense or sparse one.", "a dense or sparse tensor.",
+                  "tl.sparse.mm(tl.eye(2).to_sparse(), tl.ones(2, 2))",
+                  {"mat1": "a sparse matrix.", "mat2": "a dense or sparse matrix.",
+                   "reduce": "None for the sum of products (other reductions are not implemented)."}),
+    "sparse.spdiags": ("Builds a sparse matrix from diagonals (as scipy.sparse.spdiags).", "a sparse tensor.",
+                       "tl.sparse.spdiags(tl.tensor([[1., 2.]]), tl.tensor([0]), (2, 2)).to_dense()",
+                       {"shape": "the matrix shape.", "layout": "the sparse layout (None: COO)."}),
+    "sparse.sum": ("Sums a sparse tensor over ``dim`` (all dims when None).", "a dense tensor or a sparse tensor "
+                   "with ``dim`` reduced.", "tl.sparse.sum(tl.eye(2).to_sparse())",
+                   {"dim": "the dim or dims to reduce; None reduces all."}),
+})
+_FFT = {"fft": "the discrete Fourier transform", "ifft": "the inverse discrete Fourier transform",
+        "rfft": "the Fourier transform of a real signal (the non-negative frequencies only)",
+        "irfft": "the inverse of rfft, a real signal", "hfft": "the Fourier transform of a Hermitian-symmetric "
+        "signal given by its first half (a real result)", "ihfft": "the inverse of hfft"}
+_FFT_X = {"fft": "[1., 2.]", "ifft": "[3., -1.]", "rfft": "[1., 2.]", "irfft": "[3., -1.]", "hfft": "[3., -1.]",
+          "ihfft": "[1., 2.]"}
+# tensorlib's real-input transforms leave round-off (~1e-16) where torch's give exact zero imaginary
+# parts, and the inverse's zeros carry the other sign: those examples print magnitudes or real parts
+_FFT_TAIL = {"ifft": ".real", "rfft": ".abs()", "ihfft": ".abs()"}
+for _n, _what in _FFT.items():
+    _tail = _FFT_TAIL.get(_n, "")
+    OPS["fft." + _n] = ("Computes %s of ``input`` along one dim." % _what, "a tensor of the transform.",
+                        "tl.fft.%s(tl.tensor(%s))%s" % (_n, _FFT_X[_n], _tail),
+                        {"n": "the signal length (the input is cut or zero-padded; None: its length).",
+                         "dim": "the dim to transform."})
+    for _k, _dims in (("2", "the last two dims"), ("n", "the dims ``dim`` (all when None)")):
+        OPS["fft." + _n + _k] = ("Computes %s of ``input`` over %s." % (_what, _dims), "a tensor of the transform.",
+                                 "tl.fft.%s%s(tl.tensor([%s, %s]))%s" % (_n, _k, _FFT_X[_n], _FFT_X[_n], _tail),
+                                 {"dim": "the dims to transform."})
+OPS.update({
+    "fft.fftfreq": ("Gives the sample frequencies of an n-point FFT.", "a 1-D tensor of length n.",
+                    "tl.fft.fftfreq(4)", {"n": "the signal length."}),
+    "fft.rfftfreq": ("Gives the sample frequencies of an n-point rfft (the non-negative ones).",
+                     "a 1-D tensor of length n // 2 + 1.", "tl.fft.rfftfreq(4)", {"n": "the signal length."}),
+    "fft.fftshift": ("Moves the zero frequency to the center of the spectrum (rolls by half the length).",
+                     "a new tensor.", "tl.fft.fftshift(tl.fft.fftfreq(4))",
+                     {"dim": "the dims to shift (None: all)."}),
+    "fft.ifftshift": ("Undoes fftshift (the zero frequency back to position 0).", "a new tensor.",
+                      "tl.fft.ifftshift(tl.tensor([-0.5, -0.25, 0.0, 0.25]))",
+                      {"dim": "the dims to shift (None: all)."}),
+})
+
 # entries whose example prints what torch 2.13 cannot (named tensors, tensorlib's own API)
-NOT_TORCH = {"gelu", "silu", "mish", "get_printoptions", "Tensor.align_as", "Tensor.align_to", "Tensor.refine_names",
+NOT_TORCH = {"sparse.from_scipy", "gelu", "silu", "mish", "get_printoptions", "Tensor.align_as", "Tensor.align_to", "Tensor.refine_names",
              "Tensor.rename", "Tensor.has_names", "Tensor.astype", "Tensor.to_scipy", "Tensor.to_device",
              "Tensor.is_non_overlapping_and_dense"}
 
@@ -1092,7 +1290,7 @@ _INPLACE = "In place: writes the result into ``self`` and returns it. "
 def entry(qual):
     """(key, summary, returns, code, arg descriptions) of an op, or None when it has none."""
     name = qual.rsplit(".", 1)[-1]
-    for key in (qual, name) if qual != name else (name,):
+    for key in (qual, name) if qual.startswith("Tensor.") else (qual,):
         if key in OPS:
             return (key,) + _unpack(OPS[key])
     if name.endswith("_") and not name.endswith("__"):
@@ -1145,7 +1343,7 @@ def compose(qual, g):
         for p in params:
             lines.append("    %s: %s" % (p.lstrip("*"), own.get(p) or ARGS.get(p) or ARGS.get(p.lstrip("*"), "")))
     lines += ["", "Returns:", "    " + returns]
-    twin = name if qual != name else "Tensor." + name  # the method's function, the function's method
+    twin = name if qual.startswith("Tensor.") else "Tensor." + name if qual == name else None  # the twin
     rule = g.RULE.get(qual) or g.RULE.get(twin)
     if rule:
         lines += ["", "Named tensors: " + _NAME_RULE.get(rule, rule)]
