@@ -16,7 +16,8 @@ public function's and Tensor method's docstring (_docstrings.compose):
            which torch 2.13 dropped, and tensorlib's own API).
 qualname: "add" for tensorlib.add, "Tensor.add" for the method. The output holds only the
 finished strings, so that import does no composing. --check exits 1 when the committed file
-differs; tests/test_docstrings.py runs the doctests.
+differs; tests/test_docstrings.py runs the doctests. Run scripts/gen_stubs.py afterwards: it reads
+a C function's signature from the first line of its (new) docstring.
 """
 import argparse
 import ast
@@ -137,6 +138,10 @@ def signatures():
             modname = SUBMODULES.get(owner, "tensorlib")
             stub = gen_stubs._signature("%s.%s" % (modname, name), name, obj, _DEFAULT_RETURN[modname], False)
             defaults = _known_defaults(obj, name)
+            if not owner:  # a module form of a method (tl.flatten), an in-place form (tl.round_): their twins'
+                base = name[:-1] if name.endswith("_") else name
+                for twin in (getattr(tl.Tensor, name, None), getattr(tl, base, None), getattr(tl.Tensor, base, None)):
+                    defaults = {**_known_defaults(twin, base), **defaults}
         sig[qual] = _render(name, stub, defaults, method)
     return sig
 
