@@ -268,12 +268,20 @@ def generate(report):
             report.append("%s: no entry in tensorlib/_docstrings.py" % qual)
         else:
             docs.append((qual, doc))
-    docs.sort(key=lambda kv: (kv[0].startswith("Tensor."), kv[0]))
+    groups = {}
+    for qual, doc in sorted(docs):
+        owner, _, name = qual.rpartition(".")
+        groups.setdefault(owner, []).append((name, doc))
     lines = ['"""The docstrings of the public functions and Tensor methods, composed by scripts/gen_docs.py',
              "from the table in _docstrings.py, the stub signatures, the spec's name rules and sparse support,",
-             'and the examples\' printed output: do not edit. tensorlib/__init__.py attaches them."""',
+             "and the examples' printed output: do not edit. tensorlib/__init__.py attaches them.",
+             "DOC: owner (\"\" for tensorlib, \"Tensor\", \"linalg\", \"nn.functional\", ...) -> name -> docstring.\"\"\"",
              "# flake8: noqa", "DOC = {"]
-    lines += ["    %r: %r," % kv for kv in docs] + ["}", ""]
+    for owner in sorted(groups):
+        lines.append("    %r: {" % owner)
+        lines += ["        %r: %r," % kv for kv in groups[owner]]
+        lines.append("    },")
+    lines += ["}", ""]
     return "\n".join(lines)
 
 
@@ -297,7 +305,7 @@ def main():
                 f.write(text)
     for r in report:
         print("gen_docs:", r, file=sys.stderr)
-    print("%s: %d docstrings, %d problems" % (OUT_PATH, text.count("\n    '"), len(report)))
+    print("%s: %d docstrings, %d problems" % (OUT_PATH, text.count("\n        '"), len(report)))
     sys.exit(1 if report else 0)
 
 

@@ -184,19 +184,15 @@ _dask.install()
 def _attach_docs():
     import sys
     from ._docgen import DOC
-    here = sys.modules[__name__]
-    for qual, doc in DOC.items():  # "add", "Tensor.add", "linalg.det", "nn.functional.linear"
-        *path, name = qual.split(".")
-        owner = Tensor if path == ["Tensor"] else here
-        for part in path if owner is here else ():
-            owner = getattr(owner, part)
-        obj = getattr(owner, name, None)
-        if obj is None:
-            continue
-        try:
-            obj.__doc__ = doc
-        except (AttributeError, TypeError):
-            _C._add_docstr(obj, doc)
+    function = type(_attach_docs)
+    for path, docs in DOC.items():  # "": tensorlib's functions; "Tensor"; "linalg"; "nn.functional"; ...
+        owner = Tensor if path == "Tensor" else sys.modules[__name__ + "." + path if path else __name__]
+        for name, doc in docs.items():
+            obj = getattr(owner, name)
+            if type(obj) is function:
+                obj.__doc__ = doc
+            else:
+                _C._add_docstr(obj, doc)
 
 
 _attach_docs()
