@@ -118,6 +118,13 @@ def test_c_functions_have_an_inspect_signature():
     assert list(inspect.signature(tl.ones(2).add).parameters) == ["other", "alpha"]
 
 
+def test_return_types_print_as_torch():
+    """Multi-result ops print as torch's structseqs: qualified name, one field a line."""
+    torch = pytest.importorskip("torch")
+    for fn in (lambda m: m.sort(m.tensor([[3, 1], [2, 5]])), lambda m: m.linalg.slogdet(m.tensor([[0., 2.], [3., 0.]]))):
+        assert repr(fn(tl)) == repr(fn(torch)).replace("torch.", "tensorlib.")
+
+
 def test_add_docstr_refuses_what_is_not_a_c_function():
     with pytest.raises(TypeError):
         tl._C._add_docstr(lambda: None, "x")

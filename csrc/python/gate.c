@@ -365,7 +365,7 @@ static PyObject *m_set_sparse_handlers(PyObject *m, PyObject *d)
 
 /* _add_docstr(fn, doc): stores doc into the PyMethodDef of a C function or method (a gated one,
  * a builtin_function_or_method or a method_descriptor), as torch's _add_docstr does. The str is
- * kept alive here, its UTF-8 buffer being what ml_doc points at. tensorlib/_docstrings.py calls it
+ * kept alive here, its UTF-8 buffer being what ml_doc points at. tensorlib/__init__.py calls it
  * at import. */
 static PyObject *doc_keep; /* list of the attached strings */
 static PyObject *m_add_docstr(PyObject *m, PyObject *const *a, Py_ssize_t n)
