@@ -83,8 +83,9 @@ def test_docstring_example_runs(qual, obj):
     try:
         runner.run(test)
     finally:
-        tl.set_printoptions(profile="default")
+        tl.set_printoptions(profile="default")  # what the examples of the global settings change
         tl.set_default_dtype(tl.float32)
+        tl.set_default_device(None)
     assert runner.failures == 0 and runner.tries == len(test.examples)
 
 
