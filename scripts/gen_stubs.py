@@ -291,6 +291,8 @@ def _method_params(name, obj, module_fn):
     for fn in (obj, module_fn):
         found = fn is not None and _python_signature(fn)
         if found and found[0].kind != found[0].VAR_POSITIONAL:
+            if fn is module_fn and name.endswith("_"):  # an in-place method writes into self, not out=
+                found = [p for p in found if p.name != "out"]
             return found[1:], None  # a Python method's self, or the module function's input
     parsed = _doc_signature(obj, name)
     if parsed:
