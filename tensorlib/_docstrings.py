@@ -171,7 +171,7 @@ _UNARY_RETURNS = {
     "b": "a bool tensor of ``input``'s shape.",
 }
 for _n, (_what, _kind, _x) in _UNARY.items():
-    OPS[_n] = ("Computes %s of each element of ``input``." % _what, _UNARY_RETURNS[_kind],
+    OPS[_n] = ("Computes, for each element of ``input``, %s." % _what, _UNARY_RETURNS[_kind],
                "tl.%s(tl.tensor(%s))" % (_n, _x))
 
 # binary: (what is computed, result kind, example operands)
