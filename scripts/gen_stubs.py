@@ -115,6 +115,10 @@ SIG_OVERRIDES = {
     "tensorlib.set_default_device": "(device: _Device | None, /) -> None",
     "tensorlib.get_num_threads": "() -> _int", "tensorlib.set_num_threads": "(int: _int, /) -> None",
     "Tensor.requires_grad_": "(self, requires_grad: _bool = ...) -> Tensor",
+    "Tensor.uniform_": "(self, from_: _float = ..., to: _float = ..., *, generator: Generator | None = ...) -> Tensor",
+    "Tensor.random_": "(self, from_: _int = ..., to: _int | None = ..., *, generator: Generator | None = ...) -> Tensor",
+    "Tensor.rename": "(self, *names: str | None, **rename_map: str) -> Tensor",
+    "Tensor.rename_": "(self, *names: str | None, **rename_map: str) -> Tensor",
     "Size.__init__": "(self, sizes: Iterable[_int] = ...) -> None",
     "Size.numel": "(self) -> _int",
     "device.__init__": "(self, type: str | _int | device, index: _int | None = ...) -> None",
@@ -221,6 +225,7 @@ def _python_signature(obj):
 
 def _generic(params):
     """A forwarding wrapper's ([input,] *args, **kwargs): it says nothing about the arguments."""
+    params = [p for p in params if not (p.kind == p.KEYWORD_ONLY and p.name.startswith("_"))]  # a bound helper
     kinds = [p.kind for p in params]
     return inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD in kinds and len(params) <= 3
 
@@ -286,6 +291,8 @@ def _method_params(name, obj, module_fn):
     for fn in (obj, module_fn):
         found = fn is not None and _python_signature(fn)
         if found and found[0].kind != found[0].VAR_POSITIONAL:
+            if fn is module_fn and name.endswith("_"):  # an in-place method writes into self, not out=
+                found = [p for p in found if p.name != "out"]
             return found[1:], None  # a Python method's self, or the module function's input
     parsed = _doc_signature(obj, name)
     if parsed:

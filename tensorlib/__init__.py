@@ -177,3 +177,23 @@ _argcheck.install(globals(), Tensor)
 # only by the user, the registrations follow it ----
 from . import _dask  # noqa: E402
 _dask.install()
+
+# ---- the docstrings of the public functions and methods, composed by scripts/gen_docs.py from
+# the table in tensorlib/_docstrings.py; last, so that they land on the final objects (the
+# argument-check wrappers included). A C function keeps its text in its PyMethodDef. ----
+def _attach_docs():
+    import sys
+    from ._docgen import DOC
+    function = type(_attach_docs)
+    for path, docs in DOC.items():  # "": tensorlib's functions; "Tensor"; "linalg"; "nn.functional"; ...
+        owner = Tensor if path == "Tensor" else sys.modules[__name__ + "." + path if path else __name__]
+        for name, doc in docs.items():
+            obj = getattr(owner, name)
+            if type(obj) is function:
+                obj.__doc__ = doc
+            else:
+                _C._add_docstr(obj, doc)
+
+
+_attach_docs()
+del _attach_docs

@@ -7,13 +7,12 @@ per-matrix `info` into torch's LinAlgError text, and composes the higher-level f
 the functions of these (pinv, matrix_rank, cond, matrix_exp, norms, ...)."""
 import functools
 import math
-from collections import namedtuple
 
 import tensorlib as _tl  # the package, read at call time (this module loads during its import)
 
 from . import _C
 from ._util import require_tensor
-from ._reduce import return_types
+from ._reduce import add_return_type, return_types
 from ._util import no_names as _no_names
 from ._linalg import LinAlgError, _real_dtype as _real
 
@@ -27,10 +26,8 @@ for _name, _fields in [("linalg_slogdet", "sign logabsdet"), ("slogdet", "sign l
                        ("linalg_lu_factor", "LU pivots"), ("linalg_lu_factor_ex", "LU pivots info"),
                        ("linalg_inv_ex", "inverse info"), ("linalg_cholesky_ex", "L info"),
                        ("linalg_solve_ex", "result info")]:
-    _cls = namedtuple(_name, _fields)
-    _cls.__module__ = "tensorlib.return_types"
-    setattr(return_types, _name, _cls)
-del _name, _fields, _cls
+    add_return_type(_name, _fields)
+del _name, _fields
 
 
 def _out(name):

@@ -61,16 +61,27 @@ class _ReturnTypes:
     """torch.return_types: named tuples returned by ops with several results."""
 
 
+def _return_type_repr(self):
+    """torch's print of its return types: the qualified name, then one field a line."""
+    return "tensorlib.return_types.%s(\n%s)" % (type(self).__name__, ",\n".join(
+        "%s=%r" % kv for kv in zip(self._fields, self)))
+
+
+def add_return_type(name, fields):
+    """Registers tensorlib.return_types.<name>, a named tuple with the given fields."""
+    cls = namedtuple(name, fields)
+    cls.__module__ = "tensorlib.return_types"
+    cls.__repr__ = _return_type_repr
+    setattr(return_types, name, cls)
+
+
 return_types = _ReturnTypes()
 for _name, _fields in [("max", "values indices"), ("min", "values indices"), ("median", "values indices"),
                        ("nanmedian", "values indices"), ("mode", "values indices"),
                        ("kthvalue", "values indices"), ("sort", "values indices"), ("topk", "values indices"),
                        ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max")]:
-    _cls = namedtuple(_name, _fields)
-    _cls.__module__ = "tensorlib.return_types"
-    _cls.__qualname__ = _name
-    setattr(return_types, _name, _cls)
-del _name, _fields, _cls
+    add_return_type(_name, _fields)
+del _name, _fields
 
 # ops with a name rule (seed 003, or torch 1.13 named-tensor support: cummax/cummin keep input
 # names, std_mean/var_mean remove dims like std/var)

@@ -143,12 +143,34 @@ static PyObject *gate_doc(GateObject *g, void *c)
     if (!g->def->ml_doc) Py_RETURN_NONE;
     return PyUnicode_FromString(g->def->ml_doc);
 }
+/* __text_signature__, which inspect.signature reads: the parenthesised arguments of a first
+ * docstring line `name(args) [-> Ret]` ($self first for a method), else None. */
+static PyObject *gate_text_signature(GateObject *g, void *c)
+{
+    const char *doc = g->def->ml_doc, *name = g->def->ml_name;
+    size_t len = strlen(name);
+    if (!doc || strncmp(doc, name, len) || doc[len] != '(') Py_RETURN_NONE;
+    const char *p = doc + len;
+    int depth = 0;
+    for (const char *q = p; *q && *q != '\n'; q++) {
+        depth += (*q == '(' || *q == '[') - (*q == ')' || *q == ']');
+        if (depth) continue;
+        if (g->module) return PyUnicode_FromStringAndSize(p, q - p + 1);
+        PyObject *rest = PyUnicode_FromStringAndSize(p + 1, q - p), *r;
+        if (!rest) return NULL;
+        r = PyUnicode_FromFormat("($self%s%U", q == p + 1 ? "" : ", ", rest);
+        Py_DECREF(rest);
+        return r;
+    }
+    Py_RETURN_NONE;
+}
 static PyObject *gate_repr(GateObject *g) { return PyUnicode_FromFormat("<built-in function %s>", g->def->ml_name); }
 
 static PyGetSetDef gate_getset[] = {
     {"__name__", (getter)gate_name, NULL, NULL, NULL},
     {"__qualname__", (getter)gate_name, NULL, NULL, NULL},
     {"__doc__", (getter)gate_doc, NULL, NULL, NULL},
+    {"__text_signature__", (getter)gate_text_signature, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -341,7 +363,28 @@ static PyObject *m_set_sparse_handlers(PyObject *m, PyObject *d)
     Py_RETURN_NONE;
 }
 
+/* _add_docstr(fn, doc): stores doc into the PyMethodDef of a C function or method (a gated one,
+ * a builtin_function_or_method or a method_descriptor), as torch's _add_docstr does. The str is
+ * kept alive here, its UTF-8 buffer being what ml_doc points at. tensorlib/__init__.py calls it
+ * at import. */
+static PyObject *doc_keep; /* list of the attached strings */
+static PyObject *m_add_docstr(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (n != 2 || !PyUnicode_Check(a[1])) return PyErr_Format(PyExc_TypeError, "_add_docstr(fn, doc) takes a str doc");
+    PyObject *f = a[0];
+    PyMethodDef *def;
+    if (Py_IS_TYPE(f, &Gate_Type)) def = ((GateObject *)f)->def;
+    else if (PyCFunction_Check(f)) def = ((PyCFunctionObject *)f)->m_ml;
+    else if (Py_IS_TYPE(f, &PyMethodDescr_Type)) def = ((PyMethodDescrObject *)f)->d_method;
+    else return PyErr_Format(PyExc_TypeError, "_add_docstr: '%s' is not a C function", Py_TYPE(f)->tp_name);
+    const char *s = PyUnicode_AsUTF8(a[1]);
+    if (!s || (!doc_keep && !(doc_keep = PyList_New(0))) || PyList_Append(doc_keep, a[1]) < 0) return NULL;
+    def->ml_doc = s;
+    Py_RETURN_NONE;
+}
+
 PyMethodDef tl_module_methods_gate[] = {
     {"_set_sparse_handlers", m_set_sparse_handlers, METH_O, "Registers the sparse implementations by op name."},
+    {"_add_docstr", (PyCFunction)(void (*)(void))m_add_docstr, METH_FASTCALL, "_add_docstr(fn, doc): sets a C function's docstring."},
     {NULL},
 };

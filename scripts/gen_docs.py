@@ -1,0 +1,326 @@
+"""Composes tensorlib's docstrings into tensorlib/_docgen.py.
+
+    .venv/bin/python scripts/gen_docs.py [--check] [--spec PATH/ops.tsv]
+
+tensorlib/_docstrings.py holds what a person writes per op (summary, argument and return
+descriptions, the example's code). This script adds what can be derived and composes each
+public function's and Tensor method's docstring (_docstrings.compose):
+  SIG      qualname -> (signature line, parameter names): the signature scripts/gen_stubs.py
+           builds for the .pyi stubs (one source), annotations dropped, real defaults where known;
+  RULE     qualname -> the named-tensor rule and SPARSE qualname -> the sparse support, from the
+           spec's op inventory (../shared/spec/ops.tsv beside the repository), kept in
+           scripts/doc_rules.tsv so that the script runs without the spec;
+  OUT      entry -> what each line of the entry's example prints, run here with tensorlib and
+           checked against torch 2.13 running the same lines (printing `torch` for `tensorlib`):
+           a difference is reported unless the entry is in _docstrings.NOT_TORCH (named tensors,
+           which torch 2.13 dropped, and tensorlib's own API).
+qualname: "add" for tensorlib.add, "Tensor.add" for the method. The output holds only the
+finished strings, so that import does no composing. --check exits 1 when the committed file
+differs; tests/test_docstrings.py runs the doctests. Run scripts/gen_stubs.py afterwards: it reads
+a C function's signature from the first line of its (new) docstring.
+"""
+import argparse
+import ast
+import contextlib
+import importlib.util
+import inspect
+import io
+import os
+import re
+import sys
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+_spec = importlib.util.spec_from_file_location("gen_stubs", os.path.join(ROOT, "scripts", "gen_stubs.py"))
+gen_stubs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_stubs)
+
+import tensorlib as tl  # noqa: E402
+from tensorlib import _docstrings as D  # noqa: E402
+
+OUT_PATH = os.path.join(ROOT, "tensorlib", "_docgen.py")
+DEFAULT_SPEC = os.path.join(os.path.dirname(ROOT), "shared", "spec", "ops.tsv")
+# torch's defaults of the common arguments, for signatures that know only that there is one
+COMMON_DEFAULTS = {"out": None, "alpha": 1, "beta": 1, "rounding_mode": None, "dtype": None, "keepdim": False,
+                   "generator": None, "device": None, "layout": None, "requires_grad": False, "pin_memory": False,
+                   "names": None, "value": 1}
+_RET_NAMES = {"_int": "int", "_bool": "bool", "_float": "float", "_complex": "complex", "_DType": "dtype"}
+
+
+def _known_defaults(obj, name):
+    """Real default values by parameter name, from inspect or a `name(args)` docstring line."""
+    params = gen_stubs._python_signature(obj) if obj is not None else None
+    if params is None and obj is not None:
+        params = (gen_stubs._doc_signature(obj, name) or (None, None))[0]
+    known = {p.name: p.default for p in params or () if p.default is not p.empty and p.default is not Ellipsis}
+    return {**COMMON_DEFAULTS, **known}
+
+
+def _render(name, stub_sig, defaults, method):
+    """`name(a, b=1, *, out=None) -> Ret` and the parameter names, from a stub signature."""
+    sig, _, _ = stub_sig.partition("  #")
+    fn = ast.parse("def f%s: ..." % sig).body[0]
+    a = fn.args
+    parts, names = [], []
+
+    def one(arg, default):
+        if arg.arg == "self":
+            return
+        names.append(arg.arg)
+        text = arg.arg
+        if default is not None:
+            known = repr(defaults[arg.arg]) if arg.arg in defaults else "..."
+            text += "=" + ("..." if " at 0x" in known else known)
+        parts.append(text)
+
+    pos = a.posonlyargs + a.args
+    pos_defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    for arg, d in zip(a.posonlyargs, pos_defaults):
+        one(arg, d)
+    if a.posonlyargs and [p for p in a.posonlyargs if p.arg != "self"]:
+        parts.append("/")
+    for arg, d in zip(a.args, pos_defaults[len(a.posonlyargs):]):
+        one(arg, d)
+    if a.vararg:
+        names.append("*" + a.vararg.arg)
+        parts.append("*" + a.vararg.arg)
+    elif a.kwonlyargs:
+        parts.append("*")
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+        one(arg, d)
+    if a.kwarg:
+        names.append("**" + a.kwarg.arg)
+        parts.append("**" + a.kwarg.arg)
+    ret = ast.unparse(fn.returns) if fn.returns is not None else "Any"
+    ret = _RET_NAMES.get(ret, ret).replace("_int", "int").replace("_bool", "bool")
+    line = "%s(%s)" % (name, ", ".join(parts)) + ("" if ret == "Any" else " -> " + ret)
+    return line, tuple(names)
+
+
+# the submodules documented too: qualname prefix -> module
+SUBMODULES = {"linalg": "tensorlib.linalg", "fft": "tensorlib.fft", "sparse": "tensorlib.sparse",
+              "nn.functional": "tensorlib.nn.functional", "testing": "tensorlib.testing"}
+_DEFAULT_RETURN = {m: d for m, _, d in gen_stubs.MODULES}
+
+
+def public_callables():
+    """(qualname, object, is_method) of every public function of tensorlib and its SUBMODULES and
+    method of Tensor."""
+    out = []
+    for prefix, modname in [("", "tensorlib")] + [(k + ".", v) for k, v in SUBMODULES.items()]:
+        mod = importlib.import_module(modname)
+        for name in gen_stubs._public_names(mod):
+            obj = getattr(mod, name)
+            if not isinstance(obj, type) and gen_stubs._is_function(obj) and not isinstance(obj, type(tl)):
+                out.append((prefix + name, obj, False))
+    T = tl.Tensor
+    for name in sorted(dir(T)):
+        if name.startswith("_"):
+            continue
+        member = inspect.getattr_static(T, name)
+        if isinstance(member, (property, type)) or not callable(getattr(T, name)) or inspect.isdatadescriptor(member):
+            continue
+        out.append(("Tensor." + name, getattr(T, name), True))
+    return out
+
+
+def signatures():
+    sig = {}
+    for qual, obj, method in public_callables():
+        owner, _, name = qual.rpartition(".")
+        if method:
+            base = name[:-1] if name.endswith("_") else name
+            module_fn = vars(tl).get(name, vars(tl).get(base))
+            stub = gen_stubs._signature(qual, name, obj, "Tensor", True, module_fn)
+            defaults = {**_known_defaults(module_fn, name), **_known_defaults(obj, name)}
+        else:
+            modname = SUBMODULES.get(owner, "tensorlib")
+            stub = gen_stubs._signature("%s.%s" % (modname, name), name, obj, _DEFAULT_RETURN[modname], False)
+            defaults = _known_defaults(obj, name)
+            if not owner:  # a module form of a method (tl.flatten), an in-place form (tl.round_): their twins'
+                base = name[:-1] if name.endswith("_") else name
+                for twin in (getattr(tl.Tensor, name, None), getattr(tl, base, None), getattr(tl.Tensor, base, None)):
+                    defaults = {**_known_defaults(twin, base), **defaults}
+        sig[qual] = _render(name, stub, defaults, method)
+    return sig
+
+
+_SPARSE_WORDS = {
+    "zero_preserving_unary_all_layouts": "works on every sparse layout (COO, CSR, CSC, BSR, BSC), on the stored "
+                                         "values; the result keeps the layout",
+    "coo_supported": "accepts sparse COO tensors",
+    "accepts_sparse": "accepts sparse tensors",
+    "sparse_method": "a method of sparse tensors",
+    "sparse_function": "a function of the sparse layouts",
+}
+
+
+def spec_columns(path):
+    """RULE and SPARSE by qualname, from the spec's ops.tsv (tensorlib.add is "add")."""
+    rule, sparse = {}, {}
+    with open(path) as f:
+        next(f)
+        for line in f:
+            op, _scope, _listed, name_rule, sp = (line.rstrip("\n").split("\t") + [""] * 5)[:5]
+            qual = op[len("tensorlib."):] if op.startswith("tensorlib.") else op
+            if name_rule:
+                rule[qual] = name_rule
+            if sp:
+                words = []
+                for part in sp.split("; "):
+                    words.append(_SPARSE_WORDS.get(part, part.replace("linalg: ", "")))
+                sparse[qual] = "; ".join(words)
+    return rule, sparse
+
+
+def run_lines(code, module):
+    """What each line of an example prints, run as an interactive session with `tl` bound."""
+    env = {"tl": module}
+    module.manual_seed(0)  # as the doctest does: the random examples print torch's numbers
+    out = []
+    try:
+        for line in code.split("\n"):
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                exec(compile(line, "<example>", "single"), env)
+            out.append(buf.getvalue().rstrip("\n"))
+    finally:  # the global settings some examples change
+        module.set_default_device(None)
+        module.set_default_dtype(module.float32)
+        module.set_printoptions(profile="default")
+    return tuple(out)
+
+
+def examples(report):
+    """What each entry's example prints with tensorlib; a difference from torch (when it is
+    installed) goes into report."""
+    try:
+        import torch
+    except ImportError:  # TENSORLIB_NO_TORCH environments: the outputs are still tensorlib's
+        torch = None
+    out = {}
+    for key, code in D.example_codes():
+        try:
+            got = run_lines(code, tl)
+        except Exception as e:  # noqa: BLE001 - reported, the entry's example must be fixed
+            report.append("%s: tensorlib raised %s: %s" % (key, type(e).__name__, e))
+            continue
+        if torch is None:
+            out[key] = got
+            continue
+        try:
+            with warnings.catch_warnings():  # torch's deprecation notes
+                warnings.simplefilter("ignore")
+                want = run_lines(code, torch)
+        except Exception as e:  # noqa: BLE001 - tensorlib-only API
+            want = ("torch raised %s: %s" % (type(e).__name__, e),)
+        want = tuple(w.replace("torch.", "tensorlib.") for w in want)
+        if got != want and key not in D.NOT_TORCH:
+            report.append("%s: tensorlib prints %r, torch %r" % (key, got, want))
+        out[key] = got
+    return out
+
+
+RULES_PATH = os.path.join(ROOT, "scripts", "doc_rules.tsv")
+
+
+def rules_text(spec_path):
+    """scripts/doc_rules.tsv's text from the spec: the public callables' name rules and sparse support."""
+    quals = {q for q, _, _ in public_callables()}
+    rule, sparse = spec_columns(spec_path)
+    rows = sorted((q, rule.get(q, ""), sparse.get(q, "")) for q in set(rule) | set(sparse) if q in quals)
+    return "# op\tname_rule\tsparse  (generated by scripts/gen_docs.py from the spec's ops.tsv)\n" + "".join(
+        "%s\t%s\t%s\n" % row for row in rows)
+
+
+def rule_columns():
+    """RULE and SPARSE by qualname, from scripts/doc_rules.tsv."""
+    rule, sparse = {}, {}
+    with open(RULES_PATH) as f:
+        for line in f:
+            if not line.startswith("#"):
+                q, r, sp = line.rstrip("\n").split("\t")
+                if r:
+                    rule[q] = r
+                if sp:
+                    sparse[q] = sp
+    return rule, sparse
+
+
+class Columns:
+    """What _docstrings.compose reads besides the table; OUT only when a report list is given
+    (the examples are run)."""
+
+    def __init__(self, report=None):
+        self.SIG = signatures()
+        self.RULE, self.SPARSE = rule_columns()
+        self.OUT = examples(report) if report is not None else {}
+
+
+def documented():
+    """(qualname, object) of each public callable that carries its own docstring: a method that is
+    the module function itself (one Python function bound in both places) carries the function's."""
+    out = []
+    for qual, obj, method in public_callables():
+        name = qual.rsplit(".", 1)[-1]
+        if qual != name and not method and getattr(tl, name, None) is obj:
+            continue  # tl.linalg.matrix_power is tl.matrix_power: one docstring
+        if method and getattr(tl, name, None) is obj:
+            continue
+        out.append((qual, obj))
+    return out
+
+
+def generate(report):
+    g = Columns(report)
+    docs = []
+    for qual, _obj in documented():
+        doc = D.compose(qual, g)
+        if doc is None:
+            report.append("%s: no entry in tensorlib/_docstrings.py" % qual)
+        else:
+            docs.append((qual, doc))
+    groups = {}
+    for qual, doc in sorted(docs):
+        owner, _, name = qual.rpartition(".")
+        groups.setdefault(owner, []).append((name, doc))
+    lines = ['"""The docstrings of the public functions and Tensor methods, composed by scripts/gen_docs.py',
+             "from the table in _docstrings.py, the stub signatures, the spec's name rules and sparse support,",
+             "and the examples' printed output: do not edit. tensorlib/__init__.py attaches them.",
+             "DOC: owner (\"\" for tensorlib, \"Tensor\", \"linalg\", \"nn.functional\", ...) -> name -> docstring.\"\"\"",
+             "# flake8: noqa", "DOC = {"]
+    for owner in sorted(groups):
+        lines.append("    %r: {" % owner)
+        lines += ["        %r: %r," % kv for kv in groups[owner]]
+        lines.append("    },")
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--spec", default=DEFAULT_SPEC)
+    args = ap.parse_args()
+    outputs = []
+    if os.path.exists(args.spec):
+        outputs.append((RULES_PATH, rules_text(args.spec)))
+    report = []
+    for path, text in outputs + [(OUT_PATH, None)]:
+        text = text if text is not None else generate(report)
+        with open(path) as f:
+            old = f.read()
+        if args.check and old != text:
+            sys.exit("%s is stale: run scripts/gen_docs.py" % path)
+        if old != text and not args.check:
+            with open(path, "w") as f:
+                f.write(text)
+    for r in report:
+        print("gen_docs:", r, file=sys.stderr)
+    print("%s: %d docstrings, %d problems" % (OUT_PATH, text.count("\n        '"), len(report)))
+    sys.exit(1 if report else 0)
+
+
+if __name__ == "__main__":
+    main()
