@@ -189,9 +189,10 @@ def _attach_docs():
         owner = Tensor if path == "Tensor" else sys.modules[__name__ + "." + path if path else __name__]
         for name, doc in docs.items():
             obj = getattr(owner, name)
-            if type(obj) is function:
-                obj.__doc__ = doc
-            else:
+            while type(obj) is function:  # the argument-check wrapper and what it wraps (which
+                obj.__doc__ = doc         # help() and inspect show through __wrapped__)
+                obj = getattr(obj, "__wrapped__", None)
+            if obj is not None:
                 _C._add_docstr(obj, doc)
 
 
