@@ -12,21 +12,6 @@
 #include "ops/copy.h"
 #include "sparse/sparse.h"
 
-/* dtypes whose sums run in a wider one (torch accumulates those through float too) */
-static tl_dtype acc_dtype(tl_dtype d)
-{
-    switch (d) {
-    case TL_FLOAT16: case TL_BFLOAT16: case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return TL_FLOAT32;
-    case TL_COMPLEX32: return TL_COMPLEX64;
-    default: return d;
-    }
-}
-
-/* The dtypes with a C type that adds natively (acc_dtype maps every other one onto these). */
-#define NATIVE_SUM_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) \
-    X(INT64, int64_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t) X(FLOAT32, float)   \
-    X(FLOAT64, double) X(COMPLEX64, float complex) X(COMPLEX128, double complex)
-
 /* dst[0, R) += src[0, R) (bool: or) */
 static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
 {
@@ -41,7 +26,7 @@ static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
         for (int64_t i = 0; i < R; i++) o[i] = (T)(o[i] + s[i]);                   \
         break;                                                                     \
     }
-        NATIVE_SUM_LIST(ADD)
+        TL_SPARSE_NATIVE_LIST(ADD)
 #undef ADD
     default: break;
     }
@@ -73,16 +58,16 @@ int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
         return 0;
     }
     *maxkey = span > 0 ? (uint64_t)span - 1 : 0;
-    memset(keys, 0, sizeof(uint64_t) * nse);
+    if (sd == 0) memset(keys, 0, sizeof(uint64_t) * nse);
     const int64_t *ind = (const int64_t *)tl_data(&s->indices);
     int64_t s0 = s->indices.strides[0], s1 = s->indices.strides[1];
-    for (int d = 0; d < sd; d++) {
-        int64_t n = src->sizes[d];
+    for (int d = 0; d < sd; d++) { /* dim 0 sets the keys, every later one scales and adds */
+        uint64_t n = (uint64_t)src->sizes[d], scale = d ? n : 0;
         const int64_t *row = ind + d * s0;
         for (int64_t i = 0; i < nse; i++) {
             int64_t v = row[i * s1];
-            if ((uint64_t)v >= (uint64_t)n) return tl_coo_bounds_error(d, v, n);
-            keys[i] = keys[i] * (uint64_t)n + (uint64_t)v;
+            if ((uint64_t)v >= n) return tl_coo_bounds_error(d, v, (int64_t)n);
+            keys[i] = (d ? keys[i] * scale : 0) + (uint64_t)v;
         }
     }
     return 0;
@@ -154,30 +139,6 @@ int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_
     return 0;
 }
 
-int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
-{
-    const tl_tensor *ia = &a->sparse->indices, *ib = &b->sparse->indices;
-    int sd = a->sparse->sparse_dim;
-    int64_t na = ia->sizes[1], nb = ib->sizes[1], m = 0, i = 0, j = 0;
-    int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
-    if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
-    while (i < na || j < nb) {
-        int c = i == na ? 1 : j == nb ? -1 : tl_coo_cmp_entries(ia, i, ib, j, sd);
-        pa[m] = c <= 0 ? i++ : -1;
-        pb[m] = c >= 0 ? j++ : -1;
-        m++;
-    }
-    int64_t sz[2] = {2, m};
-    int rc = tl_tensor_empty(out, 2, sz, TL_INT64, a->device, false);
-    if (rc == 0) {
-        int64_t *o = (int64_t *)tl_data(out);
-        memcpy(o, pa, sizeof(int64_t) * (size_t)m);
-        memcpy(o + m, pb, sizeof(int64_t) * (size_t)m);
-    }
-    free(pa);
-    return rc;
-}
-
 static int64_t row_elems(const tl_tensor *values)
 {
     int64_t r = 1;
@@ -203,7 +164,7 @@ static void sum_groups(char *out, const char *in, const int64_t *perm, const uin
         }                                                                          \
         return;                                                                    \
     }
-            NATIVE_SUM_LIST(GATHER)
+            TL_SPARSE_NATIVE_LIST(GATHER)
 #undef GATHER
         default: break;
         }
@@ -220,7 +181,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     const tl_sparse *s = src->sparse;
     int sd = s->sparse_dim;
     int64_t nse = s->indices.sizes[1];
-    tl_dtype dt = (tl_dtype)s->values.dtype, acc = acc_dtype(dt);
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = tl_sparse_acc_dtype(dt);
     uint64_t *keys = malloc(sizeof(uint64_t) * (2 * nse + 1));
     int64_t *perm = NULL, *perm_own = NULL;
     uint8_t *first = malloc((size_t)nse + 1);
@@ -311,19 +272,6 @@ done:
 
 /* ---- COO <-> strided ------------------------------------------------------------------ */
 
-/* dst[0, rb) = src[0, rb): fixed-size copies for the usual row sizes (inlined). */
-static inline void copy_row(char *dst, const char *src, int64_t rb)
-{
-    switch (rb) {
-    case 1: *dst = *src; break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, (size_t)rb); break;
-    }
-}
-
 /* The first i in [0, n) with k[i] >= x (n when none); k ascending. */
 static int64_t lower_bound(const uint64_t *k, int64_t n, uint64_t x)
 {
@@ -352,7 +300,7 @@ static void fill_range(int64_t b, int64_t e, void *ctx)
     memset(c->out + b * c->rb, 0, (size_t)((e - b) * c->rb));
     if (!c->scatter) return;
     for (int64_t i = lower_bound(c->keys, c->nse, (uint64_t)b); i < c->nse && c->keys[i] < (uint64_t)e; i++)
-        copy_row(c->out + (int64_t)c->keys[i] * c->rb, c->vals + i * c->rb, c->rb);
+        tl_copy_row(c->out + (int64_t)c->keys[i] * c->rb, c->vals + i * c->rb, c->rb);
 }
 
 int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
@@ -376,7 +324,7 @@ int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
     /* strictly ascending positions (what coalesced means, whatever the flag says): every
      * result row is written once, so ranges of the result fill in parallel; duplicates are
      * summed serially in the accumulation dtype */
-    tl_dtype acc = sorted ? dt : acc_dtype(dt);
+    tl_dtype acc = sorted ? dt : tl_sparse_acc_dtype(dt);
     if (acc != dt) {
         tl_tensor_clear(&dense);
         if (tl_tensor_empty(&dense, src->ndim, src->sizes, acc, src->device, false) < 0) goto done;
@@ -465,7 +413,7 @@ static inline bool hit_push(hit_list *L, int64_t p, const char *row, int64_t rb)
         L->cap = cap;
     }
     L->pos[L->n] = p;
-    copy_row(L->val + L->n * rb, row, rb);
+    tl_copy_row(L->val + L->n * rb, row, rb);
     L->n++;
     return true;
 }
