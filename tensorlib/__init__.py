@@ -177,4 +177,4 @@ _argcheck.install(globals(), Tensor)
 # only by the user, the registrations follow it ----
 from . import _dask  # noqa: E402
 _dask.install()
-from ._lowrank import svd_lowrank, pca_lowrank  # noqa: E402,F401  (randomized SVD / PCA, dense or sparse)
+from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: E402,F401  (randomized SVD / PCA, LOBPCG; dense or sparse)

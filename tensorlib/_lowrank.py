@@ -1,6 +1,6 @@
-"""Randomized low-rank factorizations of dense and sparse matrices: svd_lowrank and
-pca_lowrank (Halko, Martinsson and Tropp 2009, algorithms 4.4 and 5.1, as torch 2.13 runs
-them), composed from matmul, linalg.qr and linalg.svd. A sparse A (COO, or a compressed
+"""Randomized low-rank factorizations and extreme eigenpairs of dense and sparse matrices:
+svd_lowrank, pca_lowrank and lobpcg. svd_lowrank and pca_lowrank follow Halko, Martinsson
+and Tropp 2009 (algorithms 4.4 and 5.1, as torch 2.13 runs them), composed from matmul, linalg.qr and linalg.svd. A sparse A (COO, or a compressed
 layout, multiplied as COO) is only ever multiplied by dense matrices: products with A^H are
 taken as (Q^H A)^H, so nothing of A's size is made dense."""
 from . import _C
@@ -136,3 +136,126 @@ def pca_lowrank(A, q=None, center=True, niter=2):
         M = (C_t @ _C.ones((1, m), dtype=dtype)).mT
         return _svd_lowrank(A, q, niter, M)
     return _svd_lowrank(A - A.mean(dim=(-2,), keepdim=True), q, niter, None)
+
+
+# ---- lobpcg ------------------------------------------------------------------------------
+
+def _b_orthonormal(S, B, cut):
+    """Columns spanning S's range, orthonormal in the B inner product (B None: the plain
+    one): S V diag(w)^-1/2 from the eigenpairs (w, V) of the Gram matrix S^H B S, dropping
+    directions with w <= cut * max(w) (what S repeats); applied twice, as one pass squares
+    the condition number."""
+    from . import linalg
+    for _ in range(2):
+        G = S.mH @ (S if B is None else B @ S)
+        w, V = linalg.eigh((G + G.mH) / 2)
+        keep = w > cut * w.max().clamp(min=0)
+        S = (S @ V[:, keep]) / w[keep].sqrt()
+    return S
+
+
+def _lobpcg_one(A, B, X, iK, k, niter, tol, largest):
+    """The block iteration on one matrix: Rayleigh-Ritz over [X, iK R, P] (the Ritz vectors,
+    the preconditioned residuals and the previous step), orthonormalized together, until the
+    k leading residuals are below tol relative to ||A|| (+ |E| ||B||)."""
+    from . import linalg
+    n = X.shape[-1]
+    dt = X.dtype
+    eps = 1.2e-07 if dt == _C.float32 else 2.23e-16
+    norm = (A._values() if A.layout == _C.sparse_coo else A).norm().item()
+    bnorm = 1.0 if B is None else (B._values() if B.layout == _C.sparse_coo else B).norm().item()
+
+    def ritz(S):
+        T = S.mH @ (A @ S)
+        E, C = linalg.eigh((T + T.mH) / 2)
+        return (E.flip(0), C.flip(1)) if largest else (E, C)
+
+    X = _b_orthonormal(X, B, eps * 10)
+    E, C = ritz(X)
+    X = X @ C
+    P = None
+    it = 0
+    while True:
+        AX, BX = A @ X, X if B is None else B @ X
+        R = AX - BX * E[:n]
+        rnorm = R.norm(dim=0)
+        rerr = rnorm / ((norm + E[:n].abs() * bnorm) * X.norm(dim=0))
+        if bool((rerr[:k] < tol).all()) or (niter >= 0 and it >= niter):
+            return E[:k], X[:, :k]
+        it += 1
+        W = R if iK is None else iK @ R
+        parts = [X, W] if P is None else [X, W, P]
+        S = _b_orthonormal(_cat(parts), B, eps * 10)
+        E, C = ritz(S)
+        E, C = E[:n], C[:, :n]
+        Xn = S @ C
+        # the step taken: the new vectors' part outside span(X)
+        P = Xn - X @ (X.mH @ (Xn if B is None else B @ Xn))
+        X = Xn
+
+
+def _cat(ts):
+    from ._join import cat
+    return cat(ts, 1)
+
+
+def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, largest=None, method=None,
+           tracker=None, ortho_iparams=None, ortho_fparams=None, ortho_bparams=None):
+    r"""lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, largest=None, method=None, ...) -> (E, X)
+
+    The k largest (or, with ``largest=False``, smallest) eigenpairs of a symmetric positive
+    definite problem ``A X = B X diag(E)`` by LOBPCG (Knyazev's locally optimal block
+    preconditioned conjugate gradient), as torch.lobpcg: ``A`` (and ``B``) dense, batched, or
+    sparse (COO, or a compressed layout, multiplied as COO); ``X`` an initial ``(*, m, n)``
+    block (else random, n = k columns); ``iK`` a preconditioner; ``niter`` the most steps
+    (default 1000, -1: until converged); ``tol`` the relative residual (default the dtype's
+    sqrt(eps)). E is ``(*, k)``, X ``(*, m, k)``; m must be at least 3 n. ``method``,
+    ``tracker`` and the ``ortho_*`` parameters are accepted for torch's signature: every
+    method here is the one Rayleigh-Ritz iteration, orthonormalizing [X, R, P] together.
+
+    Example::
+
+        >>> _ = tl.manual_seed(0)
+        >>> A = tl.diag(tl.arange(1., 13., dtype=tl.float64))
+        >>> E, X = tl.lobpcg(A, k=2)
+        >>> [round(e, 6) for e in E.tolist()], X.shape
+        ([12.0, 11.0], tensorlib.Size([12, 2]))
+    """
+    from ._random import randn
+    if A.shape[-2] != A.shape[-1]:
+        raise AssertionError(f"A must be square, got shape {A.shape}")
+    if B is not None and A.shape != B.shape:
+        raise AssertionError(f"A and B must have same shape, got {A.shape} vs {B.shape}")
+    dtype = A.dtype if A.dtype in (_C.float16, _C.float32, _C.float64) else _C.float32
+    if tol is None:
+        tol = {_C.float32: 1.2e-07, _C.float64: 2.23e-16}[dtype] ** 0.5
+    m = A.shape[-1]
+    k = (1 if X is None else X.shape[-1]) if k is None else k
+    n = (k if n is None else n) if X is None else X.shape[-1]
+    if m < 3 * n:
+        raise ValueError(f"LOBPCG algorithm is not applicable when the number of A rows (={m}) is smaller than "
+                         f"3 x the number of requested eigenpairs (={n})")
+    niter = 1000 if niter is None else niter
+    largest = True if largest is None else largest
+    A, B, iK = _as_coo(A), None if B is None else _as_coo(B), None if iK is None else _as_coo(iK)
+
+    def one(A_, B_, X_):
+        X_ = randn((m, n), dtype=dtype) if X_ is None else X_
+        if not (X_.dim() == 2 and tuple(X_.shape) == (m, n)):
+            raise AssertionError(f"X shape mismatch: got {X_.shape}, expected {(m, n)}")
+        return _lobpcg_one(A_, B_, X_, iK, k, niter, tol, largest)
+
+    if A.dim() == 2:
+        return one(A, B, X)
+    batch = tuple(A.shape[:-2])
+    N = 1
+    for s in batch:
+        N *= s
+    bA = A.reshape((N, m, m))
+    bB = None if B is None else B.reshape((N, m, m))
+    bX = None if X is None else X.reshape((N,) + tuple(X.shape[-2:]))
+    res = [one(bA[i], None if bB is None else bB[i], None if bX is None else bX[i]) for i in range(N)]
+    from ._join import stack
+    E = stack([r[0] for r in res])
+    V = stack([r[1] for r in res])
+    return E.reshape(batch + (k,)), V.reshape(batch + (m, k))

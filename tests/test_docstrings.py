@@ -8,7 +8,7 @@ import tensorlib as tl
 
 DOCUMENTED = [tl.sum, tl.prod, tl.mean, tl.cat, tl.stack, tl.arange, tl.linspace, tl.zeros_like, tl.ones_like,
               tl.full_like, tl.eye, tl.flip, tl.clamp, tl.where, tl.masked_fill, tl.allclose, tl.var, tl.std,
-              tl.amax, tl.amin, tl.argmax, tl.cumsum, tl.svd_lowrank, tl.pca_lowrank]
+              tl.amax, tl.amin, tl.argmax, tl.cumsum, tl.svd_lowrank, tl.pca_lowrank, tl.lobpcg]
 
 
 @pytest.mark.parametrize("fn", DOCUMENTED, ids=lambda f: f.__name__)

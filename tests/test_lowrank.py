@@ -126,3 +126,68 @@ def test_integer_and_half_input_refused_like_torch():
         got = outcome(lambda: tl.svd_lowrank(conv(tl.tensor(a)), q=2))
         want = outcome(lambda: torch.svd_lowrank(conv(torch.tensor(a)), q=2))
         assert want is not None and got == want
+
+
+# ---- lobpcg -------------------------------------------------------------------------------
+
+def spd(m, seed, spectrum=None):
+    rng = np.random.default_rng(seed)
+    q, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    w = np.arange(1.0, m + 1) if spectrum is None else spectrum
+    return (q * w) @ q.T
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("largest", [True, False, None])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lobpcg_eigenpairs(layout, largest, dtype):
+    """A x = λ x to the tolerance, λ the extreme eigenvalues of eigh, orthonormal X; torch's
+    shapes and dtypes."""
+    tl.manual_seed(4)
+    a = spd(36, 8).astype(dtype)
+    E, X = tl.lobpcg(LAYOUTS[layout](tl.tensor(a)), k=3, largest=largest)
+    tE, tX = torch.lobpcg(LAYOUTS[layout](torch.tensor(a)), k=3, largest=largest, niter=3)  # shapes, dtypes
+    for x, y in ((E, tE), (X, tX)):
+        assert tuple(x.shape) == tuple(y.shape) and str(x.dtype)[10:] == str(y.dtype)[6:]
+    w = np.linalg.eigvalsh(a.astype(np.float64))
+    want = w[::-1][:3] if largest in (True, None) else w[:3]
+    e, x = E.numpy().astype(np.float64), X.numpy().astype(np.float64)
+    t = 2e-3 if dtype == np.float32 else 1e-7
+    np.testing.assert_allclose(e, want, rtol=t, atol=t)
+    np.testing.assert_allclose(e, tl.linalg.eigvalsh(tl.tensor(a)).numpy()[::-1][:3] if largest in (True, None)
+                               else tl.linalg.eigvalsh(tl.tensor(a)).numpy()[:3], rtol=t, atol=t)
+    assert np.abs(a @ x - x * e).max() <= 10 * t * np.linalg.norm(a)
+    np.testing.assert_allclose(x.T @ x, np.eye(3), atol=10 * t)
+
+
+def test_lobpcg_generalized_batched_and_initial_block():
+    tl.manual_seed(5)
+    a, b = spd(30, 9), spd(30, 10, spectrum=np.linspace(1.0, 3.0, 30))
+    E, X = tl.lobpcg(tl.tensor(a), k=2, B=tl.tensor(b), niter=-1)
+    w = np.linalg.eigvals(np.linalg.solve(b, a)).real
+    np.testing.assert_allclose(E.numpy(), np.sort(w)[::-1][:2], rtol=1e-7)
+    x = X.numpy()
+    assert np.abs(a @ x - (b @ x) * E.numpy()).max() <= 1e-6 * np.linalg.norm(a)
+    # X given: k defaults to its columns
+    E, X = tl.lobpcg(tl.tensor(a), X=tl.randn(30, 4, dtype=tl.float64))
+    assert tuple(E.shape) == (4,) and tuple(X.shape) == (30, 4)
+    np.testing.assert_allclose(E.numpy(), np.arange(30.0, 26.0, -1), rtol=1e-7)
+    # a batch: one solve per matrix
+    E, X = tl.lobpcg(tl.tensor(np.stack([a, 2 * a])), k=2, n=3)
+    assert tuple(E.shape) == (2, 2) and tuple(X.shape) == (2, 30, 2)
+    np.testing.assert_allclose(E.numpy(), [[30.0, 29.0], [60.0, 58.0]], rtol=1e-7)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a: L.lobpcg(a[:, :5]),
+    lambda L, a: L.lobpcg(a, k=11),
+    lambda L, a: L.lobpcg(a, k=2, n=11),
+    lambda L, a: L.lobpcg(a, B=L.eye(3, dtype=a.dtype)),
+    lambda L, a: L.lobpcg(a, X=L.ones(29, 2, dtype=a.dtype)),
+    lambda L, a: L.lobpcg(a.half()),
+])
+def test_lobpcg_argument_errors_like_torch(call):
+    a = spd(30, 11)
+    got, want = outcome(lambda: call(tl, tl.tensor(a))), outcome(lambda: call(torch, torch.tensor(a)))
+    assert want is not None and got is not None
+    assert got[0] is want[0] and got[1].replace("tensorlib.", "torch.") == want[1], (got, want)
