@@ -349,6 +349,9 @@ done:
     return rc;
 }
 
+/* The non-zero test of dtype d as bit masks: an element is `words` unsigned words of
+ * `width` bytes, non-zero when some word has a bit of `mask` set (-0.0 is zero, NaN is
+ * not: the sign bit is masked off floating types). */
 static void zero_test(tl_dtype d, int *width, int *words, uint64_t *mask)
 {
     int size = tl_dtype_infos[d].itemsize;
