@@ -177,6 +177,7 @@ _argcheck.install(globals(), Tensor)
 # only by the user, the registrations follow it ----
 from . import _dask  # noqa: E402
 _dask.install()
+from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: E402,F401  (randomized SVD / PCA, LOBPCG; dense or sparse)
 
 # ---- the docstrings of the public functions and methods, composed by scripts/gen_docs.py from
 # the table in tensorlib/_docstrings.py; last, so that they land on the final objects (the

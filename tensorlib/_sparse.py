@@ -369,7 +369,7 @@ def _add_impl(name, a, b, alpha, sign):
         dt = _C.promote_types(a.dtype, b.dtype)
         av, bv = a._values().to(dt), b._values().to(dt)
         if alpha != 1 or sign < 0:
-            bv = bv * (alpha * sign)
+            bv = (bv * (alpha * sign)).to(dt)
         coalesced = a.is_coalesced() and b.is_coalesced()
         contiguous = a._values().is_contiguous() and b._values().is_contiguous()
         if dt == _C.bool and b._nnz():  # torch has no bool kernel (its messages, by path)
@@ -382,16 +382,8 @@ def _add_impl(name, a, b, alpha, sign):
             r = _new(_cat([a._indices(), b._indices()], 1), _cat([av, bv], 0), a.shape, False)._coalesce()
             return r._coalesced_(coalesced)
         # torch walks both index lists in their stored order, summing equal entries
-        # (a merge when both are coalesced); see tl_coo_merge_plan
-        from ._ops import where
-        plan = _C._coo_merge_plan(a, b)
-        pa, pb = plan[0], plan[1]
-        ha, hb = pa >= 0, pb >= 0
-        ind = where(ha, _take(a._indices(), 1, pa), _take(b._indices(), 1, pb))
-        mask = (ha & hb).reshape((-1,) + (1,) * (av.dim() - 1))
-        xa, xb = _take(av, 0, pa), _take(bv, 0, pb)
-        val = where(mask, xa + xb, where(ha.reshape(mask.shape), xa, xb))
-        return _new(ind, val.to(dt), a.shape, coalesced)
+        # (a merge when both are coalesced): one C pass, see tl_coo_add
+        return _C._coo_add(a, av, b, bv)
     if _is_sparse(b) and isinstance(a, _C.TensorBase):
         return a.add(b.to_dense(), alpha=alpha * sign)
     raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")

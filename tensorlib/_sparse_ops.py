@@ -37,7 +37,8 @@ def _where(cond, a, b):
 def _mul_sparse(x, y):
     """sparse * sparse over the intersection of the entries.
 
-    Both coalesced: the matching entries only (sorted), coalesced. Otherwise torch's hash
+    Both coalesced (and one dense shape): the matching entries only (sorted), coalesced.
+    Otherwise torch's hash
     intersection: a `source` tensor (the uncoalesced one when only one is, else the one with
     fewer entries, the second when tied) keeps every entry, in stored order, multiplied by
     the sum of the other's entries at the same index (0 when none); uncoalesced."""
@@ -52,11 +53,9 @@ def _mul_sparse(x, y):
         if dt == _C.bool and x._nnz() and y._nnz():
             kernel = "addcmul_cpu_out" if x.dense_dim() or y.dense_dim() else "mul_out_sparse"
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-        pos = _C._coo_lookup(x, y)
-        hit = pos >= 0
-        ind = x._indices()[:, hit]
-        vals = x._values()[hit].to(dt) * _take(y._values(), 0, pos[hit]).to(dt)
-        return _new(ind, vals, shape, True)
+        if x.shape[sd:] == y.shape[sd:]:  # one C walk over both (tl_coo_mul)
+            return _C._coo_mul(x, x._values().to(dt), y, y._values().to(dt))
+        # dense dims that broadcast: torch takes its general path below
     if x.is_coalesced() != y.is_coalesced():
         pc, src = (x, y) if x.is_coalesced() else (y, x)
     else:

@@ -213,6 +213,44 @@ def test_to_sparse_zero_and_nan():
     assert h._nnz() == 2
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.float16, np.int8, np.bool_])
+@pytest.mark.parametrize("shape,sd", [((700_003,), 1), ((613, 1031), 2), ((301, 977, 3), 2), ((64, 16, 10), 3)])
+def test_conversions_span_chunks_like_torch(threads, dtype, shape, sd):
+    """Strided <-> COO over many ranges of the thread pool (about 1 MB of input per scan
+    chunk, 256 KB of output per fill range): non-zeros on both sides of the range edges,
+    blocks of 16 cut by the end, -0.0 (zero) and NaN (non-zero)."""
+    rng = np.random.default_rng(7)
+    n = int(np.prod(shape))
+    d = np.zeros(n, dtype=np.float64)
+    hot = np.concatenate([rng.choice(n, size=n // 97, replace=False),
+                          [0, 15, 16, n - 1, n - 17] + [k * m + e for k in (1 << 16, 1 << 18, 1 << 20)
+                                                         for m in (1, 2, 3) for e in (-1, 0) if 0 < k * m < n]])
+    d[hot] = rng.integers(1, 5, size=hot.size)
+    d[rng.choice(n, size=50)] = -0.0
+    if np.dtype(dtype).kind == "f":
+        d[rng.choice(hot, size=5)] = np.nan
+    a = d.astype(dtype).reshape(shape)
+    old = tl.get_num_threads()
+    tl.set_num_threads(threads)
+    try:
+        s = tl.from_numpy(a).to_sparse(sd)
+        t = torch.from_numpy(a).to_sparse(sd)
+        same(t, s)
+        np.testing.assert_array_equal(s.to_dense().numpy(), a)
+        # the same entries flagged uncoalesced (sorted anyway), then with duplicates
+        u = tl.sparse_coo_tensor(s._indices(), s._values(), shape, is_coalesced=False)
+        np.testing.assert_array_equal(u.to_dense().numpy(), a)
+        if dtype != np.bool_:
+            dup = tl.sparse_coo_tensor(tl.cat([s._indices(), s._indices()], 1), tl.cat([s._values(), s._values()]),
+                                       shape)
+            tdup = torch.sparse_coo_tensor(torch.cat([t._indices(), t._indices()], 1),
+                                           torch.cat([t._values(), t._values()]), shape)
+            np.testing.assert_array_equal(dup.to_dense().numpy(), tdup.to_dense().numpy())
+    finally:
+        tl.set_num_threads(old)
+
+
 def test_indices_values_need_coalesced():
     a, b = both([[1, 0, 1]], [1., 2., 3.], (2,))
     for name in ("indices", "values"):

@@ -68,25 +68,32 @@ static PyObject *m_dense_to_sparse(PyObject *m, PyObject *const *a, Py_ssize_t n
     return (PyObject *)r;
 }
 
-/* _coo_merge_plan(a, b): see tl_coo_merge_plan. */
-static PyObject *m_coo_merge_plan(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (n != 2) return PyErr_Format(PyExc_TypeError, "_coo_merge_plan expects 2 arguments");
-    if (need_tensor(a[0], "add", "self") < 0 || need_tensor(a[1], "add", "other") < 0) return NULL;
-    const tl_tensor *x = TL_TENSOR(a[0]), *y = TL_TENSOR(a[1]);
-    if (x->layout != TL_LAYOUT_SPARSE_COO || y->layout != TL_LAYOUT_SPARSE_COO ||
-        x->sparse->sparse_dim != y->sparse->sparse_dim)
-        return PyErr_Format(PyExc_RuntimeError, "_coo_merge_plan expects two COO tensors of one sparse_dim");
-    TL_NEW_TENSOR(r, tl_coo_merge_plan(&r->t, x, y));
-    return (PyObject *)r;
-}
-
 static int need_coo(PyObject *o, const char *fname)
 {
     if (tl_is_tensor(o) && TL_TENSOR(o)->layout == TL_LAYOUT_SPARSE_COO) return 0;
     PyErr_Format(PyExc_RuntimeError, "%s expects a sparse COO tensor", fname);
     return -1;
 }
+
+/* _coo_add(a, av, b, bv) / _coo_mul(a, av, b, bv): see tl_coo_add / tl_coo_mul. */
+static PyObject *combine(PyObject *const *a, Py_ssize_t n, const char *fname,
+                         int (*fn)(tl_tensor *, const tl_tensor *, const tl_tensor *, const tl_tensor *, const tl_tensor *))
+{
+    if (n != 4) return PyErr_Format(PyExc_TypeError, "%s expects 4 arguments", fname);
+    if (need_coo(a[0], fname) < 0 || need_coo(a[2], fname) < 0 || need_tensor(a[1], fname, "av") < 0 ||
+        need_tensor(a[3], fname, "bv") < 0)
+        return NULL;
+    const tl_tensor *x = TL_TENSOR(a[0]), *y = TL_TENSOR(a[2]), *xv = TL_TENSOR(a[1]), *yv = TL_TENSOR(a[3]);
+    if (x->sparse->sparse_dim != y->sparse->sparse_dim || xv->ndim < 1 || xv->sizes[0] != x->sparse->indices.sizes[1] ||
+        yv->ndim < 1 || yv->sizes[0] != y->sparse->indices.sizes[1] ||
+        memcmp(x->sizes, y->sizes, sizeof(int64_t) * x->sparse->sparse_dim) != 0)
+        return PyErr_Format(PyExc_RuntimeError, "%s expects two COO tensors of one sparse size and their values", fname);
+    TL_NEW_TENSOR(r, fn(&r->t, x, xv, y, yv));
+    return (PyObject *)r;
+}
+
+static PyObject *m_coo_add(PyObject *m, PyObject *const *a, Py_ssize_t n) { return combine(a, n, "_coo_add", tl_coo_add); }
+static PyObject *m_coo_mul(PyObject *m, PyObject *const *a, Py_ssize_t n) { return combine(a, n, "_coo_mul", tl_coo_mul); }
 
 /* _coo_lookup(src, pc): see tl_coo_lookup (pc must be coalesced). */
 static PyObject *m_coo_lookup(PyObject *m, PyObject *const *a, Py_ssize_t n)
@@ -222,7 +229,8 @@ static PyObject *t_set_coo_(PyObject *self, PyObject *const *a, Py_ssize_t n)
 PyMethodDef tl_module_methods_sparse[] = {
     {"_sparse_coo_new", (PyCFunction)(void (*)(void))m_coo_new, METH_FASTCALL,
      "_sparse_coo_new(indices, values, size, check_bounds, is_coalesced)"},
-    {"_coo_merge_plan", (PyCFunction)(void (*)(void))m_coo_merge_plan, METH_FASTCALL, "_coo_merge_plan(a, b)"},
+    {"_coo_add", (PyCFunction)(void (*)(void))m_coo_add, METH_FASTCALL, "_coo_add(a, a_values, b, b_values)"},
+    {"_coo_mul", (PyCFunction)(void (*)(void))m_coo_mul, METH_FASTCALL, "_coo_mul(a, a_values, b, b_values)"},
     {"_coo_lookup", (PyCFunction)(void (*)(void))m_coo_lookup, METH_FASTCALL, "_coo_lookup(src, coalesced)"},
     {"_coo_index_select_plan", (PyCFunction)(void (*)(void))m_coo_index_select_plan, METH_FASTCALL,
      "_coo_index_select_plan(src, dim, index)"},

@@ -1,5 +1,6 @@
 /* coo.c - the COO kernels: coalesce (a stable LSD radix sort of linearized indices, then
- * duplicate rows summed), to_dense and the strided -> COO conversion. Every kernel checks
+ * duplicate rows summed), to_dense and the strided -> COO conversion (both split over the
+ * thread pool by ranges of the strided side). Every kernel checks
  * the indices it reads against the size, so a tensor built with check_invariants=False
  * gives torch's error, never a wild write. */
 #include <complex.h>
@@ -7,23 +8,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "ops/copy.h"
 #include "sparse/sparse.h"
-
-/* dtypes whose sums run in a wider one (torch accumulates those through float too) */
-static tl_dtype acc_dtype(tl_dtype d)
-{
-    switch (d) {
-    case TL_FLOAT16: case TL_BFLOAT16: case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return TL_FLOAT32;
-    case TL_COMPLEX32: return TL_COMPLEX64;
-    default: return d;
-    }
-}
-
-/* The dtypes with a C type that adds natively (acc_dtype maps every other one onto these). */
-#define NATIVE_SUM_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) \
-    X(INT64, int64_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t) X(FLOAT32, float)   \
-    X(FLOAT64, double) X(COMPLEX64, float complex) X(COMPLEX128, double complex)
 
 /* dst[0, R) += src[0, R) (bool: or) */
 static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
@@ -39,7 +26,7 @@ static void row_add(char *dst, const char *src, int64_t R, tl_dtype d)
         for (int64_t i = 0; i < R; i++) o[i] = (T)(o[i] + s[i]);                   \
         break;                                                                     \
     }
-        NATIVE_SUM_LIST(ADD)
+        TL_SPARSE_NATIVE_LIST(ADD)
 #undef ADD
     default: break;
     }
@@ -71,16 +58,16 @@ int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
         return 0;
     }
     *maxkey = span > 0 ? (uint64_t)span - 1 : 0;
-    memset(keys, 0, sizeof(uint64_t) * nse);
+    if (sd == 0) memset(keys, 0, sizeof(uint64_t) * nse);
     const int64_t *ind = (const int64_t *)tl_data(&s->indices);
     int64_t s0 = s->indices.strides[0], s1 = s->indices.strides[1];
-    for (int d = 0; d < sd; d++) {
-        int64_t n = src->sizes[d];
+    for (int d = 0; d < sd; d++) { /* dim 0 sets the keys, every later one scales and adds */
+        uint64_t n = (uint64_t)src->sizes[d], scale = d ? n : 0;
         const int64_t *row = ind + d * s0;
         for (int64_t i = 0; i < nse; i++) {
             int64_t v = row[i * s1];
-            if ((uint64_t)v >= (uint64_t)n) return tl_coo_bounds_error(d, v, n);
-            keys[i] = keys[i] * (uint64_t)n + (uint64_t)v;
+            if ((uint64_t)v >= n) return tl_coo_bounds_error(d, v, (int64_t)n);
+            keys[i] = (d ? keys[i] * scale : 0) + (uint64_t)v;
         }
     }
     return 0;
@@ -152,30 +139,6 @@ int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_
     return 0;
 }
 
-int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
-{
-    const tl_tensor *ia = &a->sparse->indices, *ib = &b->sparse->indices;
-    int sd = a->sparse->sparse_dim;
-    int64_t na = ia->sizes[1], nb = ib->sizes[1], m = 0, i = 0, j = 0;
-    int64_t *pa = malloc(sizeof(int64_t) * (size_t)(2 * (na + nb) + 1)), *pb = pa + na + nb;
-    if (!pa) return tl_err(TL_ERR_MEMORY, "out of memory");
-    while (i < na || j < nb) {
-        int c = i == na ? 1 : j == nb ? -1 : tl_coo_cmp_entries(ia, i, ib, j, sd);
-        pa[m] = c <= 0 ? i++ : -1;
-        pb[m] = c >= 0 ? j++ : -1;
-        m++;
-    }
-    int64_t sz[2] = {2, m};
-    int rc = tl_tensor_empty(out, 2, sz, TL_INT64, a->device, false);
-    if (rc == 0) {
-        int64_t *o = (int64_t *)tl_data(out);
-        memcpy(o, pa, sizeof(int64_t) * (size_t)m);
-        memcpy(o + m, pb, sizeof(int64_t) * (size_t)m);
-    }
-    free(pa);
-    return rc;
-}
-
 static int64_t row_elems(const tl_tensor *values)
 {
     int64_t r = 1;
@@ -201,7 +164,7 @@ static void sum_groups(char *out, const char *in, const int64_t *perm, const uin
         }                                                                          \
         return;                                                                    \
     }
-            NATIVE_SUM_LIST(GATHER)
+            TL_SPARSE_NATIVE_LIST(GATHER)
 #undef GATHER
         default: break;
         }
@@ -218,7 +181,7 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     const tl_sparse *s = src->sparse;
     int sd = s->sparse_dim;
     int64_t nse = s->indices.sizes[1];
-    tl_dtype dt = (tl_dtype)s->values.dtype, acc = acc_dtype(dt);
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = tl_sparse_acc_dtype(dt);
     uint64_t *keys = malloc(sizeof(uint64_t) * (2 * nse + 1));
     int64_t *perm = NULL, *perm_own = NULL;
     uint8_t *first = malloc((size_t)nse + 1);
@@ -307,38 +270,80 @@ done:
     return rc;
 }
 
+/* ---- COO <-> strided ------------------------------------------------------------------ */
+
+/* The first i in [0, n) with k[i] >= x (n when none); k ascending. */
+static int64_t lower_bound(const uint64_t *k, int64_t n, uint64_t x)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (k[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct {
+    char *out;          /* the strided result, rows of rb bytes at each sparse position */
+    const char *vals;   /* the values, contiguous rows of rb bytes */
+    const uint64_t *keys; /* linear sparse position of each entry, strictly ascending when `scatter` */
+    int64_t nse, rb;
+    bool scatter;       /* copy the entries of each range after zeroing it */
+} dense_fill;
+
+/* Sparse positions [b, e) of the result: zeroed, then (sorted unique entries) the
+ * entries that fall there copied in. Ranges are disjoint, so threads never share a byte. */
+static void fill_range(int64_t b, int64_t e, void *ctx)
+{
+    const dense_fill *c = ctx;
+    memset(c->out + b * c->rb, 0, (size_t)((e - b) * c->rb));
+    if (!c->scatter) return;
+    for (int64_t i = lower_bound(c->keys, c->nse, (uint64_t)b); i < c->nse && c->keys[i] < (uint64_t)e; i++)
+        tl_copy_row(c->out + (int64_t)c->keys[i] * c->rb, c->vals + i * c->rb, c->rb);
+}
+
 int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src)
 {
     const tl_sparse *s = src->sparse;
-    int sd = s->sparse_dim;
-    int64_t nse = s->indices.sizes[1];
-    tl_dtype dt = (tl_dtype)s->values.dtype, acc = s->coalesced ? dt : acc_dtype(dt);
+    int64_t nse = s->indices.sizes[1], span = 1;
+    for (int d = 0; d < s->sparse_dim; d++)
+        if (__builtin_mul_overflow(span, src->sizes[d], &span)) span = 0; /* then numel is 0 or overflows too */
+    tl_dtype dt = (tl_dtype)s->values.dtype;
     tl_tensor vals = {0}, dense = {0};
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)(nse + 1)), maxkey = 0;
+    bool fits = true, sorted = true;
     int rc = -1;
-    if (tl_tensor_empty(&dense, src->ndim, src->sizes, acc, src->device, true) < 0 ||
-        tl_clone(&vals, &s->values, acc, TL_MEMFMT_CONTIGUOUS) < 0)
+    if (!keys) return tl_err(TL_ERR_MEMORY, "out of memory");
+    /* every index checked before the first write; sizes whose product overflows cannot
+     * make a strided tensor either (tl_tensor_empty says so) */
+    if (tl_tensor_empty(&dense, src->ndim, src->sizes, dt, src->device, false) < 0 ||
+        tl_coo_linearize(src, keys, &fits, &maxkey) < 0)
         goto done;
-    int64_t R = row_elems(&vals), rb = R * tl_itemsize(&vals);
-    char *o = tl_data(&dense);
-    const char *v = tl_data(&vals);
-    for (int64_t i = 0; i < nse; i++) {
-        int64_t lin = 0;
-        for (int d = 0; d < sd; d++) {
-            int64_t x = tl_coo_index_at(&s->indices, d, i);
-            if (x < 0 || x >= src->sizes[d]) { tl_coo_bounds_error(d, x, src->sizes[d]); goto done; }
-            lin = lin * src->sizes[d] + x;
-        }
-        if (s->coalesced)
-            memcpy(o + lin * rb, v + i * rb, (size_t)rb);
-        else
-            row_add(o + lin * rb, v + i * rb, R, acc);
+    for (int64_t i = 1; i < nse && sorted && fits; i++) sorted = keys[i] > keys[i - 1];
+    /* strictly ascending positions (what coalesced means, whatever the flag says): every
+     * result row is written once, so ranges of the result fill in parallel; duplicates are
+     * summed serially in the accumulation dtype */
+    tl_dtype acc = sorted ? dt : tl_sparse_acc_dtype(dt);
+    if (acc != dt) {
+        tl_tensor_clear(&dense);
+        if (tl_tensor_empty(&dense, src->ndim, src->sizes, acc, src->device, false) < 0) goto done;
     }
-    if (acc != dt)
-        rc = tl_clone(out, &dense, dt, TL_MEMFMT_CONTIGUOUS);
-    else {
-        rc = tl_tensor_alias(out, &dense);
+    if ((acc == dt ? tl_contiguous(&vals, &s->values, TL_MEMFMT_CONTIGUOUS)
+                   : tl_clone(&vals, &s->values, acc, TL_MEMFMT_CONTIGUOUS)) < 0)
+        goto done;
+    int64_t rb = row_elems(&vals) * tl_itemsize(&vals);
+    if (span > 0 && rb > 0) {
+        dense_fill c = {tl_data(&dense), tl_data(&vals), keys, nse, rb, sorted};
+        int64_t grain = rb >= ((int64_t)1 << 18) ? 1 : ((int64_t)1 << 18) / rb; /* ~256 KB per range */
+        tl_parallel_for(span, grain, fill_range, &c);
+        if (!sorted)
+            for (int64_t i = 0; i < nse; i++)
+                row_add(c.out + (int64_t)keys[i] * rb, c.vals + i * rb, rb / tl_itemsize(&vals), acc);
     }
+    rc = acc != dt ? tl_clone(out, &dense, dt, TL_MEMFMT_CONTIGUOUS) : tl_tensor_alias(out, &dense);
 done:
+    free(keys);
     tl_tensor_clear(&vals);
     tl_tensor_clear(&dense);
     return rc;
@@ -362,50 +367,6 @@ static void zero_test(tl_dtype d, int *width, int *words, uint64_t *mask)
     case TL_COMPLEX64: *mask = 0x7fffffff7fffffffull; break;
     default: break;
     }
-}
-
-/* The rows (of R elements) of `in` with a non-zero element, in order, into *pos (grown
- * with realloc; the caller frees it); returns their number or -1. Blocks of rows are
- * or-reduced first (a loop the compiler vectorizes), and only blocks with a set bit are
- * looked at row by row. */
-static int64_t nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, int64_t **pos)
-{
-    int width, words;
-    uint64_t mask;
-    zero_test(d, &width, &words, &mask);
-    int64_t rw = R * words, block = rw >= 8 || rw == 0 ? 1 : 8 / rw, m = 0, cap = 1024;
-    int64_t *out = malloc(sizeof(int64_t) * (size_t)cap);
-    if (!out) return tl_err(TL_ERR_MEMORY, "out of memory");
-#define SCAN(U)                                                                     \
-    {                                                                              \
-        const U *w = (const U *)in, msk = (U)mask;                                 \
-        for (int64_t p0 = 0; p0 < P; p0 += block) {                               \
-            int64_t pe = p0 + block < P ? p0 + block : P;                          \
-            U acc = 0;                                                             \
-            for (int64_t i = p0 * rw; i < pe * rw; i++) acc |= w[i];               \
-            if (!(acc & msk)) continue;                                            \
-            for (int64_t p = p0; p < pe; p++) {                                    \
-                U a = 0;                                                           \
-                for (int64_t i = p * rw; i < (p + 1) * rw; i++) a |= w[i] & msk;   \
-                if (!a) continue;                                                  \
-                if (m == cap) {                                                    \
-                    int64_t *grown = realloc(out, sizeof(int64_t) * (size_t)(cap *= 2)); \
-                    if (!grown) { free(out); return tl_err(TL_ERR_MEMORY, "out of memory"); } \
-                    out = grown;                                                   \
-                }                                                                  \
-                out[m++] = p;                                                      \
-            }                                                                      \
-        }                                                                          \
-    }
-    switch (width) {
-    case 1: SCAN(uint8_t) break;
-    case 2: SCAN(uint16_t) break;
-    case 4: SCAN(uint32_t) break;
-    default: SCAN(uint64_t) break;
-    }
-#undef SCAN
-    *pos = out;
-    return m;
 }
 
 /* (sparse.h) keep[p] = whether row p (of R elements) has a non-zero element, by the same
@@ -435,37 +396,164 @@ int64_t tl_mark_nonzero_rows(const char *in, int64_t P, int64_t R, tl_dtype d, u
     return m;
 }
 
+/* The non-zero rows one range of a strided tensor holds: their positions and a copy of
+ * their bytes, grown as found. n = -1 after running out of memory. */
+typedef struct {
+    int64_t *pos;
+    char *val;
+    int64_t n, cap;
+} hit_list;
+
+static inline bool hit_push(hit_list *L, int64_t p, const char *row, int64_t rb)
+{
+    if (L->n == L->cap) {
+        int64_t cap = L->cap ? 2 * L->cap : 256;
+        int64_t *pos = realloc(L->pos, sizeof(int64_t) * (size_t)cap);
+        if (pos) L->pos = pos;
+        char *val = pos ? realloc(L->val, (size_t)(cap * rb)) : NULL;
+        if (!val) return false;
+        L->val = val;
+        L->cap = cap;
+    }
+    L->pos[L->n] = p;
+    tl_copy_row(L->val + L->n * rb, row, rb);
+    L->n++;
+    return true;
+}
+
+/* Rows [p0, p1) of `in` (rows of rw words of type U, non-zero when a word has a bit of
+ * `msk`) into L. One-word rows (the all-sparse case) are tested 16 at a time by an OR the
+ * compiler vectorizes; at 1% density most such blocks are skipped whole. */
+#define SCAN_FN(U)                                                                          \
+    static bool scan_##U(const char *in, int64_t p0, int64_t p1, int64_t rw, U msk, int64_t rb, hit_list *L) \
+    {                                                                                       \
+        const U *w = (const U *)in;                                                         \
+        int64_t p = p0;                                                                     \
+        if (rw == 1) {                                                                      \
+            for (; p + 16 <= p1; p += 16) {                                                 \
+                U any = 0;                                                                  \
+                for (int k = 0; k < 16; k++) any |= w[p + k];                               \
+                if (!(any & msk)) continue;                                                 \
+                for (int k = 0; k < 16; k++)                                                \
+                    if ((w[p + k] & msk) && !hit_push(L, p + k, in + (p + k) * rb, rb)) return false; \
+            }                                                                               \
+        }                                                                                   \
+        for (; p < p1; p++) {                                                               \
+            U a = 0;                                                                        \
+            for (int64_t i = p * rw; i < (p + 1) * rw; i++) a |= w[i];                      \
+            if ((a & msk) && !hit_push(L, p, in + p * rb, rb)) return false;                \
+        }                                                                                   \
+        return true;                                                                        \
+    }
+SCAN_FN(uint8_t)
+SCAN_FN(uint16_t)
+SCAN_FN(uint32_t)
+SCAN_FN(uint64_t)
+#undef SCAN_FN
+
+typedef struct {
+    const char *in;
+    int64_t P, rb, rw, rows; /* rows per chunk */
+    int width;
+    uint64_t mask;
+    hit_list *lists;         /* one per chunk */
+    /* the second pass */
+    const int64_t *first;    /* first result entry of each chunk */
+    int64_t *ni, m;
+    char *vo;
+    int sd;
+    const int64_t *sizes;
+} to_coo_ctx;
+
+static void scan_chunks(int64_t b, int64_t e, void *ctx)
+{
+    const to_coo_ctx *c = ctx;
+    for (int64_t k = b; k < e; k++) {
+        int64_t p0 = k * c->rows, p1 = p0 + c->rows < c->P ? p0 + c->rows : c->P;
+        hit_list *L = &c->lists[k];
+        bool ok;
+        switch (c->width) {
+        case 1: ok = scan_uint8_t(c->in, p0, p1, c->rw, (uint8_t)c->mask, c->rb, L); break;
+        case 2: ok = scan_uint16_t(c->in, p0, p1, c->rw, (uint16_t)c->mask, c->rb, L); break;
+        case 4: ok = scan_uint32_t(c->in, p0, p1, c->rw, (uint32_t)c->mask, c->rb, L); break;
+        default: ok = scan_uint64_t(c->in, p0, p1, c->rw, c->mask, c->rb, L); break;
+        }
+        if (!ok) L->n = -1;
+    }
+}
+
+/* Each chunk's hits into the result: their indices (the row position split over the
+ * sparse dims; divisions by a double reciprocal, exact after one correction, while
+ * positions stay below 2^52) and their bytes. */
+static void emit_chunks(int64_t b, int64_t e, void *ctx)
+{
+    const to_coo_ctx *c = ctx;
+    double inv[TL_MAX_DIMS];
+    bool fast = c->P < ((int64_t)1 << 52);
+    for (int d = 0; d < c->sd; d++) inv[d] = 1.0 / (double)c->sizes[d];
+    for (int64_t k = b; k < e; k++) {
+        const hit_list *L = &c->lists[k];
+        int64_t at = c->first[k];
+        for (int64_t j = 0; j < L->n; j++) {
+            int64_t r = L->pos[j];
+            for (int d = c->sd - 1; d > 0; d--) {
+                int64_t n = c->sizes[d], q = fast ? (int64_t)((double)r * inv[d]) : r / n, rem = r - q * n;
+                if (rem < 0) { q--; rem += n; }
+                else if (rem >= n) { q++; rem -= n; }
+                c->ni[d * c->m + at + j] = rem;
+                r = q;
+            }
+            if (c->sd > 0) c->ni[at + j] = r;
+        }
+        if (L->n > 0) memcpy(c->vo + at * c->rb, L->val, (size_t)(L->n * c->rb));
+    }
+}
+
 int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
 {
     tl_tensor c = {0}, nind = {0}, nval = {0};
     int rc = -1;
-    int64_t P = 1, R = 1, m = 0, *pos = NULL;
+    int64_t P = 1, R = 1, m = 0, nchunks = 0, *first = NULL;
+    hit_list *lists = NULL;
     for (int d = 0; d < src->ndim; d++) *(d < sparse_dim ? &P : &R) *= src->sizes[d];
     if (R == 0) P = 0; /* no element to be non-zero: no row scan (P may be huge then) */
     tl_dtype dt = (tl_dtype)src->dtype;
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
-    int64_t rb = R * tl_itemsize(&c);
-    const char *in = tl_data(&c);
-    if ((m = nonzero_rows(in, P, R, dt, &pos)) < 0) goto done;
+    int words;
+    to_coo_ctx x = {.in = tl_data(&c), .P = P, .rb = R * tl_itemsize(&c), .sd = sparse_dim, .sizes = src->sizes};
+    zero_test(dt, &x.width, &words, &x.mask);
+    x.rw = R * words;
+    x.rows = x.rb >= ((int64_t)1 << 20) ? 1 : ((int64_t)1 << 20) / (x.rb ? x.rb : 1); /* ~1 MB of input per chunk */
+    nchunks = (P + x.rows - 1) / x.rows;
+    lists = calloc((size_t)nchunks + 1, sizeof *lists);
+    first = malloc(sizeof(int64_t) * (size_t)(nchunks + 1));
+    if (!lists || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    x.lists = lists;
+    tl_parallel_for(nchunks, 1, scan_chunks, &x);
+    for (int64_t k = 0; k < nchunks; k++) {
+        if (lists[k].n < 0) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+        first[k] = m;
+        m += lists[k].n;
+    }
     int64_t isz[2] = {sparse_dim, m}, vsz[TL_MAX_DIMS];
     vsz[0] = m;
     memcpy(vsz + 1, src->sizes + sparse_dim, sizeof(int64_t) * (src->ndim - sparse_dim));
     if (tl_tensor_empty(&nind, 2, isz, TL_INT64, src->device, false) < 0 ||
         tl_tensor_empty(&nval, 1 + src->ndim - sparse_dim, vsz, dt, src->device, false) < 0)
         goto done;
-    int64_t *ni = (int64_t *)tl_data(&nind);
-    char *vo = tl_data(&nval);
-    for (int64_t j = 0; j < m; j++) {
-        int64_t p = pos[j];
-        for (int64_t d = sparse_dim - 1, r = p; d >= 0; d--) {
-            ni[d * m + j] = r % src->sizes[d];
-            r /= src->sizes[d];
-        }
-        memcpy(vo + j * rb, in + p * rb, (size_t)rb);
-    }
+    x.first = first;
+    x.ni = (int64_t *)tl_data(&nind);
+    x.vo = tl_data(&nval);
+    x.m = m;
+    tl_parallel_for(nchunks, 1, emit_chunks, &x);
     rc = tl_coo_wrap(out, &nind, &nval, src->ndim, src->sizes, true);
 done:
-    free(pos);
+    for (int64_t k = 0; lists && k < nchunks; k++) {
+        free(lists[k].pos);
+        free(lists[k].val);
+    }
+    free(lists);
+    free(first);
     tl_tensor_clear(&c);
     tl_tensor_clear(&nind);
     tl_tensor_clear(&nval);

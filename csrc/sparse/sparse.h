@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/tensor.h"
 
@@ -23,6 +24,36 @@ typedef struct tl_sparse {
     int64_t blocksize[2]; /* BSR/BSC: values' block dims; (1, 1) for CSR/CSC */
     bool coalesced;       /* COO: indices sorted lexicographically, no duplicates (compressed: true) */
 } tl_sparse;
+
+/* The dtypes whose values sparse kernels add and multiply as a C type (tl_sparse_acc_dtype
+ * maps every other one onto these; expanding it needs <complex.h>). */
+#define TL_SPARSE_NATIVE_LIST(X) X(UINT8, uint8_t) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) \
+    X(INT64, int64_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t) X(FLOAT32, float)   \
+    X(FLOAT64, double) X(COMPLEX64, float complex) X(COMPLEX128, double complex)
+
+/* The dtype sums and products of dtype d run in (torch goes through float for these too):
+ * one rounding back to d gives the correctly rounded result. */
+static inline tl_dtype tl_sparse_acc_dtype(tl_dtype d)
+{
+    switch (d) {
+    case TL_FLOAT16: case TL_BFLOAT16: case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return TL_FLOAT32;
+    case TL_COMPLEX32: return TL_COMPLEX64;
+    default: return d;
+    }
+}
+
+/* dst[0, rb) = src[0, rb): fixed-size copies for the usual row sizes (inlined). */
+static inline void tl_copy_row(char *dst, const char *src, int64_t rb)
+{
+    switch (rb) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, (size_t)rb); break;
+    }
+}
 
 /* torch's name of a layout in messages: "Strided", "Sparse" (COO), "SparseCsr", ... */
 const char *tl_layout_cname(int layout);
@@ -51,10 +82,6 @@ int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t
 bool tl_coo_indices_sorted_unique(const tl_tensor *src);
 /* A coalesced copy: duplicates summed (bool: or), indices in lexicographic order. */
 int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src);
-/* torch's walk for sparse + sparse (same size and sparse_dim): both index lists read once,
- * in their stored order, taking the lesser entry, or both when equal. `out` is int64 (2, m):
- * row 0 the position in a of each result entry (-1: none), row 1 the position in b. */
-int tl_coo_merge_plan(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
 /* The strided tensor with the same elements (duplicates summed). */
 int tl_coo_to_dense(tl_tensor *out, const tl_tensor *src);
 /* keep[p] = whether any of the R contiguous elements of row p (of P) is non-zero (-0.0 is
@@ -79,6 +106,17 @@ int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
 /* -1, 0 or 1 as entry i of indices a compares with entry j of indices b (sd rows each) in
  * lexicographic order. */
 int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd);
+
+/* ---- sparse + sparse, sparse * sparse (sparse/coo_arith.c) ---- */
+
+/* a + b (same sparse sizes and sparse_dim) with torch's walk: both index lists read once in
+ * their stored order, the lesser entry taken, or both summed when equal (a merge when both
+ * are coalesced; the result is coalesced then). av/bv: the values of a and b promoted to one
+ * dtype, rows of one shape (b's already times alpha). */
+int tl_coo_add(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, const tl_tensor *b, const tl_tensor *bv);
+/* a * b of two coalesced tensors of one shape: the entries whose indices are in both, with
+ * av * bv (the values promoted to one dtype); coalesced. */
+int tl_coo_mul(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, const tl_tensor *b, const tl_tensor *bv);
 
 /* ---- op kernels (sparse/coo_ops.c) ---- */
 
