@@ -223,6 +223,9 @@ def multi_dot(tensors, *, out=None):
 
     The matrix product of a chain of 2-D tensors (the first and last may be 1-D vectors)."""
     tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, _C.TensorBase):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
     for i, t in enumerate(tensors):

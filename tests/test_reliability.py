@@ -322,6 +322,9 @@ WRONG_TYPES = [
     lambda: tl.bmm(tl.ones(1, 2, 2).to_sparse(), 1),
     lambda: tl.sparse.sampled_addmm(True, tl.float32, -1),
     lambda: tl.sparse.sampled_addmm(tl.ones(2, 2).to_sparse_csr(), 1, 2),
+    # the s20 campaign (seed 8, 200,000 calls): its only finding
+    lambda: tl.linalg.multi_dot((tl.float8_e4m3fn, -2)),
+    lambda: tl.linalg.multi_dot([tl.ones(2, 2), 3]),
 ]
 
 
