@@ -42,7 +42,7 @@ typedef struct {
 
 /* Adds val[k] * b[col[k]] for k in [k0, k0 + n) to the partial sums s0..s3 of the scope,
  * element k to s[(k - k0) % 4]: four chains, so the add latency does not serialize a row. */
-#define SPMV_DOT(T, I, k0, n)                                                                            \
+#define SPMV_DOT(T, I, k0, n)                                                                       \
     do {                                                                                            \
         const int64_t n_ = (n);                                                                     \
         const I *restrict c_ = col + (k0);                                                          \
@@ -72,7 +72,7 @@ typedef struct {
         for (int64_t i = 0; i < n; i++) m = (U)col[k0 + i] > m ? (U)col[k0 + i] : m;                \
         return n == 0 || m < K;                                                                     \
     }                                                                                               \
-    TL_CLONES_WIDE NO_VEC static void NAME(int64_t c0, int64_t c1, void *ctx)                              \
+    TL_CLONES_WIDE NO_VEC static void NAME(int64_t c0, int64_t c1, void *ctx)                       \
     {                                                                                               \
         spmm_ctx *x = ctx;                                                                          \
         const I *restrict crow = x->crow, *restrict col = x->col;                                   \
@@ -83,7 +83,7 @@ typedef struct {
         const U K = (U)(sizeof(I) == 4 && x->K > INT32_MAX ? (int64_t)INT32_MAX + 1 : x->K);        \
         int64_t r = x->bounds[c0];                                                                  \
         while (r < r1) {                                                                            \
-            /* the rows [r, re) whose elements fit one pass (at least row r) */                    \
+            /* the rows [r, re) whose elements fit one pass (at least row r) */                     \
             int64_t lo = crow[r], hi = lo, re = r;                                                  \
             if (lo < 0 || lo > nse) goto bad_crow;                                                  \
             while (re < r1) {                                                                       \
@@ -98,7 +98,7 @@ typedef struct {
                 for (int64_t k = lo; k < hi; k += SPMV_PASS) {                                      \
                     int64_t n = hi - k < SPMV_PASS ? hi - k : SPMV_PASS;                            \
                     if (!NAME##_inside(col, K, k, n)) goto bad_col;                                 \
-                    SPMV_DOT(T, I, k, n);                                                             \
+                    SPMV_DOT(T, I, k, n);                                                           \
                 }                                                                                   \
                 out[r] = (s0 + s1) + (s2 + s3);                                                     \
             } else {                                                                                \
@@ -106,7 +106,7 @@ typedef struct {
                 for (int64_t q = r, a = lo; q < re; q++) {                                          \
                     int64_t e = crow[q + 1];                                                        \
                     T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                               \
-                    SPMV_DOT(T, I, a, e - a);                                                         \
+                    SPMV_DOT(T, I, a, e - a);                                                       \
                     out[q] = (s0 + s1) + (s2 + s3);                                                 \
                     a = e;                                                                          \
                 }                                                                                   \
@@ -195,7 +195,7 @@ typedef struct {
                 return;                                                                             \
             }                                                                                       \
             uint64_t badcol = 0;                                                                    \
-            for (int64_t k = lo; k < hi; k++) badcol |= (uint64_t)(int64_t)col[k] >= K;            \
+            for (int64_t k = lo; k < hi; k++) badcol |= (uint64_t)(int64_t)col[k] >= K;             \
             if (badcol) {                                                                           \
                 __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED);                                     \
                 return;                                                                             \
