@@ -187,6 +187,96 @@ def test_product_kernel_refuses_bad_indices_and_balances_rows():
         tl.set_num_threads(old)
 
 
+def _kernel_case(rng, idx, nrows=3000, ncols=1500):
+    """A CSR matrix with the row shapes the product kernel treats apart: empty rows, short
+    rows batched into one pass, and long rows (1300 and 517 stored elements) spanning
+    several passes with lengths that are not multiples of 4; enough stored elements to be
+    split across threads."""
+    import scipy.sparse
+    m = scipy.sparse.random(nrows, ncols, density=0.01, format="lil", random_state=int(rng.integers(1 << 30)))
+    m[11, :] = 0
+    m[5, rng.choice(ncols, 1300, replace=False)] = rng.normal(size=1300)
+    m[nrows - 3, rng.choice(ncols, 517, replace=False)] = rng.normal(size=517)
+    m[40:60, :] = 0
+    m = m.tocsr()
+    m.sort_indices()
+    return m, m.indptr.astype(idx), m.indices.astype(idx)
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int64, np.int8])
+def test_product_kernel_paths_against_scipy(idx, dtype):
+    """CSR @ vector and CSR @ matrix for every panel width (vector panels, their tail, odd
+    widths), non-contiguous dense operands, 1 and 2 threads: the same values as SciPy (exact
+    modular sums for integers) and the same bits at every thread count."""
+    import scipy.sparse
+    rng = np.random.default_rng(7)
+    m, ip, ix = _kernel_case(rng, idx)
+    if np.dtype(dtype).kind in "iu":
+        data = rng.integers(-100, 100, size=m.nnz).astype(dtype)
+    else:
+        data = (m.data + 1j * rng.normal(size=m.nnz) if np.dtype(dtype).kind == "c" else m.data).astype(dtype)
+    s = tl.sparse_csr_tensor(tl.from_numpy(ip), tl.from_numpy(ix), tl.from_numpy(data), m.shape)
+    wide = {"c": np.complex128, "f": np.float64}.get(np.dtype(dtype).kind, np.int64)
+    ref = scipy.sparse.csr_array((data.astype(wide), m.indices, m.indptr), shape=m.shape)
+    operands = [rng.normal(size=m.shape[1])] + [rng.normal(size=(m.shape[1], n)) for n in (1, 3, 8, 31, 32, 45, 70, 130)]
+    operands.append(rng.normal(size=(3, m.shape[1])).T)            # transposed (strides 1, K)
+    operands.append(rng.normal(size=(m.shape[1], 2 * 17))[:, ::2])  # column step 2
+    old = tl.get_num_threads()
+    try:
+        for b in operands:
+            b = (b * 50).astype(dtype) if np.dtype(dtype).kind in "iu" else b.astype(dtype)
+            want = ref @ b.astype(ref.dtype)
+            got = []
+            for n in (1, 2):
+                tl.set_num_threads(n)
+                got.append((s @ tl.from_numpy(b)).numpy())
+            assert got[0].dtype == dtype and got[0].shape == want.shape
+            assert got[0].tobytes() == got[1].tobytes()  # the thread count changes no bit
+            if np.dtype(dtype).kind in "iu":
+                np.testing.assert_array_equal(got[0], want.astype(dtype))  # modular sums
+            else:
+                tol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-12
+                np.testing.assert_allclose(got[0], want, rtol=tol, atol=tol)
+    finally:
+        tl.set_num_threads(old)
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_product_kernel_edge_shapes_and_bad_indices(idx):
+    """nse 0, zero rows or columns, and a bad index placed in a long row's later pass or in a
+    chunk other threads run: torch's error, never a wild read."""
+    old = tl.get_num_threads()
+    try:
+        tl.set_num_threads(2)
+        for shape, n in (((5, 4), 3), ((0, 4), 2), ((5, 0), 2), ((5, 4), 0)):
+            s = tl.sparse_csr_tensor(tl.zeros(shape[0] + 1, dtype=tl.int32 if idx == np.int32 else tl.int64),
+                                     tl.tensor(np.zeros(0, idx)), tl.zeros(0), shape)
+            for b in (tl.ones(shape[1]), tl.ones(shape[1], n)):
+                r = s @ b
+                assert tuple(r.shape) == (shape[0],) + tuple(b.shape[1:]) and not r.numpy().any()
+        rng = np.random.default_rng(3)
+        m, ip, ix = _kernel_case(rng, idx)
+        for pos in (int(m.indptr[5]) + 900, int(m.indptr[-1]) - 7, int(m.indptr[2000]) + 1):
+            for bad in (m.shape[1], -1):
+                cols = ix.copy()
+                cols[pos] = bad
+                s = tl.sparse_csr_tensor(tl.from_numpy(ip), tl.from_numpy(cols), tl.from_numpy(m.data), m.shape,
+                                         check_invariants=False)
+                for b in (tl.ones(m.shape[1], dtype=tl.float64), tl.ones(m.shape[1], 9, dtype=tl.float64)):
+                    with pytest.raises(RuntimeError, match="0 <= col_indices < ncols"):
+                        s @ b
+        rows = ip.copy()
+        rows[2500] = rows[2501] + 1  # out of order in a later chunk
+        s = tl.sparse_csr_tensor(tl.from_numpy(rows), tl.from_numpy(ix), tl.from_numpy(m.data), m.shape,
+                                 check_invariants=False)
+        for b in (tl.ones(m.shape[1], dtype=tl.float64), tl.ones(m.shape[1], 4, dtype=tl.float64)):
+            with pytest.raises(RuntimeError, match="crow_indices"):
+                s @ b
+    finally:
+        tl.set_num_threads(old)
+
+
 # ---- 2:4 semi-structured (beyond torch: CUDA-only there) ------------------------------------
 
 def _two_four(rng, shape, dtype, fill=True):

@@ -1,11 +1,11 @@
 /* csr_matmul.c - CSR @ strided (SpMV for a vector, SpMM for a matrix): the one product
  * kernel of the compressed layouts (CSC, BSR and dense @ CSR are composed onto it in
- * tensorlib/_sparse_compressed.py). Rows are split across the thread pool into one
- * contiguous range per thread holding about the same number of stored elements (balanced
- * by nnz, not by rows: a few dense rows do not serialize the product). Each output row is
- * written by one thread, so no atomics; the index checks are inline (a flag, never a wild
- * read), so the indices are read once. Sums run in the operands' dtype (as torch), in an
- * order fixed by the code, so the AVX2/AVX-512 clones give the same bits. */
+ * tensorlib/_sparse_compressed.py). Rows are split into chunks holding about the same
+ * number of stored elements (balanced by nnz, not by rows: a few dense rows do not
+ * serialize the product), several per thread, claimed from the thread pool. Each output
+ * row is written by one thread, so no atomics; the index checks are inline (a flag, never
+ * a wild read). Sums run in the operands' dtype (as torch), in an order fixed by the code,
+ * so the result does not depend on the thread count or on the AVX2/AVX-512 clone. */
 #include <complex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +25,164 @@ typedef struct {
     int bad; /* 1: a compressed index out of order, 2: a plain index out of range */
 } spmm_ctx;
 
-/* The row loop for value type T and index type I. A vector row sums into four partial
- * sums (the floating-point add latency, not memory, bounds one chain). */
-#define SPMM_KERNEL(NAME, T, I)                                                                     \
-    TL_CLONES_WIDE static void NAME(int64_t c0, int64_t c1, void *p)                                \
+/* Stored elements whose plain indices one pass checks (then reads again from L1). A
+ * multiple of 4, so a row longer than a pass keeps its partial sums' phase across passes. */
+#define SPMV_PASS 512
+/* Chunks of at least this many stored elements; several per thread, so a thread the
+ * system preempts leaves its later chunks to the others. */
+#define SPMM_CHUNK_NSE 16384
+
+/* The vectorizers would pack the four partial sums into one vector register filled from
+ * scalar gathers (and spill the sums): slower than four scalar chains. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_VEC __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#else
+#define NO_VEC
+#endif
+
+/* Adds val[k] * b[col[k]] for k in [k0, k0 + n) to the partial sums s0..s3 of the scope,
+ * element k to s[(k - k0) % 4]: four chains, so the add latency does not serialize a row. */
+#define SPMV_DOT(T, I, k0, n)                                                                       \
+    do {                                                                                            \
+        const int64_t n_ = (n);                                                                     \
+        const I *restrict c_ = col + (k0);                                                          \
+        const T *restrict v_ = val + (k0);                                                          \
+        int64_t i_ = 0;                                                                             \
+        for (; i_ + 4 <= n_; i_ += 4) {                                                             \
+            s0 += v_[i_] * b[c_[i_]];                                                               \
+            s1 += v_[i_ + 1] * b[c_[i_ + 1]];                                                       \
+            s2 += v_[i_ + 2] * b[c_[i_ + 2]];                                                       \
+            s3 += v_[i_ + 3] * b[c_[i_ + 3]];                                                       \
+        }                                                                                           \
+        if (i_ < n_) s0 += v_[i_] * b[c_[i_]];                                                      \
+        if (i_ + 1 < n_) s1 += v_[i_ + 1] * b[c_[i_ + 1]];                                          \
+        if (i_ + 2 < n_) s2 += v_[i_ + 2] * b[c_[i_ + 2]];                                          \
+    } while (0)
+
+/* The vector product of rows [bounds[c0], bounds[c1]): a row's result is
+ * (s0 + s1) + (s2 + s3), an order fixed by the code whatever the vector width, thread
+ * count or pass split. The rows go in passes of at most SPMV_PASS stored elements (whole
+ * rows, or a piece of one longer row); a pass first checks its plain indices in one vector
+ * loop (unsigned max against the plain size, which also brings them to L1), so the product
+ * loop has no check and its gathers of b overlap freely. U: the unsigned type of I. */
+#define SPMV_KERNEL(NAME, T, I, U)                                                                  \
+    TL_CLONES_WIDE __attribute__((noinline)) static bool NAME##_inside(const I *restrict col, U K, int64_t k0, int64_t n) \
     {                                                                                               \
-        spmm_ctx *x = p;                                                                            \
+        U m = 0;                                                                                    \
+        for (int64_t i = 0; i < n; i++) m = (U)col[k0 + i] > m ? (U)col[k0 + i] : m;                \
+        return n == 0 || m < K;                                                                     \
+    }                                                                                               \
+    TL_CLONES_WIDE NO_VEC static void NAME(int64_t c0, int64_t c1, void *ctx)                       \
+    {                                                                                               \
+        spmm_ctx *x = ctx;                                                                          \
+        const I *restrict crow = x->crow, *restrict col = x->col;                                   \
+        const T *restrict val = x->val, *restrict b = x->b;                                         \
+        T *restrict out = x->out;                                                                   \
+        const int64_t nse = x->nse, r1 = x->bounds[c1];                                             \
+        /* a negative index is a large unsigned one; int32 indices never reach 2^31 */              \
+        const U K = (U)(sizeof(I) == 4 && x->K > INT32_MAX ? (int64_t)INT32_MAX + 1 : x->K);        \
+        int64_t r = x->bounds[c0];                                                                  \
+        while (r < r1) {                                                                            \
+            /* the rows [r, re) whose elements fit one pass (at least row r) */                     \
+            int64_t lo = crow[r], hi = lo, re = r;                                                  \
+            if (lo < 0 || lo > nse) goto bad_crow;                                                  \
+            while (re < r1) {                                                                       \
+                int64_t h = crow[re + 1];                                                           \
+                if (h < hi || h > nse) goto bad_crow;                                               \
+                if (h - lo > SPMV_PASS && re > r) break;                                            \
+                hi = h;                                                                             \
+                re++;                                                                               \
+            }                                                                                       \
+            if (re == r + 1 && hi - lo > SPMV_PASS) { /* one long row, in passes */                 \
+                T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                   \
+                for (int64_t k = lo; k < hi; k += SPMV_PASS) {                                      \
+                    int64_t n = hi - k < SPMV_PASS ? hi - k : SPMV_PASS;                            \
+                    if (!NAME##_inside(col, K, k, n)) goto bad_col;                                 \
+                    SPMV_DOT(T, I, k, n);                                                           \
+                }                                                                                   \
+                out[r] = (s0 + s1) + (s2 + s3);                                                     \
+            } else {                                                                                \
+                if (!NAME##_inside(col, K, lo, hi - lo)) goto bad_col;                              \
+                for (int64_t q = r, a = lo; q < re; q++) {                                          \
+                    int64_t e = crow[q + 1];                                                        \
+                    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                               \
+                    SPMV_DOT(T, I, a, e - a);                                                       \
+                    out[q] = (s0 + s1) + (s2 + s3);                                                 \
+                    a = e;                                                                          \
+                }                                                                                   \
+            }                                                                                       \
+            r = re;                                                                                 \
+        }                                                                                           \
+        return;                                                                                     \
+    bad_crow:                                                                                       \
+        __atomic_store_n(&x->bad, 1, __ATOMIC_RELAXED);                                             \
+        return;                                                                                     \
+    bad_col:                                                                                        \
+        __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED);                                             \
+    }
+
+/* The matrix product: per row, per panel of output columns, an accumulator row in
+ * registers sums v * b[col[k], panel] over the row's elements in order, then is stored
+ * once (each output element is written once, its terms added in element order whatever
+ * the panel width, thread count or clone). Real dtypes use 32-byte vectors (GCC vector
+ * extensions; written out, since the auto-vectorizer turns the panel loop into a scalar
+ * loop over memory): panels of 4 vectors, then of 1, then a scalar tail; complex ones
+ * scalar panels. */
+#define SPMM_AHEAD 16 /* elements ahead whose b rows are prefetched */
+#define SPMM_VPANEL(T, NV)                                                                          \
+    {                                                                                               \
+        VT acc[NV];                                                                                 \
+        memset(acc, 0, sizeof acc);                                                                 \
+        for (int64_t k = lo; k < hi; k++) {                                                         \
+            const T v = val[k];                                                                     \
+            const T *restrict br = b + (int64_t)col[k] * N + n0;                                    \
+            if (k + SPMM_AHEAD < nse) { /* no fault, whatever the index */                          \
+                const char *pf = (const char *)(b + (int64_t)col[k + SPMM_AHEAD] * N + n0);         \
+                __builtin_prefetch(pf);                                                             \
+                if (NV * 32 > 64) __builtin_prefetch(pf + 64);                                      \
+            }                                                                                       \
+            for (int q = 0; q < NV; q++) {                                                          \
+                VT xv;                                                                              \
+                memcpy(&xv, br + q * L, sizeof xv);                                                 \
+                acc[q] += v * xv;                                                                   \
+            }                                                                                       \
+        }                                                                                           \
+        memcpy(o + n0, acc, sizeof acc);                                                            \
+        n0 += NV * L;                                                                               \
+    }
+#define SPMM_TAIL(T, W)                                                                             \
+    if (n0 < N) {                                                                                   \
+        const int64_t w = N - n0;                                                                   \
+        T acc[W] = {0};                                                                             \
+        for (int64_t k = lo; k < hi; k++) {                                                         \
+            const T v = val[k];                                                                     \
+            const T *restrict br = b + (int64_t)col[k] * N + n0;                                    \
+            for (int64_t q = 0; q < w; q++) acc[q] += v * br[q];                                    \
+        }                                                                                           \
+        memcpy(o + n0, acc, sizeof(T) * (size_t)w);                                                 \
+    }
+#define SPMM_PANELS_VEC(T)                                                                          \
+    typedef T VT __attribute__((vector_size(32)));                                                  \
+    enum { L = 32 / sizeof(T) };                                                                    \
+    while (N - n0 >= 4 * L) SPMM_VPANEL(T, 4)                                                       \
+    while (N - n0 >= L) SPMM_VPANEL(T, 1)                                                           \
+    SPMM_TAIL(T, 32)
+#define SPMM_PANELS_SCALAR(T)                                                                       \
+    while (N - n0 >= 8) {                                                                           \
+        T acc[8] = {0};                                                                             \
+        for (int64_t k = lo; k < hi; k++) {                                                         \
+            const T v = val[k];                                                                     \
+            const T *restrict br = b + (int64_t)col[k] * N + n0;                                    \
+            for (int q = 0; q < 8; q++) acc[q] += v * br[q];                                        \
+        }                                                                                           \
+        memcpy(o + n0, acc, sizeof acc);                                                            \
+        n0 += 8;                                                                                    \
+    }                                                                                               \
+    SPMM_TAIL(T, 8)
+#define SPMM_KERNEL(NAME, T, I, PANELS)                                                             \
+    TL_CLONES_WIDE static void NAME(int64_t c0, int64_t c1, void *ctx)                              \
+    {                                                                                               \
+        spmm_ctx *x = ctx;                                                                          \
         const I *restrict crow = x->crow, *restrict col = x->col;                                   \
         const T *restrict val = x->val, *restrict b = x->b;                                         \
         T *restrict out = x->out;                                                                   \
@@ -43,56 +195,34 @@ typedef struct {
                 return;                                                                             \
             }                                                                                       \
             uint64_t badcol = 0;                                                                    \
-            if (N == 1) {                                                                           \
-                T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                   \
-                int64_t k = lo;                                                                     \
-                for (; k + 4 <= hi; k += 4) {                                                       \
-                    uint64_t j0 = (uint64_t)col[k], j1 = (uint64_t)col[k + 1];                      \
-                    uint64_t j2 = (uint64_t)col[k + 2], j3 = (uint64_t)col[k + 3];                  \
-                    badcol |= (j0 >= K) | (j1 >= K) | (j2 >= K) | (j3 >= K);                        \
-                    if (badcol) break;                                                              \
-                    s0 += val[k] * b[j0];                                                           \
-                    s1 += val[k + 1] * b[j1];                                                       \
-                    s2 += val[k + 2] * b[j2];                                                       \
-                    s3 += val[k + 3] * b[j3];                                                       \
-                }                                                                                   \
-                for (; !badcol && k < hi; k++) {                                                    \
-                    uint64_t j = (uint64_t)col[k];                                                  \
-                    badcol = j >= K;                                                                \
-                    if (!badcol) s0 += val[k] * b[j];                                               \
-                }                                                                                   \
-                out[r] = (s0 + s1) + (s2 + s3);                                                     \
-            } else {                                                                                \
-                T *restrict o = out + r * N;                                                        \
-                for (int64_t k = lo; k < hi && !badcol; k++) {                                      \
-                    uint64_t j = (uint64_t)col[k];                                                  \
-                    badcol = j >= K;                                                                \
-                    if (badcol) break;                                                              \
-                    const T v = val[k];                                                             \
-                    const T *restrict br = b + j * N;                                               \
-                    for (int64_t q = 0; q < N; q++) o[q] += v * br[q];                              \
-                }                                                                                   \
-            }                                                                                       \
+            for (int64_t k = lo; k < hi; k++) badcol |= (uint64_t)(int64_t)col[k] >= K;             \
             if (badcol) {                                                                           \
                 __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED);                                     \
                 return;                                                                             \
             }                                                                                       \
+            T *restrict o = out + r * N;                                                            \
+            int64_t n0 = 0;                                                                         \
+            PANELS(T)                                                                               \
         }                                                                                           \
     }
 
-/* The value dtypes with a native C product (others are cast by the caller). */
-#define SPMM_DTYPES(X) X(FLOAT32, float) X(FLOAT64, double) X(COMPLEX64, float complex)             \
-    X(COMPLEX128, double complex) X(INT64, int64_t) X(INT32, int32_t) X(INT16, int16_t) X(INT8, int8_t) \
-    X(UINT8, uint8_t)
+/* The value dtypes with a native C product (others are cast by the caller), and whether
+ * the product's panels are vectors. */
+#define SPMM_DTYPES(X) X(FLOAT32, float, VEC) X(FLOAT64, double, VEC) X(COMPLEX64, float complex, SCALAR) \
+    X(COMPLEX128, double complex, SCALAR) X(INT64, int64_t, VEC) X(INT32, int32_t, VEC) X(INT16, int16_t, VEC) \
+    X(INT8, int8_t, VEC) X(UINT8, uint8_t, VEC)
 
-#define DEFINE(ID, T) SPMM_KERNEL(spmm_##ID##_i32, T, int32_t) SPMM_KERNEL(spmm_##ID##_i64, T, int64_t)
+#define DEFINE(ID, T, P)                                                                            \
+    SPMV_KERNEL(spmv_##ID##_i32, T, int32_t, uint32_t) SPMV_KERNEL(spmv_##ID##_i64, T, int64_t, uint64_t) \
+    SPMM_KERNEL(spmm_##ID##_i32, T, int32_t, SPMM_PANELS_##P)                                       \
+    SPMM_KERNEL(spmm_##ID##_i64, T, int64_t, SPMM_PANELS_##P)
 SPMM_DTYPES(DEFINE)
 #undef DEFINE
 
 bool tl_csr_matmul_supports(int dtype)
 {
     switch (dtype) {
-#define CASE(ID, T) case TL_##ID:
+#define CASE(ID, T, P) case TL_##ID:
         SPMM_DTYPES(CASE)
 #undef CASE
         return true;
@@ -101,10 +231,10 @@ bool tl_csr_matmul_supports(int dtype)
 }
 
 /* bounds[0..nc]: row ranges holding about nse / nc stored elements each. */
-static void balance(const void *crow, bool i32, int64_t M, int64_t nse, int nc, int64_t *bounds)
+static void balance(const void *crow, bool i32, int64_t M, int64_t nse, int64_t nc, int64_t *bounds)
 {
     bounds[0] = 0;
-    for (int c = 1; c < nc; c++) {
+    for (int64_t c = 1; c < nc; c++) {
         int64_t want = nse * c / nc, lo = bounds[c - 1], hi = M;
         while (lo < hi) { /* first row whose start reaches `want` */
             int64_t mid = lo + (hi - lo) / 2;
@@ -123,14 +253,16 @@ int tl_csr_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     int64_t M = a->sizes[0], K = a->sizes[1], N = b->ndim == 2 ? b->sizes[1] : 1, nse = s->plain.sizes[0];
     int64_t osz[2] = {M, N};
     tl_tensor ci = {0}, pi = {0}, val = {0}, bc = {0};
-    int rc = -1, nc = tl_get_num_threads();
-    if (nse < TL_GRAIN_SIZE || M < 2) nc = 1;
-    if (nc > M) nc = (int)M;
+    int rc = -1, nt = tl_get_num_threads();
+    int64_t nc = nse / SPMM_CHUNK_NSE; /* chunks balanced by nnz, 8 per thread at most */
+    if (nc > (int64_t)nt * 8) nc = (int64_t)nt * 8;
+    if (nt < 2 || nse < TL_GRAIN_SIZE || nc < 1) nc = 1;
+    if (nc > M) nc = M > 1 ? M : 1;
     int64_t *bounds = malloc(sizeof(int64_t) * (size_t)(nc + 1));
     if (!bounds) return tl_err(TL_ERR_MEMORY, "out of memory");
     if (tl_contiguous(&ci, &s->indices, TL_MEMFMT_CONTIGUOUS) < 0 || tl_contiguous(&pi, &s->plain, TL_MEMFMT_CONTIGUOUS) < 0 ||
         tl_contiguous(&val, &s->values, TL_MEMFMT_CONTIGUOUS) < 0 || tl_contiguous(&bc, b, TL_MEMFMT_CONTIGUOUS) < 0 ||
-        tl_tensor_empty(out, b->ndim, osz, dt, a->device, true) < 0) /* b 1-D: (M,) */
+        tl_tensor_empty(out, b->ndim, osz, dt, a->device, false) < 0) /* b 1-D: (M,); every element written */
         goto done;
     bool i32 = ci.dtype == TL_INT32;
     const char *crow = tl_data(&ci);
@@ -146,7 +278,8 @@ int tl_csr_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     spmm_ctx x = {crow, tl_data(&pi), tl_data(&val), tl_data(&bc), tl_data(out), bounds, N, K, nse, 0};
     void (*fn)(int64_t, int64_t, void *) = NULL;
     switch (dt) {
-#define CASE(ID, T) case TL_##ID: fn = i32 ? spmm_##ID##_i32 : spmm_##ID##_i64; break;
+#define CASE(ID, T, P)                                                                              \
+    case TL_##ID: fn = N == 1 ? (i32 ? spmv_##ID##_i32 : spmv_##ID##_i64) : (i32 ? spmm_##ID##_i32 : spmm_##ID##_i64); break;
         SPMM_DTYPES(CASE)
 #undef CASE
     default:
