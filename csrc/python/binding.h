@@ -14,6 +14,9 @@ typedef struct {
     PyObject_HEAD
     tl_tensor t;
     PyObject *weakreflist;
+    /* Tensor._base: the tensor a view was made from (the root, never itself a view), owned;
+     * NULL for tensors that are not views. Set in one place, the gate (python/gate.c). */
+    PyObject *base;
 } TensorObject;
 
 typedef struct { PyObject_HEAD tl_dtype dtype; } DtypeObject;

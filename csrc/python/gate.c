@@ -58,6 +58,43 @@ static PyObject *dispatch_sparse(const char *name, PyObject *sparse, PyObject *c
     return tl_gate_refuse(name, sparse);
 }
 
+/* ---- view tracking (Tensor._base) ----
+ * Every op's result passes here, so views are recognised in one place: a fresh tensor that
+ * shares the storage of a tensor argument is a view of it, and its _base is that argument's
+ * root (torch keeps the root, never a view). A result that is one of the arguments (in-place
+ * ops, out=, ops returning self) is not a new view. torch does not count detach() and
+ * view(dtype) as views, although they share storage. */
+
+static void set_base(PyObject *r, PyObject *const *args, Py_ssize_t n)
+{
+    if (!tl_is_tensor(r) || ((TensorObject *)r)->base) return;
+    const tl_storage *s = TL_TENSOR(r)->storage;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (args[i] == r) return;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = args[i];
+        if (!tl_is_tensor(o) || TL_TENSOR(o)->storage != s) continue;
+        PyObject *root = ((TensorObject *)o)->base ? ((TensorObject *)o)->base : o;
+        ((TensorObject *)r)->base = Py_NewRef(root);
+        return;
+    }
+}
+
+/* Marks the views among an op's result (a tensor, or a tuple/list of them); returns r. */
+static PyObject *note_views(PyObject *r, const char *op, PyObject *const *args, Py_ssize_t n)
+{
+    if (!r || n == 0 || !strcmp(op, "detach") || (!strcmp(op, "view") && n > 1 && Py_TYPE(args[1]) == &Dtype_Type))
+        return r;
+    if (PyTuple_Check(r) || PyList_Check(r)) {
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(r);
+        PyObject **items = PySequence_Fast_ITEMS(r);
+        for (Py_ssize_t j = 0; j < m; j++) set_base(items[j], args, n);
+    } else {
+        set_base(r, args, n);
+    }
+    return r;
+}
+
 /* ---- the gated callable: module functions and (as a method descriptor) Tensor methods ---- */
 
 typedef struct {
@@ -115,11 +152,12 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *sp = first_sparse(args, n + nkw);
     if (sp) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
-    if (g->module) return call_def(g->def, g->module, args, n, kwnames);
+    const char *op = g->def->ml_name;
+    if (g->module) return note_views(call_def(g->def, g->module, args, n, kwnames), op, args, n + nkw);
     if (n < 1 || !tl_is_tensor(args[0]))
         return PyErr_Format(PyExc_TypeError, "descriptor '%s' for 'tensorlib._C.TensorBase' objects needs an argument",
-                            g->def->ml_name);
-    return call_def(g->def, args[0], args + 1, n - 1, kwnames);
+                            op);
+    return note_views(call_def(g->def, args[0], args + 1, n - 1, kwnames), op, args, n + nkw);
 }
 
 static PyObject *gate_descr_get(PyObject *self, PyObject *obj, PyObject *type)
@@ -251,7 +289,8 @@ static binaryfunc orig_mp_subscript;
 static PyObject *gated_mp_subscript(PyObject *a, PyObject *key)
 {
     PyObject *args[2] = {a, key};
-    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL) : orig_mp_subscript(a, key);
+    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL)
+                        : note_views(orig_mp_subscript(a, key), "__getitem__", args, 1);
 }
 
 static objobjargproc orig_mp_ass_subscript;
@@ -282,13 +321,13 @@ static PyObject *gated_get(PyObject *self, void *closure)
 {
     getter_orig *o = closure;
     if (is_sparse(self)) return dispatch_sparse(o->name, self, &self, 1, NULL);
-    return o->get(self, NULL);
+    return note_views(o->get(self, NULL), o->name, &self, 1);
 }
 
 static const char *const getter_passthrough[] = {"shape", "dtype", "device", "layout", "ndim", "is_cuda", "is_cpu",
                                                  "is_meta", "is_sparse", "is_sparse_csr", "is_quantized",
                                                  "is_mkldnn", "is_nested", "requires_grad", "is_leaf", "grad",
-                                                 "grad_fn", "itemsize", "names", NULL};
+                                                 "grad_fn", "itemsize", "names", "_base", NULL};
 
 int tl_gate_init_type(void)
 {

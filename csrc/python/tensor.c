@@ -23,6 +23,7 @@ static void tensor_dealloc(TensorObject *self)
 {
     if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
     tl_tensor_clear(&self->t);
+    Py_CLEAR(self->base);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -82,6 +83,12 @@ static int set_names(PyObject *self, PyObject *v, void *c)
 static PyObject *get_T(PyObject *self, void *c);
 static PyObject *get_mT(PyObject *self, void *c);
 
+static PyObject *get_base(PyObject *self, void *c)
+{
+    PyObject *b = ((TensorObject *)self)->base;
+    return Py_NewRef(b ? b : Py_None);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, NULL, "The size of each dimension, as a tensorlib.Size.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
@@ -105,6 +112,7 @@ static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dimension (None where unnamed).", NULL},
     {"T", get_T, NULL, "All dims reversed.", NULL},
     {"mT", get_mT, NULL, "The last two dims swapped.", NULL},
+    {"_base", get_base, NULL, "The tensor this view was made from (None when not a view), as torch.", NULL},
     {NULL},
 };
 
