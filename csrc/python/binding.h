@@ -143,6 +143,8 @@ int tl_warn_out_resized(const char *old_shape, const char *new_shape);
  * and dispatches sparse ones to the registered sparse implementation or refuses them with
  * torch's NotImplementedError. module NULL makes a Tensor method descriptor. */
 PyObject *tl_gate_new(PyMethodDef *def, PyObject *module);
+/* For the sparse primitives: no layout dispatch, but tensors on other devices refused. */
+PyObject *tl_gate_new_primitive(PyMethodDef *def, PyObject *module);
 /* Gates TensorBase's operator slots, getters, indexing and buffer export (before PyType_Ready). */
 int tl_gate_init_type(void);
 /* Gates TensorBase's own methods (after PyType_Ready). */
