@@ -16,7 +16,7 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
      * point or not at all (no op dispatches to CUDA yet). */
     tl_device dev = ops[0]->device;
     for (int k = 1; k < nops; k++)
-        if (ops[k] && !(ops[k]->device.type == TL_DEV_CPU && ops[k]->ndim == 0) &&
+        if (ops[k] && !tl_device_eq(ops[k]->device, dev) && !(ops[k]->device.type == TL_DEV_CPU && ops[k]->ndim == 0) &&
             tl_device_expect(dev, ops[k]->device) < 0)
             return -1;
     if (dev.type != TL_DEV_CPU && dev.type != TL_DEV_META)

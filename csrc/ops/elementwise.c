@@ -400,8 +400,8 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             if (same) dom = t;
         }
         /* torch's common device: the first operand that is not a 0-d CPU tensor (those go with any device) */
-        tl_device dev = tin[0] ? tin[0]->device : (tl_device){0};
-        for (int k = 0; k < c->nin; k++) {
+        tl_device dev = tin[0] ? tin[0]->device : (tl_device){TL_DEV_CPU, -1};
+        for (int k = 0; dev.type == TL_DEV_CPU && (!tin[0] || tin[0]->ndim == 0) && k < c->nin; k++) {
             const tl_tensor *t = c->in[k].t;
             if (t && (t->device.type != TL_DEV_CPU || t->ndim > 0)) {
                 dev = t->device;

@@ -6,8 +6,9 @@
  * or raises torch's NotImplementedError (a RuntimeError) naming the op and the backend.
  * Dense kernels therefore never see a sparse tensor. Tensors on other devices (meta, CUDA)
  * pass only into the ops listed as handling them (device_ops below); results are checked
- * for views (Tensor._base). The sparse primitives themselves
- * (python/sparse.c) and the layout-blind queries listed in `passthrough` are not gated. */
+ * for views (Tensor._base). The sparse primitives themselves (python/sparse.c,
+ * sparse_compressed.c) pass the device check only, and the layout-blind queries listed in
+ * `passthrough` are not gated. */
 #include "python/binding.h"
 
 #include <string.h>
