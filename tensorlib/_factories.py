@@ -30,14 +30,14 @@ def _check_no_grad(requires_grad):
 
 def _device_ok(device):
     """The device object (None for None); a CUDA device loads tensorlib.cuda, which raises
-    torch's error when CUDA cannot be used; other non-CPU devices have no backend."""
+    torch's error when CUDA cannot be used; meta needs nothing; other devices have no backend."""
     if device is None:
         return None
     d = device if isinstance(device, _C.device) else _C.device(device)
     if d.type == "cuda":
         from . import cuda
         cuda._lazy_init()
-    elif d.type != "cpu":
+    elif d.type not in ("cpu", "meta"):
         raise RuntimeError(f"tensorlib: no backend is loaded for device type '{d.type}'")
     return d
 

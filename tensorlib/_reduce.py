@@ -476,7 +476,7 @@ def _zero_dim_pair(op, input, dim, k=1):
         dim_index(input, dim)
     if k != 1:
         raise RuntimeError(f"{op}(): selected number k out of range for dimension 0")
-    return input.clone(), _C.zeros((), dtype=_C.int64)
+    return input.clone(), _C.zeros((), dtype=_C.int64, device=input.device)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):

@@ -366,8 +366,18 @@ class Tensor(_C.TensorBase):
         return -1 if self.device.type == "cpu" else self.device.index
 
     def detach_(self):
-        """Detaches in place: self (tensorlib keeps no autograd graph)."""
+        """Detaches in place: self (tensorlib keeps no autograd graph); views refuse, as torch."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         return self
+
+    def _is_view(self):
+        """True when this tensor is a view of another (its ``_base``), as torch."""
+        return self._base is not None
 
     def is_inference(self):
         """False: tensorlib has no inference mode, so no tensor is an inference tensor."""

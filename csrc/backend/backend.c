@@ -8,7 +8,7 @@
 #include "core/tensor.h"
 #include "ops/copy.h"
 
-static const tl_device_backend *registry[TL_NUM_DEVICE_TYPES];
+static const tl_device_backend *registry[TL_NUM_DEVICE_TYPES] = {[TL_DEV_META] = &tl_meta_backend};
 
 const tl_device_backend *tl_backend_get(int device_type)
 {
@@ -17,7 +17,7 @@ const tl_device_backend *tl_backend_get(int device_type)
 
 int tl_backend_register(int device_type, const tl_device_backend *b)
 {
-    if (device_type <= TL_DEV_CPU || device_type >= TL_NUM_DEVICE_TYPES)
+    if (device_type <= TL_DEV_CPU || device_type == TL_DEV_META || device_type >= TL_NUM_DEVICE_TYPES)
         return tl_err(TL_ERR_VALUE, "tensorlib: cannot register a backend for device type %d", device_type);
     if (b && (b->abi_version != TL_BACKEND_ABI_VERSION || b->size != sizeof(tl_device_backend)))
         return tl_err(TL_ERR_RUNTIME, "tensorlib: the %s backend was built for backend ABI version %u "
@@ -65,6 +65,13 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
     tl_dtype dtype = (tl_dtype)dtype_;
     tl_tensor tmp = {0};
     const tl_tensor *from = src;
+    if (src->device.type == TL_DEV_META && dev.type != TL_DEV_META)
+        return tl_err(TL_ERR_NOTIMPL, "Cannot copy out of meta tensor; no data!");
+    if (dev.type == TL_DEV_META) { /* no bytes to move: the geometry a CPU copy would have */
+        tl_tensor like = tl_tensor_geom(src, src->ndim, src->sizes, src->strides);
+        like.device = dev;
+        return tl_tensor_empty_like(out, &like, dtype, TL_MEMFMT_PRESERVE);
+    }
     if (src->device.type == TL_DEV_CPU) {
         if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         from = &tmp;

@@ -65,6 +65,10 @@ typedef struct tl_core_api {
     int (*dtype_from_name)(const char *name);
 } tl_core_api;
 
+/* The meta device's backend (backend/meta.c), registered from the start. */
+extern const tl_device_backend tl_meta_backend;
+/* torch's NotImplementedError for an op that has no meta implementation; returns -1. */
+int tl_meta_refuse(const char *op);
 /* The registered backend of a device type, or NULL. */
 const tl_device_backend *tl_backend_get(int device_type);
 int tl_backend_register(int device_type, const tl_device_backend *backend);

@@ -2,6 +2,7 @@
 #include "core/device.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -44,4 +45,19 @@ int tl_device_parse(const char *s, tl_device *out)
     out->type = (int16_t)type;
     out->index = (int16_t)idx;
     return 0;
+}
+
+static void device_str(tl_device d, char *buf, size_t n)
+{
+    if (d.index >= 0) snprintf(buf, n, "%s:%d", tl_device_type_names[d.type], d.index);
+    else snprintf(buf, n, "%s", tl_device_type_names[d.type]);
+}
+
+int tl_device_expect(tl_device expected, tl_device got)
+{
+    if (tl_device_eq(expected, got)) return 0;
+    char e[32], g[32];
+    device_str(expected, e, sizeof e);
+    device_str(got, g, sizeof g);
+    return tl_err(TL_ERR_RUNTIME, "Tensor on device %s is not on the expected device %s!", g, e);
 }

@@ -25,5 +25,8 @@ extern const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES];
 static inline bool tl_device_eq(tl_device a, tl_device b) { return a.type == b.type && a.index == b.index; }
 /* Parses "cpu", "cuda:1", "meta"; returns -1 with the error set on a malformed string. */
 int tl_device_parse(const char *s, tl_device *out);
+/* torch's RuntimeError "Tensor on device X is not on the expected device Y!" when got and
+ * expected differ; 0 otherwise. */
+int tl_device_expect(tl_device expected, tl_device got);
 
 #endif

@@ -10,12 +10,18 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
 {
     int64_t st[TL_MAX_DIMS][TL_ITER_MAX_OPS];
     int64_t sh[TL_MAX_DIMS];
-    /* The CPU kernels run over host memory only; device tensors reach their backend's
-     * kernels before this point or not at all (no op dispatches to CUDA yet). */
-    for (int k = 0; k < nops; k++)
-        if (ops[k] && ops[k]->device.type != TL_DEV_CPU)
-            return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
-                          tl_device_type_names[ops[k]->device.type]);
+    /* The CPU kernels run over host memory only. Operands share the output's device (a 0-d
+     * CPU tensor goes with any, as in torch); a meta iteration checks the shapes and then
+     * runs no loop (see below); other devices reach their backend's kernels before this
+     * point or not at all (no op dispatches to CUDA yet). */
+    tl_device dev = ops[0]->device;
+    for (int k = 1; k < nops; k++)
+        if (ops[k] && !tl_device_eq(ops[k]->device, dev) && !(ops[k]->device.type == TL_DEV_CPU && ops[k]->ndim == 0) &&
+            tl_device_expect(dev, ops[k]->device) < 0)
+            return -1;
+    if (dev.type != TL_DEV_CPU && dev.type != TL_DEV_META)
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
+                      tl_device_type_names[dev.type]);
     it->nops = nops;
     it->numel = 1;
     /* Broadcast every operand onto the shape; dims stored innermost first. */
@@ -36,6 +42,7 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
         }
     }
     for (int k = 0; k < nops; k++) it->data[k] = tl_data(ops[k]);
+    if (dev.type == TL_DEV_META) it->numel = 0; /* meta: shapes checked, no elements to visit */
     if (it->numel == 0) {
         it->ndim = 1;
         it->shape[0] = 0;

@@ -79,7 +79,9 @@ static tl_loop_fn cast_loop_or_err(tl_dtype from, tl_dtype to)
 int tl_copy_(tl_tensor *dst, const tl_tensor *src)
 {
     if (tl_check_writable(dst) < 0) return -1;
-    if (dst->device.type != src->device.type)
+    bool meta = dst->device.type == TL_DEV_META;
+    if (src->device.type == TL_DEV_META && !meta) return tl_err(TL_ERR_NOTIMPL, "Cannot copy out of meta tensor; no data!");
+    if (dst->device.type != src->device.type && !meta)
         return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
     tl_loop_fn loop = cast_loop_or_err((tl_dtype)src->dtype, (tl_dtype)dst->dtype);
     if (!loop) return -1;
@@ -90,6 +92,13 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         if (tl_broadcast_shapes(dst->sizes, dst->ndim, src->sizes, src->ndim, shp, &n) < 0) return -1;
         return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                       tl_shape_str(dst->sizes, dst->ndim, (char[512]){0}, 512), tl_shape_str(shp, n, (char[512]){0}, 512));
+    }
+    if (meta) { /* any source copies into a meta tensor: only the broadcast is checked */
+        tl_tensor from = tl_tensor_geom(src, src->ndim, src->sizes, src->strides);
+        from.device = dst->device;
+        const tl_tensor *ops[2] = {dst, &from};
+        tl_iter it;
+        return tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, 0);
     }
     if (tl_check_internal_overlap(dst) < 0) return -1;
     if (tl_may_overlap(dst, src)) {
@@ -125,6 +134,7 @@ int tl_fill_(tl_tensor *t, tl_scalar s)
 {
     char buf[16];
     if (tl_check_writable(t) < 0) return -1;
+    if (t->device.type == TL_DEV_META) return 0; /* no elements to fill */
     if (t->device.type != TL_DEV_CPU) /* host loop below; no device fill kernel yet */
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
                       tl_device_type_names[t->device.type]);

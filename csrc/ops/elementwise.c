@@ -261,8 +261,6 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         if (!t) continue;
         if (t->layout != TL_LAYOUT_STRIDED)
             return tl_err(TL_ERR_NOTIMPL, "%s: sparse operands are not supported by the strided elementwise kernels", c->name);
-        if (tin[0] && t->device.type != tin[0]->device.type)
-            return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices");
         if (k > 0 || ndim > 0 || t->ndim > 0) {
             if (tl_broadcast_shapes(shape, ndim, t->sizes, t->ndim, shape, &ndim) < 0) return -1;
         }
@@ -310,7 +308,10 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         tl_dtype want = c->in_compute[k] >= 0 ? (tl_dtype)c->in_compute[k] : cdt;
         const tl_tensor *t = c->in[k].t;
         if (!t || (t->ndim == 0 && t->dtype != want)) {
-            tl_scalar s = t ? tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype) : c->in[k].s;
+            /* a device tensor's value is not read on the host (meta has none; the iterator refuses
+             * other devices) */
+            tl_scalar s = !t ? c->in[k].s : t->device.type != TL_DEV_CPU ? tl_scalar_int(0)
+                                                                         : tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype);
             if (tl_scalar_to_bytes(s, want, sbuf[k]) < 0) return -1;
             memset(&sst[k], 0, sizeof sst[k]);
             sst[k].refcnt = 1;
@@ -397,8 +398,17 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             for (int i = 0; same && i < ndim; i++) same = t->sizes[i] == shape[i];
             if (same) dom = t;
         }
+        /* torch's common device: the first operand that is not a 0-d CPU tensor (those go with any device) */
+        tl_device dev = tin[0] ? tin[0]->device : (tl_device){TL_DEV_CPU, -1};
+        for (int k = 0; dev.type == TL_DEV_CPU && (!tin[0] || tin[0]->ndim == 0) && k < c->nin; k++) {
+            const tl_tensor *t = c->in[k].t;
+            if (t && (t->device.type != TL_DEV_CPU || t->ndim > 0)) {
+                dev = t->device;
+                break;
+            }
+        }
         int rc = dom && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
-                                               : tl_tensor_empty(out, ndim, shape, odt, tin[0] ? tin[0]->device : (tl_device){0}, false);
+                                               : tl_tensor_empty(out, ndim, shape, odt, dev, false);
         if (rc < 0) return -1;
     }
     if (has_names || dst->mode != TL_EW_NEW) {

@@ -404,7 +404,7 @@ int tl_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_scalar alph
     int nd = c->ndim;
     tl_dtype dt = (tl_dtype)c->dtype;
     int64_t K = a->sizes[nd - 1];
-    if (tl_numel(c) == 0) return 0;
+    if (tl_numel(c) == 0 || c->device.type == TL_DEV_META) return 0; /* meta: the result's geometry is all */
     if (K == 0) /* empty sum: c = beta * c */
         return tl_scalar_is_zero(beta) ? tl_fill_(c, tl_scalar_int(0)) : scale_(c, beta);
     if (dt == TL_FLOAT16 || dt == TL_BFLOAT16) return gemm_half(c, a, b, alpha, beta);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -228,12 +229,15 @@ static void fill_u64(uint64_t *dst, int64_t n, tl_generator *g)
 
 /* ---- dtype plumbing ---- */
 
-static int check_dtype_usable(const tl_tensor *t, const char *kernel)
+/* meta_ok: the sampler returns before drawing for a meta tensor (nothing to fill). */
+static int check_dtype_usable(const tl_tensor *t, const char *kernel, bool meta_ok)
 {
     tl_dtype d = (tl_dtype)t->dtype;
     if (tl_dtype_is_shell(d) || d == TL_COMPLEX32)
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "%s", kernel);
-    if (t->device.type != TL_DEV_CPU) return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
+    if (t->device.type == TL_DEV_META && !meta_ok) return tl_meta_refuse(kernel);
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META)
+        return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
     return tl_check_writable(t);
 }
 
@@ -270,7 +274,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
 {
     tl_dtype d = (tl_dtype)t->dtype;
     int64_t n = tl_numel(t);
-    if (n == 0) return 0;
+    if (n == 0 || t->device.type == TL_DEV_META) return 0;
     if (g->kind == TL_RNG_MT19937) return tl_mt_sample_(t, g, dist, a, b);
     bool cplx = tl_dtype_is_complex(d);
     tl_dtype real = tl_dtype_to_real(d);
@@ -297,7 +301,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
 
 int tl_random_dist_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
 {
-    if (check_dtype_usable(t, "random") < 0) return -1;
+    if (check_dtype_usable(t, "random", true) < 0) return -1;
     switch (dist) {
     case TL_DIST_UNIFORM:
         if (check_float(t, "check_uniform_bounds", true) < 0) return -1;
@@ -381,7 +385,7 @@ static const char *c_type_name(tl_dtype d)
 int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, bool has_to, int64_t to)
 {
     tl_dtype d = (tl_dtype)t->dtype;
-    if (check_dtype_usable(t, "random_") < 0) return -1;
+    if (check_dtype_usable(t, "random_", true) < 0) return -1;
     if (tl_dtype_is_complex(d))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "random_from_to_range_calc");
     uint64_t range; /* 0 means all 2^64 values */
@@ -407,7 +411,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
         range = (uint64_t)hi - (uint64_t)from + 1;
     }
     int64_t n = tl_numel(t);
-    if (n == 0) return 0;
+    if (n == 0 || t->device.type == TL_DEV_META) return 0;
     tl_tensor tmp = {0};
     if (tl_tensor_empty(&tmp, t->ndim, t->sizes, TL_INT64, t->device, false) < 0) return -1;
     uint64_t *u = (uint64_t *)tl_data(&tmp);
@@ -431,7 +435,8 @@ static int dense_f64(tl_tensor *out, const tl_tensor *src, int nd, const int64_t
 
 int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
 {
-    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_") < 0) return -1;
+    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0)
+        return -1;
     if (!tl_dtype_is_float((tl_dtype)p->dtype))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(p->dtype), "bernoulli_tensor_cpu_p_");
     tl_tensor pd = {0}, v = {0};
@@ -510,7 +515,7 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
 
 int tl_randperm_(tl_tensor *t, tl_generator *g)
 {
-    if (check_dtype_usable(t, "randperm_cpu") < 0) return -1;
+    if (check_dtype_usable(t, "randperm_cpu", false) < 0) return -1;
     int64_t n = t->ndim == 1 ? t->sizes[0] : 0;
     if (n == 0) return 0;
     if (tl_dtype_is_float((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))

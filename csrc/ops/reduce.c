@@ -517,6 +517,11 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         return tl_err(TL_ERR_RUNTIME, "output with shape [] doesn't match the broadcast shape %s",
                       tl_shape_str(ones, x->ndim, b, sizeof b));
     }
+    if (x->device.type == TL_DEV_META) { /* the result's geometry only: no elements to reduce */
+        int rc = tl_tensor_empty(out, n, sizes, rd, x->device, false);
+        if (rc == 0 && (rc = tl_tensor_set_names(out, names)) < 0) tl_tensor_clear(out);
+        return rc;
+    }
     tl_tensor cast = {0}, res = {0}, kv = {0};
     const tl_tensor *src = x;
     tl_rplan p;

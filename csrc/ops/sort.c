@@ -422,11 +422,24 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
                    bool sorted, int64_t k, int64_t L, bool keepdim)
 {
     uint64_t mask = x->ndim ? (uint64_t)1 << d : 1;
-    tl_rplan p;
+    tl_rplan p = {0};
     tl_tensor rv = {0}, ri = {0}, kv = {0}, ki = {0};
     int64_t sizes[TL_MAX_DIMS];
     int32_t names[TL_MAX_DIMS];
     int n = 0, rc;
+    /* output shapes */
+    bool drop = !keepdim && L == 1 && (kind != JOB_SORT && kind != JOB_TOPK);
+    for (int i = 0; i < x->ndim; i++) {
+        if (i == d && drop) continue;
+        sizes[n] = i == d ? L : x->sizes[i];
+        names[n] = x->names ? x->names[i] : TL_NAME_NONE;
+        n++;
+    }
+    if (x->device.type == TL_DEV_META) { /* the results' geometry only */
+        rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
+        if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
+        goto names;
+    }
     /* float32 rows are read in place (keys are made per element); other floats as float64 */
     rc = tl_rplan_init(&p, x, mask, x->dtype == TL_FLOAT32 ? TL_FLOAT32 : tl_sort_key_dtype((tl_dtype)x->dtype), false);
     if (rc < 0) return -1;
@@ -442,14 +455,6 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
         int64_t grain = TL_GRAIN_SIZE / (cost ? cost : 1);
         tl_parallel_for(p.M, grain > 0 ? grain : 1, job_rows, &j);
         if (j.failed) rc = tl_err(TL_ERR_MEMORY, "out of memory");
-    }
-    /* output shapes */
-    bool drop = !keepdim && L == 1 && (kind != JOB_SORT && kind != JOB_TOPK);
-    for (int i = 0; i < x->ndim; i++) {
-        if (i == d && drop) continue;
-        sizes[n] = i == d ? L : x->sizes[i];
-        names[n] = x->names ? x->names[i] : TL_NAME_NONE;
-        n++;
     }
     if (rc == 0) rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
     if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
@@ -473,6 +478,7 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
             tl_tensor_clear(&v);
         }
     }
+names:
     if (rc == 0) rc = tl_tensor_set_names(values, names);
     if (rc == 0) rc = tl_tensor_set_names(indices, names);
     tl_rplan_free(&p);

@@ -248,6 +248,12 @@ int tl_conv_scalar(PyObject *o, tl_scalar *out)
     }
     if (tl_is_tensor(o) && tl_numel(TL_TENSOR(o)) == 1) {
         const tl_tensor *t = TL_TENSOR(o);
+        if (t->device.type != TL_DEV_CPU) { /* item() reads a host copy, or raises torch's error (meta) */
+            PyObject *v = PyObject_CallMethod(o, "item", NULL);
+            int rc = v ? tl_conv_scalar(v, out) : -1;
+            Py_XDECREF(v);
+            return rc;
+        }
         *out = tl_scalar_from_bytes(tl_data(t), (tl_dtype)t->dtype);
         return 0;
     }

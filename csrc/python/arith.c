@@ -601,6 +601,7 @@ static PyObject *m_ew_real(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     int imag;
     if (n != 2 || tensor_or_raise(a[0], "real", "input", 1) < 0 || tl_conv_flag(a[1], &imag) < 0) return NULL;
+    if (!imag && !tl_dtype_is_complex((tl_dtype)TL_TENSOR(a[0])->dtype)) return Py_NewRef(a[0]); /* torch: self */
     TL_NEW_TENSOR(r, tl_ew_real_view(&r->t, TL_TENSOR(a[0]), imag));
     return (PyObject *)r;
 }

@@ -17,7 +17,7 @@ int tl_py_device_ready(tl_device *dev)
     }
     const tl_device_backend *b = tl_backend_get(dev->type);
     if (tl_backend_check(*dev) < 0) { tl_raise(); return -1; }
-    if (b && dev->index < 0) {
+    if (b && b->current_device && dev->index < 0) {
         int idx = b->current_device();
         if (idx < 0) { tl_raise(); return -1; }
         dev->index = (int16_t)idx;

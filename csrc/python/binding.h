@@ -14,6 +14,9 @@ typedef struct {
     PyObject_HEAD
     tl_tensor t;
     PyObject *weakreflist;
+    /* Tensor._base: the tensor a view was made from (the root, never itself a view), owned;
+     * NULL for tensors that are not views. Set in one place, the gate (python/gate.c). */
+    PyObject *base;
 } TensorObject;
 
 typedef struct { PyObject_HEAD tl_dtype dtype; } DtypeObject;
@@ -139,6 +142,8 @@ int tl_warn_out_resized(const char *old_shape, const char *new_shape);
  * and dispatches sparse ones to the registered sparse implementation or refuses them with
  * torch's NotImplementedError. module NULL makes a Tensor method descriptor. */
 PyObject *tl_gate_new(PyMethodDef *def, PyObject *module);
+/* For the sparse primitives: no layout dispatch, but tensors on other devices refused. */
+PyObject *tl_gate_new_primitive(PyMethodDef *def, PyObject *module);
 /* Gates TensorBase's operator slots, getters, indexing and buffer export (before PyType_Ready). */
 int tl_gate_init_type(void);
 /* Gates TensorBase's own methods (after PyType_Ready). */

@@ -4,34 +4,120 @@
  * a list/tuple argument) it calls the strided implementation directly; otherwise it calls
  * the handler registered for that op name by tensorlib/_sparse.py (the (op, layout) table),
  * or raises torch's NotImplementedError (a RuntimeError) naming the op and the backend.
- * Dense kernels therefore never see a sparse tensor. The sparse primitives themselves
- * (python/sparse.c) and the layout-blind queries listed in `passthrough` are not gated. */
+ * Dense kernels therefore never see a sparse tensor. Tensors on other devices (meta, CUDA)
+ * pass only into the ops listed as handling them (device_ops below); results are checked
+ * for views (Tensor._base). The sparse primitives themselves (python/sparse.c,
+ * sparse_compressed.c) pass the device check only, and the layout-blind queries listed in
+ * `passthrough` are not gated. */
 #include "python/binding.h"
 
 #include <string.h>
 
+#include "backend/backend.h"
+
 static PyObject *handlers; /* dict: op name -> callable taking the op's arguments */
 
 static inline bool is_sparse(PyObject *o) { return tl_is_tensor(o) && TL_TENSOR(o)->layout != TL_LAYOUT_STRIDED; }
+/* A tensor that needs the gate: sparse, or on a device other than the CPU. */
+static inline bool is_special(const tl_tensor *t) { return t->layout != TL_LAYOUT_STRIDED || t->device.type != TL_DEV_CPU; }
 
 /* The first sparse tensor among args (or in a list/tuple arg), or a sparse layout object
- * (a factory's layout=); NULL when there is none. */
-static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
+ * (a factory's layout=); else the first tensor on a device other than the CPU; NULL when
+ * there is neither (one scan, as cheap as the sparse test alone). */
+static PyObject *first_special(PyObject *const *args, Py_ssize_t n)
 {
+    PyObject *dev = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = args[i];
         if (tl_is_tensor(o)) {
+            if (!is_special(TL_TENSOR(o))) continue;
             if (TL_TENSOR(o)->layout != TL_LAYOUT_STRIDED) return o;
+            if (!dev) dev = o;
         } else if (Py_TYPE(o) == &Layout_Type) {
             if (((LayoutObject *)o)->layout != TL_LAYOUT_STRIDED) return o;
         } else if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
             Py_ssize_t m = PySequence_Fast_GET_SIZE(o);
             PyObject **items = PySequence_Fast_ITEMS(o);
-            for (Py_ssize_t j = 0; j < m; j++)
+            for (Py_ssize_t j = 0; j < m; j++) {
+                if (!tl_is_tensor(items[j]) || !is_special(TL_TENSOR(items[j]))) continue;
                 if (is_sparse(items[j])) return items[j];
+                if (!dev) dev = items[j];
+            }
+        }
+    }
+    return dev;
+}
+
+/* The first tensor on a device other than the CPU among args (or in a list/tuple arg). */
+static PyObject *first_device(PyObject *const *args, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = args[i];
+        if (tl_is_tensor(o) && TL_TENSOR(o)->device.type != TL_DEV_CPU) return o;
+        if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+            Py_ssize_t m = PySequence_Fast_GET_SIZE(o);
+            PyObject **items = PySequence_Fast_ITEMS(o);
+            for (Py_ssize_t j = 0; j < m; j++)
+                if (tl_is_tensor(items[j]) && TL_TENSOR(items[j])->device.type != TL_DEV_CPU) return items[j];
         }
     }
     return NULL;
+}
+
+static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
+{
+    PyObject *o = first_special(args, n);
+    return o && (!tl_is_tensor(o) || is_sparse(o)) ? o : NULL;
+}
+
+/* ---- device tensors ----
+ * Ops whose C implementation handles tensors on other devices: geometry only (views, queries),
+ * the strided iterator (element-wise ops, copies, casts, fills: it runs no loop for meta
+ * and refuses other devices), or an explicit meta path that shapes the result and returns
+ * (reductions, sort/topk/max(dim), products, samplers, cat). Every other op refuses a device
+ * tensor here, before any kernel could read device memory on the host (meta memory is a
+ * guard page). The element-wise tables (arith.c) are accepted as a whole. */
+static const char *const device_ops[] = {
+    /* geometry, queries, copies */
+    "as_strided", "contiguous", "clone", "copy_", "data_ptr", "detach", "diagonal", "expand", "narrow", "permute",
+    "reshape", "select", "squeeze", "unsqueeze", "storage_offset", "stride", "t", "transpose", "unfold", "view", "to",
+    "is_contiguous", "is_non_overlapping_and_dense", "is_shared", "item", "tolist", "numpy", "requires_grad_",
+    "fill_", "zero_", "untyped_storage", "bfloat16", "bool", "byte", "cdouble", "cfloat", "chalf", "char", "double",
+    "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat",
+    /* factories */
+    "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
+    /* explicit meta paths */
+    "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
+    "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
+    NULL};
+
+static bool in_table(const PyMethodDef *d, const PyMethodDef *table)
+{
+    for (; table->ml_name; table++)
+        if (table == d) return true;
+    return false;
+}
+
+static bool device_ok(const PyMethodDef *d)
+{
+    if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
+    for (int i = 0; device_ops[i]; i++)
+        if (!strcmp(device_ops[i], d->ml_name)) return true;
+    return false;
+}
+
+/* torch's refusal of an op without a kernel for the tensor's device. */
+static PyObject *refuse_device(const char *op, PyObject *t)
+{
+    tl_device dev = TL_TENSOR(t)->device;
+    if (dev.type == TL_DEV_META) {
+        tl_meta_refuse(op[0] == '_' ? op + 1 : op);
+        return tl_raise();
+    }
+    return PyErr_Format(PyExc_NotImplementedError,
+                        "Could not run 'aten::%s' with arguments from the '%s' backend. This could be because the "
+                        "operator doesn't exist for this backend.", op[0] == '_' ? op + 1 : op,
+                        dev.type == TL_DEV_CUDA ? "CUDA" : tl_device_type_names[dev.type]);
 }
 
 static const char *backend_name(PyObject *t)
@@ -58,12 +144,57 @@ static PyObject *dispatch_sparse(const char *name, PyObject *sparse, PyObject *c
     return tl_gate_refuse(name, sparse);
 }
 
+/* ---- view tracking (Tensor._base) ----
+ * Every op's result passes here, so views are recognised in one place: a fresh tensor that
+ * shares the storage of a tensor argument is a view of it, and its _base is that argument's
+ * root (torch keeps the root, never a view). A result that is one of the arguments (in-place
+ * ops, out=, ops returning self) is not a new view. torch does not count detach() and
+ * view(dtype) as views, although they share storage. */
+
+/* torch does not count these as views although their results share storage. */
+static bool not_a_view_op(const char *op, PyObject *const *args, Py_ssize_t n)
+{
+    return !strcmp(op, "detach") || (!strcmp(op, "view") && n > 1 && Py_TYPE(args[1]) == &Dtype_Type);
+}
+
+static void set_base(PyObject *r, const char *op, PyObject *const *args, Py_ssize_t n)
+{
+    if (!tl_is_tensor(r) || ((TensorObject *)r)->base) return;
+    const tl_storage *s = TL_TENSOR(r)->storage;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (args[i] == r) return;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = args[i];
+        if (!tl_is_tensor(o) || TL_TENSOR(o)->storage != s) continue;
+        if (not_a_view_op(op, args, n)) return;
+        PyObject *root = ((TensorObject *)o)->base ? ((TensorObject *)o)->base : o;
+        ((TensorObject *)r)->base = Py_NewRef(root);
+        return;
+    }
+}
+
+/* Marks the views among an op's result (a tensor, or a tuple/list of them); returns r. */
+static PyObject *note_views(PyObject *r, const char *op, PyObject *const *args, Py_ssize_t n)
+{
+    if (!r) return r;
+    if (PyTuple_Check(r) || PyList_Check(r)) {
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(r);
+        PyObject **items = PySequence_Fast_ITEMS(r);
+        for (Py_ssize_t j = 0; j < m; j++) set_base(items[j], op, args, n);
+    } else {
+        set_base(r, op, args, n);
+    }
+    return r;
+}
+
 /* ---- the gated callable: module functions and (as a method descriptor) Tensor methods ---- */
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     PyMethodDef *def;
+    bool device_ok; /* device_ok(def) */
+    bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
 
@@ -113,13 +244,15 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
 {
     GateObject *g = (GateObject *)callable;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *sp = first_sparse(args, n + nkw);
-    if (sp) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
-    if (g->module) return call_def(g->def, g->module, args, n, kwnames);
+    PyObject *sp = g->primitive ? first_device(args, n + nkw) : first_special(args, n + nkw);
+    if (sp && (!tl_is_tensor(sp) || is_sparse(sp))) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
+    if (sp && !g->device_ok) return refuse_device(g->def->ml_name, sp);
+    const char *op = g->def->ml_name;
+    if (g->module) return note_views(call_def(g->def, g->module, args, n, kwnames), op, args, n + nkw);
     if (n < 1 || !tl_is_tensor(args[0]))
         return PyErr_Format(PyExc_TypeError, "descriptor '%s' for 'tensorlib._C.TensorBase' objects needs an argument",
-                            g->def->ml_name);
-    return call_def(g->def, args[0], args + 1, n - 1, kwnames);
+                            op);
+    return note_views(call_def(g->def, args[0], args + 1, n - 1, kwnames), op, args, n + nkw);
 }
 
 static PyObject *gate_descr_get(PyObject *self, PyObject *obj, PyObject *type)
@@ -198,7 +331,7 @@ static bool passes(const char *name)
     return false;
 }
 
-PyObject *tl_gate_new(PyMethodDef *def, PyObject *module)
+static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
 {
     if (passes(def->ml_name))
         return module ? PyCFunction_NewEx(def, module, NULL) : PyDescr_NewMethod(&TensorBase_Type, def);
@@ -206,10 +339,15 @@ PyObject *tl_gate_new(PyMethodDef *def, PyObject *module)
     if (!g) return NULL;
     g->vectorcall = gate_vectorcall;
     g->def = def;
+    g->device_ok = !primitive && device_ok(def);
+    g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
     return (PyObject *)g;
 }
+
+PyObject *tl_gate_new(PyMethodDef *def, PyObject *module) { return gate_new(def, module, false); }
+PyObject *tl_gate_new_primitive(PyMethodDef *def, PyObject *module) { return gate_new(def, module, true); }
 
 /* ---- TensorBase's slots: each original is kept and called through a gated twin ---- */
 
@@ -273,7 +411,8 @@ static binaryfunc orig_mp_subscript;
 static PyObject *gated_mp_subscript(PyObject *a, PyObject *key)
 {
     PyObject *args[2] = {a, key};
-    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL) : orig_mp_subscript(a, key);
+    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL)
+                        : note_views(orig_mp_subscript(a, key), "__getitem__", args, 1);
 }
 
 static objobjargproc orig_mp_ass_subscript;
@@ -304,13 +443,13 @@ static PyObject *gated_get(PyObject *self, void *closure)
 {
     getter_orig *o = closure;
     if (is_sparse(self)) return dispatch_sparse(o->name, self, &self, 1, NULL);
-    return o->get(self, NULL);
+    return note_views(o->get(self, NULL), o->name, &self, 1);
 }
 
 static const char *const getter_passthrough[] = {"shape", "dtype", "device", "layout", "ndim", "is_cuda", "is_cpu",
                                                  "is_meta", "is_sparse", "is_sparse_csr", "is_quantized",
                                                  "is_mkldnn", "is_nested", "requires_grad", "is_leaf", "grad",
-                                                 "grad_fn", "itemsize", "names", NULL};
+                                                 "grad_fn", "itemsize", "names", "_base", NULL};
 
 int tl_gate_init_type(void)
 {

@@ -75,18 +75,21 @@ PyMODINIT_FUNC PyInit__C(void)
     if (tl_init_errors(m) < 0 || tl_py_add_backend_api(m) < 0 || tl_init_types(m) < 0
         || tl_init_tensor(m, tensor_tables) < 0 || tl_random_init(m) < 0)
         goto fail;
-    /* module functions go through the layout gate (python/gate.c); the sparse primitives not */
-    for (int i = 0; module_tables[i]; i++)
-        for (PyMethodDef *d = module_tables[i]; d->ml_name; d++) {
-            PyObject *f = tl_gate_new(d, m);
-            if (!f || PyModule_AddObject(m, d->ml_name, f) < 0) {
-                Py_XDECREF(f);
-                goto fail;
+    /* module functions go through the layout gate (python/gate.c); the sparse primitives
+     * through its device check only */
+    PyMethodDef *const primitive_tables[] = {tl_module_methods_sparse, tl_module_methods_sparse_compressed, NULL};
+    for (int p = 0; p < 2; p++) {
+        PyMethodDef *const *tables = p ? primitive_tables : module_tables;
+        for (int i = 0; tables[i]; i++)
+            for (PyMethodDef *d = tables[i]; d->ml_name; d++) {
+                PyObject *f = p ? tl_gate_new_primitive(d, m) : tl_gate_new(d, m);
+                if (!f || PyModule_AddObject(m, d->ml_name, f) < 0) {
+                    Py_XDECREF(f);
+                    goto fail;
+                }
             }
-        }
-    if (PyModule_AddFunctions(m, tl_module_methods_sparse) < 0 || PyModule_AddFunctions(m, tl_module_methods_gate) < 0 ||
-        PyModule_AddFunctions(m, tl_module_methods_sparse_compressed) < 0)
-        goto fail;
+    }
+    if (PyModule_AddFunctions(m, tl_module_methods_gate) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

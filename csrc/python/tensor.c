@@ -23,6 +23,7 @@ static void tensor_dealloc(TensorObject *self)
 {
     if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
     tl_tensor_clear(&self->t);
+    Py_CLEAR(self->base);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -82,6 +83,12 @@ static int set_names(PyObject *self, PyObject *v, void *c)
 static PyObject *get_T(PyObject *self, void *c);
 static PyObject *get_mT(PyObject *self, void *c);
 
+static PyObject *get_base(PyObject *self, void *c)
+{
+    PyObject *b = ((TensorObject *)self)->base;
+    return Py_NewRef(b ? b : Py_None);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, NULL, "The size of each dimension, as a tensorlib.Size.", NULL},
     {"dtype", get_dtype, NULL, "The element type.", NULL},
@@ -105,6 +112,7 @@ static PyGetSetDef tensor_getset[] = {
     {"names", get_names, set_names, "The name of each dimension (None where unnamed).", NULL},
     {"T", get_T, NULL, "All dims reversed.", NULL},
     {"mT", get_mT, NULL, "The last two dims swapped.", NULL},
+    {"_base", get_base, NULL, "The tensor this view was made from (None when not a view), as torch.", NULL},
     {NULL},
 };
 
@@ -140,10 +148,10 @@ static PyObject *m_stride(FASTARGS) { return dim_query(self, args, nargs, kwname
 static PyObject *m_dim(PyObject *self, PyObject *u) { return PyLong_FromLong(SELF->ndim); }
 static PyObject *m_numel(PyObject *self, PyObject *u) { return PyLong_FromLongLong(tl_numel(SELF)); }
 static PyObject *m_storage_offset(PyObject *self, PyObject *u) { return PyLong_FromLongLong(SELF->offset); }
-/* torch reports 0 for a tensor without elements, whatever its storage */
+/* torch reports 0 for a tensor without elements, whatever its storage, and for meta tensors */
 static PyObject *m_data_ptr(PyObject *self, PyObject *u)
 {
-    return PyLong_FromVoidPtr(tl_numel(SELF) ? tl_data(SELF) : NULL);
+    return PyLong_FromVoidPtr(tl_numel(SELF) && SELF->device.type != TL_DEV_META ? tl_data(SELF) : NULL);
 }
 static PyObject *m_element_size(PyObject *self, PyObject *u) { return PyLong_FromLong(tl_itemsize(SELF)); }
 static PyObject *m_has_names(PyObject *self, PyObject *u) { return PyBool_FromLong(SELF->names != NULL); }
@@ -669,6 +677,15 @@ static int one_element(PyObject *self, const char *what)
         PyErr_Format(PyExc_RuntimeError, "%s is not supported for %s", what, tl_dtype_infos[SELF->dtype].name);
         return -1;
     }
+    if (SELF->device.type == TL_DEV_META) {
+        PyErr_SetString(PyExc_RuntimeError, "Tensor.item() cannot be called on meta tensors");
+        return -1;
+    }
+    if (SELF->device.type != TL_DEV_CPU && strcmp(what, "item") != 0) { /* item() reads a host copy */
+        PyErr_Format(PyExc_NotImplementedError, "tensorlib: %s() of a %s tensor is not implemented yet; use item()", what,
+                     tl_device_type_names[SELF->device.type]);
+        return -1;
+    }
     return 0;
 }
 
@@ -681,8 +698,8 @@ static PyObject *elem_to_py(const char *p, tl_dtype dt)
 
 static PyObject *m_item(PyObject *self, PyObject *u)
 {
-    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "item");
     if (one_element(self, "item") < 0) return NULL;
+    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "item");
     return elem_to_py(tl_data(SELF), (tl_dtype)SELF->dtype);
 }
 
@@ -908,7 +925,8 @@ static int mp_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
         return res ? 0 : -1;
     }
     if (rc < 0) { Py_DECREF(r); return -1; }
-    if (tl_is_tensor(value) && TL_TENSOR(value)->ndim == 0 && TL_TENSOR(value)->dtype != TL_FLOAT4_E2M1FN_X2) {
+    if (tl_is_tensor(value) && TL_TENSOR(value)->ndim == 0 && TL_TENSOR(value)->dtype != TL_FLOAT4_E2M1FN_X2 &&
+        TL_TENSOR(value)->device.type == TL_DEV_CPU) {
         /* a 0-d value fills, as torch does (so it may alias the destination) */
         rc = tl_fill_(&r->t, tl_scalar_from_bytes(tl_data(TL_TENSOR(value)), (tl_dtype)TL_TENSOR(value)->dtype));
     } else if (tl_is_tensor(value)) {
@@ -1080,9 +1098,9 @@ int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
         return -1;
     for (int k = 0; extra[k]; k++) {
         for (PyMethodDef *d = extra[k]; d->ml_name; d++) {
-            /* every method goes through the layout gate but the sparse primitives themselves */
-            PyObject *f = extra[k] == tl_tensor_methods_sparse ? PyDescr_NewMethod(&TensorBase_Type, d)
-                                                               : tl_gate_new(d, NULL);
+            /* every method goes through the layout gate but the sparse primitives themselves,
+             * which pass its device check only */
+            PyObject *f = extra[k] == tl_tensor_methods_sparse ? tl_gate_new_primitive(d, NULL) : tl_gate_new(d, NULL);
             if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
             Py_DECREF(f);
         }
