@@ -23,6 +23,7 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
                       tl_device_type_names[dev.type]);
     it->nops = nops;
+    it->flags = flags;
     it->numel = 1;
     /* Broadcast every operand onto the shape; dims stored innermost first. */
     for (int d = 0; d < ndim; d++) {
@@ -41,7 +42,10 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
                               (long long)sh[d], (long long)size, src);
         }
     }
-    for (int k = 0; k < nops; k++) it->data[k] = tl_data(ops[k]);
+    for (int k = 0; k < nops; k++) {
+        it->data[k] = tl_data(ops[k]);
+        it->isz[k] = tl_itemsize(ops[k]);
+    }
     if (dev.type == TL_DEV_META) it->numel = 0; /* meta: shapes checked, no elements to visit */
     if (it->numel == 0) {
         it->ndim = 1;
@@ -154,6 +158,7 @@ static void run_chunk(int64_t b, int64_t e, void *p)
 void tl_iter_run(const tl_iter *it, tl_loop_fn fn, void *ctx, int64_t grain)
 {
     if (it->numel == 0) return;
+    if (tl_iter_run_tiled(it, fn, ctx, grain)) return;
     if (grain <= 0 || it->numel < grain) {
         tl_iter_run_range(it, fn, ctx, 0, it->numel);
         return;

@@ -13,44 +13,6 @@
 #include "named/unify.h"
 #include "ops/view.h"
 
-/* Cache-blocked 2-D copy for transposes: the iterator's inner dim walks the output
- * contiguously while the input jumps a whole row per element. */
-#define TILE 32
-typedef struct { const tl_iter *it; tl_loop_fn loop; } tile_args;
-
-/* Copies the column blocks [b, e) of TILE output columns each. */
-static void tile_cols(int64_t b, int64_t e, void *p)
-{
-    const tile_args *a = p;
-    const tl_iter *it = a->it;
-    int64_t n0 = it->shape[0], n1 = it->shape[1];
-    for (int64_t b1 = b; b1 < e; b1++) {
-        int64_t j0 = b1 * TILE, j1 = j0 + TILE < n1 ? j0 + TILE : n1;
-        for (int64_t i0 = 0; i0 < n0; i0 += TILE) {
-            int64_t len = i0 + TILE < n0 ? TILE : n0 - i0;
-            for (int64_t j = j0; j < j1; j++) {
-                char *ptr[2] = {it->data[0] + j * it->strides[1][0] + i0 * it->strides[0][0],
-                                it->data[1] + j * it->strides[1][1] + i0 * it->strides[0][1]};
-                a->loop(ptr, it->strides[0], len, NULL);
-            }
-        }
-    }
-}
-
-static int try_tiled_copy(const tl_iter *it, tl_loop_fn loop)
-{
-    if (it->ndim != 2) return 0;
-    int64_t in_inner = it->strides[0][1], in_outer = it->strides[1][1];
-    int64_t out_inner = it->strides[0][0];
-    if (in_inner == 0 || in_outer == 0 || llabs(in_inner) <= llabs(in_outer) || llabs(out_inner) > 16) return 0;
-    if (it->shape[0] < 2 * TILE || it->shape[1] < 2 * TILE) return 0;
-    int64_t nb1 = (it->shape[1] + TILE - 1) / TILE;
-    tile_args a = {it, loop};
-    int64_t per_block = it->shape[0] * TILE;
-    tl_parallel_for(nb1, per_block >= TL_GRAIN_SIZE ? 1 : TL_GRAIN_SIZE / per_block + 1, tile_cols, &a);
-    return 1;
-}
-
 static bool same_shape(const tl_tensor *a, const tl_tensor *b)
 {
     return a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * a->ndim);
@@ -124,8 +86,7 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
     }
     const tl_tensor *ops[2] = {dst, src};
     tl_iter it;
-    if (tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, 0) < 0) return -1;
-    if (try_tiled_copy(&it, loop)) return 0;
+    if (tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, TL_ITER_TILE_INPUTS) < 0) return -1;
     tl_iter_run(&it, loop, NULL, TL_GRAIN_SIZE * 4);
     return 0;
 }

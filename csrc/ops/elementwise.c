@@ -420,7 +420,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     for (int k = 0; k < c->nin; k++)
         if (ops[k + 1] != &st[k]) ops[k + 1] = c->in[k].t;
     tl_iter it;
-    if (tl_iter_init(&it, m.nops, ops, shape, ndim, 0) < 0) return -1;
+    if (tl_iter_init(&it, m.nops, ops, shape, ndim, TL_ITER_TILE_INPUTS) < 0) return -1;
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
     else memset(&prm, 0, sizeof prm);

@@ -1,6 +1,7 @@
 /* module.c - the tensorlib._C extension module: assembles the types and functions. */
 #include "python/binding.h"
 
+#include "core/iter.h"
 #include "core/parallel.h"
 
 static PyObject *m_get_num_threads(PyObject *m, PyObject *u) { return PyLong_FromLong(tl_get_num_threads()); }
@@ -14,6 +15,12 @@ static PyObject *m_set_num_threads(PyObject *m, PyObject *n)
     }
     tl_set_num_threads((int)v);
     Py_RETURN_NONE;
+}
+
+/* _tiled_loops(): how many loops ran through the iterator's tiled path (for the tests). */
+static PyObject *m_tiled_loops(PyObject *m, PyObject *u)
+{
+    return PyLong_FromLongLong(__atomic_load_n(&tl_iter_tiled_runs, __ATOMIC_RELAXED));
 }
 
 /* _write_out(result, out, fname, exact_dtype): out= for ops computed by value in Python. */
@@ -32,6 +39,7 @@ static PyObject *m_write_out(PyObject *m, PyObject *const *a, Py_ssize_t n)
 
 static PyMethodDef module_methods[] = {
     {"_write_out", (PyCFunction)(void (*)(void))m_write_out, METH_FASTCALL, "_write_out(result, out, fname, exact_dtype)"},
+    {"_tiled_loops", m_tiled_loops, METH_NOARGS, "How many loops took the iterator's tiled path (tests)."},
     {"get_num_threads", m_get_num_threads, METH_NOARGS, "Number of threads tensorlib's ops (and OpenBLAS) use."},
     {"set_num_threads", m_set_num_threads, METH_O, "Sets the number of threads for tensorlib's ops and OpenBLAS."},
     {NULL},

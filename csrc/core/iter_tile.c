@@ -1,0 +1,250 @@
+/* iter_tile.c - the iterator's tiled loop for operands in different layouts.
+ *
+ * When an input walks the iteration's inner dim with a large stride but is contiguous
+ * along another dim (b in `a + b.T`, the source of `x.T.contiguous()`), the plain loop
+ * hands the kernel one strided element at a time. Here the iteration runs in tiles of
+ * TILE_ROWS rows of that other dim by up to the whole inner dim: each such input's tile is
+ * transposed into a scratch buffer that stays in cache (reading runs of whole cache lines,
+ * 4x4 register blocks for 4-byte elements), and the kernel gets each row of the tile with
+ * that input contiguous, the other operands as they were. Only iterators built
+ * with TL_ITER_TILE_INPUTS take this path (operand 0 is the only one written), and never
+ * when a buffered input shares memory with operand 0, so results never depend on the
+ * order the tiles run in. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/iter.h"
+#include "core/parallel.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define TILE_ROWS 64          /* rows of the inputs' contiguous dim per tile: 256 bytes of float32 read at a time */
+#define TILE_BYTES (128 << 10) /* scratch per buffered input, at most (stays in L2) */
+#define TILE_MAX_BUF 3        /* inputs buffered at most (binary and ternary ops) */
+#define TILE_MIN_NUMEL 4096
+#define TILE_PREFETCH 16      /* source rows read ahead: their lines are in different pages */
+
+/* dst[j * ld + i] = src[j * sj + i * si] for j < nr, i < nc (ld in elements); the source
+ * reads run along j. Lines TILE_PREFETCH columns ahead are prefetched: the hardware does
+ * not follow strides that cross pages. */
+#define TRANSPOSE_FN(NAME, T)                                                                \
+    static void NAME(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj) \
+    {                                                                                        \
+        T *d = (T *)dst;                                                                     \
+        for (int64_t i = 0; i < nc; i++, src += si) {                                        \
+            if (i + TILE_PREFETCH < nc) __builtin_prefetch(src + TILE_PREFETCH * si);        \
+            for (int64_t j = 0; j < nr; j++) memcpy(&d[j * ld + i], src + j * sj, sizeof(T)); \
+        }                                                                                    \
+    }
+typedef struct { uint64_t lo, hi; } tile_u128;
+TRANSPOSE_FN(transpose1, uint8_t)
+TRANSPOSE_FN(transpose2, uint16_t)
+TRANSPOSE_FN(transpose16, tile_u128)
+#if defined(__SSE2__)
+TRANSPOSE_FN(transpose4_any, uint32_t)
+TRANSPOSE_FN(transpose8_any, uint64_t)
+/* 4x4 blocks of 4-byte elements in registers when the source runs forward along j. */
+static void transpose4(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj)
+{
+    if (sj != 4) {
+        transpose4_any(dst, ld, src, nr, nc, si, sj);
+        return;
+    }
+    float *d = (float *)dst;
+    int64_t i = 0;
+    for (; i + 4 <= nc; i += 4) {
+        const char *s = src + i * si;
+        if (i + TILE_PREFETCH < nc)
+            for (int a = 0; a < 4; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
+        int64_t j = 0;
+        for (; j + 4 <= nr; j += 4) {
+            __m128 r0 = _mm_loadu_ps((const float *)(s + 4 * j)), r1 = _mm_loadu_ps((const float *)(s + si + 4 * j));
+            __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * si + 4 * j)), r3 = _mm_loadu_ps((const float *)(s + 3 * si + 4 * j));
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            _mm_storeu_ps(d + j * ld + i, r0);
+            _mm_storeu_ps(d + (j + 1) * ld + i, r1);
+            _mm_storeu_ps(d + (j + 2) * ld + i, r2);
+            _mm_storeu_ps(d + (j + 3) * ld + i, r3);
+        }
+        if (j < nr) transpose4_any((char *)(d + j * ld + i), ld, s + 4 * j, nr - j, 4, si, sj);
+    }
+    if (i < nc) transpose4_any((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+}
+/* 2x2 blocks of 8-byte elements. */
+static void transpose8(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj)
+{
+    if (sj != 8) {
+        transpose8_any(dst, ld, src, nr, nc, si, sj);
+        return;
+    }
+    double *d = (double *)dst;
+    int64_t i = 0;
+    for (; i + 2 <= nc; i += 2) {
+        const char *s = src + i * si;
+        if (i + TILE_PREFETCH < nc)
+            for (int a = 0; a < 2; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
+        int64_t j = 0;
+        for (; j + 2 <= nr; j += 2) {
+            __m128d r0 = _mm_loadu_pd((const double *)(s + 8 * j)), r1 = _mm_loadu_pd((const double *)(s + si + 8 * j));
+            _mm_storeu_pd(d + j * ld + i, _mm_unpacklo_pd(r0, r1));
+            _mm_storeu_pd(d + (j + 1) * ld + i, _mm_unpackhi_pd(r0, r1));
+        }
+        if (j < nr) transpose8_any((char *)(d + j * ld + i), ld, s + 8 * j, nr - j, 2, si, sj);
+    }
+    if (i < nc) transpose8_any((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+}
+#else
+TRANSPOSE_FN(transpose4, uint32_t)
+TRANSPOSE_FN(transpose8, uint64_t)
+#endif
+#undef TRANSPOSE_FN
+
+typedef void (*transpose_fn)(char *, int64_t, const char *, int64_t, int64_t, int64_t, int64_t);
+
+static transpose_fn transpose_for(int64_t isz)
+{
+    switch (isz) {
+    case 1: return transpose1;
+    case 2: return transpose2;
+    case 4: return transpose4;
+    case 8: return transpose8;
+    case 16: return transpose16;
+    default: return NULL;
+    }
+}
+
+typedef struct {
+    tl_iter it;                 /* dims reordered: 0 inner, 1 the buffered inputs' contiguous dim */
+    tl_loop_fn fn;
+    void *ctx;
+    int nbuf;
+    int buf_op[TILE_MAX_BUF];   /* operand index of each buffered input */
+    transpose_fn tr[TILE_MAX_BUF];
+    int64_t cols;               /* inner-dim elements per tile */
+    int64_t ld;                 /* bytes between scratch rows */
+    int64_t nrb;                /* row blocks along dim 1 */
+} tile_job;
+
+/* Runs the tile rows [b, e): unit u is row block u % nrb of outer index u / nrb. */
+static void tile_units(int64_t b, int64_t e, void *p)
+{
+    const tile_job *jb = p;
+    const tl_iter *it = &jb->it;
+    int nops = it->nops, nd = it->ndim;
+    /* without scratch memory the chunk runs unbuffered (plain strided rows) */
+    int nbuf = jb->nbuf;
+    char *scratch = malloc((size_t)(nbuf * TILE_ROWS * jb->ld));
+    if (!scratch) nbuf = 0;
+    int64_t lst[TL_ITER_MAX_OPS];
+    char *slot[TL_ITER_MAX_OPS] = {0};
+    for (int k = 0; k < nops; k++) lst[k] = it->strides[0][k];
+    for (int q = 0; q < nbuf; q++) {
+        lst[jb->buf_op[q]] = it->isz[jb->buf_op[q]];
+        slot[jb->buf_op[q]] = scratch + q * TILE_ROWS * jb->ld;
+    }
+    int64_t n0 = it->shape[0], n1 = it->shape[1];
+    for (int64_t u = b; u < e; u++) {
+        int64_t outer = u / jb->nrb, j0 = (u % jb->nrb) * TILE_ROWS;
+        int64_t nr = n1 - j0 < TILE_ROWS ? n1 - j0 : TILE_ROWS;
+        char *base[TL_ITER_MAX_OPS], *ptr[TL_ITER_MAX_OPS];
+        for (int k = 0; k < nops; k++) base[k] = it->data[k] + j0 * it->strides[1][k];
+        for (int d = 2; d < nd; d++) {
+            int64_t i = outer % it->shape[d];
+            outer /= it->shape[d];
+            for (int k = 0; k < nops; k++) base[k] += i * it->strides[d][k];
+        }
+        for (int64_t i0 = 0; i0 < n0; i0 += jb->cols) {
+            int64_t nc = n0 - i0 < jb->cols ? n0 - i0 : jb->cols;
+            for (int q = 0; q < nbuf; q++) {
+                int k = jb->buf_op[q];
+                jb->tr[q](slot[k], jb->ld / it->isz[k], base[k] + i0 * it->strides[0][k], nr, nc, it->strides[0][k],
+                          it->strides[1][k]);
+            }
+            for (int64_t j = 0; j < nr; j++) {
+                for (int k = 0; k < nops; k++)
+                    ptr[k] = slot[k] ? slot[k] + j * jb->ld : base[k] + j * it->strides[1][k] + i0 * it->strides[0][k];
+                jb->fn(ptr, lst, nc, jb->ctx);
+            }
+        }
+    }
+    free(scratch);
+}
+
+/* Byte range [lo, hi) that operand k spans over the iteration. */
+static void op_extent(const tl_iter *it, int k, char **lo, char **hi)
+{
+    char *l = it->data[k], *h = it->data[k] + it->isz[k];
+    for (int d = 0; d < it->ndim; d++) {
+        int64_t span = (it->shape[d] - 1) * it->strides[d][k];
+        if (span < 0) l += span;
+        else h += span;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* The dim (>= 1) along which input k is contiguous while its inner stride is large,
+ * or -1. */
+static int contiguous_dim(const tl_iter *it, int k)
+{
+    int64_t s0 = it->strides[0][k], isz = it->isz[k];
+    if (s0 == 0 || llabs(s0) <= isz || !transpose_for(isz)) return -1;
+    for (int d = 1; d < it->ndim; d++)
+        if (llabs(it->strides[d][k]) == isz && it->shape[d] >= 4) return d;
+    return -1;
+}
+
+int64_t tl_iter_tiled_runs;
+
+int tl_iter_run_tiled(const tl_iter *it, tl_loop_fn fn, void *ctx, int64_t grain)
+{
+    if (!(it->flags & TL_ITER_TILE_INPUTS) || it->ndim < 2 || it->numel < TILE_MIN_NUMEL || it->shape[0] < 8)
+        return 0;
+    char *olo, *ohi;
+    op_extent(it, 0, &olo, &ohi);
+    int dim = -1, nbuf = 0, buf_op[TILE_MAX_BUF];
+    for (int k = 1; k < it->nops && nbuf < TILE_MAX_BUF; k++) {
+        int d = contiguous_dim(it, k);
+        if (d < 0 || (dim >= 0 && d != dim)) continue;
+        char *lo, *hi;
+        op_extent(it, k, &lo, &hi);
+        if (lo < ohi && olo < hi) continue; /* shares memory with the output: plain loop */
+        dim = d;
+        buf_op[nbuf++] = k;
+    }
+    if (!nbuf) return 0;
+    tile_job job, *jb = &job;
+    /* reorder the dims to 0, dim, then the rest outward */
+    jb->it = *it;
+    for (int d = dim; d > 1; d--) {
+        jb->it.shape[d] = jb->it.shape[d - 1];
+        memcpy(jb->it.strides[d], jb->it.strides[d - 1], sizeof(int64_t) * it->nops);
+    }
+    jb->it.shape[1] = it->shape[dim];
+    memcpy(jb->it.strides[1], it->strides[dim], sizeof(int64_t) * it->nops);
+    jb->fn = fn;
+    jb->ctx = ctx;
+    jb->nbuf = nbuf;
+    int64_t maxsz = 1;
+    for (int q = 0; q < nbuf; q++) {
+        jb->buf_op[q] = buf_op[q];
+        jb->tr[q] = transpose_for(it->isz[buf_op[q]]);
+        if (it->isz[buf_op[q]] > maxsz) maxsz = it->isz[buf_op[q]];
+    }
+    /* tile columns: the whole inner dim when the scratch allows, else equal parts; scratch
+     * rows padded off multiples of 1 KB (rows at such strides share L1 sets) */
+    int64_t n0 = jb->it.shape[0], maxcols = TILE_BYTES / (TILE_ROWS * maxsz);
+    int64_t parts = (n0 + maxcols - 1) / maxcols;
+    jb->cols = (n0 + parts - 1) / parts;
+    jb->ld = (jb->cols * maxsz + 63) / 64 * 64;
+    if (jb->ld % 1024 == 0) jb->ld += 64;
+    jb->nrb = (jb->it.shape[1] + TILE_ROWS - 1) / TILE_ROWS;
+    int64_t units = it->numel / jb->it.shape[1] / jb->it.shape[0] * jb->nrb;
+    int64_t per_unit = TILE_ROWS * jb->it.shape[0];
+    __atomic_fetch_add(&tl_iter_tiled_runs, 1, __ATOMIC_RELAXED);
+    if (grain <= 0 || it->numel < grain) tile_units(0, units, jb);
+    else tl_parallel_for(units, grain / per_unit + 1, tile_units, jb);
+    return 1;
+}
