@@ -12,6 +12,7 @@ from . import linalg as linalg
 from . import nn as nn
 from . import sparse as sparse
 from . import testing as testing
+from . import utils as utils
 
 class Tensor:
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...

@@ -42,7 +42,6 @@ SKIP = {
 
 # (seed, line of the statement): why tensorlib's output still differs from torch's
 KNOWN = {
-    ("001", 103): "torch.utils.backcompat (a legacy warning switch) is not part of tensorlib",
 }
 
 
