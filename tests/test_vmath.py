@@ -20,10 +20,10 @@ F32_MAX_EXP_ARG = 88.72283935546875  # smallest float32 x with exp(x) = inf in f
 # expm1 1.0, log 0.83, log1p 1.0, sin/cos 0.60, tanh 0.51. exp's peak is a subnormal result
 # (the float result is rounded once more when scaled into the subnormal range).
 # measured peaks (AVX2+FMA clone; the baseline clone without hardware FMA, as in the sanitizer
-# build, reaches sin 0.78 and sigmoid 0.73 — the bounds cover both)
+# build, reaches sin 0.78, sigmoid 0.73 and log2 0.643 — the bounds cover both)
 F32_ULP_BOUND = {"exp": 0.76, "expm1": 0.58, "log": 0.61, "log1p": 0.67, "sin": 0.80, "cos": 0.80,
                  "tanh": 0.55, "sigmoid": 0.75, "erf": 0.51,  # erf: double, rounded once (torch: 1 ULP)
-                 "log2": 0.62, "log10": 0.60, "atan": 0.51}  # atan: double, rounded once
+                 "log2": 0.65, "log10": 0.60, "atan": 0.51}  # atan: double, rounded once
 
 
 def ref64(op, x):

@@ -40,6 +40,10 @@ typedef struct {
 #define NO_VEC
 #endif
 
+/* a * b with integers in unsigned arithmetic: uint8/uint16 operands would be promoted to int,
+ * whose products can overflow (undefined); for floating and complex types the 1u is exact. */
+#define WMUL(a, b) (1u * (a) * (b))
+
 /* Adds val[k] * b[col[k]] for k in [k0, k0 + n) to the partial sums s0..s3 of the scope,
  * element k to s[(k - k0) % 4]: four chains, so the add latency does not serialize a row. */
 #define SPMV_DOT(T, I, k0, n)                                                                       \
@@ -49,14 +53,14 @@ typedef struct {
         const T *restrict v_ = val + (k0);                                                          \
         int64_t i_ = 0;                                                                             \
         for (; i_ + 4 <= n_; i_ += 4) {                                                             \
-            s0 += v_[i_] * b[c_[i_]];                                                               \
-            s1 += v_[i_ + 1] * b[c_[i_ + 1]];                                                       \
-            s2 += v_[i_ + 2] * b[c_[i_ + 2]];                                                       \
-            s3 += v_[i_ + 3] * b[c_[i_ + 3]];                                                       \
+            s0 += WMUL(v_[i_], b[c_[i_]]);                                                          \
+            s1 += WMUL(v_[i_ + 1], b[c_[i_ + 1]]);                                                  \
+            s2 += WMUL(v_[i_ + 2], b[c_[i_ + 2]]);                                                  \
+            s3 += WMUL(v_[i_ + 3], b[c_[i_ + 3]]);                                                  \
         }                                                                                           \
-        if (i_ < n_) s0 += v_[i_] * b[c_[i_]];                                                      \
-        if (i_ + 1 < n_) s1 += v_[i_ + 1] * b[c_[i_ + 1]];                                          \
-        if (i_ + 2 < n_) s2 += v_[i_ + 2] * b[c_[i_ + 2]];                                          \
+        if (i_ < n_) s0 += WMUL(v_[i_], b[c_[i_]]);                                                 \
+        if (i_ + 1 < n_) s1 += WMUL(v_[i_ + 1], b[c_[i_ + 1]]);                                     \
+        if (i_ + 2 < n_) s2 += WMUL(v_[i_ + 2], b[c_[i_ + 2]]);                                     \
     } while (0)
 
 /* The vector product of rows [bounds[c0], bounds[c1]): a row's result is
@@ -157,7 +161,7 @@ typedef struct {
         for (int64_t k = lo; k < hi; k++) {                                                         \
             const T v = val[k];                                                                     \
             const T *restrict br = b + (int64_t)col[k] * N + n0;                                    \
-            for (int64_t q = 0; q < w; q++) acc[q] += v * br[q];                                    \
+            for (int64_t q = 0; q < w; q++) acc[q] += WMUL(v, br[q]);                               \
         }                                                                                           \
         memcpy(o + n0, acc, sizeof(T) * (size_t)w);                                                 \
     }
@@ -173,7 +177,7 @@ typedef struct {
         for (int64_t k = lo; k < hi; k++) {                                                         \
             const T v = val[k];                                                                     \
             const T *restrict br = b + (int64_t)col[k] * N + n0;                                    \
-            for (int q = 0; q < 8; q++) acc[q] += v * br[q];                                        \
+            for (int q = 0; q < 8; q++) acc[q] += WMUL(v, br[q]);                                   \
         }                                                                                           \
         memcpy(o + n0, acc, sizeof acc);                                                            \
         n0 += 8;                                                                                    \
@@ -206,11 +210,12 @@ typedef struct {
         }                                                                                           \
     }
 
-/* The value dtypes with a native C product (others are cast by the caller), and whether
- * the product's panels are vectors. */
+/* The value dtypes with a native C product (others are cast by the caller), the C type it
+ * computes in (signed integers as their unsigned twins: the same bits, with wrap-around
+ * defined), and whether the product's panels are vectors. */
 #define SPMM_DTYPES(X) X(FLOAT32, float, VEC) X(FLOAT64, double, VEC) X(COMPLEX64, float complex, SCALAR) \
-    X(COMPLEX128, double complex, SCALAR) X(INT64, int64_t, VEC) X(INT32, int32_t, VEC) X(INT16, int16_t, VEC) \
-    X(INT8, int8_t, VEC) X(UINT8, uint8_t, VEC)
+    X(COMPLEX128, double complex, SCALAR) X(INT64, uint64_t, VEC) X(INT32, uint32_t, VEC) X(INT16, uint16_t, VEC) \
+    X(INT8, uint8_t, VEC) X(UINT8, uint8_t, VEC)
 
 #define DEFINE(ID, T, P)                                                                            \
     SPMV_KERNEL(spmv_##ID##_i32, T, int32_t, uint32_t) SPMV_KERNEL(spmv_##ID##_i64, T, int64_t, uint64_t) \
