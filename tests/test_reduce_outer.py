@@ -11,6 +11,8 @@ def _data(shape, dtype, seed):
     rng = np.random.default_rng(seed)
     if dtype == "int64":
         return rng.integers(-50, 50, size=shape).astype(np.int64)
+    if dtype == "uint64":  # values above 2**63 too: compared as unsigned
+        return rng.integers(0, 2**64 - 1, size=shape, dtype=np.uint64)
     a = rng.standard_normal(shape).astype(dtype)
     if a.size > 3:
         flat = a.reshape(-1)
@@ -23,7 +25,7 @@ SHAPES = [((17, 5), (0,)), ((40, 33), (0,)), ((300, 1031), (0,)), ((3, 7, 520), 
           ((100, 16), (0,)), ((5, 1, 600), (0,))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint64"])
 @pytest.mark.parametrize("shape,dims", SHAPES, ids=[str(s) for s, _ in SHAPES])
 @pytest.mark.parametrize("op", ["amax", "amin"])
 def test_outer_extremes_match_numpy(op, shape, dims, dtype):

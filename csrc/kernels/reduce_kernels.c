@@ -10,10 +10,13 @@
 
 #define BLOCK 512
 
-TL_VDECL(float, v_f32, int32_t, m_f32)
-TL_VDECL(double, v_f64, int64_t, m_f64)
-TL_VDECL(int64_t, v_i64, int64_t, m_i64)
-TL_VDECL(uint64_t, v_u64, int64_t, m_u64)
+/* The types with vectorized extreme kernels: suffix, C type, dtype id, lane integer type (the
+ * vector mask's lanes, and the row index of the column arg-extremes). Every family below is
+ * instantiated from this one list. */
+#define EXT_TYPES(X) X(f32, float, FLOAT32, int32_t) X(f64, double, FLOAT64, int64_t) \
+    X(i64, int64_t, INT64, int64_t) X(u64, uint64_t, UINT64, int64_t)
+#define EXT_VDECL(S, T, ID, I) TL_VDECL(T, v_##S, I, m_##S)
+EXT_TYPES(EXT_VDECL)
 #define VSEL TL_VSEL
 
 /* float64: pairwise over blocks of at most BLOCK elements, each summed in sixteen lanes
@@ -119,14 +122,8 @@ TL_CLONES static double sum_f32(const float *p, int64_t n)
         *nan = any;                                                             \
         return m;                                                               \
     }
-EXTREME(ext_max_f32, float, v_f32, m_f32, >)
-EXTREME(ext_min_f32, float, v_f32, m_f32, <)
-EXTREME(ext_max_f64, double, v_f64, m_f64, >)
-EXTREME(ext_min_f64, double, v_f64, m_f64, <)
-EXTREME(ext_max_i64, int64_t, v_i64, m_i64, >)
-EXTREME(ext_min_i64, int64_t, v_i64, m_i64, <)
-EXTREME(ext_max_u64, uint64_t, v_u64, m_u64, >)
-EXTREME(ext_min_u64, uint64_t, v_u64, m_u64, <)
+#define EXT_DEF(S, T, ID, I) EXTREME(ext_max_##S, T, v_##S, m_##S, >) EXTREME(ext_min_##S, T, v_##S, m_##S, <)
+EXT_TYPES(EXT_DEF)
 
 /* Single-pass arg-extreme: the extreme of each block of ARG_BLOCK elements comes from
  * EXTREME (vectorized); only a block strictly beating the best so far is remembered, and
@@ -156,14 +153,8 @@ EXTREME(ext_min_u64, uint64_t, v_u64, m_u64, <)
         *val = best;                                                            \
         return k;                                                               \
     }
-ARGEXT(arg_max_f32, float, ext_max_f32, >)
-ARGEXT(arg_min_f32, float, ext_min_f32, <)
-ARGEXT(arg_max_f64, double, ext_max_f64, >)
-ARGEXT(arg_min_f64, double, ext_min_f64, <)
-ARGEXT(arg_max_i64, int64_t, ext_max_i64, >)
-ARGEXT(arg_min_i64, int64_t, ext_min_i64, <)
-ARGEXT(arg_max_u64, uint64_t, ext_max_u64, >)
-ARGEXT(arg_min_u64, uint64_t, ext_min_u64, <)
+#define ARG_DEF(S, T, ID, I) ARGEXT(arg_max_##S, T, ext_max_##S, >) ARGEXT(arg_min_##S, T, ext_min_##S, <)
+EXT_TYPES(ARG_DEF)
 
 /* Column-wise arg-extreme over nrows rows of w <= TL_COLARG_W contiguous columns (row
  * stride ld elements): the running best value and row index of every column live in
@@ -204,14 +195,8 @@ ARGEXT(arg_min_u64, uint64_t, ext_min_u64, <)
             out[c] = bi;                                                              \
         }                                                                             \
     }
-COLARG(colarg_max_f32, float, v_f32, m_f32, int32_t, >)
-COLARG(colarg_min_f32, float, v_f32, m_f32, int32_t, <)
-COLARG(colarg_max_f64, double, v_f64, m_f64, int64_t, >)
-COLARG(colarg_min_f64, double, v_f64, m_f64, int64_t, <)
-COLARG(colarg_max_i64, int64_t, v_i64, m_i64, int64_t, >)
-COLARG(colarg_min_i64, int64_t, v_i64, m_i64, int64_t, <)
-COLARG(colarg_max_u64, uint64_t, v_u64, m_u64, int64_t, >)
-COLARG(colarg_min_u64, uint64_t, v_u64, m_u64, int64_t, <)
+#define COLARG_DEF(S, T, ID, I) COLARG(colarg_max_##S, T, v_##S, m_##S, I, >) COLARG(colarg_min_##S, T, v_##S, m_##S, I, <)
+EXT_TYPES(COLARG_DEF)
 
 TL_CLONES static void colsum_f32(const float *p, int64_t nrows, int64_t ld, int64_t w, double *acc)
 {
@@ -247,19 +232,26 @@ void tl_colsum(tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t
             }                                                                         \
         }                                                                             \
     }
-COLEXT(colext_max_f32, float, v_f32, m_f32, >)
-COLEXT(colext_min_f32, float, v_f32, m_f32, <)
-COLEXT(colext_max_f64, double, v_f64, m_f64, >)
-COLEXT(colext_min_f64, double, v_f64, m_f64, <)
-COLEXT(colext_max_i64, int64_t, v_i64, m_i64, >)
-COLEXT(colext_min_i64, int64_t, v_i64, m_i64, <)
+#define COLEXT_DEF(S, T, ID, I) COLEXT(colext_max_##S, T, v_##S, m_##S, >) COLEXT(colext_min_##S, T, v_##S, m_##S, <)
+EXT_TYPES(COLEXT_DEF)
+
+bool tl_col_supports(tl_dtype bt, int64_t nrows)
+{
+    switch (bt) {
+#define COL_CASE(S, T, ID, I) case TL_##ID: return sizeof(I) == 8 || nrows <= INT32_MAX; /* row indices in I lanes */
+        EXT_TYPES(COL_CASE)
+#undef COL_CASE
+    default: return false;
+    }
+}
 
 bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, char *out)
 {
     switch (bt) {
-    case TL_FLOAT32: (is_max ? colext_max_f32 : colext_min_f32)((const float *)base, nrows, ld, w, (float *)out); return true;
-    case TL_FLOAT64: (is_max ? colext_max_f64 : colext_min_f64)((const double *)base, nrows, ld, w, (double *)out); return true;
-    case TL_INT64: (is_max ? colext_max_i64 : colext_min_i64)((const int64_t *)base, nrows, ld, w, (int64_t *)out); return true;
+#define COLEXT_CASE(S, T, ID, I)                                                                            \
+    case TL_##ID: (is_max ? colext_max_##S : colext_min_##S)((const T *)base, nrows, ld, w, (T *)out); return true;
+        EXT_TYPES(COLEXT_CASE)
+#undef COLEXT_CASE
     default: return false;
     }
 }
@@ -267,13 +259,13 @@ bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_
 bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out)
 {
     switch (bt) {
-    case TL_FLOAT32:
-        if (nrows > INT32_MAX) return false;
-        (is_max ? colarg_max_f32 : colarg_min_f32)((const float *)base, nrows, ld, w, out);
+#define COLARG_CASE(S, T, ID, I)                                                                            \
+    case TL_##ID:                                                                                           \
+        if (!tl_col_supports(bt, nrows)) return false;                                                     \
+        (is_max ? colarg_max_##S : colarg_min_##S)((const T *)base, nrows, ld, w, out);                     \
         return true;
-    case TL_FLOAT64: (is_max ? colarg_max_f64 : colarg_min_f64)((const double *)base, nrows, ld, w, out); return true;
-    case TL_INT64: (is_max ? colarg_max_i64 : colarg_min_i64)((const int64_t *)base, nrows, ld, w, out); return true;
-    case TL_UINT64: (is_max ? colarg_max_u64 : colarg_min_u64)((const uint64_t *)base, nrows, ld, w, out); return true;
+        EXT_TYPES(COLARG_CASE)
+#undef COLARG_CASE
     default: return false;
     }
 }

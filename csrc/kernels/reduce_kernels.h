@@ -41,11 +41,13 @@ typedef struct {
  * power the p of ABSPOW. */
 void tl_racc_row(tl_kop op, tl_dtype bt, const char *p, int64_t n, int64_t idx0, double complex center,
                  double power, tl_racc *a);
+/* Whether tl_colarg / tl_colext take a column pass of nrows rows of dtype bt. */
+bool tl_col_supports(tl_dtype bt, int64_t nrows);
 /* Arg-extreme of each of w columns (w <= TL_COLARG_W) over nrows rows with row stride ld
  * elements, row indices into out. false: this buffer dtype / size has no column kernel. */
 #define TL_COLARG_W 512
 bool tl_colarg(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, int64_t *out);
-/* The extreme values of the same columns, written as bt elements (float32, float64, int64). */
+/* The extreme values of the same columns, written as bt elements. */
 bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, char *out);
 /* Column sums in double: acc[j] += sum over nrows rows of base[r * ld + j], j < w, for
  * float32 or float64 rows (bt); rows added in order, so the result does not depend on

@@ -364,9 +364,7 @@ static void colarg_fn(int64_t b, int64_t e, void *c)
 static int outer_args(const tl_tensor *x, const tl_rplan *p, bool is_max, bool values, char *out)
 {
     tl_dtype bt = (tl_dtype)x->dtype;
-    if ((bt != TL_FLOAT32 && bt != TL_FLOAT64 && bt != TL_INT64) || (bt == TL_FLOAT32 && p->N > INT32_MAX) ||
-        !outer_layout(x, p))
-        return 0;
+    if (!tl_col_supports(bt, p->N) || !outer_layout(x, p)) return 0;
     colarg_ctx o = {tl_data(x), bt, is_max, values, p->N, p->M, out};
     int64_t cw = values ? COLEXT_W : TL_COLARG_W;
     int64_t tasks = (p->M + cw - 1) / cw;
