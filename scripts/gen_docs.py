@@ -100,7 +100,12 @@ def _render(name, stub_sig, defaults, method):
 
 # the submodules documented too: qualname prefix -> module
 SUBMODULES = {"linalg": "tensorlib.linalg", "fft": "tensorlib.fft", "sparse": "tensorlib.sparse",
-              "nn.functional": "tensorlib.nn.functional", "testing": "tensorlib.testing"}
+              "nn.functional": "tensorlib.nn.functional", "testing": "tensorlib.testing", "cuda": "tensorlib.cuda",
+              "array_api": "tensorlib.array_api", "array_api.linalg": "tensorlib.array_api.linalg",
+              "array_api.fft": "tensorlib.array_api.fft"}
+# the operators and protocol methods of Tensor that help() users call (tensorlib's own, not object's)
+TENSOR_DUNDERS = sorted(n for n in gen_stubs.TENSOR_DUNDERS if n != "__init__" and (
+    n in vars(tl.Tensor) or n in vars(tl._C.TensorBase)))
 _DEFAULT_RETURN = {m: d for m, _, d in gen_stubs.MODULES}
 
 
@@ -122,6 +127,32 @@ def public_callables():
         if isinstance(member, (property, type)) or not callable(getattr(T, name)) or inspect.isdatadescriptor(member):
             continue
         out.append(("Tensor." + name, getattr(T, name), True))
+    out += [("Tensor." + name, getattr(T, name), True) for name in TENSOR_DUNDERS]
+    return out
+
+
+def public_classes():
+    """(qualname, class) of every public class of tensorlib (Tensor, dtype, Size, ...; the
+    return_types of the multi-result ops as "return_types.sort") and of the SUBMODULES."""
+    out = []
+    for prefix, modname in [("", "tensorlib")] + [(k + ".", v) for k, v in SUBMODULES.items()]:
+        mod = importlib.import_module(modname)
+        for name in gen_stubs._public_names(mod):
+            obj = getattr(mod, name)
+            if isinstance(obj, type) and (prefix == "" or getattr(tl, name, None) is not obj):
+                out.append((prefix + name, obj))
+    rt = tl.return_types
+    out += [("return_types." + name, getattr(rt, name)) for name in sorted(vars(rt)) if not name.startswith("_")]
+    return out
+
+
+def public_properties():
+    """(qualname, descriptor) of every public property of Tensor ("Tensor.shape")."""
+    out = []
+    for name in sorted(dir(tl.Tensor)):
+        member = inspect.getattr_static(tl.Tensor, name)
+        if not name.startswith("_") and (isinstance(member, property) or inspect.isdatadescriptor(member)):
+            out.append(("Tensor." + name, member))
     return out
 
 
@@ -174,22 +205,105 @@ def spec_columns(path):
     return rule, sparse
 
 
-def run_lines(code, module):
-    """What each line of an example prints, run as an interactive session with `tl` bound."""
-    env = {"tl": module}
+def example_globals():
+    """The names an example may use: ``tl`` (tensorlib) and ``xp`` (its Array API namespace)."""
+    import tensorlib.array_api as xp
+    return {"tl": tl, "xp": xp}
+
+
+@contextlib.contextmanager
+def example_state(key):
+    """What an entry's example runs under, here and in tests/test_docstrings.py: the tl.cuda
+    examples see tensorlib.cuda as a build without its CUDA backend (what torch's CPU-only build
+    answers, on every machine: with or without a GPU, the examples print the same)."""
+    if not key.startswith("cuda."):
+        yield
+        return
+    import tensorlib.cuda as c
+    saved = c._backend, c._looked, c._initialized, c._seed
+    c._backend, c._looked, c._initialized, c._seed = None, True, False, None
+    try:
+        yield
+    finally:
+        c._backend, c._looked, c._initialized, c._seed = saved
+
+
+def _exception_text(e):
+    """The lines doctest expects for an exception (the stack elided)."""
+    import traceback
+    return "Traceback (most recent call last):\n  ...\n" + traceback.format_exception_only(type(e), e)[-1].rstrip("\n")
+
+
+def run_lines(code, module, key="", env=None, values=None):
+    """What each line of an example prints, run as an interactive session with `tl` bound (or the
+    names of env). An entry of D.RAISES may raise: the line prints the exception as doctest shows
+    it. values: a list that gets each line's displayed value (None when it shows nothing)."""
+    env = dict(env or {"tl": module})
     module.manual_seed(0)  # as the doctest does: the random examples print torch's numbers
     out = []
+    hook = sys.displayhook
+
+    def record(value):
+        if value is not None and values is not None:
+            values[-1] = value
+        hook(value)
     try:
-        for line in code.split("\n"):
-            buf = io.StringIO()
-            with contextlib.redirect_stdout(buf):
-                exec(compile(line, "<example>", "single"), env)
-            out.append(buf.getvalue().rstrip("\n"))
+        with example_state(key):
+            for line in code.split("\n"):
+                buf = io.StringIO()
+                if values is not None:
+                    values.append(None)
+                sys.displayhook = record
+                try:
+                    with contextlib.redirect_stdout(buf):
+                        exec(compile(line, "<example>", "single"), env)
+                except Exception as e:  # noqa: BLE001 - shown only where the entry says it raises
+                    if key not in D.RAISES:
+                        raise
+                    buf.write(_exception_text(e))
+                finally:
+                    sys.displayhook = hook
+                out.append(buf.getvalue().rstrip("\n"))
     finally:  # the global settings some examples change
         module.set_default_device(None)
         module.set_default_dtype(module.float32)
         module.set_printoptions(profile="default")
     return tuple(out)
+
+
+def same_value(got, want):
+    """Whether tensorlib's displayed value equals NumPy's (the Array API oracle): arrays by shape,
+    dtype and values (float32 closeness; NumPy's default float64 stands for tensorlib's default
+    float32 -- the standard leaves the default floating dtype to the library), tuples item by item."""
+    import numpy as np
+    if isinstance(got, tl.Tensor):
+        if not isinstance(want, (np.ndarray, np.generic)):
+            return False
+        g, w = np.asarray(got.cpu()), np.asarray(want)
+        if g.dtype != w.dtype and not (g.dtype, w.dtype) in ((np.float32, np.float64), (np.complex64, np.complex128)):
+            return False
+        if g.shape != w.shape:
+            return False
+        if g.dtype.kind in "fc":
+            return bool(np.allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True))
+        return bool(np.array_equal(g, w))
+    if isinstance(got, tuple):
+        return isinstance(want, tuple) and len(got) == len(want) and all(map(same_value, got, want))
+    if isinstance(got, list):
+        return isinstance(want, list) and len(got) == len(want) and all(map(same_value, got, want))
+    if isinstance(got, tl.dtype):
+        try:
+            return str(got).split(".")[-1] == np.dtype(want).name
+        except TypeError:
+            return False
+    if isinstance(got, float) and isinstance(want, (float, np.floating)) and got != got:
+        return want != want
+    if isinstance(got, bool) or isinstance(want, (bool, np.bool_)):
+        return isinstance(got, bool) and isinstance(want, (bool, np.bool_)) and got == bool(want)
+    try:
+        return bool(got == want)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def examples(report):
@@ -199,12 +313,26 @@ def examples(report):
         import torch
     except ImportError:  # TENSORLIB_NO_TORCH environments: the outputs are still tensorlib's
         torch = None
+    import numpy as np
     out = {}
     for key, code in D.example_codes():
+        array_api = key.startswith("array_api.")
+        got_values = []
         try:
-            got = run_lines(code, tl)
+            got = run_lines(code, tl, key, example_globals(), got_values)
         except Exception as e:  # noqa: BLE001 - reported, the entry's example must be fixed
             report.append("%s: tensorlib raised %s: %s" % (key, type(e).__name__, e))
+            continue
+        if array_api:  # the oracle is the standard, as NumPy (a conforming namespace) implements it
+            want_values = []
+            try:
+                run_lines(code, tl, key, {"xp": np}, want_values)
+            except Exception as e:  # noqa: BLE001
+                want_values = ["NumPy raised %s: %s" % (type(e).__name__, e)]
+            if key not in D.NOT_NUMPY and (len(got_values) != len(want_values) or not all(
+                    map(same_value, got_values, want_values))):
+                report.append("%s: tensorlib shows %r, NumPy %r" % (key, got_values, want_values))
+            out[key] = got
             continue
         if torch is None:
             out[key] = got
@@ -212,7 +340,7 @@ def examples(report):
         try:
             with warnings.catch_warnings():  # torch's deprecation notes
                 warnings.simplefilter("ignore")
-                want = run_lines(code, torch)
+                want = run_lines(code, torch, key)
         except Exception as e:  # noqa: BLE001 - tensorlib-only API
             want = ("torch raised %s: %s" % (type(e).__name__, e),)
         want = tuple(w.replace("torch.", "tensorlib.") for w in want)
@@ -275,20 +403,24 @@ def documented():
 def generate(report):
     g = Columns(report)
     docs = []
-    for qual, _obj in documented():
-        doc = D.compose(qual, g)
-        if doc is None:
-            report.append("%s: no entry in tensorlib/_docstrings.py" % qual)
-        else:
-            docs.append((qual, doc))
+    for kind, compose in ((documented(), D.compose), (public_classes(), D.compose_class),
+                          (public_properties(), D.compose_property)):
+        for qual, _obj in kind:
+            doc = compose(qual, g)
+            if doc is None:
+                report.append("%s: no entry in tensorlib/_docstrings.py" % qual)
+            else:
+                docs.append((qual, doc))
     groups = {}
     for qual, doc in sorted(docs):
         owner, _, name = qual.rpartition(".")
         groups.setdefault(owner, []).append((name, doc))
-    lines = ['"""The docstrings of the public functions and Tensor methods, composed by scripts/gen_docs.py',
-             "from the table in _docstrings.py, the stub signatures, the spec's name rules and sparse support,",
-             "and the examples' printed output: do not edit. tensorlib/__init__.py attaches them.",
-             "DOC: owner (\"\" for tensorlib, \"Tensor\", \"linalg\", \"nn.functional\", ...) -> name -> docstring.\"\"\"",
+    lines = ['"""The docstrings of the public functions, classes, Tensor methods and properties, composed by',
+             "scripts/gen_docs.py from the table in _docstrings.py, the stub signatures, the spec's name rules",
+             "and sparse support, and the examples' printed output: do not edit. tensorlib/_docattach.py",
+             "attaches them (tensorlib.cuda and tensorlib.array_api at their own import).",
+             "DOC: owner (\"\" for tensorlib, \"Tensor\", \"linalg\", \"cuda\", \"array_api.fft\", \"return_types\",",
+             "...) -> name -> docstring.\"\"\"",
              "# flake8: noqa", "DOC = {"]
     for owner in sorted(groups):
         lines.append("    %r: {" % owner)
