@@ -74,3 +74,460 @@ CLASSES["cuda.device"] = (
     "after; a negative index (or None) selects nothing, so the block runs without a device too.",
     "tl.cuda.device('cuda:1').idx\ntl.cuda.device(-1).idx",
     {"device": "the device: an index, ``'cuda:N'`` or a ``tl.device``; negative or None: none."})
+
+# ---- tensorlib.array_api: the standard's parameter names; the examples are checked against NumPy's
+# Array API namespace (array_api_compat.numpy), not torch; ``xp`` is tensorlib.array_api ----
+_AX = {
+    "x": "the input array.", "x1": "the first operand: an array, or a Python scalar when ``x2`` is an array.",
+    "x2": "the second operand: an array, or a Python scalar when ``x1`` is an array.",
+    "axis": "the axis (an int, negative counting from the end) or a tuple of axes; None: all of them.",
+    "keepdims": "keep the reduced axes in the result with size 1.",
+    "dtype": "the dtype of the result; None: the standard's default for the arguments.",
+    "device": "the device of the result (``'cpu'``, ``'cuda:N'``, a ``tl.device``); None: the default one.",
+    "shape": "the shape: an int or a tuple of ints.", "fill_value": "the value of every element.",
+    "copy": "True: always copy; False: never copy (raise if needed); None: copy only if needed.",
+    "arrays": "the arrays (a list or tuple).", "*arrays": "the arrays, as separate arguments.",
+    "k": "which diagonal: 0 the main one, positive above it, negative below.",
+    "descending": "sort from largest to smallest.", "stable": "keep equal elements in their original order.",
+    "correction": "subtracted from the element count in the divisor (1: the sample statistic).",
+    "n": "the length of the transform along the axis (input cropped or zero-padded); None: the input's.",
+    "s": "the lengths of the transform along the axes; None: the input's.",
+    "axes": "the axes to transform; None: all (the last len(s) when s is given).",
+    "norm": "the normalization: ``'backward'`` (none forward), ``'ortho'`` or ``'forward'``.",
+}
+
+
+def _A(summary, returns, code, **args):
+    return (summary, returns, code, {**_AX, **args})
+
+
+# element-wise, one argument: (what is computed, result, example array)
+_R = {"f": "an array of ``x``'s shape, in its floating dtype (the default one for an integer ``x``).",
+      "k": "an array of ``x``'s shape and dtype.", "b": "a bool array of ``x``'s shape.",
+      "r": "a real array of ``x``'s shape (the real dtype of a complex ``x``)."}
+_F, _P, _U = "[-1.5, 0.0, 2.0]", "[0.5, 1.0, 4.0]", "[-0.5, 0.0, 0.5]"
+_S = "[-xp.inf, -1.0, xp.nan, xp.inf]"
+_C = "[1+2j, 3-1j]"
+for _n, (_what, _r, _x) in {
+        "abs": ("the absolute value", "k", _F), "acos": ("the inverse cosine", "f", _U),
+        "acosh": ("the inverse hyperbolic cosine (defined from 1 up)", "f", "[1.0, 2.0, 4.0]"),
+        "asin": ("the inverse sine", "f", _U), "asinh": ("the inverse hyperbolic sine", "f", _F),
+        "atan": ("the inverse tangent", "f", _F), "atanh": ("the inverse hyperbolic tangent", "f", _U),
+        "bitwise_invert": ("the bitwise complement (logical not for bool)", "k", "[0, 5, -3]"),
+        "ceil": ("the smallest integer not below the value (integers unchanged)", "k", _F),
+        "conj": ("the complex conjugate", "k", _C), "cos": ("the cosine (radians)", "f", _F),
+        "cosh": ("the hyperbolic cosine", "f", _F), "exp": ("e to the power of the value", "f", _F),
+        "expm1": ("exp(x) - 1, accurate near zero", "f", _F),
+        "floor": ("the largest integer not above the value (integers unchanged)", "k", _F),
+        "imag": ("the imaginary part", "r", _C), "isfinite": ("whether the value is finite", "b", _S),
+        "isinf": ("whether the value is +inf or -inf", "b", _S), "isnan": ("whether the value is NaN", "b", _S),
+        "log": ("the natural logarithm", "f", _P), "log10": ("the base-10 logarithm", "f", _P),
+        "log1p": ("log(1 + x), accurate near zero", "f", _P), "log2": ("the base-2 logarithm", "f", _P),
+        "logical_not": ("the logical negation", "b", "[True, False]"),
+        "negative": ("the negation", "k", _F), "positive": ("the value itself (+x)", "k", _F),
+        "real": ("the real part", "r", _C), "reciprocal": ("1 / x", "f", _P),
+        "round": ("the nearest integer, halves to even", "k", "[0.5, 1.5, 2.5, -0.4]"),
+        "sign": ("the sign (-1, 0 or 1; x / |x| for complex)", "k", _F),
+        "signbit": ("whether the sign bit is set (True for -0.0)", "b", "[-1.0, -0.0, 0.0, 2.0]"),
+        "sin": ("the sine (radians)", "f", _F), "sinh": ("the hyperbolic sine", "f", _F),
+        "sqrt": ("the square root", "f", _P), "square": ("x * x", "k", "[-3, 0, 5]"),
+        "tan": ("the tangent (radians)", "f", _F), "tanh": ("the hyperbolic tangent", "f", _F),
+        "trunc": ("the integer part, rounding toward zero (integers unchanged)", "k", _F)}.items():
+    OPS["array_api." + _n] = _A("Computes, for each element of ``x``, %s." % _what, _R[_r],
+                                "xp.%s(xp.asarray(%s))" % (_n, _x))
+
+# element-wise, two arguments broadcast against each other: (what, result, x1, x2)
+_B = {"p": "an array of the broadcast shape, in the promoted dtype of ``x1`` and ``x2``.",
+      "f": "an array of the broadcast shape, in the promoted floating dtype (the default one for integers).",
+      "b": "a bool array of the broadcast shape."}
+_FF = ("[1.0, -2.0, 3.5]", "[2.0, 2.0, -1.0]")
+_II = ("[12, 7, -9]", "[4, 2, 3]")
+_BB = ("[True, True, False]", "[True, False, False]")
+for _n, (_what, _r, (_a, _b)) in {
+        "add": ("the sum x1 + x2", "p", _II), "subtract": ("the difference x1 - x2", "p", _II),
+        "multiply": ("the product x1 * x2", "p", _FF), "divide": ("the true quotient x1 / x2", "f", _FF),
+        "floor_divide": ("the quotient rounded down (x1 // x2)", "p", ("[7, -7]", "2")),
+        "remainder": ("the remainder with the sign of x2 (x1 % x2)", "p", ("[7, -7]", "3")),
+        "pow": ("x1 to the power x2", "p", ("[2, 3, 4]", "2")),
+        "atan2": ("the angle of the point (x2, x1), in radians, from -pi to pi", "f", ("[1.0, -1.0]", "[-1.0, -1.0]")),
+        "hypot": ("sqrt(x1**2 + x2**2) without undue overflow", "f", ("[3.0, 5.0]", "[4.0, 12.0]")),
+        "logaddexp": ("log(exp(x1) + exp(x2)) without undue overflow", "f", ("[0.0, 100.0]", "[0.0, 100.0]")),
+        "copysign": ("the magnitude of x1 with the sign of x2", "f", ("[1.0, -2.0, 3.0]", "[-1.0, 1.0, -0.0]")),
+        "nextafter": ("the next representable float after x1 toward x2", "f",
+                      ("[1.0, 1.0]", "[2.0, 0.0]")),
+        "maximum": ("the larger value (NaN when either is NaN)", "p", _FF),
+        "minimum": ("the smaller value (NaN when either is NaN)", "p", _FF),
+        "equal": ("whether x1 == x2", "b", _II), "not_equal": ("whether x1 != x2", "b", _II),
+        "greater": ("whether x1 > x2", "b", _II), "greater_equal": ("whether x1 >= x2", "b", _II),
+        "less": ("whether x1 < x2", "b", _II), "less_equal": ("whether x1 <= x2", "b", _II),
+        "logical_and": ("the logical and", "b", _BB), "logical_or": ("the logical or", "b", _BB),
+        "logical_xor": ("the logical exclusive or", "b", _BB),
+        "bitwise_and": ("the bitwise and", "p", _II), "bitwise_or": ("the bitwise or", "p", _II),
+        "bitwise_xor": ("the bitwise exclusive or", "p", _II),
+        "bitwise_left_shift": ("x1 shifted left by x2 bits", "p", ("[1, 3, -2]", "[2, 1, 1]")),
+        "bitwise_right_shift": ("x1 shifted right by x2 bits (arithmetic: the sign is kept)", "p",
+                                ("[16, 7, -8]", "[2, 1, 1]"))}.items():
+    _x2 = "xp.asarray(%s)" % _b if _b.startswith("[") else _b
+    OPS["array_api." + _n] = _A("Computes, for each pair of elements of ``x1`` and ``x2`` (broadcast), %s." % _what,
+                                _B[_r], "xp.%s(xp.asarray(%s), %s)" % (_n, _a, _x2))
+OPS["array_api.nextafter"] = _A(OPS["array_api.nextafter"][0], _B["f"],
+                                "x = xp.asarray([1.0, 1.0], dtype=xp.float64)\nxp.nextafter(x, xp.asarray([2.0, 0.0], "
+                                "dtype=xp.float64)) - x")
+
+_M = "xp.asarray([[1, 5, 2], [7, 0, 3]])"
+_RED = "an array: ``x`` reduced over ``axis`` (a 0-d array when every axis is)."
+OPS.update({
+    # ---- creation ----
+    "array_api.arange": _A("Gives the values from ``start`` (0 when only one bound is given) up to ``stop``, "
+                           "exclusive, by ``step``.", "a 1-D array (int64 when every bound is an int, else the "
+                           "default floating dtype).", "xp.arange(4)\nxp.arange(1, 2, 0.25)",
+                           start="the first value (the end when ``stop`` is None).",
+                           stop="the value the sequence stops before.", step="the difference between values."),
+    "array_api.asarray": _A("Makes an array from an array, a nested sequence, a Python scalar or a buffer.",
+                            "an array (``obj`` itself when it is one and nothing has to change).",
+                            "xp.asarray([[1, 2], [3, 4]], dtype=xp.float64)\nxp.asarray(True)",
+                            obj="the data: an array, a (nested) list or tuple of scalars, a scalar or a buffer."),
+    "array_api.empty": _A("Makes an array of ``shape`` whose elements are not initialised.", "an array of ``shape``.",
+                          "xp.empty((2, 3)).shape"),
+    "array_api.empty_like": _A("Makes an uninitialised array of ``x``'s shape (and dtype unless given).",
+                               "an array of ``x``'s shape.", "xp.empty_like(xp.asarray([[1, 2]])).shape"),
+    "array_api.zeros": _A("Makes an array of zeros.", "an array of ``shape`` (default floating dtype unless given).",
+                          "xp.zeros((2, 2), dtype=xp.int32)"),
+    "array_api.ones": _A("Makes an array of ones.", "an array of ``shape`` (default floating dtype unless given).",
+                         "xp.ones(3)"),
+    "array_api.zeros_like": _A("Makes an array of zeros of ``x``'s shape and dtype (unless given).",
+                               "an array of ``x``'s shape.", "xp.zeros_like(xp.asarray([1, 2]))"),
+    "array_api.ones_like": _A("Makes an array of ones of ``x``'s shape and dtype (unless given).",
+                              "an array of ``x``'s shape.", "xp.ones_like(xp.asarray([1.5, 2.5]))"),
+    "array_api.full": _A("Makes an array whose every element is ``fill_value``.",
+                         "an array of ``shape``; dtype from ``fill_value`` (bool, int64, default float or complex) "
+                         "unless given.", "xp.full((2, 2), 7)\nxp.full(2, 0.5)"),
+    "array_api.full_like": _A("Makes an array of ``x``'s shape filled with ``fill_value``, in ``x``'s dtype unless "
+                              "``dtype`` is given.", "an array of ``x``'s shape.",
+                              "xp.full_like(xp.asarray([1, 2, 3]), 9)"),
+    "array_api.eye": _A("Makes an ``n_rows`` x ``n_cols`` array with ones on the ``k``-th diagonal and zeros "
+                        "elsewhere.", "a 2-D array.", "xp.eye(2, 3, k=1)",
+                        n_rows="the number of rows.", n_cols="the number of columns (None: ``n_rows``)."),
+    "array_api.linspace": _A("Gives ``num`` evenly spaced values from ``start`` to ``stop``.",
+                             "a 1-D array of ``num`` values (default floating, or complex, dtype).",
+                             "xp.linspace(0, 1, 5)\nxp.linspace(0, 1, 4, endpoint=False)",
+                             start="the first value.", stop="the last value (or the bound when not ``endpoint``).",
+                             num="how many values.", endpoint="include ``stop`` as the last value."),
+    "array_api.meshgrid": _A("Makes coordinate arrays from 1-D arrays.",
+                             "a list of arrays of one shape, one per input.",
+                             "xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([4, 5]), indexing='ij')",
+                             indexing="``'xy'`` (Cartesian: the first two axes swapped) or ``'ij'`` (matrix)."),
+    "array_api.from_dlpack": _A("Makes an array sharing memory with an object that exports DLPack "
+                                "(``__dlpack__``): a NumPy array, a torch tensor, a tensorlib tensor.",
+                                "an array viewing ``x``'s memory (a copy when ``copy`` is True).",
+                                "xp.from_dlpack(xp.asarray([1, 2, 3]))",
+                                x="an object with ``__dlpack__`` and ``__dlpack_device__``."),
+    # ---- data types ----
+    "array_api.astype": _A("Casts ``x`` to ``dtype``.", "an array of dtype ``dtype`` (``x`` itself when ``copy`` "
+                           "is False and the dtype does not change).",
+                           "xp.astype(xp.asarray([1.7, -1.7]), xp.int32)", dtype="the target dtype.",
+                           copy="True: always a new array; False: ``x`` itself when nothing changes."),
+    "array_api.can_cast": _A("Tells whether the standard's type promotion casts ``from_`` to ``to`` (within a "
+                             "kind, or bool/integer up to a floating or complex dtype is not).", "a Python bool.",
+                             "xp.can_cast(xp.int8, xp.int32)\nxp.can_cast(xp.float64, xp.float32)",
+                             from_="a dtype or an array (its dtype).", to="the target dtype."),
+    "array_api.finfo": _A("Gives the machine limits of a floating dtype (of its real part for complex).",
+                          "an object with bits, eps, max, min, smallest_normal, dtype.",
+                          "xp.finfo(xp.float32).bits\nxp.finfo(xp.float64).eps",
+                          type="a floating or complex dtype, or an array of one."),
+    "array_api.iinfo": _A("Gives the limits of an integer dtype.", "an object with bits, max, min, dtype.",
+                          "(xp.iinfo(xp.int8).min, xp.iinfo(xp.int8).max)",
+                          type="an integer dtype, or an array of one."),
+    "array_api.isdtype": _A("Tells whether a dtype is of a kind.", "a Python bool.",
+                            "xp.isdtype(xp.float32, 'real floating')\nxp.isdtype(xp.int8, ('bool', 'integral'))",
+                            dtype="the dtype to test.",
+                            kind="a dtype, a kind name (``'bool'``, ``'signed integer'``, ``'unsigned integer'``, "
+                                 "``'integral'``, ``'real floating'``, ``'complex floating'``, ``'numeric'``) or a "
+                                 "tuple of them."),
+    "array_api.result_type": _A("Gives the dtype the standard's type promotion gives for arrays, dtypes and "
+                                "(2024.12) Python scalars together.", "a dtype.",
+                                "xp.result_type(xp.int8, xp.int16)\nxp.result_type(xp.asarray([1], dtype=xp.int8), 1.5)",
+                                **{"*arrays_and_dtypes": "the arrays, dtypes and Python scalars."}),
+    # ---- reductions and statistics ----
+    "array_api.sum": _A("Sums the elements over ``axis``; integers accumulate in the default integer dtype.",
+                        _RED, "xp.sum(%s, axis=1)\nxp.sum(xp.asarray([100, 100], dtype=xp.int8))" % _M,
+                        dtype="the dtype to accumulate in; None: the default integer dtype for integers, "
+                              "``x``'s for floats."),
+    "array_api.prod": _A("Multiplies the elements over ``axis``; integers accumulate in the default integer dtype.",
+                         _RED, "xp.prod(%s, axis=0)" % _M,
+                         dtype="the dtype to accumulate in; None as in ``sum``."),
+    "array_api.mean": _A("Gives the arithmetic mean over ``axis`` (floating ``x``).", _RED,
+                         "xp.mean(xp.asarray([[1.0, 2.0], [3.0, 5.0]]), axis=0)"),
+    "array_api.max": _A("Gives the largest element over ``axis``.", _RED, "xp.max(%s, axis=1, keepdims=True)" % _M),
+    "array_api.min": _A("Gives the smallest element over ``axis``.", _RED, "xp.min(%s)" % _M),
+    "array_api.std": _A("Gives the standard deviation over ``axis``.", _RED,
+                        "xp.std(xp.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)"),
+    "array_api.var": _A("Gives the variance over ``axis``.", _RED,
+                        "xp.var(xp.asarray([1.0, 2.0, 3.0, 4.0]))"),
+    "array_api.all": _A("Tells whether every element over ``axis`` is true (non-zero).", "a bool array.",
+                        "xp.all(xp.asarray([[True, False], [True, True]]), axis=1)"),
+    "array_api.any": _A("Tells whether some element over ``axis`` is true (non-zero).", "a bool array.",
+                        "xp.any(xp.asarray([[0, 0], [0, 3]]), axis=1)"),
+    "array_api.count_nonzero": _A("Counts the non-zero elements over ``axis``.", "an int64 array.",
+                                  "xp.count_nonzero(%s, axis=0)" % _M),
+    "array_api.cumulative_sum": _A("Gives the running sums along ``axis`` (may be omitted for 1-D ``x``).",
+                                   "an array (one longer along ``axis`` with ``include_initial``).",
+                                   "xp.cumulative_sum(xp.asarray([1, 2, 3]), include_initial=True)",
+                                   axis="the axis (required unless ``x`` is 1-D).",
+                                   include_initial="start with the empty sum, 0.",
+                                   dtype="the dtype to accumulate in; None as in ``sum``."),
+    "array_api.cumulative_prod": _A("Gives the running products along ``axis`` (may be omitted for 1-D ``x``).",
+                                    "an array (one longer along ``axis`` with ``include_initial``).",
+                                    "xp.cumulative_prod(xp.asarray([[1, 2], [3, 4]]), axis=1)",
+                                    axis="the axis (required unless ``x`` is 1-D).",
+                                    include_initial="start with the empty product, 1.",
+                                    dtype="the dtype to accumulate in; None as in ``prod``."),
+    "array_api.diff": _A("Gives the ``n``-th forward difference along ``axis`` (``x`` joined with ``prepend`` "
+                         "and ``append`` first).", "an array ``n`` shorter along ``axis``.",
+                         "xp.diff(xp.asarray([1, 4, 9, 16]))\nxp.diff(xp.asarray([1, 4, 9]), prepend=xp.asarray([0]))",
+                         axis="the axis.", n="how many times to difference.",
+                         prepend="an array joined before ``x`` along ``axis``.",
+                         append="an array joined after ``x`` along ``axis``."),
+    # ---- searching and sorting ----
+    "array_api.argmax": _A("Gives the index of the (first) largest element along ``axis``.",
+                           "an int64 array (of the flattened ``x`` when ``axis`` is None).",
+                           "xp.argmax(%s, axis=1)\nxp.argmax(%s)" % (_M, _M), axis="the axis; None: flattened."),
+    "array_api.argmin": _A("Gives the index of the (first) smallest element along ``axis``.",
+                           "an int64 array (of the flattened ``x`` when ``axis`` is None).",
+                           "xp.argmin(%s, axis=0)" % _M, axis="the axis; None: flattened."),
+    "array_api.argsort": _A("Gives the indices that sort ``x`` along ``axis``.", "an int64 array of ``x``'s shape.",
+                            "xp.argsort(xp.asarray([3, 1, 2]))\nxp.argsort(xp.asarray([3, 1, 2]), descending=True)",
+                            axis="the axis to sort along."),
+    "array_api.sort": _A("Sorts ``x`` along ``axis``.", "an array of ``x``'s shape and dtype.",
+                         "xp.sort(xp.asarray([[3, 1, 2], [0, 9, 4]]), descending=True)", axis="the axis to sort along."),
+    "array_api.nonzero": _A("Gives the indices of the non-zero elements, one array per dim (a 0-d ``x`` raises "
+                            "ValueError).", "a tuple of int64 arrays.", "xp.nonzero(xp.asarray([[0, 2], [3, 0]]))"),
+    "array_api.searchsorted": _A("Gives, for each element of ``x2``, where it would be inserted into the sorted "
+                                 "1-D ``x1`` to keep it sorted.", "an int64 array of ``x2``'s shape.",
+                                 "xp.searchsorted(xp.asarray([1, 3, 3, 5]), xp.asarray([3, 6]))\n"
+                                 "xp.searchsorted(xp.asarray([1, 3, 3, 5]), xp.asarray([3, 6]), side='right')",
+                                 x1="the sorted 1-D array (or unsorted, with ``sorter``).", x2="the values to place.",
+                                 side="``'left'``: before equal elements; ``'right'``: after them.",
+                                 sorter="indices that sort ``x1`` (None: it is sorted)."),
+    "array_api.where": _A("Chooses, element by element, from ``x1`` where ``condition`` holds and from ``x2`` "
+                          "elsewhere (broadcast).", "an array of the broadcast shape and promoted dtype.",
+                          "xp.where(xp.asarray([True, False, True]), xp.asarray([1, 2, 3]), 0)",
+                          condition="a bool array.", x1="the values where ``condition`` is True (or a scalar).",
+                          x2="the values elsewhere (or a scalar)."),
+    # ---- manipulation ----
+    "array_api.broadcast_arrays": _A("Broadcasts the arrays against each other.",
+                                     "a list of views, all of the broadcast shape.",
+                                     "[a.shape for a in xp.broadcast_arrays(xp.asarray([1, 2]), xp.asarray([[3], [4]]))]"),
+    "array_api.broadcast_to": _A("Broadcasts ``x`` to ``shape``.", "a view of ``shape``.",
+                                 "xp.broadcast_to(xp.asarray([1, 2]), (2, 2))", shape="the target shape."),
+    "array_api.concat": _A("Joins the arrays along an existing ``axis``.", "an array.",
+                           "xp.concat([xp.asarray([[1, 2]]), xp.asarray([[3, 4]])], axis=1)\n"
+                           "xp.concat([xp.asarray([[1]]), xp.asarray([2, 3])], axis=None)",
+                           axis="the axis to join along; None: the arrays flattened first."),
+    "array_api.stack": _A("Joins arrays of one shape along a new ``axis``.", "an array with one more dim.",
+                          "xp.stack([xp.asarray([1, 2]), xp.asarray([3, 4])], axis=1)", axis="where the new axis goes."),
+    "array_api.unstack": _A("Splits ``x`` into its slices along ``axis``.", "a tuple of views, one less dim each.",
+                            "xp.unstack(xp.asarray([[1, 2], [3, 4]]), axis=1)", axis="the axis to split along."),
+    "array_api.expand_dims": _A("Inserts a unit dim at ``axis``.", "a view with one more dim.",
+                                "xp.expand_dims(xp.asarray([1, 2]), axis=0).shape",
+                                axis="where the new dim goes (in [-x.ndim - 1, x.ndim])."),
+    "array_api.squeeze": _A("Removes the unit dims at ``axis``; a dim there whose size is not 1 raises ValueError.",
+                            "a view with fewer dims.", "xp.squeeze(xp.zeros((1, 3, 1)), axis=(0, 2)).shape",
+                            axis="the axis or tuple of axes to remove."),
+    "array_api.flip": _A("Reverses the order of the elements along ``axis``.", "an array of ``x``'s shape.",
+                         "xp.flip(xp.asarray([[1, 2], [3, 4]]), axis=1)"),
+    "array_api.moveaxis": _A("Moves dims of ``x`` to new positions, the others keeping their order.",
+                             "a view.", "xp.moveaxis(xp.zeros((2, 3, 4)), 0, -1).shape",
+                             source="the original position(s) (an int or a tuple).",
+                             destination="the new position(s), as many as ``source``."),
+    "array_api.permute_dims": _A("Reorders the dims of ``x``.", "a view.",
+                                 "xp.permute_dims(xp.zeros((2, 3, 4)), (2, 0, 1)).shape",
+                                 axes="a permutation of ``range(x.ndim)``."),
+    "array_api.matrix_transpose": _A("Swaps the last two dims of ``x`` (a stack of matrices).", "a view.",
+                                     "xp.matrix_transpose(xp.asarray([[1, 2, 3], [4, 5, 6]]))",
+                                     x="an array of at least two dims."),
+    "array_api.reshape": _A("Gives ``x`` with a new shape (a view when possible).", "an array of ``shape``.",
+                            "xp.reshape(xp.arange(6), (2, -1))",
+                            shape="the new shape; one entry may be -1 (inferred).",
+                            copy="True: always copy; False: raise when a view is impossible; None: as needed."),
+    "array_api.roll": _A("Shifts the elements cyclically by ``shift`` along ``axis``.", "an array of ``x``'s shape.",
+                         "xp.roll(xp.asarray([1, 2, 3, 4]), 1)\nxp.roll(xp.asarray([[1, 2], [3, 4]]), -1, axis=0)",
+                         shift="the shift (an int, or a tuple as long as ``axis``).",
+                         axis="the axis or axes; None: the flattened array, reshaped back."),
+    "array_api.repeat": _A("Repeats each element (along ``axis``; of the flattened ``x`` when None).",
+                           "an array.", "xp.repeat(xp.asarray([1, 2, 3]), 2)\n"
+                           "xp.repeat(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 2]), axis=0)",
+                           repeats="an int, or a 1-D int array of one count per element along ``axis``.",
+                           axis="the axis; None: flattened first."),
+    "array_api.tile": _A("Repeats ``x`` ``repetitions`` times per dim.", "an array.",
+                         "xp.tile(xp.asarray([1, 2]), (2, 2))", repetitions="a tuple of repeats per dim."),
+    "array_api.take": _A("Gives the elements at ``indices`` along ``axis``.", "an array.",
+                         "xp.take(xp.asarray([10, 20, 30]), xp.asarray([2, 0]))\n"
+                         "xp.take(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1]), axis=1)",
+                         indices="a 1-D int array.", axis="the axis (may be omitted for 1-D ``x``)."),
+    "array_api.take_along_axis": _A("Gives the elements at ``indices`` (an array of ``x``'s rank) along ``axis``.",
+                                    "an array of the broadcast shape.",
+                                    "x = xp.asarray([[3, 1], [2, 4]])\n"
+                                    "xp.take_along_axis(x, xp.argsort(x, axis=1), axis=1)",
+                                    indices="an int array with ``x``'s number of dims.", axis="the axis."),
+    "array_api.clip": _A("Clamps every element to [``min``, ``max``] (either bound may be None).",
+                         "an array of ``x``'s shape and dtype.", "xp.clip(xp.asarray([-2, 0, 5]), min=-1, max=3)",
+                         min="the lower bound: a scalar, an array or None.",
+                         max="the upper bound: a scalar, an array or None."),
+    "array_api.tril": _A("Keeps the lower triangle (on and below the ``k``-th diagonal) of the last two dims.",
+                         "an array of ``x``'s shape.", "xp.tril(xp.ones((3, 3), dtype=xp.int64))"),
+    "array_api.triu": _A("Keeps the upper triangle (on and above the ``k``-th diagonal) of the last two dims.",
+                         "an array of ``x``'s shape.", "xp.triu(xp.ones((3, 3), dtype=xp.int64), k=1)"),
+    # ---- products ----
+    "array_api.matmul": _A("Computes the matrix product, broadcasting stacks; a 1-D operand is a vector.",
+                           "an array.", "xp.matmul(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 1]))",
+                           x1="the first array (not a scalar).", x2="the second array (not a scalar)."),
+    "array_api.tensordot": _A("Sums the products of ``x1`` and ``x2`` over the contracted axes.", "an array.",
+                              "xp.tensordot(xp.ones((2, 3)), xp.ones((3, 4)), axes=1).shape",
+                              x1="the first array.", x2="the second array.",
+                              axes="an int (the last ``axes`` of x1 with the first of x2) or two sequences of axes."),
+    "array_api.vecdot": _A("Computes the dot product of vectors along ``axis`` (``x1`` conjugated), broadcasting "
+                           "the other dims.", "an array.",
+                           "xp.vecdot(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 1]))",
+                           x1="the first array.", x2="the second array.", axis="the axis of the vectors."),
+    # ---- sets ----
+    "array_api.unique_values": _A("Gives the unique elements, sorted (each NaN counts as distinct).",
+                                  "a 1-D array.", "xp.unique_values(xp.asarray([3, 1, 3, 2]))"),
+    "array_api.unique_counts": _A("Gives the unique elements and how often each occurs.",
+                                  "a named tuple (values, counts).", "xp.unique_counts(xp.asarray([3, 1, 3]))"),
+    "array_api.unique_inverse": _A("Gives the unique elements and, per element of ``x``, the index of its value "
+                                   "among them.", "a named tuple (values, inverse_indices of ``x``'s shape).",
+                                   "xp.unique_inverse(xp.asarray([3, 1, 3]))"),
+    "array_api.unique_all": _A("Gives the unique elements, the index of each one's first occurrence, the inverse "
+                               "indices and the counts.",
+                               "a named tuple (values, indices, inverse_indices, counts).",
+                               "xp.unique_all(xp.asarray([3, 1, 3]))"),
+    "array_api.__array_namespace_info__": _A("Gives the namespace's inspection object: its capabilities, default "
+                                             "device, devices, default dtypes and dtypes.",
+                                             "an object with capabilities(), default_device(), devices(), "
+                                             "default_dtypes(), dtypes().",
+                                             "info = xp.__array_namespace_info__()\ninfo.capabilities()['max dimensions']\n"
+                                             "info.default_dtypes()['indexing']"),
+})
+
+_SPD = "xp.asarray([[4.0, 2.0], [2.0, 3.0]])"
+_SQ = "xp.asarray([[1.0, 2.0], [3.0, 4.0]])"
+_STACK = "an array (a stack of results for a stack of matrices)."
+_MX = "a matrix or a stack of matrices, shape (..., M, N)."
+_SQX = "a square matrix or a stack of them, shape (..., M, M)."
+_RTOL = "singular values at most ``rtol`` times the largest count as zero; None: max(M, N) times the dtype's eps."
+OPS.update({
+    "array_api.linalg.cholesky": _A("Computes the Cholesky factor of a symmetric (Hermitian) positive-definite "
+                                    "matrix.", "the lower (or upper) triangular factor, of ``x``'s shape.",
+                                    "xp.linalg.cholesky(%s)" % _SPD, x=_SQX,
+                                    upper="give the upper factor U (x = U^H U) instead of the lower one."),
+    "array_api.linalg.cross": _A("Computes the cross product of 3-element vectors along ``axis``, broadcasting the "
+                                 "other dims.", "an array of the broadcast shape.",
+                                 "xp.linalg.cross(xp.asarray([1, 0, 0]), xp.asarray([0, 1, 0]))",
+                                 x1="the first array (size 3 along ``axis``).",
+                                 x2="the second array (size 3 along ``axis``).", axis="the axis of the vectors."),
+    "array_api.linalg.det": _A("Computes the determinant.", _STACK, "xp.linalg.det(%s)" % _SQ, x=_SQX),
+    "array_api.linalg.diagonal": _A("Gives the ``offset``-th diagonal of the last two dims.", "an array (a view).",
+                                    "xp.linalg.diagonal(xp.asarray([[1, 2], [3, 4]]), offset=1)", x=_MX,
+                                    offset="which diagonal: 0 the main one, positive above it, negative below."),
+    "array_api.linalg.eigh": _A("Computes the eigenvalues (ascending) and eigenvectors of a symmetric "
+                                "(Hermitian) matrix.", "a named tuple (eigenvalues, eigenvectors).",
+                                "xp.linalg.eigh(%s).eigenvalues" % _SPD, x=_SQX),
+    "array_api.linalg.eigvalsh": _A("Computes the eigenvalues (ascending) of a symmetric (Hermitian) matrix.",
+                                    _STACK, "xp.linalg.eigvalsh(%s)" % _SPD, x=_SQX),
+    "array_api.linalg.inv": _A("Computes the inverse of a square matrix.", "an array of ``x``'s shape.",
+                               "xp.linalg.inv(%s)" % _SPD, x=_SQX),
+    "array_api.linalg.matrix_norm": _A("Computes a matrix norm over the last two dims.", _STACK,
+                                       "xp.linalg.matrix_norm(%s)\nxp.linalg.matrix_norm(%s, ord=1)" % (_SQ, _SQ),
+                                       x=_MX, ord="``'fro'``, ``'nuc'``, 1, 2, inf, -1, -2 or -inf."),
+    "array_api.linalg.matrix_power": _A("Multiplies a square matrix by itself ``n`` times (``n`` < 0: its inverse; "
+                                        "0: the identity).", "an array of ``x``'s shape.",
+                                        "xp.linalg.matrix_power(xp.asarray([[1, 1], [0, 1]]), 3)", x=_SQX,
+                                        n="the exponent (an int)."),
+    "array_api.linalg.matrix_rank": _A("Computes the rank: the number of singular values above the tolerance.",
+                                       "an int64 array.", "xp.linalg.matrix_rank(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))",
+                                       x=_MX, rtol=_RTOL),
+    "array_api.linalg.outer": _A("Computes the outer product of two vectors.", "a 2-D array (len(x1), len(x2)).",
+                                 "xp.linalg.outer(xp.asarray([1, 2]), xp.asarray([1, 10, 100]))",
+                                 x1="the first 1-D array.", x2="the second 1-D array."),
+    "array_api.linalg.pinv": _A("Computes the Moore-Penrose pseudo-inverse.", "an array of shape (..., N, M).",
+                                "xp.linalg.pinv(xp.asarray([[1.0, 0.0], [0.0, 0.0]]))", x=_MX, rtol=_RTOL),
+    "array_api.linalg.qr": _A("Computes the QR decomposition x = QR (Q orthonormal columns, R upper triangular).",
+                              "a named tuple (Q, R).",
+                              "xp.abs(xp.linalg.qr(%s).R)" % _SQ, x=_MX,
+                              mode="``'reduced'`` (Q is M x K) or ``'complete'`` (Q is M x M)."),
+    "array_api.linalg.slogdet": _A("Computes the sign and the natural log of the absolute value of the determinant.",
+                                   "a named tuple (sign, logabsdet).", "xp.linalg.slogdet(%s)" % _SQ, x=_SQX),
+    "array_api.linalg.solve": _A("Solves x1 @ x = x2 for x; ``x2`` is a stack of matrices unless it is 1-D (a "
+                                 "vector).", "an array of ``x2``'s (broadcast) shape.",
+                                 "xp.linalg.solve(%s, xp.asarray([2.0, 1.0]))" % _SPD,
+                                 x1="the coefficient matrix (or stack), square.", x2="the right-hand side."),
+    "array_api.linalg.svd": _A("Computes the singular value decomposition x = U diag(S) Vh.",
+                               "a named tuple (U, S, Vh), S descending.",
+                               "xp.linalg.svd(%s, full_matrices=False).S" % _SQ, x=_MX,
+                               full_matrices="U and Vh square (True) or reduced to K = min(M, N) (False)."),
+    "array_api.linalg.svdvals": _A("Computes the singular values (descending).", _STACK,
+                                   "xp.linalg.svdvals(%s)" % _SQ, x=_MX),
+    "array_api.linalg.trace": _A("Sums the ``offset``-th diagonal of the last two dims (integers accumulate in the "
+                                 "default integer dtype).", _STACK,
+                                 "xp.linalg.trace(xp.asarray([[1, 2], [3, 4]]))", x=_MX,
+                                 offset="which diagonal: 0 the main one, positive above it, negative below.",
+                                 dtype="the dtype to accumulate in; None as in ``sum``."),
+    "array_api.linalg.vector_norm": _A("Computes a vector norm over ``axis`` (all dims when None).", _RED,
+                                       "xp.linalg.vector_norm(xp.asarray([3.0, -4.0]))\n"
+                                       "xp.linalg.vector_norm(xp.asarray([3.0, -4.0]), ord=1)",
+                                       ord="the order: a positive or negative number, inf or -inf (2: Euclidean)."),
+})
+_SIG = "xp.asarray([1.0, 2.0, 0.0, -1.0])"
+for _n, (_what, _ret, _code) in {
+        "fft": ("the one-dimensional discrete Fourier transform", "a complex array.", "xp.fft.fft(%s)" % _SIG),
+        "ifft": ("the inverse one-dimensional discrete Fourier transform", "a complex array.",
+                 "xp.fft.ifft(xp.fft.fft(%s))" % _SIG),
+        "rfft": ("the one-dimensional Fourier transform of real input (the non-negative frequencies)",
+                 "a complex array of n // 2 + 1 along ``axis``.", "xp.fft.rfft(%s)" % _SIG),
+        "irfft": ("the inverse of ``rfft``: real output from the non-negative frequencies",
+                  "a real array (of 2 * (m - 1) along ``axis`` unless ``n`` is given).",
+                  "xp.fft.irfft(xp.fft.rfft(%s), n=4)" % _SIG),
+        "hfft": ("the Fourier transform of a Hermitian-symmetric signal given by its first half",
+                 "a real array.", "xp.fft.hfft(xp.asarray([1.0, 2.0, 3.0]))"),
+        "ihfft": ("the inverse of ``hfft``", "a complex array of n // 2 + 1 along ``axis``.",
+                  "xp.fft.ihfft(%s)" % _SIG)}.items():
+    OPS["array_api.fft." + _n] = _A("Computes %s along ``axis``." % _what, _ret, _code,
+                                    x="the input array (" + ("real" if _n in ("rfft", "ihfft") else
+                                                             "complex or real") + ").",
+                                    axis="the axis to transform.")
+_GRID = "xp.asarray([[1.0, 2.0], [3.0, 4.0]])"
+for _n, (_what, _ret, _code) in {
+        "fftn": ("the n-dimensional discrete Fourier transform", "a complex array.", "xp.fft.fftn(%s)" % _GRID),
+        "ifftn": ("the inverse n-dimensional discrete Fourier transform", "a complex array.",
+                  "xp.fft.ifftn(xp.fft.fftn(%s))" % _GRID),
+        "rfftn": ("the n-dimensional Fourier transform of real input (the last axis halved)", "a complex array.",
+                  "xp.fft.rfftn(%s)" % _GRID),
+        "irfftn": ("the inverse of ``rfftn``", "a real array.",
+                   "xp.fft.irfftn(xp.fft.rfftn(%s), s=(2, 2))" % _GRID)}.items():
+    OPS["array_api.fft." + _n] = _A("Computes %s over ``axes``." % _what, _ret, _code)
+OPS.update({
+    "array_api.fft.fftfreq": _A("Gives the sample frequencies of an ``n``-point FFT with sample spacing ``d``.",
+                                "a 1-D array of ``n`` frequencies (0, positive, then negative).",
+                                "xp.fft.fftfreq(4, d=0.5)", n="the length of the transform.",
+                                d="the sample spacing (the inverse of the sampling rate)."),
+    "array_api.fft.rfftfreq": _A("Gives the non-negative sample frequencies of an ``n``-point ``rfft``.",
+                                 "a 1-D array of n // 2 + 1 frequencies.", "xp.fft.rfftfreq(4)",
+                                 n="the length of the transform.",
+                                 d="the sample spacing (the inverse of the sampling rate)."),
+    "array_api.fft.fftshift": _A("Moves the zero frequency to the middle along ``axes``.",
+                                 "an array of ``x``'s shape.", "xp.fft.fftshift(xp.fft.fftfreq(5))",
+                                 axes="the axes to shift; None: all."),
+    "array_api.fft.ifftshift": _A("Undoes ``fftshift``: moves the zero frequency back to the start.",
+                                  "an array of ``x``'s shape.", "xp.fft.ifftshift(xp.fft.fftshift(xp.fft.fftfreq(5)))",
+                                  axes="the axes to shift; None: all."),
+})
+for _n, _fields in (("UniqueAllResult", "values, indices, inverse_indices, counts"),
+                    ("UniqueCountsResult", "values, counts"), ("UniqueInverseResult", "values, inverse_indices")):
+    _fn = {"UniqueAllResult": "unique_all", "UniqueCountsResult": "unique_counts",
+           "UniqueInverseResult": "unique_inverse"}[_n]
+    CLASSES["array_api." + _n] = (
+        "%s(%s)" % (_n, _fields), "The named tuple ``xp.%s`` returns (a tuple: unpack it, or read the fields)." % _fn,
+        "xp.%s(xp.asarray([2, 1, 2])).%s" % (_fn, _fields.split(", ")[-1]),
+        {f: "the %s." % f.replace("_", " ") for f in _fields.split(", ")})
+NOT_NUMPY |= set()
