@@ -96,7 +96,8 @@ SIG_OVERRIDES = {
     "Tensor.__float__": "(self) -> _float", "Tensor.__complex__": "(self) -> _complex",
     "Tensor.__contains__": "(self, element: Any) -> _bool",
     "Tensor.__array__": "(self, dtype: Any = ..., copy: _bool | None = ...) -> numpy.ndarray[Any, Any]",
-    "Tensor.__dlpack__": "(self, *args: Any, **kwargs: Any) -> Any",
+    "Tensor.__dlpack__": "(self, stream: Any = ..., *, max_version: tuple[_int, _int] | None = ..., "
+                         "dl_device: tuple[_int, _int] | None = ..., copy: _bool | None = ...) -> Any",
     "Tensor.__dlpack_device__": "(self) -> tuple[_int, _int]",
     "Tensor.__init__": "(self, *args: Any, **kwargs: Any) -> None",
     "tensorlib.where": "(condition: Tensor, input: _TensorOrScalar | None = ..., other: _TensorOrScalar | None = ..., "

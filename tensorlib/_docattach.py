@@ -1,7 +1,8 @@
 """Attaches the docstrings composed into _docgen.py (scripts/gen_docs.py) to the live objects.
 
 tensorlib/__init__.py calls ``attach`` for what ``import tensorlib`` loads; tensorlib.cuda and
-tensorlib.array_api, which load on first use, call it for themselves at their import."""
+tensorlib.array_api, which load on first use, call it for themselves at their import (their
+docstrings are in _docgen_lazy.py, which ``import tensorlib`` does not read)."""
 import sys
 
 from . import _C
@@ -15,6 +16,8 @@ def attach(path, owner):
     that wraps, a property, a class), _C._add_docstr for what C defines (a function or method, a
     property, an operator slot, a class)."""
     from ._docgen import DOC
+    if path not in DOC:  # tensorlib.cuda's and tensorlib.array_api's, read at their import
+        from ._docgen_lazy import DOC
     for name, doc in DOC.get(path, {}).items():
         obj = getattr(owner, name)
         if type(obj) is property:

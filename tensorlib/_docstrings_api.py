@@ -504,7 +504,7 @@ for _n, (_what, _ret, _code) in {
         "rfftn": ("the n-dimensional Fourier transform of real input (the last axis halved)", "a complex array.",
                   "xp.fft.rfftn(%s)" % _GRID),
         "irfftn": ("the inverse of ``rfftn``", "a real array.",
-                   "xp.fft.irfftn(xp.fft.rfftn(%s), s=(2, 2))" % _GRID)}.items():
+                   "xp.fft.irfftn(xp.fft.rfftn(%s), s=(2, 2), axes=(0, 1))" % _GRID)}.items():
     OPS["array_api.fft." + _n] = _A("Computes %s over ``axes``." % _what, _ret, _code)
 OPS.update({
     "array_api.fft.fftfreq": _A("Gives the sample frequencies of an ``n``-point FFT with sample spacing ``d``.",
@@ -531,3 +531,267 @@ for _n, _fields in (("UniqueAllResult", "values, indices, inverse_indices, count
         "xp.%s(xp.asarray([2, 1, 2])).%s" % (_fn, _fields.split(", ")[-1]),
         {f: "the %s." % f.replace("_", " ") for f in _fields.split(", ")})
 NOT_NUMPY |= set()
+
+# ---- Tensor's properties: one line, the type, an example ----
+_RO = " (read-only)"
+PROPS.update({
+    "Tensor.shape": ("The size of each dim.", "tensorlib.Size (a tuple of ints)" + _RO, "tl.zeros(2, 3).shape"),
+    "Tensor.dtype": ("The element type.", "tensorlib.dtype" + _RO, "tl.tensor([1, 2]).dtype\ntl.tensor([1.5]).dtype"),
+    "Tensor.device": ("Where the elements live (the CPU, a CUDA device or meta).", "tensorlib.device" + _RO,
+                      "tl.zeros(2).device"),
+    "Tensor.layout": ("How the elements are stored: ``tl.strided`` (dense) or a sparse layout.",
+                      "tensorlib.layout" + _RO, "tl.zeros(2).layout\ntl.eye(2).to_sparse_csr().layout"),
+    "Tensor.names": ("The name of each dim, None where unnamed; assigning renames in place.",
+                     "tuple of (str or None), one per dim", "tl.zeros(2, 3, names=('N', None)).names"),
+    "Tensor.ndim": ("The number of dims (as ``dim()``).", "int" + _RO, "tl.zeros(2, 3, 4).ndim"),
+    "Tensor.T": ("The tensor with all its dims reversed (the transpose of a matrix).", "Tensor (a view)" + _RO,
+                 "tl.tensor([[1, 2, 3], [4, 5, 6]]).T"),
+    "Tensor.mT": ("The tensor with its last two dims swapped (a stack of matrices transposed).",
+                  "Tensor (a view)" + _RO, "tl.zeros(5, 2, 3).mT.shape"),
+    "Tensor.H": ("The conjugate transpose of a matrix (the transpose for real ones).", "Tensor" + _RO,
+                 "tl.tensor([[1+1j, 2]]).H"),
+    "Tensor.mH": ("The conjugate transpose of the last two dims (a stack of matrices).", "Tensor" + _RO,
+                  "tl.tensor([[[1+1j, 2]]]).mH"),
+    "Tensor.real": ("The real parts: a view of a complex tensor, the tensor itself for a real one.",
+                    "Tensor (a view)" + _RO, "tl.tensor([1+2j, 3-1j]).real"),
+    "Tensor.imag": ("The imaginary parts of a complex tensor (a view); a real tensor raises RuntimeError.",
+                    "Tensor (a view)" + _RO, "tl.tensor([1+2j, 3-1j]).imag"),
+    "Tensor.itemsize": ("The bytes one element takes.", "int" + _RO, "tl.zeros(2, dtype=tl.float64).itemsize"),
+    "Tensor.nbytes": ("The bytes the elements take (numel * itemsize; a view counts its own elements).",
+                      "int" + _RO, "tl.zeros(2, 3).nbytes"),
+    "Tensor.is_sparse": ("Whether the tensor is sparse COO.", "bool" + _RO,
+                         "tl.eye(2).to_sparse().is_sparse\ntl.eye(2).is_sparse"),
+    "Tensor.is_sparse_csr": ("Whether the tensor is sparse CSR.", "bool" + _RO, "tl.eye(2).to_sparse_csr().is_sparse_csr"),
+    "Tensor.is_cpu": ("Whether the tensor lives on the CPU.", "bool" + _RO, "tl.zeros(2).is_cpu"),
+    "Tensor.is_cuda": ("Whether the tensor lives on a CUDA device.", "bool" + _RO, "tl.zeros(2).is_cuda"),
+    "Tensor.is_meta": ("Whether the tensor is on the meta device (shape only, no elements).", "bool" + _RO,
+                       "tl.zeros(2, device='meta').is_meta"),
+    "Tensor.is_leaf": ("Whether the tensor is a leaf of the autograd graph: always True (no autograd).",
+                       "bool" + _RO, "tl.zeros(2).is_leaf"),
+    "Tensor.is_mkldnn": ("Whether the tensor is an MKL-DNN tensor: always False.", "bool" + _RO, "tl.zeros(2).is_mkldnn"),
+    "Tensor.is_nested": ("Whether the tensor is a nested tensor: always False.", "bool" + _RO, "tl.zeros(2).is_nested"),
+    "Tensor.is_quantized": ("Whether the tensor is quantized: always False.", "bool" + _RO,
+                            "tl.zeros(2).is_quantized"),
+    "Tensor.grad": ("The accumulated gradient: always None (tensorlib has no autograd).", "Tensor or None" + _RO,
+                    "tl.zeros(2).grad is None"),
+    "Tensor.grad_fn": ("The function that made the tensor in the autograd graph: always None (no autograd).",
+                       "None" + _RO, "tl.zeros(2).grad_fn is None"),
+    "Tensor.requires_grad": ("Whether autograd records operations on the tensor: always False; setting True "
+                             "raises (no autograd).", "bool", "tl.zeros(2).requires_grad"),
+})
+NOT_TORCH |= {"Tensor.names"}  # named tensors: torch 2.13 dropped them (the example prints Debian torch 1.13's)
+
+# ---- the classes ----
+CLASSES.update({
+    "Tensor": ("class tensorlib.Tensor", "A multi-dimensional array with PyTorch's tensor semantics; made by "
+               "``tl.tensor(data)`` and the factories (``tl.zeros``, ``tl.empty``, ...), not by calling the class "
+               "(use ``tl.FloatTensor`` and its kin for torch's legacy constructor).",
+               "x = tl.tensor([[1, 2], [3, 4]])\nisinstance(x, tl.Tensor)\n(x.shape, x.dtype)", {}),
+    "dtype": ("class tensorlib.dtype", "The element type of a tensor: ``tl.float32``, ``tl.int64``, ``tl.bool`` and "
+              "the others are its instances (it is not constructed).",
+              "tl.float32.is_floating_point\ntl.int8.itemsize\ntl.complex64.to_real()", {}),
+    "device": ("device(type, index=None)", "Where a tensor is or will be allocated: ``'cpu'``, ``'cuda'`` (with an "
+               "index) or ``'meta'``.", "tl.device('cpu')\ntl.device('cuda', 1)\ntl.device('cuda:0').index",
+               {"type": "``'cpu'``, ``'cuda'``, ``'meta'`` or a ``'type:index'`` string (or an int: a CUDA index).",
+                "index": "the device index (None: the current one)."}),
+    "layout": ("class tensorlib.layout", "The memory layout of a tensor: ``tl.strided`` (dense) or a sparse one "
+               "(``sparse_coo``, ``sparse_csr``, ``sparse_csc``, ``sparse_bsr``, ``sparse_bsc``); not constructed.",
+               "tl.eye(2).to_sparse_csr().layout\ntl.strided", {}),
+    "memory_format": ("class tensorlib.memory_format", "The order in which a dense tensor's elements are laid out: "
+                      "``tl.contiguous_format``, ``tl.channels_last``, ``tl.channels_last_3d``, "
+                      "``tl.preserve_format``; not constructed.",
+                      "tl.zeros(1, 3, 2, 2).to(memory_format=tl.channels_last).stride()", {}),
+    "Size": ("Size(sizes=())", "The shape of a tensor: a tuple of ints (``tensor.shape``, ``tensor.size()``).",
+             "tl.Size([2, 3])\ntl.Size([2, 3]).numel()\ntl.zeros(2, 3).shape == (2, 3)",
+             {"sizes": "an iterable of ints."}),
+    "Generator": ("Generator(device='cpu')", "A random number generator (Philox4x32-10, torch's numbers for a "
+                  "seed): pass it as ``generator=`` to the random functions.",
+                  "g = tl.Generator().manual_seed(42)\ng.initial_seed()\ntl.randint(0, 10, (3,), generator=g)",
+                  {"device": "the device whose random numbers it makes."}),
+    "finfo": ("finfo(type=None)", "The machine limits of a floating point dtype (of the real part for complex): "
+              "bits, eps, max, min, tiny, smallest_normal, resolution.",
+              "tl.finfo(tl.float16).max\ntl.finfo().eps",
+              {"type": "a floating or complex dtype; None: the default dtype."}),
+    "iinfo": ("iinfo(type)", "The limits of an integer dtype: bits, min, max.",
+              "tl.iinfo(tl.int8).min\ntl.iinfo(tl.uint8).max", {"type": "an integer dtype."}),
+    "no_grad": ("no_grad()", "A context manager and decorator turning gradient recording off (accepted; tensorlib "
+                "has no autograd).", "with tl.no_grad(): on = tl.is_grad_enabled()\non", {}),
+    "enable_grad": ("enable_grad()", "A context manager and decorator turning gradient recording on inside a "
+                    "``no_grad`` block (accepted; tensorlib has no autograd).",
+                    "with tl.no_grad(), tl.enable_grad(): on = tl.is_grad_enabled()\non", {}),
+    "inference_mode": ("inference_mode(mode=True)", "A context manager and decorator for inference (accepted; "
+                       "tensorlib has no autograd).",
+                       "with tl.inference_mode(): on = tl.is_inference_mode_enabled()\non",
+                       {"mode": "enable (True) or disable (False) inference mode inside."}),
+    "set_grad_enabled": ("set_grad_enabled(mode)", "Sets gradient recording on or off now, or for a ``with`` "
+                         "block (restoring it after).",
+                         "with tl.set_grad_enabled(False): on = tl.is_grad_enabled()\non\ntl.is_grad_enabled()",
+                         {"mode": "True to record gradients, False not to."}),
+    "OutOfMemoryError": ("OutOfMemoryError(*args)", "Raised when an allocation fails: a RuntimeError, as torch "
+                         "raises it, and a MemoryError.", "issubclass(tl.OutOfMemoryError, RuntimeError)",
+                         {"*args": "the message."}),
+    "linalg.LinAlgError": ("LinAlgError(*args)", "Raised by the linear algebra functions for a singular or "
+                           "non-convergent input (a RuntimeError, as torch's torch.linalg.LinAlgError).",
+                           "issubclass(tl.linalg.LinAlgError, RuntimeError)", {"*args": "the message."}),
+    "sparse.check_sparse_tensor_invariants": (
+        "check_sparse_tensor_invariants(enable=True)", "A context manager and decorator checking the invariants "
+        "(index bounds, ordering) of the sparse tensors built inside it; also a global switch (``enable()``, "
+        "``disable()``, ``is_enabled()``).", "tl.sparse.check_sparse_tensor_invariants.is_enabled()",
+        {"enable": "check inside the block (True) or not (False)."}),
+})
+for _n, _dt in (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("HalfTensor", "float16"),
+                ("BFloat16Tensor", "bfloat16"), ("ByteTensor", "uint8"), ("CharTensor", "int8"),
+                ("ShortTensor", "int16"), ("IntTensor", "int32"), ("LongTensor", "int64"), ("BoolTensor", "bool")):
+    CLASSES[_n] = ("%s(*args)" % _n, "torch's legacy constructor of %s tensors: from data, or uninitialised of "
+                   "the sizes given; ``isinstance`` tests the dtype." % _dt,
+                   "tl.%s([1, 0]).dtype\ntl.%s(2, 3).shape" % (_n, _n),
+                   {"*args": "a sequence of numbers (the data), or the sizes as ints."})
+# the named tuples of the multi-result ops: name -> (fields, the op's example call)
+_VI = "values, indices"
+for _n, (_fields, _call) in {
+        "aminmax": ("min, max", "tl.aminmax(tl.tensor([3, 1, 2]))"),
+        "cummax": (_VI, "tl.cummax(tl.tensor([1, 3, 2]), 0)"), "cummin": (_VI, "tl.cummin(tl.tensor([3, 1, 2]), 0)"),
+        "kthvalue": (_VI, "tl.kthvalue(tl.tensor([3, 1, 2]), 2)"),
+        "linalg_cholesky_ex": ("L, info", "tl.linalg.cholesky_ex(tl.eye(2))"),
+        "linalg_eig": ("eigenvalues, eigenvectors", "tl.linalg.eig(tl.eye(2))"),
+        "linalg_eigh": ("eigenvalues, eigenvectors", "tl.linalg.eigh(tl.eye(2))"),
+        "linalg_inv_ex": ("inverse, info", "tl.linalg.inv_ex(tl.eye(2))"),
+        "linalg_lstsq": ("solution, residuals, rank, singular_values", "tl.linalg.lstsq(tl.eye(2), tl.ones(2, 1))"),
+        "linalg_lu": ("P, L, U", "tl.linalg.lu(tl.eye(2))"),
+        "linalg_lu_factor": ("LU, pivots", "tl.linalg.lu_factor(tl.eye(2))"),
+        "linalg_lu_factor_ex": ("LU, pivots, info", "tl.linalg.lu_factor_ex(tl.eye(2))"),
+        "linalg_qr": ("Q, R", "tl.linalg.qr(tl.eye(2))"),
+        "linalg_slogdet": ("sign, logabsdet", "tl.linalg.slogdet(tl.eye(2))"),
+        "linalg_solve_ex": ("result, info", "tl.linalg.solve_ex(tl.eye(2), tl.ones(2))"),
+        "linalg_svd": ("U, S, Vh", "tl.linalg.svd(tl.eye(2))"),
+        "max": (_VI, "tl.max(tl.tensor([[1, 5], [7, 2]]), 1)"), "median": (_VI, "tl.median(tl.tensor([[1, 5, 2]]), 1)"),
+        "min": (_VI, "tl.min(tl.tensor([[1, 5], [7, 2]]), 1)"), "mode": (_VI, "tl.mode(tl.tensor([[1, 2, 2]]), 1)"),
+        "nanmedian": (_VI, "tl.nanmedian(tl.tensor([[1.0, float('nan'), 2.0]]), 1)"),
+        "qr": ("Q, R", "tl.qr(tl.eye(2))"), "slogdet": ("sign, logabsdet", "tl.slogdet(tl.eye(2))"),
+        "sort": (_VI, "tl.sort(tl.tensor([3, 1, 2]))"), "svd": ("U, S, V", "tl.svd(tl.eye(2))"),
+        "topk": (_VI, "tl.topk(tl.tensor([3, 1, 2]), 2)")}.items():
+    _first, _last = _fields.split(", ")[0], _fields.split(", ")[-1]
+    CLASSES["return_types." + _n] = (
+        "%s(%s)" % (_n, _fields), "The named tuple ``%s`` returns: a tuple of its results, also read by field name."
+        % _call.split("(", 1)[0], "r = %s\nr.%s\nr[-1] is r.%s" % (_call, _first, _last),
+        {f: "the %s result." % f for f in _fields.split(", ")})
+
+# ---- Tensor's operators and protocol methods (what help(tl.Tensor.__add__) shows) ----
+_OTHER = {"other": "a tensor or a Python number, broadcast against ``self``."}
+_A2, _B2 = "tl.tensor([12, 7])", "tl.tensor([5, 2])"
+for _op, (_sym, _fn) in {"add": ("+", "add"), "sub": ("-", "sub"), "mul": ("*", "mul"), "truediv": ("/", "div"),
+                         "floordiv": ("//", "floor_divide"), "mod": ("%", "remainder"), "pow": ("**", "pow"),
+                         "matmul": ("@", "matmul"), "and": ("&", "bitwise_and"), "or": ("|", "bitwise_or"),
+                         "xor": ("^", "bitwise_xor"), "lshift": ("<<", "bitwise_left_shift"),
+                         "rshift": (">>", "bitwise_right_shift")}.items():
+    _a, _b = ("tl.tensor([[1, 2], [3, 4]])", "tl.tensor([1, 1])") if _op == "matmul" else (_A2, _B2)
+    _scalar = "tl.tensor([1, 1])" if _op == "matmul" else "3"
+    OPS["Tensor.__%s__" % _op] = (
+        "Implements ``self %s other`` (``tl.%s(self, other)``)." % (_sym, _fn),
+        "a new tensor (broadcast shape, promoted dtype).", "%s %s %s" % (_a, _sym, _b), _OTHER)
+    OPS["Tensor.__r%s__" % _op] = (
+        "Implements ``other %s self`` for an ``other`` that is not a tensor (a Python number)." % _sym,
+        "a new tensor (broadcast shape, promoted dtype).",
+        "%s %s %s" % ("tl.tensor([[1, 2]])" if _op == "matmul" else "20", _sym, _a), _OTHER)
+    OPS["Tensor.__i%s__" % _op] = (
+        "Implements ``self %s= other``: writes the result into ``self`` (its dtype kept; a result that does not "
+        "cast to it raises, as torch)." % _sym, "``self``, modified.",
+        "x = %s\nx %s= %s\nx" % (_a, _sym, _scalar), _OTHER)
+OPS["Tensor.__itruediv__"] = (OPS["Tensor.__itruediv__"][0], "``self``, modified.",
+                              "x = tl.tensor([12.0, 7.0])\nx /= 2\nx", _OTHER)
+OPS["Tensor.__imatmul__"] = (OPS["Tensor.__imatmul__"][0], "``self``, modified.",
+                             "x = tl.tensor([[1, 2], [3, 4]])\nx @= tl.eye(2, dtype=tl.int64)\nx", _OTHER)
+OPS["Tensor.__rmatmul__"] = (OPS["Tensor.__rmatmul__"][0].replace("a Python number", "a NumPy array"),
+                             "a new tensor.", "import numpy as np\nnp.eye(2, dtype=np.int64) @ tl.tensor([[1, 2], [3, 4]])",
+                             _OTHER)
+NOT_TORCH |= {"Tensor.__rmatmul__"}  # NumPy defers to tensorlib's __rmatmul__ (a tensor); with torch it makes an array
+OPS["Tensor.__rsub__"] = (OPS["Tensor.__rsub__"][0], "a new tensor.", "20 - tl.tensor([12, 7])", _OTHER)
+for _op, _sym in {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}.items():
+    OPS["Tensor.__%s__" % _op] = ("Implements ``self %s other``, element by element (``tl.%s``)." % (_sym, _op),
+                                  "a bool tensor of the broadcast shape.", "%s %s %s" % (_A2, _sym, "7"), _OTHER)
+for _op, (_what, _code) in {"neg": ("``-self`` (``tl.neg``)", "-tl.tensor([1, -2])"),
+                            "pos": ("``+self``: ``self`` itself", "+tl.tensor([1, -2])"),
+                            "abs": ("``abs(self)`` (``tl.abs``)", "abs(tl.tensor([1, -2]))"),
+                            "invert": ("``~self``: the bitwise (for bool: logical) not", "~tl.tensor([True, False])")}.items():
+    OPS["Tensor.__%s__" % _op] = ("Implements %s." % _what, "a new tensor of ``self``'s shape and dtype.", _code)
+OPS.update({
+    "Tensor.__getitem__": ("Indexes the tensor as torch does: ints, slices, None, ``...``, bool and integer "
+                           "tensors, lists and NumPy arrays (basic indexing gives a view, advanced a copy).",
+                           "a tensor (a view for basic indexing).",
+                           "x = tl.arange(6).reshape(2, 3)\nx[1]\nx[:, 1:]\nx[x > 3]\nx[[0, 1], [2, 0]]",
+                           {"indices": "an index or a tuple of them."}),
+    "Tensor.__setitem__": ("Writes ``value`` into the indexed part of the tensor (broadcast, cast to its dtype).",
+                           "None.", "x = tl.zeros(2, 3)\nx[0] = 1\nx[:, 2] = tl.tensor([5.0, 6.0])\nx",
+                           {"indices": "an index or a tuple of them, as in ``__getitem__``.",
+                            "value": "a tensor or a Python number."}),
+    "Tensor.__len__": ("Gives the size of the first dim (a 0-d tensor raises TypeError).", "an int.",
+                       "len(tl.zeros(4, 2))"),
+    "Tensor.__iter__": ("Iterates over the first dim (a 0-d tensor raises TypeError).",
+                        "an iterator of tensors with one dim less (views).",
+                        "[row.tolist() for row in tl.tensor([[1, 2], [3, 4]])]"),
+    "Tensor.__contains__": ("Tells whether ``element`` equals some element (``(self == element).any()``).",
+                            "a Python bool.", "2 in tl.tensor([1, 2, 3])",
+                            {"element": "a Python number or a tensor."}),
+    "Tensor.__bool__": ("Gives the truth value of a one-element tensor (more elements raise RuntimeError).",
+                        "a Python bool.", "bool(tl.tensor([0.0]))"),
+    "Tensor.__int__": ("Converts a one-element tensor to a Python int (truncating floats).", "an int.",
+                       "int(tl.tensor(3.7))"),
+    "Tensor.__index__": ("Converts a one-element integer tensor to an int where Python needs an index.", "an int.",
+                         "[10, 20, 30][tl.tensor(1)]"),
+    "Tensor.__float__": ("Converts a one-element tensor to a Python float.", "a float.", "float(tl.tensor(2))"),
+    "Tensor.__complex__": ("Converts a one-element tensor to a Python complex.", "a complex.",
+                           "complex(tl.tensor(1+2j))"),
+    "Tensor.__repr__": ("Gives the printed form, as torch prints (``tl.set_printoptions`` applies).", "a str.",
+                        "repr(tl.tensor([1.5, 2.0]))",
+                        {"tensor_contents": "accepted for compatibility (the printed elements are the tensor's)."}),
+    "Tensor.__format__": ("Formats a 0-d tensor as its Python number (``format(x.item(), spec)``); others as "
+                          "their ``str``.", "a str.", "f'{tl.tensor(2.5):.2f}'",
+                          {"spec": "the format spec."}),
+    "Tensor.__hash__": ("Hashes by identity (tensors are usable as dict keys and set members; ``==`` is element-wise).",
+                        "an int.", "x = tl.zeros(1)\nhash(x) == id(x)"),
+    "Tensor.__array__": ("Gives the elements as a NumPy array (``np.asarray(x)``), sharing memory with a CPU tensor "
+                         "where it can.", "a NumPy array.",
+                         "import numpy as np\nnp.asarray(tl.tensor([1.5, 2.0]))\nnp.asarray(tl.tensor([1.5, 2.0]), dtype=np.float64)",
+                         {"dtype": "the NumPy dtype wanted (None: the tensor's).",
+                          "copy": "True: always copy; False: never (raise if needed); None: as needed."}),
+    "Tensor.__array_function__": ("Lets NumPy functions called with tensors (``np.concatenate``, ``np.mean``, ...) "
+                                  "return tensors where tensorlib has the function, as NEP 18 describes.",
+                                  "what the tensorlib function returns (NumPy's result otherwise).",
+                                  "import numpy as np\nnp.concatenate([tl.tensor([1]), tl.tensor([2])])",
+                                  {"func": "the NumPy function called.", "types": "the argument types that "
+                                   "implement the protocol.", "args": "its positional arguments.",
+                                   "kwargs": "its keyword arguments."}),
+    "Tensor.__array_ufunc__": ("Lets NumPy ufuncs called with tensors (``np.add(x, 1)``) return tensors, as NEP 13 "
+                               "describes.", "a tensor (or what NumPy returns for what tensorlib lacks).",
+                               "import numpy as np\nnp.add(tl.tensor([1, 2]), 1)",
+                               {"ufunc": "the NumPy ufunc.", "method": "``'__call__'``, ``'reduce'``, ...",
+                                "*inputs": "its inputs.", "**kwargs": "its keyword arguments."}),
+    "Tensor.__array_namespace__": ("Gives the Array API standard's namespace for this array (``tensorlib.array_api``).",
+                                   "the module tensorlib.array_api.",
+                                   "xp = tl.zeros(1).__array_namespace__()\nxp.__name__",
+                                   {"api_version": "the standard's version wanted (None: 2024.12; older ones "
+                                                   "accepted)."}),
+    "Tensor.__dlpack__": ("Exports the tensor through DLPack (``np.from_dlpack(x)``, ``torch.from_dlpack(x)``), "
+                          "sharing its memory.", "a PyCapsule holding a DLPack tensor.",
+                          "import numpy as np\nnp.from_dlpack(tl.tensor([1, 2]))",
+                          {"stream": "the consumer's stream (None on the CPU).",
+                           "max_version": "the newest DLPack version the consumer reads (None: the legacy one).",
+                           "dl_device": "the device the consumer wants (None: the tensor's).",
+                           "copy": "True: export a copy; False: never copy; None: as needed."}),
+    "Tensor.__dlpack_device__": ("Gives the DLPack device of the tensor (1 for the CPU, 2 for CUDA) and its index.",
+                                 "a tuple (device_type, device_id) of ints.", "tl.zeros(1).__dlpack_device__()"),
+    "Tensor.__copy__": ("Makes a shallow copy for ``copy.copy`` (a new tensor sharing the elements' values, "
+                        "as torch).", "a tensor.", "import copy\ncopy.copy(tl.tensor([1, 2]))"),
+    "Tensor.__deepcopy__": ("Makes a deep copy for ``copy.deepcopy`` (own memory, same strides, names and "
+                            "dtype).", "a tensor.", "import copy\ncopy.deepcopy(tl.tensor([1, 2]))",
+                            {"memo": "the memo dict of ``copy.deepcopy``."}),
+    "Tensor.__reduce_ex__": ("Supports ``pickle``: dense and sparse tensors, views (as their own data), names.",
+                             "the pickle reduce tuple.",
+                             "import pickle\npickle.loads(pickle.dumps(tl.tensor([1, 2])))",
+                             {"proto": "the pickle protocol."}),
+})
+NOT_TORCH |= {
+    "Tensor.__array_function__", "Tensor.__array_ufunc__",  # tensorlib's own NumPy protocols (torch gives arrays)
+    "Tensor.__array_namespace__",  # torch's tensors have no Array API namespace
+    "Tensor.__dlpack_device__",  # torch gives a DLDeviceType enum member, tensorlib the plain int (the same code)
+}

@@ -220,7 +220,7 @@ def manual_seed_all(seed):
     _seed = int(seed)
 
 
-# the composed docstrings (tensorlib/_docgen.py, scripts/gen_docs.py); this module loads on first
+# the composed docstrings (tensorlib/_docgen_lazy.py, scripts/gen_docs.py); this module loads on first
 # use, after `import tensorlib` attached the others
 from . import _docattach  # noqa: E402
 _docattach.attach("cuda", __import__("sys").modules[__name__])

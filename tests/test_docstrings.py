@@ -16,7 +16,7 @@ import re
 import pytest
 
 import tensorlib as tl
-from tensorlib import _docgen, _docstrings
+from tensorlib import _docgen, _docgen_lazy, _docstrings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,7 +33,8 @@ COLUMNS = GEN.Columns()  # the signatures and the rules (the examples run below)
 DOCUMENTED = GEN.documented()
 CLASSES = GEN.public_classes()
 PROPERTIES = GEN.public_properties()
-DOC = {(owner + "." if owner else "") + name: doc for owner, docs in _docgen.DOC.items() for name, doc in docs.items()}
+DOC = {(owner + "." if owner else "") + name: doc for owner, docs in [*_docgen.DOC.items(), *_docgen_lazy.DOC.items()]
+       for name, doc in docs.items()}
 import tensorlib.array_api  # noqa: E402  (loads on first use; its docstrings attach then)
 import tensorlib.cuda  # noqa: E402
 
@@ -191,6 +192,33 @@ def test_return_types_print_as_torch():
         assert repr(fn(tl)) == repr(fn(torch)).replace("torch.", "tensorlib.")
 
 
+def test_operators_properties_and_classes_carry_their_docstrings():
+    """_C._add_docstr reaches an operator slot (its own copy: int's and object's slots keep theirs,
+    inspect still reads CPython's signature), a C property and a C class; help() shows them."""
+    assert tl.Tensor.__add__.__doc__.startswith("__add__(other) -> Tensor\n\nImplements ``self + other``")
+    assert str(inspect.signature(tl.Tensor.__add__)) == "(self, value, /)"
+    assert int.__add__.__doc__ == "Return self+value." and object.__eq__.__doc__ == "Return self==value."
+    assert tl.Tensor.shape.__doc__.startswith("The size of each dim.\n\nType:\n    tensorlib.Size")
+    assert tl.Size.__doc__.startswith("Size(sizes=())\n\n") and tl.dtype.__doc__.startswith("class tensorlib.dtype")
+    text = pydoc.render_doc(tl.Tensor, renderer=pydoc.plaintext)
+    assert ">>> x[x > 3]" in text and "Type:" in text
+    assert "Example:" in pydoc.render_doc(tl.cuda.current_device, renderer=pydoc.plaintext)
+    with pytest.raises(TypeError):
+        tl._C._add_docstr(tl.finfo, "x")  # a Python class: set its __doc__
+
+
+def test_cuda_examples_run_as_a_build_without_cuda():
+    """The examples' tl.cuda state is a build without the backend, whatever this machine has, and
+    it is restored after."""
+    import tensorlib.cuda as c
+    before = c._module(), c._looked, c._initialized
+    with GEN.example_state("cuda.current_device"):
+        assert not c.is_available() and not c.is_built()
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            c.current_device()
+    assert (c._backend, c._looked, c._initialized) == before
+
+
 def test_add_docstr_refuses_what_is_not_a_c_function():
     with pytest.raises(TypeError):
         tl._C._add_docstr(lambda: None, "x")
@@ -203,8 +231,9 @@ def test_generated_docstrings_are_current():
     the name rules from scripts/doc_rules.tsv, or from the spec when it is beside the repository),
     and no example prints other than torch does."""
     report = []
-    with open(GEN.OUT_PATH) as f:
-        assert f.read() == GEN.generate(report), "run .venv/bin/python scripts/gen_docs.py"
+    for path, text in GEN.generate(report).items():
+        with open(path) as f:
+            assert f.read() == text, "run .venv/bin/python scripts/gen_docs.py"
     assert report == []
 
 

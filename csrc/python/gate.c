@@ -528,13 +528,29 @@ static PyObject *m_add_docstr(PyObject *m, PyObject *const *a, Py_ssize_t n)
         /* an operator slot (Tensor.__add__): its wrapperbase is CPython's table shared by every
          * type, so this descriptor gets its own copy carrying the doc (same slot and wrapper) */
         PyWrapperDescrObject *w = (PyWrapperDescrObject *)f;
+        const char *old = w->d_base->doc, *end = old ? strstr(old, ")\n--\n\n") : NULL;
+        if (end && strncmp(old, w->d_base->name, strlen(w->d_base->name)) == 0) {
+            /* keep CPython's "__add__($self, value, /)\n--\n\n" head: __text_signature__ (and
+             * inspect.signature) read it, __doc__ shows what follows */
+            PyObject *head = PyUnicode_FromStringAndSize(old, end + 6 - old);
+            PyObject *full = head ? PyUnicode_Concat(head, a[1]) : NULL;
+            Py_XDECREF(head);
+            if (!full) return NULL;
+            int rc = PyList_Append(doc_keep, full);
+            Py_DECREF(full);
+            if (rc < 0 || !(s = PyUnicode_AsUTF8(full))) return NULL;
+        }
         struct wrapperbase *own = PyMem_Malloc(sizeof *own);
         if (!own) return PyErr_NoMemory();
         *own = *w->d_base;
         own->doc = s;
         w->d_base = own; /* kept for the life of the process, as the descriptor is */
-    } else { /* a class: __doc__ lives in its dict (tp_doc was copied there when it was readied) */
+    } else { /* a C class: __doc__ reads tp_doc (a static type's); its dict holds the copy made
+              * when it was readied */
         PyTypeObject *t = (PyTypeObject *)f;
+        if (t->tp_flags & Py_TPFLAGS_HEAPTYPE)
+            return PyErr_Format(PyExc_TypeError, "_add_docstr: set %s.__doc__ instead", t->tp_name);
+        t->tp_doc = s;
         if (PyDict_SetItemString(t->tp_dict, "__doc__", a[1]) < 0) return NULL;
         PyType_Modified(t);
     }
