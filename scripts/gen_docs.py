@@ -133,6 +133,38 @@ def public_callables():
             continue
         out.append(("Tensor." + name, getattr(T, name), True))
     out += [("Tensor." + name, getattr(T, name), True) for name in TENSOR_DUNDERS]
+    out += [(qual, obj, True) for qual, obj, kind in class_members() if kind != "property"]
+    return out
+
+
+# members of the public classes not documented one by one: the context-manager and decorator
+# protocol (each class's docstring and example show it)
+CLASS_PROTOCOL = {"__enter__", "__exit__", "__call__", "clone"}
+
+
+def class_members():
+    """(qualname, member, kind) of the public methods ("method", "static": a staticmethod, as
+    getattr gives it) and properties ("property": the descriptor) of the public classes other than
+    Tensor, the exceptions and the named tuples (whose fields their class documents):
+    "Generator.manual_seed", "finfo.eps"."""
+    out = []
+    for qual, cls in public_classes():
+        if cls is tl.Tensor or issubclass(cls, BaseException) or (issubclass(cls, tuple) and hasattr(cls, "_fields")):
+            continue
+        seen = set()
+        for klass in cls.__mro__:
+            if not klass.__module__.startswith("tensorlib"):
+                continue
+            for name, member in sorted(vars(klass).items()):
+                if name.startswith("_") or name in seen or name in CLASS_PROTOCOL:
+                    continue
+                seen.add(name)
+                if isinstance(member, property) or inspect.isdatadescriptor(member):
+                    out.append(("%s.%s" % (qual, name), member, "property"))
+                elif isinstance(member, staticmethod):
+                    out.append(("%s.%s" % (qual, name), getattr(cls, name), "static"))
+                elif callable(member):
+                    out.append(("%s.%s" % (qual, name), getattr(cls, name), "method"))
     return out
 
 
@@ -152,20 +184,26 @@ def public_classes():
 
 
 def public_properties():
-    """(qualname, descriptor) of every public property of Tensor ("Tensor.shape")."""
+    """(qualname, descriptor) of every public property of Tensor ("Tensor.shape") and of the other
+    public classes ("finfo.eps")."""
     out = []
     for name in sorted(dir(tl.Tensor)):
         member = inspect.getattr_static(tl.Tensor, name)
         if not name.startswith("_") and (isinstance(member, property) or inspect.isdatadescriptor(member)):
             out.append(("Tensor." + name, member))
-    return out
+    return out + [(qual, member) for qual, member, kind in class_members() if kind == "property"]
 
 
 def signatures():
     sig = {}
     for qual, obj, method in public_callables():
         owner, _, name = qual.rpartition(".")
-        if method:
+        if method and owner != "Tensor":  # a method of another class (Generator.manual_seed)
+            static = not hasattr(obj, "__self__") and inspect.isfunction(obj) and isinstance(
+                inspect.getattr_static(dict(public_classes())[owner], name), staticmethod)
+            stub = gen_stubs._signature(qual, name, obj, "Any", not static)
+            defaults = {**COMMON_DEFAULTS, **_known_defaults(obj, name)}
+        elif method:
             base = name[:-1] if name.endswith("_") else name
             module_fn = vars(tl).get(name, vars(tl).get(base))
             stub = gen_stubs._signature(qual, name, obj, "Tensor", True, module_fn)

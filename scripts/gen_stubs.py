@@ -123,6 +123,7 @@ SIG_OVERRIDES = {
     "Size.__init__": "(self, sizes: Iterable[_int] = ...) -> None",
     "Size.numel": "(self) -> _int",
     "device.__init__": "(self, type: str | _int | device, index: _int | None = ...) -> None",
+    "dtype.to_real": "(self) -> _DType", "dtype.to_complex": "(self) -> _DType",
 }
 for _n in _ops.BINARY:
     SIG_OVERRIDES.setdefault(f"tensorlib.{_n}", "(input: _TensorOrScalar, other: _TensorOrScalar, *, "

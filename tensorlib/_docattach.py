@@ -20,7 +20,10 @@ def attach(path, owner):
         from ._docgen_lazy import DOC
     for name, doc in DOC.get(path, {}).items():
         obj = getattr(owner, name)
-        if type(obj) is property:
+        stored = vars(owner).get(name) if isinstance(owner, type) else None
+        if isinstance(stored, (staticmethod, classmethod)):  # it copied the function's __doc__ when made
+            stored.__doc__ = doc
+        if type(obj) is property or type(obj).__name__ == "_tuplegetter":  # a named tuple's field
             obj.__doc__ = doc
             continue
         if isinstance(obj, type):
@@ -36,13 +39,25 @@ def attach(path, owner):
             _C._add_docstr(obj, doc)
 
 
-def attach_loaded(package):
-    """attach() for every owner whose module is loaded (the others attach at their import)."""
-    from ._docgen import DOC
-    for path in DOC:
-        if path in ("Tensor", "return_types"):
-            owner = getattr(sys.modules[package], path)
-        else:
-            owner = sys.modules.get(package + "." + path if path else package)
-        if owner is not None:
-            attach(path, owner)
+def _owner(package, path):
+    """The module or class a DOC path names ("", "linalg", "Tensor", "Generator", "cuda",
+    "array_api.fft", "sparse.check_sparse_tensor_invariants"): a loaded module by its name (a
+    module being imported is not yet an attribute of its package), else an attribute."""
+    obj, modname = sys.modules[package], package
+    for part in path.split(".") if path else ():
+        modname += "." + part
+        obj = sys.modules[modname] if modname in sys.modules else getattr(obj, part)
+    return obj
+
+
+def attach_loaded(package, prefix=None):
+    """attach() for every owner of _docgen.py (prefix None: what ``import tensorlib`` loads), or for
+    ``prefix`` and the owners under it (``"cuda"``: tensorlib.cuda and its classes, at its import)."""
+    if prefix is None:
+        from ._docgen import DOC
+        paths = list(DOC)
+    else:
+        from ._docgen_lazy import DOC
+        paths = [p for p in DOC if p == prefix or p.startswith(prefix + ".")]
+    for path in paths:
+        attach(path, _owner(package, path))

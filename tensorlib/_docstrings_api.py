@@ -795,3 +795,76 @@ NOT_TORCH |= {
     "Tensor.__array_namespace__",  # torch's tensors have no Array API namespace
     "Tensor.__dlpack_device__",  # torch gives a DLDeviceType enum member, tensorlib the plain int (the same code)
 }
+
+# ---- the members of the other classes: methods (OPS) and properties (PROPS) ----
+_CSTI = "tl.sparse.check_sparse_tensor_invariants"
+OPS.update({
+    "Generator.manual_seed": ("Seeds the generator and rewinds its stream: the same seed gives the same numbers.",
+                              "the generator itself.",
+                              "g = tl.Generator().manual_seed(3)\ntl.randint(0, 100, (3,), generator=g)",
+                              {"seed": "the seed (an int)."}),
+    "Generator.seed": ("Seeds the generator from the operating system's entropy source.", "the seed used (an int).",
+                       "isinstance(tl.Generator().seed(), int)"),
+    "Generator.initial_seed": ("Gives the seed the generator was last seeded with.", "an int.",
+                               "tl.Generator().manual_seed(7).initial_seed()"),
+    "Generator.get_state": ("Gives the generator's whole state, to restore later with ``set_state``.",
+                            "a 1-D uint8 tensor.", "tl.Generator().get_state().dtype"),
+    "Generator.set_state": ("Restores a state ``get_state`` gave: the numbers drawn after it repeat.",
+                            "the generator itself.",
+                            "g = tl.Generator().manual_seed(1)\ns = g.get_state()\na = tl.rand(2, generator=g)\n"
+                            "g.set_state(s) is g\ntl.equal(tl.rand(2, generator=g), a)",
+                            {"new_state": "a uint8 tensor from ``get_state``."}),
+    "Size.numel": ("Gives the number of elements of a tensor of this shape (the product of the sizes).", "an int.",
+                   "tl.Size([2, 3, 4]).numel()\ntl.Size([]).numel()"),
+    "dtype.to_real": ("Gives the real dtype of a complex dtype's parts (a real dtype gives itself).", "a dtype.",
+                      "tl.complex64.to_real()\ntl.float64.to_real()"),
+    "dtype.to_complex": ("Gives the complex dtype whose parts have this real dtype (a complex one gives itself).",
+                         "a dtype.", "tl.float64.to_complex()\ntl.float16.to_complex()"),
+    "sparse.check_sparse_tensor_invariants.is_enabled": (
+        "Tells whether the global check of the sparse invariants is on (off by default, as in torch).",
+        "a Python bool.", _CSTI + ".is_enabled()"),
+    "sparse.check_sparse_tensor_invariants.enable": (
+        "Turns the global check of the sparse invariants on: every sparse constructor checks its indices.",
+        "None.", "%s.enable()\n%s.is_enabled()\n%s.disable()" % (_CSTI, _CSTI, _CSTI)),
+    "sparse.check_sparse_tensor_invariants.disable": (
+        "Turns the global check of the sparse invariants off.", "None.",
+        "%s.disable()\n%s.is_enabled()" % (_CSTI, _CSTI)),
+})
+PROPS.update({
+    "Generator.device": ("The device whose random numbers the generator makes.", "tensorlib.device" + _RO,
+                         "tl.Generator().device"),
+    "Generator.kind": ("The generator's stream: ``'mt19937'`` (torch's numbers, the default) or ``'philox'`` "
+                       "(counter-based); tensorlib's own.", "str" + _RO, "tl.Generator().kind"),
+    "device.type": ("The device type: ``'cpu'``, ``'cuda'`` or ``'meta'``.", "str" + _RO,
+                    "tl.device('cuda:1').type"),
+    "device.index": ("The device index, None when not given (the current device).", "int or None" + _RO,
+                     "tl.device('cuda:1').index\ntl.device('cpu').index is None"),
+    "dtype.is_floating_point": ("Whether the dtype is a floating point one (float16, bfloat16, float32, ...).",
+                                "bool" + _RO, "tl.float16.is_floating_point\ntl.int32.is_floating_point"),
+    "dtype.is_complex": ("Whether the dtype is a complex one.", "bool" + _RO, "tl.complex64.is_complex"),
+    "dtype.is_signed": ("Whether the dtype holds negative values.", "bool" + _RO,
+                        "tl.uint8.is_signed\ntl.int8.is_signed"),
+    "dtype.itemsize": ("The bytes one element of the dtype takes.", "int" + _RO,
+                       "tl.bfloat16.itemsize\ntl.complex128.itemsize"),
+    "dtype.dtype": ("The NumPy dtype of the same elements (what ``np.dtype(tl.float32)`` reads; tensorlib's "
+                    "own).", "numpy.dtype" + _RO, "tl.float32.dtype"),
+    "finfo.bits": ("The number of bits of the dtype.", "int" + _RO, "tl.finfo(tl.float32).bits"),
+    "finfo.eps": ("The difference between 1.0 and the next representable number.", "float" + _RO,
+                  "tl.finfo(tl.float32).eps"),
+    "finfo.max": ("The largest finite number.", "float" + _RO, "tl.finfo(tl.float16).max"),
+    "finfo.min": ("The smallest (most negative) finite number.", "float" + _RO, "tl.finfo(tl.bfloat16).min"),
+    "finfo.tiny": ("The smallest positive normal number (as ``smallest_normal``).", "float" + _RO,
+                   "tl.finfo(tl.float32).tiny"),
+    "finfo.smallest_normal": ("The smallest positive normal number.", "float" + _RO,
+                              "tl.finfo(tl.float64).smallest_normal"),
+    "finfo.resolution": ("The approximate decimal resolution, 10 ** -precision.", "float" + _RO,
+                         "tl.finfo(tl.float32).resolution"),
+    "finfo.dtype": ("The name of the dtype described (as torch: a str).", "str" + _RO, "tl.finfo(tl.float32).dtype"),
+    "iinfo.bits": ("The number of bits of the dtype.", "int" + _RO, "tl.iinfo(tl.int16).bits"),
+    "iinfo.max": ("The largest value.", "int" + _RO, "tl.iinfo(tl.int16).max"),
+    "iinfo.min": ("The smallest value.", "int" + _RO, "tl.iinfo(tl.int16).min"),
+    "iinfo.dtype": ("The name of the dtype described (as torch: a str).", "str" + _RO, "tl.iinfo(tl.int16).dtype"),
+})
+NOT_TORCH |= {
+    "Generator.kind", "dtype.dtype",  # tensorlib's own attributes
+}

@@ -223,4 +223,4 @@ def manual_seed_all(seed):
 # the composed docstrings (tensorlib/_docgen_lazy.py, scripts/gen_docs.py); this module loads on first
 # use, after `import tensorlib` attached the others
 from . import _docattach  # noqa: E402
-_docattach.attach("cuda", __import__("sys").modules[__name__])
+_docattach.attach_loaded("tensorlib", "cuda")

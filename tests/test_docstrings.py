@@ -69,6 +69,14 @@ def _public_objects():
         if name.startswith("_") and name not in GEN.TENSOR_DUNDERS:
             continue
         out.append(("Tensor." + name, inspect.getattr_static(T, name)))
+    # the public members of the other classes, but for the context-manager protocol (the class's
+    # example shows it) and the fields of the named tuples (their class's docstring lists them)
+    for qual, obj in [(m, o) for m, o in out if isinstance(o, type) and o is not T and not issubclass(o, BaseException)
+                      and not (issubclass(o, tuple) and hasattr(o, "_fields"))]:
+        for klass in obj.__mro__:
+            if klass.__module__.startswith("tensorlib"):
+                out += [("%s.%s" % (qual, n), m) for n, m in vars(klass).items()
+                        if not n.startswith("_") and n not in GEN.CLASS_PROTOCOL]
     return out
 
 
@@ -76,6 +84,8 @@ def test_every_public_name_has_a_docstring_with_an_example():
     missing = [name for name, obj in _public_objects() if "\nExample:\n    >>> " not in (obj.__doc__ or "")]
     assert missing == []
     assert len(_public_objects()) > 1300
+    assert {"tensorlib.Generator.manual_seed", "tensorlib.finfo.eps", "tensorlib.dtype.is_complex"} <= {
+        n for n, _ in _public_objects()}
     assert {"__add__", "__getitem__", "__len__"} <= set(GEN.TENSOR_DUNDERS)
 
 

@@ -703,6 +703,4 @@ __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
 
 # the composed docstrings (tensorlib/_docgen_lazy.py), of this namespace and its extensions
 from tensorlib import _docattach  # noqa: E402
-_docattach.attach("array_api", __import__("sys").modules[__name__])
-_docattach.attach("array_api.linalg", linalg)
-_docattach.attach("array_api.fft", fft)
+_docattach.attach_loaded("tensorlib", "array_api")
