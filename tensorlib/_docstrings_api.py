@@ -604,10 +604,12 @@ CLASSES.update({
     "Size": ("Size(sizes=())", "The shape of a tensor: a tuple of ints (``tensor.shape``, ``tensor.size()``).",
              "tl.Size([2, 3])\ntl.Size([2, 3]).numel()\ntl.zeros(2, 3).shape == (2, 3)",
              {"sizes": "an iterable of ints."}),
-    "Generator": ("Generator(device='cpu')", "A random number generator (Philox4x32-10, torch's numbers for a "
-                  "seed): pass it as ``generator=`` to the random functions.",
+    "Generator": ("Generator(device='cpu', *, kind='mt19937')", "A random number generator, passed as "
+                  "``generator=`` to the random functions: torch's MT19937 stream by default (a seed gives "
+                  "torch's numbers), or counter-based Philox4x32-10 (the same numbers at any thread count).",
                   "g = tl.Generator().manual_seed(42)\ng.initial_seed()\ntl.randint(0, 10, (3,), generator=g)",
-                  {"device": "the device whose random numbers it makes."}),
+                  {"device": "the device whose random numbers it makes.",
+                   "kind": "``'mt19937'`` (torch's stream) or ``'philox'`` (tensorlib's own, see docs/random.md)."}),
     "finfo": ("finfo(type=None)", "The machine limits of a floating point dtype (of the real part for complex): "
               "bits, eps, max, min, tiny, smallest_normal, resolution.",
               "tl.finfo(tl.float16).max\ntl.finfo().eps",
