@@ -14,8 +14,15 @@ public function's and Tensor method's docstring (_docstrings.compose):
            checked against torch 2.13 running the same lines (printing `torch` for `tensorlib`):
            a difference is reported unless the entry is in _docstrings.NOT_TORCH (named tensors,
            which torch 2.13 dropped, and tensorlib's own API).
-qualname: "add" for tensorlib.add, "Tensor.add" for the method. The output holds only the
-finished strings, so that import does no composing. --check exits 1 when the committed file
+  the Array API entries (array_api.*) are checked against NumPy's Array API namespace
+  (array_api_compat.numpy) instead, line by line by value (same_value); the tl.cuda ones run with
+  tensorlib.cuda as a build without CUDA (example_state), as torch's CPU-only build answers.
+The public classes (_docstrings.CLASSES) and properties (PROPS; Tensor's and the other classes')
+are composed too (compose_class, compose_property).
+qualname: "add" for tensorlib.add, "Tensor.add" for the method, "cuda.init", "array_api.sum",
+"Generator.manual_seed", "Tensor.shape". The output holds only the finished strings, so that import
+does no composing; those of the modules that load on first use (LAZY_OWNERS) go to
+tensorlib/_docgen_lazy.py, which `import tensorlib` does not read. --check exits 1 when the committed file
 differs; tests/test_docstrings.py runs the doctests. Run scripts/gen_stubs.py afterwards: it reads
 a C function's signature from the first line of its (new) docstring.
 """
