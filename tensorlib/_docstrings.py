@@ -2,7 +2,8 @@
 
 Per op, a person writes a one-line summary, the descriptions of its arguments that the shared
 ones in ARGS (this file) do not cover, what it returns, and an example's code; the entries live
-in the two parts _docstrings_functions.py and _docstrings_more.py. scripts/gen_docs.py adds
+in the parts _docstrings_functions.py, _docstrings_more.py and _docstrings_api.py (tl.cuda, the
+Array API, the operators, the CLASSES and PROPS tables). scripts/gen_docs.py adds
 what can be derived -- the signature (the one scripts/gen_stubs.py builds for the stubs), the
 named-tensor rule and sparse support (from the spec's op inventory, kept in scripts/doc_rules.tsv)
 and what each example line prints (run with tensorlib, checked against torch) -- composes

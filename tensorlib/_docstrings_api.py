@@ -530,7 +530,6 @@ for _n, _fields in (("UniqueAllResult", "values, indices, inverse_indices, count
         "%s(%s)" % (_n, _fields), "The named tuple ``xp.%s`` returns (a tuple: unpack it, or read the fields)." % _fn,
         "xp.%s(xp.asarray([2, 1, 2])).%s" % (_fn, _fields.split(", ")[-1]),
         {f: "the %s." % f.replace("_", " ") for f in _fields.split(", ")})
-NOT_NUMPY |= set()
 
 # ---- Tensor's properties: one line, the type, an example ----
 _RO = " (read-only)"
