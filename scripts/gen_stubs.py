@@ -96,7 +96,8 @@ SIG_OVERRIDES = {
     "Tensor.__float__": "(self) -> _float", "Tensor.__complex__": "(self) -> _complex",
     "Tensor.__contains__": "(self, element: Any) -> _bool",
     "Tensor.__array__": "(self, dtype: Any = ..., copy: _bool | None = ...) -> numpy.ndarray[Any, Any]",
-    "Tensor.__dlpack__": "(self, *args: Any, **kwargs: Any) -> Any",
+    "Tensor.__dlpack__": "(self, stream: Any = ..., *, max_version: tuple[_int, _int] | None = ..., "
+                         "dl_device: tuple[_int, _int] | None = ..., copy: _bool | None = ...) -> Any",
     "Tensor.__dlpack_device__": "(self) -> tuple[_int, _int]",
     "Tensor.__init__": "(self, *args: Any, **kwargs: Any) -> None",
     "tensorlib.where": "(condition: Tensor, input: _TensorOrScalar | None = ..., other: _TensorOrScalar | None = ..., "
@@ -122,6 +123,7 @@ SIG_OVERRIDES = {
     "Size.__init__": "(self, sizes: Iterable[_int] = ...) -> None",
     "Size.numel": "(self) -> _int",
     "device.__init__": "(self, type: str | _int | device, index: _int | None = ...) -> None",
+    "dtype.to_real": "(self) -> _DType", "dtype.to_complex": "(self) -> _DType",
 }
 for _n in _ops.BINARY:
     SIG_OVERRIDES.setdefault(f"tensorlib.{_n}", "(input: _TensorOrScalar, other: _TensorOrScalar, *, "

@@ -180,23 +180,9 @@ from . import _dask  # noqa: E402
 _dask.install()
 from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: E402,F401  (randomized SVD / PCA, LOBPCG; dense or sparse)
 
-# ---- the docstrings of the public functions and methods, composed by scripts/gen_docs.py from
-# the table in tensorlib/_docstrings.py; last, so that they land on the final objects (the
-# argument-check wrappers included). A C function keeps its text in its PyMethodDef. ----
-def _attach_docs():
-    import sys
-    from ._docgen import DOC
-    function = type(_attach_docs)
-    for path, docs in DOC.items():  # "": tensorlib's functions; "Tensor"; "linalg"; "nn.functional"; ...
-        owner = Tensor if path == "Tensor" else sys.modules[__name__ + "." + path if path else __name__]
-        for name, doc in docs.items():
-            obj = getattr(owner, name)
-            while type(obj) is function:  # the argument-check wrapper and what it wraps (which
-                obj.__doc__ = doc         # help() and inspect show through __wrapped__)
-                obj = getattr(obj, "__wrapped__", None)
-            if obj is not None:
-                _C._add_docstr(obj, doc)
-
-
-_attach_docs()
-del _attach_docs
+# ---- the docstrings of the public functions, classes, methods and properties, composed by
+# scripts/gen_docs.py from the table in tensorlib/_docstrings.py; last, so that they land on the
+# final objects (the argument-check wrappers included). A C function keeps its text in its
+# PyMethodDef. tensorlib.cuda and tensorlib.array_api attach theirs at their own import. ----
+from . import _docattach  # noqa: E402
+_docattach.attach_loaded(__name__)

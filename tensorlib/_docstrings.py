@@ -2,7 +2,8 @@
 
 Per op, a person writes a one-line summary, the descriptions of its arguments that the shared
 ones in ARGS (this file) do not cover, what it returns, and an example's code; the entries live
-in the two parts _docstrings_functions.py and _docstrings_more.py. scripts/gen_docs.py adds
+in the parts _docstrings_functions.py, _docstrings_more.py and _docstrings_api.py (tl.cuda, the
+Array API, the operators, the CLASSES and PROPS tables). scripts/gen_docs.py adds
 what can be derived -- the signature (the one scripts/gen_stubs.py builds for the stubs), the
 named-tensor rule and sparse support (from the spec's op inventory, kept in scripts/doc_rules.tsv)
 and what each example line prints (run with tensorlib, checked against torch) -- composes
@@ -114,16 +115,32 @@ ARGS = {
 # A value is (summary, returns, example) or (summary, returns, example, {arg: description}).
 # Part 1 (_docstrings_functions): the functions of tensorlib; part 2 (_docstrings_more): the
 # methods only Tensor has and the submodules' functions.
-from . import _docstrings_functions as _part1, _docstrings_more as _part2  # noqa: E402
+# Part 3 (_docstrings_api): tensorlib.cuda, the Array API namespace, Tensor's operators and
+# protocol methods, and the two tables of what is not a function: CLASSES and PROPS.
+from . import _docstrings_functions as _part1, _docstrings_more as _part2, _docstrings_api as _part3  # noqa: E402
 
 ARGS.update(_part1.ARGS)
 ARGS.update(_part2.ARGS)
-OPS = {**_part1.OPS, **_part2.OPS}
+ARGS.update(_part3.ARGS)
+OPS = {**_part1.OPS, **_part2.OPS, **_part3.OPS}
+# classes: qualname -> (signature line, summary, example, {arg: description}); the signature line
+# is the constructor's call ("Size(sizes=())"), or "class tensorlib.dtype" for what is not built
+CLASSES = _part3.CLASSES
+# properties: qualname -> (summary, type, example)
+PROPS = _part3.PROPS
+# entries whose example shows an exception (doctest's traceback form): the tl.cuda examples of what
+# needs a device (scripts/gen_docs.py runs them as a build without CUDA, torch's CPU-only build)
+RAISES = _part3.RAISES
+# Array API entries whose example NumPy (the oracle of array_api.*) does not show alike, and why
+NOT_NUMPY = _part3.NOT_NUMPY
+assert not (set(OPS) & set(CLASSES) or set(OPS) & set(PROPS) or set(CLASSES) & set(PROPS))
 
 # entries whose example prints what torch 2.13 cannot (named tensors, tensorlib's own API)
 NOT_TORCH = {"sparse.from_scipy", "gelu", "silu", "mish", "get_printoptions", "Tensor.align_as", "Tensor.align_to",
              "Tensor.refine_names", "Tensor.rename", "Tensor.has_names", "Tensor.astype", "Tensor.to_scipy", "Tensor.to_device",
              "Tensor.is_non_overlapping_and_dense"}
+
+NOT_TORCH |= _part3.NOT_TORCH
 
 _INPLACE = "In place: writes the result into ``self`` and returns it. "
 
@@ -148,7 +165,38 @@ def _unpack(v):
 
 def example_codes():
     """(key, code) of every example."""
-    return [(k, _unpack(v)[2]) for k, v in OPS.items()]
+    return ([(k, _unpack(v)[2]) for k, v in OPS.items()] + [(k, v[2]) for k, v in CLASSES.items()]
+            + [(k, v[2]) for k, v in PROPS.items()])
+
+
+def _example(key, code, g):
+    lines = ["", "Example:"]
+    printed_lines = g.OUT.get(key, ())  # () until scripts/gen_docs.py has run the example
+    for i, src in enumerate(code.split("\n")):
+        printed = printed_lines[i] if i < len(printed_lines) else ""
+        lines.append("    >>> " + src)
+        if printed:
+            lines += ["    " + (s or "<BLANKLINE>") for s in printed.split("\n")]
+    return lines
+
+
+def compose_class(qual, g):
+    """The docstring of a public class: its constructor's call, summary, Args, Example."""
+    if qual not in CLASSES:
+        return None
+    sig, summary, code, args = CLASSES[qual]
+    lines = [sig, "", summary]
+    if args:
+        lines += ["", "Args:"] + ["    %s: %s" % (a.lstrip("*"), d) for a, d in args.items()]
+    return "\n".join(lines + _example(qual, code, g)) + "\n"
+
+
+def compose_property(qual, g):
+    """The docstring of a property: one line, its type, an example."""
+    if qual not in PROPS:
+        return None
+    summary, typ, code = PROPS[qual]
+    return "\n".join([summary, "", "Type:", "    " + typ] + _example(qual, code, g)) + "\n"
 
 
 # where tensorlib (and torch) support less than the spec's sparse column says, by op name
@@ -194,12 +242,6 @@ def compose(qual, g):
         lines += ["", "Sparse: " + sparse + "."]
     if qual != name and not key.startswith("Tensor."):  # a method sharing a function's entry: input is self
         lines = [line.replace("``input``", "``self``") for line in lines]
-    lines += ["", "Example:"]
-    printed_lines = g.OUT.get(key, ())  # () until scripts/gen_docs.py has run the example
-    for i, src in enumerate(code.split("\n")):
-        printed = printed_lines[i] if i < len(printed_lines) else ""
-        lines.append("    >>> " + src)
-        if printed:
-            lines += ["    " + (s or "<BLANKLINE>") for s in printed.split("\n")]
+    lines += _example(key, code, g)
     return "\n".join(lines) + "\n"
 

@@ -218,3 +218,9 @@ def manual_seed_all(seed):
     """Seeds the CUDA generators of every device (kept until initialisation)."""
     global _seed
     _seed = int(seed)
+
+
+# the composed docstrings (tensorlib/_docgen_lazy.py, scripts/gen_docs.py); this module loads on first
+# use, after `import tensorlib` attached the others
+from . import _docattach  # noqa: E402
+_docattach.attach_loaded("tensorlib", "cuda")

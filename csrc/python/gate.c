@@ -503,7 +503,8 @@ static PyObject *m_set_sparse_handlers(PyObject *m, PyObject *d)
 }
 
 /* _add_docstr(fn, doc): stores doc into the PyMethodDef of a C function or method (a gated one,
- * a builtin_function_or_method or a method_descriptor), as torch's _add_docstr does. The str is
+ * a builtin_function_or_method or a method_descriptor), a C property (getset descriptor), an
+ * operator slot wrapper or a C class, as torch's _add_docstr does. The str is
  * kept alive here, its UTF-8 buffer being what ml_doc points at. tensorlib/__init__.py calls it
  * at import. */
 static PyObject *doc_keep; /* list of the attached strings */
@@ -515,10 +516,44 @@ static PyObject *m_add_docstr(PyObject *m, PyObject *const *a, Py_ssize_t n)
     if (Py_IS_TYPE(f, &Gate_Type)) def = ((GateObject *)f)->def;
     else if (PyCFunction_Check(f)) def = ((PyCFunctionObject *)f)->m_ml;
     else if (Py_IS_TYPE(f, &PyMethodDescr_Type)) def = ((PyMethodDescrObject *)f)->d_method;
+    else if (Py_IS_TYPE(f, &PyGetSetDescr_Type) || Py_IS_TYPE(f, &PyWrapperDescr_Type) || PyType_Check(f)) def = NULL;
     else return PyErr_Format(PyExc_TypeError, "_add_docstr: '%s' is not a C function", Py_TYPE(f)->tp_name);
     const char *s = PyUnicode_AsUTF8(a[1]);
     if (!s || (!doc_keep && !(doc_keep = PyList_New(0))) || PyList_Append(doc_keep, a[1]) < 0) return NULL;
-    def->ml_doc = s;
+    if (def) {
+        def->ml_doc = s;
+    } else if (Py_IS_TYPE(f, &PyGetSetDescr_Type)) { /* a C property: its PyGetSetDef's doc */
+        ((PyGetSetDescrObject *)f)->d_getset->doc = s;
+    } else if (Py_IS_TYPE(f, &PyWrapperDescr_Type)) {
+        /* an operator slot (Tensor.__add__): its wrapperbase is CPython's table shared by every
+         * type, so this descriptor gets its own copy carrying the doc (same slot and wrapper) */
+        PyWrapperDescrObject *w = (PyWrapperDescrObject *)f;
+        const char *old = w->d_base->doc, *end = old ? strstr(old, ")\n--\n\n") : NULL;
+        if (end && strncmp(old, w->d_base->name, strlen(w->d_base->name)) == 0) {
+            /* keep CPython's "__add__($self, value, /)\n--\n\n" head: __text_signature__ (and
+             * inspect.signature) read it, __doc__ shows what follows */
+            PyObject *head = PyUnicode_FromStringAndSize(old, end + 6 - old);
+            PyObject *full = head ? PyUnicode_Concat(head, a[1]) : NULL;
+            Py_XDECREF(head);
+            if (!full) return NULL;
+            int rc = PyList_Append(doc_keep, full);
+            Py_DECREF(full);
+            if (rc < 0 || !(s = PyUnicode_AsUTF8(full))) return NULL;
+        }
+        struct wrapperbase *own = PyMem_Malloc(sizeof *own);
+        if (!own) return PyErr_NoMemory();
+        *own = *w->d_base;
+        own->doc = s;
+        w->d_base = own; /* kept for the life of the process, as the descriptor is */
+    } else { /* a C class: __doc__ reads tp_doc (a static type's); its dict holds the copy made
+              * when it was readied */
+        PyTypeObject *t = (PyTypeObject *)f;
+        if (t->tp_flags & Py_TPFLAGS_HEAPTYPE)
+            return PyErr_Format(PyExc_TypeError, "_add_docstr: set %s.__doc__ instead", t->tp_name);
+        t->tp_doc = s;
+        if (PyDict_SetItemString(t->tp_dict, "__doc__", a[1]) < 0) return NULL;
+        PyType_Modified(t);
+    }
     Py_RETURN_NONE;
 }
 

@@ -700,3 +700,7 @@ from . import fft, linalg  # noqa: E402,F401  (the extensions)
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "builtins", "math", "namedtuple", "tl", "SUPPORTED_VERSIONS", "Array")) + ["__array_namespace_info__"]
+
+# the composed docstrings (tensorlib/_docgen_lazy.py), of this namespace and its extensions
+from tensorlib import _docattach  # noqa: E402
+_docattach.attach_loaded("tensorlib", "array_api")
