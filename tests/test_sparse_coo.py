@@ -251,6 +251,39 @@ def test_conversions_span_chunks_like_torch(threads, dtype, shape, sd):
         tl.set_num_threads(old)
 
 
+LINE_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+               torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128]
+
+
+@pytest.mark.parametrize("dtype", LINE_DTYPES, ids=str)
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 127, 200, 1031])
+def test_to_sparse_line_scan_like_torch(dtype, n):
+    """The 64-byte line scan of one-element rows (itemsizes 1, 2, 4, 8, 16): a non-zero at
+    every offset of a line and in the tail past the last whole line, -0.0 (zero, also as
+    either part of a complex), NaN and the smallest subnormal (non-zero), through a
+    contiguous tensor and a strided view of one."""
+    rng = np.random.default_rng(n)
+    d = np.zeros(2 * n, dtype=np.complex128)
+    hot = rng.choice(2 * n, size=max(1, n // 5), replace=False)
+    d[hot] = rng.integers(1, 5, size=hot.size)
+    d[np.arange(0, 2 * n, 7)] = -0.0
+    if dtype.is_floating_point or dtype.is_complex:
+        d[rng.choice(2 * n, size=3)] = np.nan
+        d[rng.choice(2 * n, size=2)] = np.finfo(np.float64).tiny if dtype == torch.float64 else 2.0 ** -24
+    if dtype.is_complex:
+        d[rng.choice(2 * n, size=3)] = complex(-0.0, -0.0)
+        d[rng.choice(2 * n, size=3)] = complex(0.0, 3.0)
+    t = torch.from_numpy(d if dtype.is_complex else d.real.copy()).to(dtype)
+    x = tl.from_numpy(t.view(torch.uint8).numpy()).view(getattr(tl, str(dtype).split(".")[1]))
+    for tt, xx in ((t[:n], x[:n]), (t[::2], x[::2]), (t.reshape(2, n).t(), x.reshape(2, n).t())):
+        for k in range(1, tt.dim() + 1):
+            a, b = tt.to_sparse(k), xx.to_sparse(k)
+            assert a._nnz() == b._nnz() and a.is_coalesced() == b.is_coalesced()
+            np.testing.assert_array_equal(a._indices().numpy(), b._indices().numpy())
+            va, vb = a._values(), b._values()
+            np.testing.assert_array_equal(va.view(torch.uint8).numpy(), vb.view(tl.uint8).numpy())
+
+
 def test_indices_values_need_coalesced():
     a, b = both([[1, 0, 1]], [1., 2., 3.], (2,))
     for name in ("indices", "values"):

@@ -404,22 +404,91 @@ typedef struct {
     int64_t n, cap;
 } hit_list;
 
+/* Room for `more` rows past L->n (rows of rb bytes). */
+static bool hit_reserve(hit_list *L, int64_t more, int64_t rb)
+{
+    if (L->n + more <= L->cap) return true;
+    int64_t cap = L->cap ? 2 * L->cap : 256;
+    while (cap < L->n + more) cap *= 2;
+    int64_t *pos = realloc(L->pos, sizeof(int64_t) * (size_t)cap);
+    if (pos) L->pos = pos;
+    char *val = pos ? realloc(L->val, (size_t)(cap * rb)) : NULL;
+    if (!val) return false;
+    L->val = val;
+    L->cap = cap;
+    return true;
+}
+
 static inline bool hit_push(hit_list *L, int64_t p, const char *row, int64_t rb)
 {
-    if (L->n == L->cap) {
-        int64_t cap = L->cap ? 2 * L->cap : 256;
-        int64_t *pos = realloc(L->pos, sizeof(int64_t) * (size_t)cap);
-        if (pos) L->pos = pos;
-        char *val = pos ? realloc(L->val, (size_t)(cap * rb)) : NULL;
-        if (!val) return false;
-        L->val = val;
-        L->cap = cap;
-    }
+    if (L->n == L->cap && !hit_reserve(L, 1, rb)) return false;
     L->pos[L->n] = p;
     tl_copy_row(L->val + L->n * rb, row, rb);
     L->n++;
     return true;
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TL_LINE_SCAN 1
+/* Rows [p0, p1) of one element of S bytes each (the all-sparse case), 64 bytes at a time:
+ * the bytes of a line masked by the zero test's bits (`bmask`, the per-byte pattern of
+ * the word mask; periodic in 16 bytes) and compared with zero give a 64-bit mask of its
+ * non-zero bytes; folded down to each element's first byte, its set bits are the hits,
+ * visited by count-trailing-zeros (no branch per element); a line of zeros is skipped
+ * after one test of the OR of its four vectors. Rows past the last whole line
+ * take the word loop. SSE2 is in every x86-64. */
+#define LINE_SCAN_FN(S, LG)                                                                 \
+    static bool line_scan_##S(const char *in, int64_t p0, int64_t p1, __m128i bmask, hit_list *L) \
+    {                                                                                       \
+        const int64_t per = 64 / S;                                                         \
+        uint64_t first = 0;                                                                 \
+        for (int b = 0; b < 64; b += S) first |= (uint64_t)1 << b;                          \
+        const __m128i zero = _mm_setzero_si128();                                           \
+        int64_t p = p0;                                                                     \
+        for (; p + per <= p1; p += per) {                                                   \
+            const char *q = in + p * S;                                                     \
+            __m128i a0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)q), bmask);         \
+            __m128i a1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 16)), bmask);  \
+            __m128i a2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 32)), bmask);  \
+            __m128i a3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 48)), bmask);  \
+            __m128i any = _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3));             \
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) == 0xffff) continue;          \
+            uint64_t z = (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, zero)) |       \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, zero)) << 16 | \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a2, zero)) << 32 | \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a3, zero)) << 48;  \
+            uint64_t nz = ~z;                                                               \
+            if (!nz) continue;                                                              \
+            for (int k = 1; k < S; k <<= 1) nz |= nz >> k;                                  \
+            nz &= first;                                                                    \
+            if (!nz) continue;                                                              \
+            if (!hit_reserve(L, per, S)) return false;                                      \
+            int64_t n = L->n;                                                               \
+            do {                                                                            \
+                int b = __builtin_ctzll(nz);                                                \
+                L->pos[n] = p + (b >> LG);                                                  \
+                memcpy(L->val + n * S, q + b, S);                                           \
+                n++;                                                                        \
+                nz &= nz - 1;                                                               \
+            } while (nz);                                                                   \
+            L->n = n;                                                                       \
+        }                                                                                   \
+        const uint8_t *pat = (const uint8_t *)&bmask;                                       \
+        for (; p < p1; p++) {                                                               \
+            uint8_t a = 0;                                                                  \
+            for (int k = 0; k < S; k++) a |= (uint8_t)(in[p * S + k] & pat[k]);             \
+            if (a && !hit_push(L, p, in + p * S, S)) return false;                          \
+        }                                                                                   \
+        return true;                                                                        \
+    }
+LINE_SCAN_FN(1, 0)
+LINE_SCAN_FN(2, 1)
+LINE_SCAN_FN(4, 2)
+LINE_SCAN_FN(8, 3)
+LINE_SCAN_FN(16, 4)
+#undef LINE_SCAN_FN
+#endif
 
 /* Rows [p0, p1) of `in` (rows of rw words of type U, non-zero when a word has a bit of
  * `msk`) into L. One-word rows (the all-sparse case) are tested 16 at a time by an OR the
@@ -456,6 +525,7 @@ typedef struct {
     int64_t P, rb, rw, rows; /* rows per chunk */
     int width;
     uint64_t mask;
+    bool lines;              /* one element per row: the line scan */
     hit_list *lists;         /* one per chunk */
     /* the second pass */
     const int64_t *first;    /* first result entry of each chunk */
@@ -472,6 +542,22 @@ static void scan_chunks(int64_t b, int64_t e, void *ctx)
         int64_t p0 = k * c->rows, p1 = p0 + c->rows < c->P ? p0 + c->rows : c->P;
         hit_list *L = &c->lists[k];
         bool ok;
+#ifdef TL_LINE_SCAN
+        if (c->lines) {
+            uint8_t pat[16];
+            for (int b = 0; b < 16; b++) pat[b] = (uint8_t)(c->mask >> (8 * (b % c->width)));
+            __m128i bm = _mm_loadu_si128((const __m128i *)pat);
+            switch (c->rb) {
+            case 1: ok = line_scan_1(c->in, p0, p1, bm, L); break;
+            case 2: ok = line_scan_2(c->in, p0, p1, bm, L); break;
+            case 4: ok = line_scan_4(c->in, p0, p1, bm, L); break;
+            case 8: ok = line_scan_8(c->in, p0, p1, bm, L); break;
+            default: ok = line_scan_16(c->in, p0, p1, bm, L); break;
+            }
+            if (!ok) L->n = -1;
+            continue;
+        }
+#endif
         switch (c->width) {
         case 1: ok = scan_uint8_t(c->in, p0, p1, c->rw, (uint8_t)c->mask, c->rb, L); break;
         case 2: ok = scan_uint16_t(c->in, p0, p1, c->rw, (uint16_t)c->mask, c->rb, L); break;
@@ -523,6 +609,9 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
     to_coo_ctx x = {.in = tl_data(&c), .P = P, .rb = R * tl_itemsize(&c), .sd = sparse_dim, .sizes = src->sizes};
     zero_test(dt, &x.width, &words, &x.mask);
     x.rw = R * words;
+#ifdef TL_LINE_SCAN
+    x.lines = x.rb == tl_itemsize(&c) && (x.rb == 1 || x.rb == 2 || x.rb == 4 || x.rb == 8 || x.rb == 16);
+#endif
     x.rows = x.rb >= ((int64_t)1 << 20) ? 1 : ((int64_t)1 << 20) / (x.rb ? x.rb : 1); /* ~1 MB of input per chunk */
     nchunks = (P + x.rows - 1) / x.rows;
     lists = calloc((size_t)nchunks + 1, sizeof *lists);
