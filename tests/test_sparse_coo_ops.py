@@ -201,6 +201,121 @@ def test_add_mul_kernels_every_dtype_like_torch(name, coalesced):
             np.testing.assert_array_equal(wide(rt._values()), wide(rl._values()))
 
 
+MUL_SOURCE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+                     "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("name", MUL_SOURCE_DTYPES)
+def test_mul_uncoalesced_source_kernel_like_torch(name):
+    """sparse * sparse with an uncoalesced operand (tl_coo_mul_source): every entry of the
+    source in stored order gets zero plus its products with the other's entries at the same
+    index, accumulated in torch's acc_type (float32 in float64: one rounding), zero where the
+    other has none even for NaN/inf sources; duplicates on both sides, hybrid values stored
+    transposed (non-contiguous), nse 0, 0-dim operands, both operand orders and
+    coalesced/uncoalesced mixes: bit for bit as torch, the sign of zero included."""
+    tdt, ldt = getattr(torch, name), getattr(tl, name)
+    rng = np.random.default_rng(len(name))
+    for shape, sd, na, nb in (((40, 30), 2, 500, 300), ((40, 30), 2, 20, 33), ((50, 3, 2), 1, 90, 70),
+                              ((6, 5, 4), 3, 120, 120), ((7,), 1, 0, 5), ((7,), 1, 4, 0), ((), 0, 3, 2)):
+        ops = []
+        for n in (na, nb):
+            ind = np.stack([rng.integers(0, shape[d], size=n) for d in range(sd)]) if sd else np.zeros((0, n))
+            val = (rng.standard_normal((n,) + shape[sd:]) * 3).round()
+            if name.startswith("complex"):
+                val = val + 1j * (rng.standard_normal(val.shape) * 3).round()
+            if name == "bool":
+                val = val > 0
+            elif name == "uint8":
+                val = np.abs(val)
+            if n and name.startswith(("float", "bfloat")):
+                val.reshape(n, -1)[rng.integers(0, n, size=3), 0] = [np.nan, np.inf, -np.inf]
+            elif n and name.startswith("complex"):  # (torch's coalesce turns inf + 0j sums into NaN parts)
+                val.reshape(n, -1)[rng.integers(0, n, size=1), 0] = np.nan
+            tv = torch.tensor(val).to(tdt)
+            lv = tl.tensor(val).to(ldt)
+            if len(shape) - sd == 2:  # values stored transposed: a non-contiguous view
+                tv = tv.transpose(1, 2).contiguous().transpose(1, 2)
+                lv = lv.transpose(1, 2).contiguous().transpose(1, 2)
+                assert not lv.is_contiguous()
+            ops.append((torch.sparse_coo_tensor(torch.tensor(ind, dtype=torch.int64), tv, shape),
+                        tl.sparse_coo_tensor(tl.tensor(ind, dtype=tl.int64), lv, shape)))
+        (ta, la), (tb, lb) = ops
+        for (p, q), (r, s) in (((ta, la), (tb, lb)), ((tb, lb), (ta, la)), ((ta, la), (tb.coalesce(), lb.coalesce())),
+                               ((tb.coalesce(), lb.coalesce()), (ta, la)), ((ta, la), (ta, la))):
+            try:
+                rt = p * r
+            except NotImplementedError:  # torch's coalesced bool kernel
+                with pytest.raises(NotImplementedError):
+                    q * s
+                continue
+            rl = q * s
+            assert str(rt.dtype)[6:] == str(rl.dtype)[10:] and tuple(rt.shape) == tuple(rl.shape)
+            assert rt.is_coalesced() == rl.is_coalesced()
+            np.testing.assert_array_equal(rt._indices().numpy(), rl._indices().numpy())
+            wt, wl = wide(rt._values()), wide(rl._values())
+            np.testing.assert_array_equal(wt, wl)
+            np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
+
+
+def test_mul_accumulates_matches_like_torch():
+    """torch sums the products with each match in acc_type (not the product with the sum of
+    the matches): float32 in float64 rounds once, float16 in float32, inf * (3 - 3) -> NaN;
+    and it coalesces the larger operand first only when it must hold > 50 entries at an index."""
+    e = 2.0 ** -24
+    for mod in (torch, tl):
+        b = mod.sparse_coo_tensor([[0, 0, 0]], mod.tensor([1., e, e]), (4,))
+        a = mod.sparse_coo_tensor([[0]], mod.tensor([1.]), (4,), is_coalesced=False)
+        assert (a * b)._values().tolist() == [1 + 2 * e]
+        h = mod.sparse_coo_tensor([[0, 0, 0]], mod.tensor([1., 2 ** -11, 2 ** -11], dtype=mod.float16), (4,))
+        g = mod.sparse_coo_tensor([[0]], mod.tensor([1.], dtype=mod.float16), (4,), is_coalesced=False)
+        assert (g * h)._values().tolist() == [1 + 2 ** -10]
+        i = mod.sparse_coo_tensor([[1, 1]], mod.tensor([3., -3.]), (4,))
+        f = mod.sparse_coo_tensor([[1]], mod.tensor([float("inf")]), (4,), is_coalesced=False)
+        assert np.isnan((f * i)._values().tolist()[0])
+    rng = np.random.default_rng(0)
+    ind = rng.integers(0, 3, size=(1, 400))
+    val = rng.standard_normal(400).astype(np.float32)
+    small = (np.array([[2, 0]]), np.array([1.5, -2.0], np.float32))
+    t = torch.sparse_coo_tensor(torch.tensor(ind), torch.tensor(val), (3,)) * \
+        torch.sparse_coo_tensor(torch.tensor(small[0]), torch.tensor(small[1]), (3,))
+    x = tl.sparse_coo_tensor(tl.tensor(ind), tl.tensor(val), (3,)) * \
+        tl.sparse_coo_tensor(tl.tensor(small[0]), tl.tensor(small[1]), (3,))
+    check(t, x)
+
+
+def test_mul_zero_dim_operand_like_torch():
+    """A sparse operand with no dims scales the other (torch's zero-dim path): which operand
+    keeps its entries depends on which is coalesced; dims of the other need not match."""
+    def s0(mod, v, c=None):
+        kw = {} if c is None else {"is_coalesced": c}
+        return mod.sparse_coo_tensor(mod.zeros((0, len(v)), dtype=mod.int64), mod.tensor(v), (), **kw)
+
+    def m(mod, c):
+        t = mod.sparse_coo_tensor([[0, 1, 0]], [[1, 2], [3, 4], [5, 6]], (3, 2))
+        return t.coalesce() if c else t
+    for u in ([2.], [2., 3.], [True], [1j, 2.]):
+        for w in ([5, 7], [3.], [False, True]):
+            for cu in (None, False):
+                for cw in (None, False):
+                    makers = [lambda mod: s0(mod, u, cu), lambda mod: s0(mod, w, cw),
+                              lambda mod: m(mod, False), lambda mod: m(mod, True)]
+                    for f, g in ((makers[0], makers[1]), (makers[2], makers[0]), (makers[3], makers[0])):
+                        for p, q in ((f, g), (g, f)):
+                            check(p(torch) * q(torch), p(tl) * q(tl))
+
+
+def test_mul_absent_entries_are_zero_even_for_nan():
+    """torch writes zero where the other operand has no entry, not source * 0 (NaN for NaN
+    or inf sources), on the general path too (dense dims that broadcast)."""
+    for mod in (torch, tl):
+        a = mod.sparse_coo_tensor([[0, 1, 1, 3, 0]], [float("nan"), 2., 3., float("inf"), 5.], (5,))
+        b = mod.sparse_coo_tensor([[1, 2]], [10., 30.], (5,)).coalesce()
+        assert (a * b)._values().tolist() == [0., 20., 30., 0., 0.]
+        h = mod.sparse_coo_tensor([[0, 1, 1]], [[1., float("nan")], [3., 4.], [5., 6.]], (3, 2))
+        g = mod.sparse_coo_tensor([[1]], [[2.]], (3, 1))
+        assert (h * g)._values().tolist() == [[0., 0.], [6., 8.], [10., 12.]]
+
+
 def test_mul_broadcasts_dense_dims_and_promotes():
     """Coalesced hybrid operands whose dense dims broadcast (torch then keeps every entry of
     the operand with fewer, zeros where the other has none), and mixed dtypes."""

@@ -39,7 +39,6 @@ int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size)
                   (long long)d, (long long)size, (long long)v);
 }
 
-static int bit_width(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 
 int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
 {
@@ -76,7 +75,7 @@ int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
 /* Stable LSD radix sort of keys by their bits [lo, lo + bits), moving perm alongside
  * unless it is NULL (then the keys carry their payload below bit lo). tk/tp: scratch of n.
  * Digits of <= 11 bits, as few passes as the bits need; one read makes every histogram. */
-static int radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp)
+int tl_coo_radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp)
 {
     if (!bits || n < 2) return 0;
     int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
@@ -191,10 +190,10 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     uint64_t maxkey = 0;
     if (!keys || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
     if (tl_coo_linearize(src, keys, &fits, &maxkey) < 0) goto done;
-    int kb = bit_width(maxkey), pb = bit_width((uint64_t)nse);
+    int kb = tl_bit_width(maxkey), pb = tl_bit_width((uint64_t)nse);
     if (fits && kb + pb <= 64) { /* positions ride below the keys: one array to move */
         for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] << pb | (uint64_t)i;
-        if (radix_sort(keys, NULL, nse, pb, kb, keys + nse, NULL) < 0) goto done;
+        if (tl_coo_radix_sort(keys, NULL, nse, pb, kb, keys + nse, NULL) < 0) goto done;
         uint64_t pmask = ((uint64_t)1 << pb) - 1;
         perm = (int64_t *)(keys + nse); /* the sort's scratch half, free now */
         for (int64_t i = 0; i < nse; i++) {
@@ -206,11 +205,11 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
         if (!perm) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
         for (int64_t i = 0; i < nse; i++) perm[i] = i;
         if (fits) {
-            if (radix_sort(keys, perm, nse, 0, kb, keys + nse, perm + nse) < 0) goto done;
+            if (tl_coo_radix_sort(keys, perm, nse, 0, kb, keys + nse, perm + nse) < 0) goto done;
         } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
             for (int d = sd - 1; d >= 0; d--) {
                 for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)tl_coo_index_at(&s->indices, d, perm[i]);
-                if (radix_sort(keys, perm, nse, 0, bit_width((uint64_t)src->sizes[d] - 1), keys + nse, perm + nse) < 0)
+                if (tl_coo_radix_sort(keys, perm, nse, 0, tl_bit_width((uint64_t)src->sizes[d] - 1), keys + nse, perm + nse) < 0)
                     goto done;
             }
         }
