@@ -377,7 +377,11 @@ def _add_impl(name, a, b, alpha, sign):
                 raise RuntimeError("result type Long can't be cast to the desired output type Bool")
             kernel = "cadd_sparse" if contiguous else "add_out_sparse_cpu"
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-        if not contiguous and b._nnz():
+        if not b._nnz():  # torch copies self
+            return _new(a._indices().clone(), av.clone(), a.shape, a.is_coalesced())
+        if not a._nnz():  # torch: other * alpha
+            return _new(b._indices().clone(), bv.clone(), a.shape, b.is_coalesced())
+        if not contiguous:
             # torch's other path: concatenate, then sum duplicates, flagged uncoalesced
             r = _new(_cat([a._indices(), b._indices()], 1), _cat([av, bv], 0), a.shape, False)._coalesce()
             return r._coalesced_(coalesced)

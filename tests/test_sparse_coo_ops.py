@@ -198,7 +198,9 @@ def test_add_mul_kernels_every_dtype_like_torch(name, coalesced):
             assert str(rt.dtype)[6:] == str(rl.dtype)[10:] and tuple(rt.shape) == tuple(rl.shape)
             assert rt.is_coalesced() == rl.is_coalesced()
             np.testing.assert_array_equal(rt._indices().numpy(), rl._indices().numpy())
-            np.testing.assert_array_equal(wide(rt._values()), wide(rl._values()))
+            wt, wl = wide(rt._values()), wide(rl._values())
+            np.testing.assert_array_equal(wt, wl)
+            np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
 
 
 MUL_SOURCE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -314,6 +316,30 @@ def test_mul_absent_entries_are_zero_even_for_nan():
         h = mod.sparse_coo_tensor([[0, 1, 1]], [[1., float("nan")], [3., 4.], [5., 6.]], (3, 2))
         g = mod.sparse_coo_tensor([[1]], [[2.]], (3, 1))
         assert (h * g)._values().tolist() == [[0., 0.], [6., 8.], [10., 12.]]
+
+
+@pytest.mark.parametrize("name", ["float32", "float64", "complex64", "int64"])
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_add_empty_operands_and_sign_of_zero_like_torch(name, hybrid):
+    """torch adds into a zeroed buffer (-0.0 entries come out +0.0), copies self when other
+    has no entries and scales other when self has none (-0.0 kept, other's flag)."""
+    def make(mod, ind, vals, c):
+        v = mod.tensor(vals, dtype=getattr(mod, name))
+        if hybrid:
+            v = v.reshape(-1, 1).expand(-1, 2).contiguous()
+        t = mod.sparse_coo_tensor(mod.tensor(ind, dtype=mod.int64), v, (4, 2) if hybrid else (4,))
+        return t.coalesce() if c else t
+    for c in (False, True):
+        ops = [lambda mod: make(mod, np.zeros((1, 0)), [], c), lambda mod: make(mod, [[2, 0, 2]], [-0., 1., 3.], c),
+               lambda mod: make(mod, [[1, 0]], [-0., -0.], c)]
+        for f in ops:
+            for g in ops:
+                for alpha in (1, 2):
+                    rt = torch.add(f(torch), g(torch), alpha=alpha)
+                    rl = tl.add(f(tl), g(tl), alpha=alpha)
+                    check(rt, rl)
+                    wt, wl = wide(rt._values()), wide(rl._values())
+                    np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
 
 
 def test_mul_broadcasts_dense_dims_and_promotes():

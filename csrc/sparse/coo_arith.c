@@ -82,7 +82,8 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
 }
 
 /* Result entry k's R values from rows pa[k] of x (a's) and pb[k] of y (b's): the sum
- * (product for mul) where both exist, else a copy of the one that does. */
+ * (product for mul) where both exist, else the one that does. Sums start from zero, as
+ * torch's axpy into a zeroed buffer (so -0.0 comes out +0.0). */
 #define VALUE_LOOP(T, SUM, PROD)                                                           \
     {                                                                                     \
         T *o = (T *)vo;                                                                   \
@@ -91,12 +92,14 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
             int64_t i = pa[k], j = pb[k];                                                 \
             T *ok = o + k * R;                                                            \
             const T *xr = x + (i >= 0 ? i : 0) * R, *yr = y + (j >= 0 ? j : 0) * R;       \
-            if (mul)                                                                      \
+            if (mul && hybrid) /* torch: zeros, then addcmul (so -0 products become +0) */ \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)((T)PROD(xr[r], yr[r]) + (T)0); \
+            else if (mul)                                                                 \
                 for (int64_t r = 0; r < R; r++) ok[r] = (T)PROD(xr[r], yr[r]);            \
             else if (i >= 0 && j >= 0)                                                    \
-                for (int64_t r = 0; r < R; r++) ok[r] = (T)SUM(xr[r], yr[r]);             \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)SUM((T)((T)0 + xr[r]), yr[r]);  \
             else                                                                          \
-                memcpy(ok, i >= 0 ? xr : yr, sizeof(T) * (size_t)R);                      \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)((T)0 + (i >= 0 ? xr : yr)[r]); \
         }                                                                                 \
     }
 #define PLUS(p, q) ((p) + (q))
@@ -104,8 +107,8 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
 #define OR(p, q) ((p) | (q))
 #define AND(p, q) ((p) & (q))
 
-/* The result's index columns and values from the plan. */
-static void fill(const walk *w, bool mul, int64_t m, const int64_t *pa, const int64_t *pb, int64_t *ni, char *vo,
+/* The result's index columns and values from the plan (hybrid: values with dense dims). */
+static void fill(const walk *w, bool mul, bool hybrid, int64_t m, const int64_t *pa, const int64_t *pb, int64_t *ni, char *vo,
                  const char *xa, const char *yb, int64_t R, tl_dtype d)
 {
     const int64_t *ia = (const int64_t *)tl_data(w->ia), *ib = (const int64_t *)tl_data(w->ib);
@@ -150,7 +153,7 @@ static int combine(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, cons
     if (tl_tensor_empty(&nind, 2, isz, TL_INT64, a->device, false) < 0 ||
         tl_tensor_empty(&nval, av->ndim, vsz, acc, a->device, false) < 0)
         goto done;
-    fill(&w, mul, m, pa, pb, (int64_t *)tl_data(&nind), tl_data(&nval), tl_data(&x), tl_data(&y), R, acc);
+    fill(&w, mul, av->ndim > 1, m, pa, pb, (int64_t *)tl_data(&nind), tl_data(&nval), tl_data(&x), tl_data(&y), R, acc);
     if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, a->ndim, a->sizes,
                      mul || (a->sparse->coalesced && b->sparse->coalesced));
