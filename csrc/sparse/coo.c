@@ -175,6 +175,97 @@ static void sum_groups(char *out, const char *in, const int64_t *perm, const uin
     }
 }
 
+/* coalesce when the linear keys span no more positions than there are entries (a sum over
+ * most sparse dims, say): one sequential pass adds each entry into a dense accumulator
+ * at its key (the first one copied, so a lone -0.0 stays), then the occupied keys are
+ * read out in order. Per key the entries are summed in stored order, as the stable sort
+ * of the general path sums them. Returns 1 when done, 0 when the values are not rows of
+ * one native element, -1 on error. */
+static int coalesce_dense_keys(tl_tensor *out, const tl_tensor *src, const uint64_t *keys, uint64_t maxkey)
+{
+    const tl_sparse *s = src->sparse;
+    int sd = s->sparse_dim;
+    int64_t nse = s->indices.sizes[1], span = (int64_t)maxkey + 1, m = 0;
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = tl_sparse_acc_dtype(dt);
+    if (row_elems(&s->values) != 1) return 0;
+    switch (acc) {
+    case TL_BOOL:
+#define OK(ID, T) case TL_##ID:
+        TL_SPARSE_NATIVE_LIST(OK)
+#undef OK
+        break;
+    default: return 0;
+    }
+    tl_tensor vals = {0}, nind = {0}, nval = {0}, cast = {0};
+    const tl_tensor *vin = &s->values;
+    int64_t isz = tl_dtype_infos[acc].itemsize;
+    char *sum = malloc((size_t)(span * isz));
+    uint8_t *seen = calloc((size_t)span, 1);
+    int rc = -1;
+    if (!sum || !seen) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    if (acc != dt || !tl_is_contiguous(vin)) {
+        if (tl_clone(&vals, vin, acc, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+        vin = &vals;
+    }
+    switch (acc) {
+#define ACCUM(T, ADD)                                                                      \
+    {                                                                                     \
+        T *o = (T *)sum;                                                                  \
+        const T *v = (const T *)tl_data(vin);                                             \
+        for (int64_t i = 0; i < nse; i++) {                                               \
+            uint64_t k = keys[i];                                                         \
+            if (seen[k]) o[k] = (T)ADD(o[k], v[i]);                                       \
+            else {                                                                        \
+                o[k] = v[i];                                                              \
+                seen[k] = 1;                                                              \
+            }                                                                             \
+        }                                                                                 \
+        break;                                                                            \
+    }
+#define BOR(p, q) ((p) | (q))
+#define BADD(p, q) ((p) + (q))
+    case TL_BOOL: ACCUM(uint8_t, BOR)
+#define CASE(ID, T) case TL_##ID: ACCUM(T, BADD)
+        TL_SPARSE_NATIVE_LIST(CASE)
+#undef CASE
+#undef BADD
+#undef BOR
+#undef ACCUM
+    default: break;
+    }
+    for (int64_t k = 0; k < span; k++) m += seen[k];
+    int64_t isz2[2] = {sd, m}, vsz[TL_MAX_DIMS];
+    memcpy(vsz, vin->sizes, sizeof(int64_t) * vin->ndim);
+    vsz[0] = m;
+    if (tl_tensor_empty(&nind, 2, isz2, TL_INT64, src->device, false) < 0 ||
+        tl_tensor_empty(&nval, vin->ndim, vsz, acc, src->device, false) < 0)
+        goto done;
+    int64_t *ni = (int64_t *)tl_data(&nind);
+    char *vo = tl_data(&nval);
+    for (int64_t k = 0, g = 0; k < span; k++) {
+        if (!seen[k]) continue;
+        uint64_t r = (uint64_t)k;
+        for (int d = sd - 1; d > 0; d--) {
+            uint64_t n = (uint64_t)src->sizes[d], q = r / n;
+            ni[d * m + g] = (int64_t)(r - q * n);
+            r = q;
+        }
+        if (sd > 0) ni[g] = (int64_t)r;
+        memcpy(vo + g * isz, sum + k * isz, (size_t)isz);
+        g++;
+    }
+    if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+    rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, src->ndim, src->sizes, true) < 0 ? -1 : 1;
+done:
+    free(sum);
+    free(seen);
+    tl_tensor_clear(&vals);
+    tl_tensor_clear(&nind);
+    tl_tensor_clear(&nval);
+    tl_tensor_clear(&cast);
+    return rc;
+}
+
 int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
 {
     const tl_sparse *s = src->sparse;
@@ -190,6 +281,13 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     uint64_t maxkey = 0;
     if (!keys || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
     if (tl_coo_linearize(src, keys, &fits, &maxkey) < 0) goto done;
+    if (fits && nse > 0 && maxkey < (uint64_t)nse) {
+        int r = coalesce_dense_keys(out, src, keys, maxkey);
+        if (r != 0) {
+            rc = r < 0 ? -1 : 0;
+            goto done;
+        }
+    }
     int kb = tl_bit_width(maxkey), pb = tl_bit_width((uint64_t)nse);
     if (fits && kb + pb <= 64) { /* positions ride below the keys: one array to move */
         for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] << pb | (uint64_t)i;
