@@ -702,8 +702,44 @@ def sparse_resize_(self, size, sparse_dim, dense_dim):
     return self._set_coo_(ind, vals, size, self.is_coalesced())
 
 
+def _resize_as_(self, other, *, memory_format=None):
+    """torch's resize_as_ of a COO tensor: sparse_resize_ to the template's size, sparse
+    and dense dims (its rules on a non-empty tensor)."""
+    if self.layout != _C.sparse_coo or not isinstance(other, _C.TensorBase) or other.layout != _C.sparse_coo:
+        _refuse("resize_as_")
+    return sparse_resize_(self, tuple(other.shape), other.sparse_dim(), other.dense_dim())
+
+
+def native_norm(input, p=2, dim=None, keepdim=False, dtype=None):
+    """native_norm(input, p=2, dim=None, keepdim=False, dtype=None) -> Tensor
+
+    torch's norm of a sparse COO tensor: the p-norm of its coalesced values, over every
+    element (dim, when given, must name every dim; no keepdim, no dtype). Strided tensors
+    have no native_norm kernel (torch's NotImplementedError)."""
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"native_norm(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if input.layout != _C.sparse_coo:
+        backend = "CPU" if input.layout == _C.strided else "SparseCsrCPU"
+        raise NotImplementedError(f"Could not run 'aten::native_norm' with arguments from the '{backend}' backend. "
+                                  "This could be because the operator doesn't exist for this backend.")
+    if dim is not None:
+        dims = {wrap_dim(operator.index(d), input.dim()) for d in ((dim,) if isinstance(dim, int) else dim)}
+        if dims and dims != set(range(input.dim())):
+            raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' must either be empty "
+                               "or contain all dimensions of the input")
+    if keepdim:
+        raise RuntimeError("norm_sparse currently does not support keepdim=True")
+    if dtype is not None:
+        raise RuntimeError("norm_sparse currently does not support 'dtype' argument")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{input.dtype._cname} instead.")
+    from . import linalg
+    return linalg.vector_norm(input.coalesce()._values(), 2 if p is None else p)
+
+
 _sparse._HANDLERS.update({
-    "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
+    "resize_as_": _resize_as_, "_resize_as_": _resize_as_, "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
     "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
     "_cat": _cat, "mm": _mm, "matmul": _matmul, "mv": _mv, "addmm": _addmm, "bmm": _bmm,
 })

@@ -822,3 +822,75 @@ def test_getitem_of_hybrid_coo_like_torch(key):
         return
     r = b[key]
     assert " ".join(repr(r).replace("tensorlib", "torch").split()) == " ".join(repr(want).split())
+
+
+# ---- in-place forms, resize_as_, is_nonzero, native_norm -----------------------------------
+
+IN_PLACE_UNARY = ["abs", "absolute", "sign", "sgn", "ceil", "floor", "round", "trunc", "fix", "frac", "sqrt", "sin",
+                  "tan", "tanh", "asin", "arcsin", "atan", "arctan", "sinh", "asinh", "arcsinh", "atanh", "arctanh",
+                  "expm1", "log1p", "deg2rad", "rad2deg", "erf", "erfinv", "nan_to_num", "relu", "neg", "negative",
+                  "conj_physical", "square"]
+
+
+@pytest.mark.parametrize("name", IN_PLACE_UNARY)
+def test_in_place_unary_needs_coalesced_like_torch(name):
+    """torch's in-place zero-preserving functions refuse an uncoalesced tensor ("asin_
+    requires coalesced input", by the canonical name) but the linear ones; coalesced input
+    is transformed in place."""
+    ind, val = [[0, 2, 1, 2, 0], [1, 3, 0, 3, 2]], [0.5, 0.25, -0.3, 0.1, 0.4]
+    for c in (False, True):
+        a, b = both(ind, val, (3, 4), coalesce=c)
+
+        def run(x):
+            y = x.clone()
+            r = getattr(y, name + "_")()
+            assert r is y
+            return y
+        compare(run, run, (a,), (b,))
+
+
+def test_in_place_views_of_coo_like_torch():
+    a, b = both([[0, 2, 1, 2, 0], [1, 3, 0, 3, 2]], [[1., 2.], [3., 4.], [5., 6.], [7., 8.], [9., 0.]], (3, 4, 2))
+    for name, args in (("t_", ()), ("transpose_", (0, 1)), ("swapdims_", (1, 0)), ("swapaxes_", (0, 1)),
+                       ("unsqueeze_", (1,)), ("squeeze_", ()), ("transpose_", (0, 2))):
+        src = (a.coalesce(), b.coalesce()) if name == "t_" else (a, b)
+        src = (torch.sparse_coo_tensor([[0, 2], [1, 3]], [1., 2.], (3, 4)),
+               tl.sparse_coo_tensor([[0, 2], [1, 3]], [1., 2.], (3, 4))) if name == "t_" else src
+
+        def run(x, name=name, args=args):
+            y = x.clone()
+            assert getattr(y, name)(*args) is y
+            return y
+        compare(run, run, (src[0],), (src[1],))
+
+
+def test_resize_as_and_is_nonzero_like_torch():
+    for size, sd in (((2, 2), 2), ((2, 2), 1)):
+        ind = np.zeros((sd, 0), dtype=np.int64)
+        val = np.zeros((0,) + size[sd:])
+        empty_t, empty_l = both(ind, val, size)
+        tmpl_t, tmpl_l = both([[0, 2], [1, 3]], [1., 2.], (3, 4))
+        compare(lambda x, y: x.clone().resize_as_(y), lambda x, y: x.clone().resize_as_(y),
+                (empty_t, tmpl_t), (empty_l, tmpl_l))
+    big_t, big_l = both([[0, 1], [1, 0]], [1., 2.], (2, 2))
+    compare(lambda x, y: x.clone().resize_as_(y), lambda x, y: x.clone().resize_as_(y),
+            (big_t, torch.sparse_coo_tensor([[0]], [1.], (1,))), (big_l, tl.sparse_coo_tensor([[0]], [1.], (1,))))
+    for ind, val, size in (([[0]], [2.], (1,)), ([[0, 0]], [2., -2.], (1,)), (np.zeros((1, 0)), [], (1,)),
+                           ([[0, 1]], [1., 2.], (2,))):
+        t, x = both(ind, np.asarray(val, dtype=np.float64), size)
+        rt, et = outcome(lambda: torch.is_nonzero(t))
+        rl, el = outcome(lambda: tl.is_nonzero(x))
+        assert (rt, et) == (rl, el)
+
+
+def test_native_norm_like_torch():
+    t, x = both([[0, 1, 0], [1, 0, 1]], [3., 4., 1.], (2, 3))
+    for args in ((), (1,), (0,), (float("inf"),), (3, [0, 1], False, None), (2, [], False, None), (None, [], False, None)):
+        compare(lambda s, a=args: torch.native_norm(s, *a), lambda s, a=args: tl.native_norm(s, *a), (t,), (x,))
+    for args in ((2, [0], False, None), (2, [0, 1], True, None), (2, [0, 1], False, torch.float64)):
+        largs = tuple(tl.float64 if a is torch.float64 else a for a in args)
+        compare(lambda s, a=args: torch.native_norm(s, *a), lambda s, a=largs: tl.native_norm(s, *a), (t,), (x,))
+    for ft, fl in ((lambda s: s.to(torch.complex64), lambda s: s.to(tl.complex64)),
+                   (lambda s: s.to(torch.float16), lambda s: s.to(tl.float16)),
+                   (lambda s: s.to(torch.int64), lambda s: s.to(tl.int64)), (lambda s: s.to_dense(), lambda s: s.to_dense())):
+        compare(lambda s: torch.native_norm(ft(s)), lambda s: tl.native_norm(fl(s)), (t,), (x,))
