@@ -894,3 +894,19 @@ def test_native_norm_like_torch():
                    (lambda s: s.to(torch.float16), lambda s: s.to(tl.float16)),
                    (lambda s: s.to(torch.int64), lambda s: s.to(tl.int64)), (lambda s: s.to_dense(), lambda s: s.to_dense())):
         compare(lambda s: torch.native_norm(ft(s)), lambda s: tl.native_norm(fl(s)), (t,), (x,))
+
+
+def test_coo_lookup_sorted_and_unsorted_sources():
+    """_C._coo_lookup (the intersection's fallback for dtypes without a C product): each
+    source entry's position in the coalesced tensor or -1, by merge (sorted source), by radix
+    sort + merge (unsorted, more than 64 entries) and by binary search (few entries)."""
+    rng = np.random.default_rng(11)
+    for n in (5, 64, 65, 3000):
+        pc = tl.sparse_coo_tensor(tl.tensor(rng.integers(0, 30, size=(2, 400))), tl.ones(400), (30, 30)).coalesce()
+        lin_pc = {tuple(c): k for k, c in enumerate(pc._indices().numpy().T.tolist())}
+        ind = rng.integers(0, 30, size=(2, n))
+        for src in (tl.sparse_coo_tensor(tl.tensor(ind), tl.ones(n), (30, 30)),
+                    tl.sparse_coo_tensor(tl.tensor(ind), tl.ones(n), (30, 30)).coalesce()):
+            got = tl._C._coo_lookup(src, pc).numpy()
+            want = [lin_pc.get(tuple(c), -1) for c in src._indices().numpy().T.tolist()]
+            np.testing.assert_array_equal(got, want)
