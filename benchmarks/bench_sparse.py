@@ -56,14 +56,23 @@ def _to_sparse():
             "torch": torch and (lambda: t.to_sparse())}
 
 
-def _validation():
-    """Building a 1 M-entry COO tensor from components: validated (the default) vs not."""
-    rng = np.random.default_rng(2)
-    ind = tl.from_numpy(rng.integers(0, N_DENSE, size=(2, 1_000_000)))
-    val = tl.from_numpy(rng.standard_normal(1_000_000).astype(np.float32))
-    return {"tensorlib": lambda: tl.sparse_coo_tensor(ind, val, (N_DENSE, N_DENSE)),
-            "numpy": None,
-            "torch": lambda: tl.sparse_coo_tensor(ind, val, (N_DENSE, N_DENSE), check_invariants=False)}
+def _construct(validated):
+    """Building a 1 M-entry COO tensor from components (shuffled, with duplicates):
+    tensorlib's default validates; check_invariants=False skips it (torch: the same flag,
+    off by default). The numpy column: scipy.sparse.coo_array, which checks the indices."""
+    def factory():
+        rng = np.random.default_rng(2)
+        i = rng.integers(0, N_DENSE, size=(2, 1_000_000))
+        v = rng.standard_normal(1_000_000).astype(np.float32)
+        ind, val = tl.from_numpy(i), tl.from_numpy(v)
+        ti, tv = torch and torch.from_numpy(i), torch and torch.from_numpy(v)
+        kw = {} if validated else {"check_invariants": False}
+        return {"tensorlib": lambda: tl.sparse_coo_tensor(ind, val, (N_DENSE, N_DENSE), **kw),
+                "numpy": (lambda: sp.coo_array((v, (i[0], i[1])), shape=(N_DENSE, N_DENSE))) if sp and validated
+                else None,
+                "torch": torch and (lambda: torch.sparse_coo_tensor(ti, tv, (N_DENSE, N_DENSE),
+                                                                    check_invariants=validated))}
+    return factory
 
 
 def _random_csr(rows, nnz, dtype, seed=3):
@@ -149,9 +158,11 @@ def _pair_1m(coalesced=True):
         m = sp and sp.coo_array((val, (ind[0], ind[1])), shape=(N_DENSE, N_DENSE)).tocsr()
         out.append((x, t, m))
     return out
-def _mul_ss():
-    (x, t, m), (y, u, n) = _pair_1m()
-    return {"tensorlib": lambda: x * y, "numpy": sp and (lambda: m.multiply(n)), "torch": torch and (lambda: t * u)}
+def _mul_ss(coalesced=True):
+    def factory():
+        (x, t, m), (y, u, n) = _pair_1m(coalesced)
+        return {"tensorlib": lambda: x * y, "numpy": sp and (lambda: m.multiply(n)), "torch": torch and (lambda: t * u)}
+    return factory
 def _add_ss():
     (x, t, m), (y, u, n) = _pair_1m()
     return {"tensorlib": lambda: x + y, "numpy": sp and (lambda: m + n), "torch": torch and (lambda: t + u)}
@@ -175,7 +186,9 @@ ROWS = [
     ("coalesce 1.1M shuffled, 10% duplicates (numpy column: scipy sum_duplicates)", _coalesce),
     ("to_dense 4096^2 at 1% (numpy column: scipy toarray)", _to_dense),
     ("dense.to_sparse 4096^2 at 1% (numpy column: scipy coo_array)", _to_sparse),
-    ("sparse_coo_tensor 1M validated (torch column: tensorlib check_invariants=False)", _validation),
+    ("sparse_coo_tensor 1M, validated (tensorlib default; torch check_invariants=True; numpy column: scipy "
+     "coo_array)", _construct(True)),
+    ("sparse_coo_tensor 1M, check_invariants=False", _construct(False)),
     ("CSR SpMV float32 1e6 nnz, 1e5 rows (numpy column: scipy)", _spmv(100_000, 1_000_000, np.float32)),
     ("CSR SpMV float64 1e6 nnz, 1e5 rows (numpy column: scipy)", _spmv(100_000, 1_000_000, np.float64)),
     ("CSR SpMV float32 1e7 nnz, 1e6 rows (numpy column: scipy)", _spmv(1_000_000, 10_000_000, np.float32)),
@@ -187,7 +200,8 @@ ROWS = [
     ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
     ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
     ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),
-    ("COO * COO 1e6 each, coalesced (numpy column: scipy csr multiply)", _mul_ss),
+    ("COO * COO 1e6 each, coalesced (numpy column: scipy csr multiply)", _mul_ss()),
+    ("COO * COO 1e6 each, uncoalesced shuffled (numpy column: scipy csr multiply)", _mul_ss(False)),
     ("COO + COO 1e6 each, coalesced (numpy column: scipy csr +)", _add_ss),
     ("COO sum(0) 1e6 uncoalesced (numpy column: scipy csr sum)", _sum_dim),
     ("COO @ dense 1e6 x 32 (numpy column: scipy csr @)", _spmm),

@@ -27,17 +27,25 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS_DIR = os.path.join(HERE, "results")
 
-_state = {"threads": None, "quick": False, "unset_env": [], "limiter": None}
+_state = {"threads": None, "quick": False, "unset_env": [], "limiter": None, "clock": "wall"}
+
+
+def _now():
+    """The benchmark clock: wall time, or CPU time (configure(cpu_time=True)): the calling
+    thread's at one thread, the whole process's (every thread's, summed) at more."""
+    c = _state["clock"]
+    return time.perf_counter() if c == "wall" else time.thread_time() if c == "thread" else time.process_time()
 results = []
 
 
-def configure(threads=None, quick=False):
+def configure(threads=None, quick=False, cpu_time=False):
     """Set the thread count for every library and the time budget. Call before NumPy or
     torch are imported: without threadpoolctl the OMP/OpenBLAS variables must be set first,
     and OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (set on some machines for old OpenBLAS builds;
     they slow a current NumPy) are removed from this process's environment."""
     threads = threads or os.cpu_count() or 1
     _state["threads"], _state["quick"] = threads, quick
+    _state["clock"] = ("thread" if threads == 1 else "process") if cpu_time else "wall"
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if var in os.environ:
             if "numpy" in sys.modules:
@@ -78,17 +86,17 @@ def libs():
 def _calibrate(fn, target):
     """Warm up fn and return how many calls make one sample of about `target` seconds."""
     fn()
-    t0 = time.perf_counter()
+    t0 = _now()
     fn()
-    once = time.perf_counter() - t0
+    once = _now() - t0
     if once >= target:
         return 1
     n = 1
     while True:
-        t0 = time.perf_counter()
+        t0 = _now()
         for _ in range(n):
             fn()
-        dt = time.perf_counter() - t0
+        dt = _now() - t0
         if dt >= target or n >= 1 << 20:
             return max(1, int(n * target / max(dt, 1e-9)))
         n *= 4
@@ -115,10 +123,10 @@ def time_impls(impls, budget=None, min_samples=5, max_samples=50):
         for name in list(loops):
             fn, n = impls[name], loops[name]
             try:
-                t0 = time.perf_counter()
+                t0 = _now()
                 for _ in range(n):
                     fn()
-                dt = time.perf_counter() - t0
+                dt = _now() - t0
             except Exception as e:  # noqa: BLE001
                 errors[name] = f"{type(e).__name__}: {e}".splitlines()[0][:200]
                 del loops[name], times[name]
@@ -190,7 +198,7 @@ def environment():
     env = {
         "date": time.strftime("%Y-%m-%d %H:%M:%S"), "python": platform.python_version(),
         "machine": platform.machine(), "cpu": _cpu_model(), "cores": os.cpu_count(),
-        "threads": _state["threads"], "numpy": np.__version__,
+        "threads": _state["threads"], "clock": _state["clock"], "numpy": np.__version__,
         "torch": torch.__version__ if torch is not None else None,
         "tensorlib": getattr(tl, "__version__", "?"), "tensorlib_path": os.path.dirname(tl.__file__),
         "unset_env": _state["unset_env"],

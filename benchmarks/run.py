@@ -32,11 +32,13 @@ def main(argv=None):
     p.add_argument("--filter", default=None, help="regex on 'module: row name'")
     p.add_argument("--quick", action="store_true", help="short time budget per row (smoke run)")
     p.add_argument("--threads", type=int, default=None, help="threads for every library (default: all cores)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time CPU instead of wall (the thread's at --threads 1, the process's otherwise)")
     p.add_argument("--bandwidth", action="store_true", help="also measure np.copyto bandwidth on 400 MB")
     p.add_argument("--out", default=None, help="results path without extension (default results/latest)")
     args = p.parse_args(argv)
 
-    harness.configure(threads=args.threads, quick=args.quick)
+    harness.configure(threads=args.threads, quick=args.quick, cpu_time=args.cpu_time)
     pattern = re.compile(args.filter) if args.filter else None
     extra = {}
     if args.bandwidth:

@@ -36,7 +36,7 @@ _random._install_methods(Tensor)
 _sparse._install_methods(Tensor)
 from . import _sparse_ops  # noqa: E402  (registers the COO op surface into the gate's table)
 _sparse_ops._install_methods(Tensor)
-from ._sparse_ops import smm, hspmm, sspaddmm  # noqa: E402,F401
+from ._sparse_ops import smm, hspmm, sspaddmm, native_norm  # noqa: E402,F401
 from ._sparse import sparse_coo_tensor  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (tensorlib.sparse)
 # CSR/CSC/BSR/BSC: wraps the gate's table and the COO layer's methods, so it comes after

@@ -71,11 +71,16 @@ def _become(self, view, op):
         raise RuntimeError(f"{op} is not yet supported with named tensors. Please drop names via "
                            "`tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on "
                            "the result of the operation.")
+    if self.layout == _C.sparse_coo:  # the components of the out-of-place result (torch: t_, transpose_, ...)
+        return self._set_coo_(view._indices(), view._values(), view.shape, view.is_coalesced())
     return self.set_(view, view.storage_offset(), view.shape, view.stride())
 
 
 def _inplace_view(name):
     def method(self, *args, **kwargs):
+        if name in ("unsqueeze", "squeeze") and self.layout == _C.sparse_coo:  # torch: as_strided_, no COO kernel
+            raise NotImplementedError("Could not run 'aten::as_strided_' with arguments from the 'SparseCPU' backend. "
+                                      "This could be because the operator doesn't exist for this backend.")
         return _become(self, getattr(self, name)(*args, **kwargs), name + "_")
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"{name}_(...) -> Tensor\n\nIn-place {name}: self takes the view's sizes and strides (same storage)."

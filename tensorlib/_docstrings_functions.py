@@ -484,6 +484,14 @@ OPS.update({
                      "q": "the number of triplets to compute (a few more than the rank wanted).",
                      "niter": "power iterations that sharpen the range (2 by default).",
                      "M": "a matrix (broadcastable to A) subtracted from A first, or None."}),
+    "native_norm": ("Computes the p-norm of a sparse COO tensor over all its elements (the norm of its "
+                    "coalesced values); strided tensors have no native_norm, as in torch.",
+                    "a 0-d tensor (real for complex input).",
+                    "tl.native_norm(tl.sparse_coo_tensor([[0, 1, 0]], [3., 4., 1.], (2,)))",
+                    {"input": "a sparse COO tensor of a floating or complex dtype.",
+                     "p": "the order of the norm (2 by default; inf, 0, ... as linalg.vector_norm).",
+                     "dim": "None, empty, or every dim (torch supports full reductions only).",
+                     "keepdim": "must be False.", "dtype": "must be None."}),
     "pca_lowrank": ("Principal component analysis of the rows of a matrix by the randomized SVD of its "
                     "centered form; sparse input is centered without becoming dense.",
                     "a tuple (U, S, V): V's columns are the principal directions, S the singular values.",

@@ -377,7 +377,11 @@ def _add_impl(name, a, b, alpha, sign):
                 raise RuntimeError("result type Long can't be cast to the desired output type Bool")
             kernel = "cadd_sparse" if contiguous else "add_out_sparse_cpu"
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-        if not contiguous and b._nnz():
+        if not b._nnz():  # torch copies self
+            return _new(a._indices().clone(), av.clone(), a.shape, a.is_coalesced())
+        if not a._nnz():  # torch: other * alpha
+            return _new(b._indices().clone(), bv.clone(), a.shape, b.is_coalesced())
+        if not contiguous:
             # torch's other path: concatenate, then sum duplicates, flagged uncoalesced
             r = _new(_cat([a._indices(), b._indices()], 1), _cat([av, bv], 0), a.shape, False)._coalesce()
             return r._coalesced_(coalesced)
@@ -558,8 +562,32 @@ def _ew_unary(op, input, out, inplace, flag, p0, p1, p2):
         _refuse(name)
     _no_out(name, out)
     s = input if name in _LINEAR else input.coalesce()
+    if inplace and name not in _LINEAR:
+        _need_coalesced(name, input)
     r = _with_values(s, _C._ew_unary(op, s._values(), None, False, flag, p0, p1, p2))
     return input._set_coo_(r._indices(), r._values(), r.shape, r.is_coalesced()) if inplace else r
+
+
+# torch's names of the in-place zero-preserving functions in its "requires coalesced" error
+_CANONICAL = {"absolute": "abs", "fix": "trunc", "arcsin": "asin", "arctan": "atan", "arcsinh": "asinh",
+              "arctanh": "atanh"}
+
+
+def _need_coalesced(name, input):
+    """torch's in-place zero-preserving functions (but the linear ones) refuse an
+    uncoalesced COO tensor rather than coalescing it behind the caller's back."""
+    if not input.is_coalesced():
+        raise RuntimeError(f"{_CANONICAL.get(name, name)}_ requires coalesced input")
+
+
+def _inplace_unary(name):
+    op = _inplace(_HANDLERS[name])
+
+    def f(self, *args, **kwargs):
+        _need_coalesced(name, self)
+        return op(self, *args, **kwargs)
+    return f
+
 
 
 def _square(input, *, out=None):
@@ -623,10 +651,12 @@ _HANDLERS.update({
     "true_divide": _div, "floor_divide": _floor_divide, "neg": _neg, "negative": _neg,
     "transpose": _transpose, "t": _t, "permute": _permute,
     "unsqueeze": _unsqueeze, "_reduce": _reduce, "_ew_unary": _ew_unary, "_square": _square,
+    "_square_": lambda self, *a, **k: _refuse("pow_.Scalar"),  # torch's square_ is pow_(2), no COO kernel
 })
 for _n in ("add", "sub", "mul", "div", "floor_divide", "neg", "negative") + _ZERO_PRESERVING:
     if _n + "_" not in _HANDLERS:
-        _HANDLERS[_n + "_"] = _inplace(_HANDLERS[_n])
+        _HANDLERS[_n + "_"] = _inplace(_HANDLERS[_n]) if _n not in _ZERO_PRESERVING or _n in _LINEAR else \
+            _inplace_unary(_n)
 del _n, _d
 _C._set_sparse_handlers(_HANDLERS)
 

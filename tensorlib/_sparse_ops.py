@@ -9,11 +9,12 @@ Each op is composed from strided ops on the components plus index-only plans com
 (_sparse._HANDLERS) under the op names the gate dispatches on.
 """
 import builtins
+import math
 import operator
 
 from . import _C
 from . import _sparse
-from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows, _tensor_input
+from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows, _tensor_input, _with_values
 from ._out import write_out
 from ._util import wrap_dim
 
@@ -41,7 +42,13 @@ def _mul_sparse(x, y):
     Otherwise torch's hash
     intersection: a `source` tensor (the uncoalesced one when only one is, else the one with
     fewer entries, the second when tied) keeps every entry, in stored order, multiplied by
-    the sum of the other's entries at the same index (0 when none); uncoalesced."""
+    zero plus the sum of its products with the other's entries at the same index,
+    accumulated in torch's acc_type (zero where the other has none, even for a NaN source);
+    the source's coalesced flag. One C pass (tl_coo_mul_source)."""
+    if y.dim() == 0:
+        return _mul_zero_dim(y, x)
+    if x.dim() == 0:
+        return _mul_zero_dim(x, y)
     sd = x.sparse_dim()
     if x.dim() != y.dim() or sd != y.sparse_dim() or x.shape[:sd] != y.shape[:sd]:
         raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
@@ -56,16 +63,50 @@ def _mul_sparse(x, y):
         if x.shape[sd:] == y.shape[sd:]:  # one C walk over both (tl_coo_mul)
             return _C._coo_mul(x, x._values().to(dt), y, y._values().to(dt))
         # dense dims that broadcast: torch takes its general path below
+    if not x._nnz() or not y._nnz():  # torch: no entries, coalesced (it fails on broadcast dense dims)
+        return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + shape[sd:], dtype=dt), shape, True)
     if x.is_coalesced() != y.is_coalesced():
         pc, src = (x, y) if x.is_coalesced() else (y, x)
     else:
         pc, src = (x, y) if x._nnz() >= y._nnz() else (y, x)
-    pc = pc.coalesce()
+        # torch coalesces the larger first when it must hold > 50 entries at some index
+        if pc._nnz() // max(math.prod(pc.shape[:sd]), 1) > 50:
+            pc = pc.coalesce()
+    if dt in _MUL_SOURCE_DTYPES and math.prod(shape[:sd]) < 2 ** 63:
+        # one C pass (tl_coo_mul_source): torch's accumulation of matches, dense dims broadcast
+        sv = src._values().to(dt).expand((src._nnz(),) + shape[sd:])
+        pv = pc._values().to(dt).expand((pc._nnz(),) + shape[sd:])
+        return _C._coo_mul_source(src, sv, pc, pv)
+    pc = pc.coalesce()  # other dtypes and overflowing sizes: one match per entry after coalescing
     pos = _C._coo_lookup(src, pc)
     found = (pos >= 0).reshape((-1,) + (1,) * (pc._values().dim() - 1))
     other = _where(found, _take(pc._values(), 0, pos).to(dt), _C.zeros((), dtype=dt))
-    vals = src._values().to(dt) * other
+    vals = _where(found, src._values().to(dt) * other, _C.zeros((), dtype=dt))
     return _new(src._indices().clone(), vals, shape, src.is_coalesced())
+
+
+# the value dtypes tl_coo_mul_source computes (those with a native or float accumulation type)
+_MUL_SOURCE_DTYPES = frozenset(getattr(_C, n) for n in (
+    "bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "bfloat16",
+    "float32", "float64", "complex32", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2"))
+
+
+def _mul_zero_dim(zero_dim, other):
+    """sparse * sparse where one operand has no dims (torch's _mul_sparse_sparse_zero_dim_out):
+    a coalesced 0-dim operand is a scalar that scales the other's entries (their indices and
+    flag); else a coalesced 0-dim `other` scales zero_dim's entries; else zero_dim is summed
+    into the scalar. An empty 0-dim scalar counts as zero (torch reads an uninitialized one)."""
+    def scalar(t):
+        v = t._values()
+        return v[0] if v.shape[0] else _C.zeros((), dtype=v.dtype)
+    if zero_dim.is_coalesced():
+        k, s = scalar(zero_dim), other
+    elif other.dim() == 0 and other.is_coalesced():
+        k, s = scalar(other), zero_dim
+    else:
+        k, s = scalar(zero_dim.coalesce()), other
+    dt = _C.promote_types(k.dtype, s.dtype)
+    return _with_values(s, s._values().to(dt) * k.to(dt))
 
 
 def _mul_dense(s, d):
@@ -661,8 +702,44 @@ def sparse_resize_(self, size, sparse_dim, dense_dim):
     return self._set_coo_(ind, vals, size, self.is_coalesced())
 
 
+def _resize_as_(self, other, *, memory_format=None):
+    """torch's resize_as_ of a COO tensor: sparse_resize_ to the template's size, sparse
+    and dense dims (its rules on a non-empty tensor)."""
+    if self.layout != _C.sparse_coo or not isinstance(other, _C.TensorBase) or other.layout != _C.sparse_coo:
+        _refuse("resize_as_")
+    return sparse_resize_(self, tuple(other.shape), other.sparse_dim(), other.dense_dim())
+
+
+def native_norm(input, p=2, dim=None, keepdim=False, dtype=None):
+    """native_norm(input, p=2, dim=None, keepdim=False, dtype=None) -> Tensor
+
+    torch's norm of a sparse COO tensor: the p-norm of its coalesced values, over every
+    element (dim, when given, must name every dim; no keepdim, no dtype). Strided tensors
+    have no native_norm kernel (torch's NotImplementedError)."""
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"native_norm(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if input.layout != _C.sparse_coo:
+        backend = "CPU" if input.layout == _C.strided else "SparseCsrCPU"
+        raise NotImplementedError(f"Could not run 'aten::native_norm' with arguments from the '{backend}' backend. "
+                                  "This could be because the operator doesn't exist for this backend.")
+    if dim is not None:
+        dims = {wrap_dim(operator.index(d), input.dim()) for d in ((dim,) if isinstance(dim, int) else dim)}
+        if dims and dims != set(range(input.dim())):
+            raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' must either be empty "
+                               "or contain all dimensions of the input")
+    if keepdim:
+        raise RuntimeError("norm_sparse currently does not support keepdim=True")
+    if dtype is not None:
+        raise RuntimeError("norm_sparse currently does not support 'dtype' argument")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{input.dtype._cname} instead.")
+    from . import linalg
+    return linalg.vector_norm(input.coalesce()._values(), 2 if p is None else p)
+
+
 _sparse._HANDLERS.update({
-    "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
+    "resize_as_": _resize_as_, "_resize_as_": _resize_as_, "mul": _mul, "multiply": _mul, "pow": _pow, "pow_": _pow_, "_reduce": _reduce,
     "_index_select": _index_select, "index_select": _index_select, "select": _select, "__getitem__": _getitem,
     "_cat": _cat, "mm": _mm, "matmul": _matmul, "mv": _mv, "addmm": _addmm, "bmm": _bmm,
 })

@@ -395,8 +395,9 @@ class Tensor(_C.TensorBase):
         return self.shape == other.shape
 
     def is_nonzero(self):
-        """The truth value of a one-element tensor (RuntimeError for any other size)."""
-        return builtins.bool(self)
+        """The truth value of a one-element tensor (RuntimeError for any other size); a
+        sparse one's element is the sum of its entries."""
+        return builtins.bool(self.to_dense() if self.layout == _C.sparse_coo else self)
 
     def to_dense(self, dtype=None, *, masked_grad=None):
         """A strided tensor: self when already strided (cast when dtype is given)."""

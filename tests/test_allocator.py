@@ -42,3 +42,21 @@ def test_small_results_are_64_byte_aligned():
     for n in (1, 5, 16, 40, 200):
         for _ in range(20):
             assert (tl.ones(n) + 1).data_ptr() % 64 == 0
+
+
+def test_large_block_cache_evicts_oldest_and_never_aliases():
+    """More large sizes than the cache keeps (8 blocks, 256 MB): freed blocks push out the
+    oldest; live large tensors keep their values and zeros stay zero throughout."""
+    rng = np.random.default_rng(1)
+    sizes = [(1 << 20) * k + 4096 * k for k in range(2, 14)]  # 8-52 MB of float32
+    live = []
+    for step in range(60):
+        n = sizes[int(rng.integers(0, len(sizes)))]
+        t = tl.full((n,), float(step))
+        live.append((t, float(step)))
+        if len(live) > 3:
+            live.pop(int(rng.integers(0, len(live))))
+        z = tl.zeros(n)
+        assert not z.numpy().any()
+        for u, v in live:
+            assert u[0].item() == v and u[-1].item() == v

@@ -206,6 +206,32 @@ def test_coalesce_to_dense_like_torch(dtype, shape, sd, nse):
     same(d.to_sparse_coo(), tl.tensor(d.numpy()).to_sparse_coo())
 
 
+@pytest.mark.parametrize("name", ["bool", "uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32",
+                                  "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape,sd,nse", [((6,), 1, 40), ((4, 5), 2, 300), ((3, 4, 2), 2, 50), ((), 0, 7),
+                                          ((7, 3), 1, 7), ((5,), 1, 3)])
+def test_coalesce_small_key_span_like_torch(name, shape, sd, nse):
+    """coalesce where the sparse positions are no more than the entries (the dense
+    accumulator path; hybrid values take the sort): torch's indices, flag and values bit
+    for bit, sums in stored order, a lone -0.0 kept, -0.0 + -0.0 = -0.0."""
+    rng = np.random.default_rng(nse + sd)
+    ind = np.stack([rng.integers(0, shape[d], size=nse) for d in range(sd)]) if sd else np.zeros((0, nse))
+    val = (rng.standard_normal((nse,) + shape[sd:]) * 4).round() / 4
+    val.reshape(nse, -1)[rng.integers(0, nse, size=max(1, nse // 4)), 0] = -0.0
+    t = torch.sparse_coo_tensor(torch.tensor(ind, dtype=torch.int64), torch.tensor(val).to(getattr(torch, name)), shape)
+    x = tl.sparse_coo_tensor(tl.tensor(ind, dtype=tl.int64), tl.tensor(val).to(getattr(tl, name)), shape)
+    a, b = t.coalesce(), x.coalesce()
+    assert a.is_coalesced() and b.is_coalesced()
+    np.testing.assert_array_equal(a._indices().numpy(), b._indices().numpy())
+    wa = a._values().to(torch.complex128 if a.is_complex() else torch.float64).numpy()
+    wb = b._values().to(tl.complex128 if b.is_complex() else tl.float64).numpy()
+    np.testing.assert_array_equal(wa, wb)
+    np.testing.assert_array_equal(np.signbit(wa.view(np.float64)), np.signbit(wb.view(np.float64)))
+    if sd == 1 and len(shape) == 1:  # the sum over dims that drives this path
+        np.testing.assert_array_equal(t.sum(0).to(torch.float64 if not a.is_complex() else torch.complex128).numpy(),
+                                      x.sum(0).to(tl.float64 if not b.is_complex() else tl.complex128).numpy())
+
+
 def test_to_sparse_zero_and_nan():
     d = np.array([[0., -0.], [np.nan, 1.]])
     same(torch.tensor(d).to_sparse(), tl.tensor(d).to_sparse())
@@ -249,6 +275,39 @@ def test_conversions_span_chunks_like_torch(threads, dtype, shape, sd):
             np.testing.assert_array_equal(dup.to_dense().numpy(), tdup.to_dense().numpy())
     finally:
         tl.set_num_threads(old)
+
+
+LINE_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+               torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128]
+
+
+@pytest.mark.parametrize("dtype", LINE_DTYPES, ids=str)
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 127, 200, 1031])
+def test_to_sparse_line_scan_like_torch(dtype, n):
+    """The 64-byte line scan of one-element rows (itemsizes 1, 2, 4, 8, 16): a non-zero at
+    every offset of a line and in the tail past the last whole line, -0.0 (zero, also as
+    either part of a complex), NaN and the smallest subnormal (non-zero), through a
+    contiguous tensor and a strided view of one."""
+    rng = np.random.default_rng(n)
+    d = np.zeros(2 * n, dtype=np.complex128)
+    hot = rng.choice(2 * n, size=max(1, n // 5), replace=False)
+    d[hot] = rng.integers(1, 5, size=hot.size)
+    d[np.arange(0, 2 * n, 7)] = -0.0
+    if dtype.is_floating_point or dtype.is_complex:
+        d[rng.choice(2 * n, size=3)] = np.nan
+        d[rng.choice(2 * n, size=2)] = np.finfo(np.float64).tiny if dtype == torch.float64 else 2.0 ** -24
+    if dtype.is_complex:
+        d[rng.choice(2 * n, size=3)] = complex(-0.0, -0.0)
+        d[rng.choice(2 * n, size=3)] = complex(0.0, 3.0)
+    t = torch.from_numpy(d if dtype.is_complex else d.real.copy()).to(dtype)
+    x = tl.from_numpy(t.view(torch.uint8).numpy()).view(getattr(tl, str(dtype).split(".")[1]))
+    for tt, xx in ((t[:n], x[:n]), (t[::2], x[::2]), (t.reshape(2, n).t(), x.reshape(2, n).t())):
+        for k in range(1, tt.dim() + 1):
+            a, b = tt.to_sparse(k), xx.to_sparse(k)
+            assert a._nnz() == b._nnz() and a.is_coalesced() == b.is_coalesced()
+            np.testing.assert_array_equal(a._indices().numpy(), b._indices().numpy())
+            va, vb = a._values(), b._values()
+            np.testing.assert_array_equal(va.view(torch.uint8).numpy(), vb.view(tl.uint8).numpy())
 
 
 def test_indices_values_need_coalesced():

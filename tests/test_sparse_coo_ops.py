@@ -198,7 +198,148 @@ def test_add_mul_kernels_every_dtype_like_torch(name, coalesced):
             assert str(rt.dtype)[6:] == str(rl.dtype)[10:] and tuple(rt.shape) == tuple(rl.shape)
             assert rt.is_coalesced() == rl.is_coalesced()
             np.testing.assert_array_equal(rt._indices().numpy(), rl._indices().numpy())
-            np.testing.assert_array_equal(wide(rt._values()), wide(rl._values()))
+            wt, wl = wide(rt._values()), wide(rl._values())
+            np.testing.assert_array_equal(wt, wl)
+            np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
+
+
+MUL_SOURCE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+                     "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("name", MUL_SOURCE_DTYPES)
+def test_mul_uncoalesced_source_kernel_like_torch(name):
+    """sparse * sparse with an uncoalesced operand (tl_coo_mul_source): every entry of the
+    source in stored order gets zero plus its products with the other's entries at the same
+    index, accumulated in torch's acc_type (float32 in float64: one rounding), zero where the
+    other has none even for NaN/inf sources; duplicates on both sides, hybrid values stored
+    transposed (non-contiguous), nse 0, 0-dim operands, both operand orders and
+    coalesced/uncoalesced mixes: bit for bit as torch, the sign of zero included."""
+    tdt, ldt = getattr(torch, name), getattr(tl, name)
+    rng = np.random.default_rng(len(name))
+    for shape, sd, na, nb in (((40, 30), 2, 500, 300), ((40, 30), 2, 20, 33), ((50, 3, 2), 1, 90, 70),
+                              ((6, 5, 4), 3, 120, 120), ((7,), 1, 0, 5), ((7,), 1, 4, 0), ((), 0, 3, 2)):
+        ops = []
+        for n in (na, nb):
+            ind = np.stack([rng.integers(0, shape[d], size=n) for d in range(sd)]) if sd else np.zeros((0, n))
+            val = (rng.standard_normal((n,) + shape[sd:]) * 3).round()
+            if name.startswith("complex"):
+                val = val + 1j * (rng.standard_normal(val.shape) * 3).round()
+            if name == "bool":
+                val = val > 0
+            elif name == "uint8":
+                val = np.abs(val)
+            if n and name.startswith(("float", "bfloat")):
+                val.reshape(n, -1)[rng.integers(0, n, size=3), 0] = [np.nan, np.inf, -np.inf]
+            elif n and name.startswith("complex"):  # (torch's coalesce turns inf + 0j sums into NaN parts)
+                val.reshape(n, -1)[rng.integers(0, n, size=1), 0] = np.nan
+            tv = torch.tensor(val).to(tdt)
+            lv = tl.tensor(val).to(ldt)
+            if len(shape) - sd == 2:  # values stored transposed: a non-contiguous view
+                tv = tv.transpose(1, 2).contiguous().transpose(1, 2)
+                lv = lv.transpose(1, 2).contiguous().transpose(1, 2)
+                assert not lv.is_contiguous()
+            ops.append((torch.sparse_coo_tensor(torch.tensor(ind, dtype=torch.int64), tv, shape),
+                        tl.sparse_coo_tensor(tl.tensor(ind, dtype=tl.int64), lv, shape)))
+        (ta, la), (tb, lb) = ops
+        for (p, q), (r, s) in (((ta, la), (tb, lb)), ((tb, lb), (ta, la)), ((ta, la), (tb.coalesce(), lb.coalesce())),
+                               ((tb.coalesce(), lb.coalesce()), (ta, la)), ((ta, la), (ta, la))):
+            try:
+                rt = p * r
+            except NotImplementedError:  # torch's coalesced bool kernel
+                with pytest.raises(NotImplementedError):
+                    q * s
+                continue
+            rl = q * s
+            assert str(rt.dtype)[6:] == str(rl.dtype)[10:] and tuple(rt.shape) == tuple(rl.shape)
+            assert rt.is_coalesced() == rl.is_coalesced()
+            np.testing.assert_array_equal(rt._indices().numpy(), rl._indices().numpy())
+            wt, wl = wide(rt._values()), wide(rl._values())
+            np.testing.assert_array_equal(wt, wl)
+            np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
+
+
+def test_mul_accumulates_matches_like_torch():
+    """torch sums the products with each match in acc_type (not the product with the sum of
+    the matches): float32 in float64 rounds once, float16 in float32, inf * (3 - 3) -> NaN;
+    and it coalesces the larger operand first only when it must hold > 50 entries at an index."""
+    e = 2.0 ** -24
+    for mod in (torch, tl):
+        b = mod.sparse_coo_tensor([[0, 0, 0]], mod.tensor([1., e, e]), (4,))
+        a = mod.sparse_coo_tensor([[0]], mod.tensor([1.]), (4,), is_coalesced=False)
+        assert (a * b)._values().tolist() == [1 + 2 * e]
+        h = mod.sparse_coo_tensor([[0, 0, 0]], mod.tensor([1., 2 ** -11, 2 ** -11], dtype=mod.float16), (4,))
+        g = mod.sparse_coo_tensor([[0]], mod.tensor([1.], dtype=mod.float16), (4,), is_coalesced=False)
+        assert (g * h)._values().tolist() == [1 + 2 ** -10]
+        i = mod.sparse_coo_tensor([[1, 1]], mod.tensor([3., -3.]), (4,))
+        f = mod.sparse_coo_tensor([[1]], mod.tensor([float("inf")]), (4,), is_coalesced=False)
+        assert np.isnan((f * i)._values().tolist()[0])
+    rng = np.random.default_rng(0)
+    ind = rng.integers(0, 3, size=(1, 400))
+    val = rng.standard_normal(400).astype(np.float32)
+    small = (np.array([[2, 0]]), np.array([1.5, -2.0], np.float32))
+    t = torch.sparse_coo_tensor(torch.tensor(ind), torch.tensor(val), (3,)) * \
+        torch.sparse_coo_tensor(torch.tensor(small[0]), torch.tensor(small[1]), (3,))
+    x = tl.sparse_coo_tensor(tl.tensor(ind), tl.tensor(val), (3,)) * \
+        tl.sparse_coo_tensor(tl.tensor(small[0]), tl.tensor(small[1]), (3,))
+    check(t, x)
+
+
+def test_mul_zero_dim_operand_like_torch():
+    """A sparse operand with no dims scales the other (torch's zero-dim path): which operand
+    keeps its entries depends on which is coalesced; dims of the other need not match."""
+    def s0(mod, v, c=None):
+        kw = {} if c is None else {"is_coalesced": c}
+        return mod.sparse_coo_tensor(mod.zeros((0, len(v)), dtype=mod.int64), mod.tensor(v), (), **kw)
+
+    def m(mod, c):
+        t = mod.sparse_coo_tensor([[0, 1, 0]], [[1, 2], [3, 4], [5, 6]], (3, 2))
+        return t.coalesce() if c else t
+    for u in ([2.], [2., 3.], [True], [1j, 2.]):
+        for w in ([5, 7], [3.], [False, True]):
+            for cu in (None, False):
+                for cw in (None, False):
+                    makers = [lambda mod: s0(mod, u, cu), lambda mod: s0(mod, w, cw),
+                              lambda mod: m(mod, False), lambda mod: m(mod, True)]
+                    for f, g in ((makers[0], makers[1]), (makers[2], makers[0]), (makers[3], makers[0])):
+                        for p, q in ((f, g), (g, f)):
+                            check(p(torch) * q(torch), p(tl) * q(tl))
+
+
+def test_mul_absent_entries_are_zero_even_for_nan():
+    """torch writes zero where the other operand has no entry, not source * 0 (NaN for NaN
+    or inf sources), on the general path too (dense dims that broadcast)."""
+    for mod in (torch, tl):
+        a = mod.sparse_coo_tensor([[0, 1, 1, 3, 0]], [float("nan"), 2., 3., float("inf"), 5.], (5,))
+        b = mod.sparse_coo_tensor([[1, 2]], [10., 30.], (5,)).coalesce()
+        assert (a * b)._values().tolist() == [0., 20., 30., 0., 0.]
+        h = mod.sparse_coo_tensor([[0, 1, 1]], [[1., float("nan")], [3., 4.], [5., 6.]], (3, 2))
+        g = mod.sparse_coo_tensor([[1]], [[2.]], (3, 1))
+        assert (h * g)._values().tolist() == [[0., 0.], [6., 8.], [10., 12.]]
+
+
+@pytest.mark.parametrize("name", ["float32", "float64", "complex64", "int64"])
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_add_empty_operands_and_sign_of_zero_like_torch(name, hybrid):
+    """torch adds into a zeroed buffer (-0.0 entries come out +0.0), copies self when other
+    has no entries and scales other when self has none (-0.0 kept, other's flag)."""
+    def make(mod, ind, vals, c):
+        v = mod.tensor(vals, dtype=getattr(mod, name))
+        if hybrid:
+            v = v.reshape(-1, 1).expand(-1, 2).contiguous()
+        t = mod.sparse_coo_tensor(mod.tensor(ind, dtype=mod.int64), v, (4, 2) if hybrid else (4,))
+        return t.coalesce() if c else t
+    for c in (False, True):
+        ops = [lambda mod: make(mod, np.zeros((1, 0)), [], c), lambda mod: make(mod, [[2, 0, 2]], [-0., 1., 3.], c),
+               lambda mod: make(mod, [[1, 0]], [-0., -0.], c)]
+        for f in ops:
+            for g in ops:
+                for alpha in (1, 2):
+                    rt = torch.add(f(torch), g(torch), alpha=alpha)
+                    rl = tl.add(f(tl), g(tl), alpha=alpha)
+                    check(rt, rl)
+                    wt, wl = wide(rt._values()), wide(rl._values())
+                    np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
 
 
 def test_mul_broadcasts_dense_dims_and_promotes():
@@ -681,3 +822,91 @@ def test_getitem_of_hybrid_coo_like_torch(key):
         return
     r = b[key]
     assert " ".join(repr(r).replace("tensorlib", "torch").split()) == " ".join(repr(want).split())
+
+
+# ---- in-place forms, resize_as_, is_nonzero, native_norm -----------------------------------
+
+IN_PLACE_UNARY = ["abs", "absolute", "sign", "sgn", "ceil", "floor", "round", "trunc", "fix", "frac", "sqrt", "sin",
+                  "tan", "tanh", "asin", "arcsin", "atan", "arctan", "sinh", "asinh", "arcsinh", "atanh", "arctanh",
+                  "expm1", "log1p", "deg2rad", "rad2deg", "erf", "erfinv", "nan_to_num", "relu", "neg", "negative",
+                  "conj_physical", "square"]
+
+
+@pytest.mark.parametrize("name", IN_PLACE_UNARY)
+def test_in_place_unary_needs_coalesced_like_torch(name):
+    """torch's in-place zero-preserving functions refuse an uncoalesced tensor ("asin_
+    requires coalesced input", by the canonical name) but the linear ones; coalesced input
+    is transformed in place."""
+    ind, val = [[0, 2, 1, 2, 0], [1, 3, 0, 3, 2]], [0.5, 0.25, -0.3, 0.1, 0.4]
+    for c in (False, True):
+        a, b = both(ind, val, (3, 4), coalesce=c)
+
+        def run(x):
+            y = x.clone()
+            r = getattr(y, name + "_")()
+            assert r is y
+            return y
+        compare(run, run, (a,), (b,))
+
+
+def test_in_place_views_of_coo_like_torch():
+    a, b = both([[0, 2, 1, 2, 0], [1, 3, 0, 3, 2]], [[1., 2.], [3., 4.], [5., 6.], [7., 8.], [9., 0.]], (3, 4, 2))
+    for name, args in (("t_", ()), ("transpose_", (0, 1)), ("swapdims_", (1, 0)), ("swapaxes_", (0, 1)),
+                       ("unsqueeze_", (1,)), ("squeeze_", ()), ("transpose_", (0, 2))):
+        src = (a.coalesce(), b.coalesce()) if name == "t_" else (a, b)
+        src = (torch.sparse_coo_tensor([[0, 2], [1, 3]], [1., 2.], (3, 4)),
+               tl.sparse_coo_tensor([[0, 2], [1, 3]], [1., 2.], (3, 4))) if name == "t_" else src
+
+        def run(x, name=name, args=args):
+            y = x.clone()
+            assert getattr(y, name)(*args) is y
+            return y
+        compare(run, run, (src[0],), (src[1],))
+
+
+def test_resize_as_and_is_nonzero_like_torch():
+    for size, sd in (((2, 2), 2), ((2, 2), 1)):
+        ind = np.zeros((sd, 0), dtype=np.int64)
+        val = np.zeros((0,) + size[sd:])
+        empty_t, empty_l = both(ind, val, size)
+        tmpl_t, tmpl_l = both([[0, 2], [1, 3]], [1., 2.], (3, 4))
+        compare(lambda x, y: x.clone().resize_as_(y), lambda x, y: x.clone().resize_as_(y),
+                (empty_t, tmpl_t), (empty_l, tmpl_l))
+    big_t, big_l = both([[0, 1], [1, 0]], [1., 2.], (2, 2))
+    compare(lambda x, y: x.clone().resize_as_(y), lambda x, y: x.clone().resize_as_(y),
+            (big_t, torch.sparse_coo_tensor([[0]], [1.], (1,))), (big_l, tl.sparse_coo_tensor([[0]], [1.], (1,))))
+    for ind, val, size in (([[0]], [2.], (1,)), ([[0, 0]], [2., -2.], (1,)), (np.zeros((1, 0)), [], (1,)),
+                           ([[0, 1]], [1., 2.], (2,))):
+        t, x = both(ind, np.asarray(val, dtype=np.float64), size)
+        rt, et = outcome(lambda: torch.is_nonzero(t))
+        rl, el = outcome(lambda: tl.is_nonzero(x))
+        assert (rt, et) == (rl, el)
+
+
+def test_native_norm_like_torch():
+    t, x = both([[0, 1, 0], [1, 0, 1]], [3., 4., 1.], (2, 3))
+    for args in ((), (1,), (0,), (float("inf"),), (3, [0, 1], False, None), (2, [], False, None), (None, [], False, None)):
+        compare(lambda s, a=args: torch.native_norm(s, *a), lambda s, a=args: tl.native_norm(s, *a), (t,), (x,))
+    for args in ((2, [0], False, None), (2, [0, 1], True, None), (2, [0, 1], False, torch.float64)):
+        largs = tuple(tl.float64 if a is torch.float64 else a for a in args)
+        compare(lambda s, a=args: torch.native_norm(s, *a), lambda s, a=largs: tl.native_norm(s, *a), (t,), (x,))
+    for ft, fl in ((lambda s: s.to(torch.complex64), lambda s: s.to(tl.complex64)),
+                   (lambda s: s.to(torch.float16), lambda s: s.to(tl.float16)),
+                   (lambda s: s.to(torch.int64), lambda s: s.to(tl.int64)), (lambda s: s.to_dense(), lambda s: s.to_dense())):
+        compare(lambda s: torch.native_norm(ft(s)), lambda s: tl.native_norm(fl(s)), (t,), (x,))
+
+
+def test_coo_lookup_sorted_and_unsorted_sources():
+    """_C._coo_lookup (the intersection's fallback for dtypes without a C product): each
+    source entry's position in the coalesced tensor or -1, by merge (sorted source), by radix
+    sort + merge (unsorted, more than 64 entries) and by binary search (few entries)."""
+    rng = np.random.default_rng(11)
+    for n in (5, 64, 65, 3000):
+        pc = tl.sparse_coo_tensor(tl.tensor(rng.integers(0, 30, size=(2, 400))), tl.ones(400), (30, 30)).coalesce()
+        lin_pc = {tuple(c): k for k, c in enumerate(pc._indices().numpy().T.tolist())}
+        ind = rng.integers(0, 30, size=(2, n))
+        for src in (tl.sparse_coo_tensor(tl.tensor(ind), tl.ones(n), (30, 30)),
+                    tl.sparse_coo_tensor(tl.tensor(ind), tl.ones(n), (30, 30)).coalesce()):
+            got = tl._C._coo_lookup(src, pc).numpy()
+            want = [lin_pc.get(tuple(c), -1) for c in src._indices().numpy().T.tolist()]
+            np.testing.assert_array_equal(got, want)

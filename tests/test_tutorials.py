@@ -23,7 +23,9 @@ import pytest
 
 import tensorlib
 
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+# ../shared/seeds beside the repository (a worktree under /work/wt/<name> looks one more level up)
+SEEDS = next((p / "shared" / "seeds" for p in Path(__file__).resolve().parents[2:4] if (p / "shared" / "seeds").is_dir()),
+             Path(__file__).resolve().parent.parent.parent / "shared" / "seeds")
 
 # (seed, line of the block's first >>>): why the block is not run
 SKIP = {

@@ -2,7 +2,8 @@
  *
  * Large blocks are where the time goes: a fresh 40 MB result spends most of its life
  * in page faults. Blocks above TL_HUGE_THRESHOLD are 2 MiB aligned and advised for
- * transparent huge pages, and a few recently freed large blocks are kept for reuse.
+ * transparent huge pages, and the most recently freed large blocks (up to 8, 256 MB) are
+ * kept for reuse, the oldest evicted first.
  * Small blocks (<= TL_SMALL_MAX bytes, the results of small ops) are kept per 64-byte size
  * class for reuse too: posix_memalign + free cost more than a small op's arithmetic. */
 #include "core/storage.h"
@@ -21,9 +22,10 @@
 #define TL_CACHE_SLOTS 8
 #define TL_CACHE_MAX_BYTES ((size_t)256 << 20)
 
-typedef struct { void *p; size_t n; } cache_slot;
+typedef struct { void *p; size_t n; uint64_t stamp; } cache_slot;
 static cache_slot cache[TL_CACHE_SLOTS];
 static size_t cache_bytes;
+static uint64_t cache_clock; /* stamps the slots in the order their blocks were freed */
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;  /* ops allocate without the GIL */
 
 static size_t round_big(size_t n) { return (n + TL_HUGE_ALIGN - 1) & ~(TL_HUGE_ALIGN - 1); }
@@ -122,18 +124,34 @@ void tl_free(void *p, size_t nbytes)
     }
     size_t n = round_big(nbytes);
     bool kept = false;
+    void *drop[TL_CACHE_SLOTS];
+    size_t drop_n[TL_CACHE_SLOTS];
+    int ndrop = 0;
     pthread_mutex_lock(&cache_lock);
-    if (cache_bytes + n <= TL_CACHE_MAX_BYTES) {
-        for (int i = 0; i < TL_CACHE_SLOTS && !kept; i++) {
-            if (!cache[i].p) {
-                cache[i].p = p;
-                cache[i].n = n;
+    if (n <= TL_CACHE_MAX_BYTES) {
+        /* the most recently freed blocks are the ones a loop asks for again: evict the
+         * oldest until this one fits (a slot and the byte budget) */
+        for (;;) {
+            int free_slot = -1, oldest = -1;
+            for (int i = 0; i < TL_CACHE_SLOTS; i++) {
+                if (!cache[i].p) free_slot = free_slot < 0 ? i : free_slot;
+                else if (oldest < 0 || cache[i].stamp < cache[oldest].stamp) oldest = i;
+            }
+            if (free_slot >= 0 && cache_bytes + n <= TL_CACHE_MAX_BYTES) {
+                cache[free_slot] = (cache_slot){p, n, ++cache_clock};
                 cache_bytes += n;
                 kept = true;
+                break;
             }
+            if (oldest < 0) break;
+            drop[ndrop] = cache[oldest].p;
+            drop_n[ndrop++] = cache[oldest].n;
+            cache_bytes -= cache[oldest].n;
+            cache[oldest].p = NULL;
         }
     }
     pthread_mutex_unlock(&cache_lock);
+    for (int i = 0; i < ndrop; i++) munmap(drop[i], drop_n[i]);
     if (!kept) munmap(p, n);
 }
 

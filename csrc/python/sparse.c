@@ -94,6 +94,11 @@ static PyObject *combine(PyObject *const *a, Py_ssize_t n, const char *fname,
 
 static PyObject *m_coo_add(PyObject *m, PyObject *const *a, Py_ssize_t n) { return combine(a, n, "_coo_add", tl_coo_add); }
 static PyObject *m_coo_mul(PyObject *m, PyObject *const *a, Py_ssize_t n) { return combine(a, n, "_coo_mul", tl_coo_mul); }
+/* _coo_mul_source(src, sv, pc, pv): see tl_coo_mul_source. */
+static PyObject *m_coo_mul_source(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    return combine(a, n, "_coo_mul_source", tl_coo_mul_source);
+}
 
 /* _coo_lookup(src, pc): see tl_coo_lookup (pc must be coalesced). */
 static PyObject *m_coo_lookup(PyObject *m, PyObject *const *a, Py_ssize_t n)
@@ -231,6 +236,8 @@ PyMethodDef tl_module_methods_sparse[] = {
      "_sparse_coo_new(indices, values, size, check_bounds, is_coalesced)"},
     {"_coo_add", (PyCFunction)(void (*)(void))m_coo_add, METH_FASTCALL, "_coo_add(a, a_values, b, b_values)"},
     {"_coo_mul", (PyCFunction)(void (*)(void))m_coo_mul, METH_FASTCALL, "_coo_mul(a, a_values, b, b_values)"},
+    {"_coo_mul_source", (PyCFunction)(void (*)(void))m_coo_mul_source, METH_FASTCALL,
+     "_coo_mul_source(src, src_values, coalesced, coalesced_values)"},
     {"_coo_lookup", (PyCFunction)(void (*)(void))m_coo_lookup, METH_FASTCALL, "_coo_lookup(src, coalesced)"},
     {"_coo_index_select_plan", (PyCFunction)(void (*)(void))m_coo_index_select_plan, METH_FASTCALL,
      "_coo_index_select_plan(src, dim, index)"},

@@ -39,7 +39,6 @@ int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size)
                   (long long)d, (long long)size, (long long)v);
 }
 
-static int bit_width(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 
 int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey)
 {
@@ -76,7 +75,7 @@ int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t 
 /* Stable LSD radix sort of keys by their bits [lo, lo + bits), moving perm alongside
  * unless it is NULL (then the keys carry their payload below bit lo). tk/tp: scratch of n.
  * Digits of <= 11 bits, as few passes as the bits need; one read makes every histogram. */
-static int radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp)
+int tl_coo_radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp)
 {
     if (!bits || n < 2) return 0;
     int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
@@ -176,6 +175,97 @@ static void sum_groups(char *out, const char *in, const int64_t *perm, const uin
     }
 }
 
+/* coalesce when the linear keys span no more positions than there are entries (a sum over
+ * most sparse dims, say): one sequential pass adds each entry into a dense accumulator
+ * at its key (the first one copied, so a lone -0.0 stays), then the occupied keys are
+ * read out in order. Per key the entries are summed in stored order, as the stable sort
+ * of the general path sums them. Returns 1 when done, 0 when the values are not rows of
+ * one native element, -1 on error. */
+static int coalesce_dense_keys(tl_tensor *out, const tl_tensor *src, const uint64_t *keys, uint64_t maxkey)
+{
+    const tl_sparse *s = src->sparse;
+    int sd = s->sparse_dim;
+    int64_t nse = s->indices.sizes[1], span = (int64_t)maxkey + 1, m = 0;
+    tl_dtype dt = (tl_dtype)s->values.dtype, acc = tl_sparse_acc_dtype(dt);
+    if (row_elems(&s->values) != 1) return 0;
+    switch (acc) {
+    case TL_BOOL:
+#define OK(ID, T) case TL_##ID:
+        TL_SPARSE_NATIVE_LIST(OK)
+#undef OK
+        break;
+    default: return 0;
+    }
+    tl_tensor vals = {0}, nind = {0}, nval = {0}, cast = {0};
+    const tl_tensor *vin = &s->values;
+    int64_t isz = tl_dtype_infos[acc].itemsize;
+    char *sum = malloc((size_t)(span * isz));
+    uint8_t *seen = calloc((size_t)span, 1);
+    int rc = -1;
+    if (!sum || !seen) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    if (acc != dt || !tl_is_contiguous(vin)) {
+        if (tl_clone(&vals, vin, acc, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+        vin = &vals;
+    }
+    switch (acc) {
+#define ACCUM(T, ADD)                                                                      \
+    {                                                                                     \
+        T *o = (T *)sum;                                                                  \
+        const T *v = (const T *)tl_data(vin);                                             \
+        for (int64_t i = 0; i < nse; i++) {                                               \
+            uint64_t k = keys[i];                                                         \
+            if (seen[k]) o[k] = (T)ADD(o[k], v[i]);                                       \
+            else {                                                                        \
+                o[k] = v[i];                                                              \
+                seen[k] = 1;                                                              \
+            }                                                                             \
+        }                                                                                 \
+        break;                                                                            \
+    }
+#define BOR(p, q) ((p) | (q))
+#define BADD(p, q) ((p) + (q))
+    case TL_BOOL: ACCUM(uint8_t, BOR)
+#define CASE(ID, T) case TL_##ID: ACCUM(T, BADD)
+        TL_SPARSE_NATIVE_LIST(CASE)
+#undef CASE
+#undef BADD
+#undef BOR
+#undef ACCUM
+    default: break;
+    }
+    for (int64_t k = 0; k < span; k++) m += seen[k];
+    int64_t isz2[2] = {sd, m}, vsz[TL_MAX_DIMS];
+    memcpy(vsz, vin->sizes, sizeof(int64_t) * vin->ndim);
+    vsz[0] = m;
+    if (tl_tensor_empty(&nind, 2, isz2, TL_INT64, src->device, false) < 0 ||
+        tl_tensor_empty(&nval, vin->ndim, vsz, acc, src->device, false) < 0)
+        goto done;
+    int64_t *ni = (int64_t *)tl_data(&nind);
+    char *vo = tl_data(&nval);
+    for (int64_t k = 0, g = 0; k < span; k++) {
+        if (!seen[k]) continue;
+        uint64_t r = (uint64_t)k;
+        for (int d = sd - 1; d > 0; d--) {
+            uint64_t n = (uint64_t)src->sizes[d], q = r / n;
+            ni[d * m + g] = (int64_t)(r - q * n);
+            r = q;
+        }
+        if (sd > 0) ni[g] = (int64_t)r;
+        memcpy(vo + g * isz, sum + k * isz, (size_t)isz);
+        g++;
+    }
+    if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+    rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, src->ndim, src->sizes, true) < 0 ? -1 : 1;
+done:
+    free(sum);
+    free(seen);
+    tl_tensor_clear(&vals);
+    tl_tensor_clear(&nind);
+    tl_tensor_clear(&nval);
+    tl_tensor_clear(&cast);
+    return rc;
+}
+
 int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
 {
     const tl_sparse *s = src->sparse;
@@ -191,10 +281,17 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
     uint64_t maxkey = 0;
     if (!keys || !first) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
     if (tl_coo_linearize(src, keys, &fits, &maxkey) < 0) goto done;
-    int kb = bit_width(maxkey), pb = bit_width((uint64_t)nse);
+    if (fits && nse > 0 && maxkey < (uint64_t)nse) {
+        int r = coalesce_dense_keys(out, src, keys, maxkey);
+        if (r != 0) {
+            rc = r < 0 ? -1 : 0;
+            goto done;
+        }
+    }
+    int kb = tl_bit_width(maxkey), pb = tl_bit_width((uint64_t)nse);
     if (fits && kb + pb <= 64) { /* positions ride below the keys: one array to move */
         for (int64_t i = 0; i < nse; i++) keys[i] = keys[i] << pb | (uint64_t)i;
-        if (radix_sort(keys, NULL, nse, pb, kb, keys + nse, NULL) < 0) goto done;
+        if (tl_coo_radix_sort(keys, NULL, nse, pb, kb, keys + nse, NULL) < 0) goto done;
         uint64_t pmask = ((uint64_t)1 << pb) - 1;
         perm = (int64_t *)(keys + nse); /* the sort's scratch half, free now */
         for (int64_t i = 0; i < nse; i++) {
@@ -206,11 +303,11 @@ int tl_coo_coalesce(tl_tensor *out, const tl_tensor *src)
         if (!perm) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
         for (int64_t i = 0; i < nse; i++) perm[i] = i;
         if (fits) {
-            if (radix_sort(keys, perm, nse, 0, kb, keys + nse, perm + nse) < 0) goto done;
+            if (tl_coo_radix_sort(keys, perm, nse, 0, kb, keys + nse, perm + nse) < 0) goto done;
         } else { /* sizes too large to linearize: one stable pass per sparse dim, last dim first */
             for (int d = sd - 1; d >= 0; d--) {
                 for (int64_t i = 0; i < nse; i++) keys[i] = (uint64_t)tl_coo_index_at(&s->indices, d, perm[i]);
-                if (radix_sort(keys, perm, nse, 0, bit_width((uint64_t)src->sizes[d] - 1), keys + nse, perm + nse) < 0)
+                if (tl_coo_radix_sort(keys, perm, nse, 0, tl_bit_width((uint64_t)src->sizes[d] - 1), keys + nse, perm + nse) < 0)
                     goto done;
             }
         }
@@ -404,22 +501,91 @@ typedef struct {
     int64_t n, cap;
 } hit_list;
 
+/* Room for `more` rows past L->n (rows of rb bytes). */
+static bool hit_reserve(hit_list *L, int64_t more, int64_t rb)
+{
+    if (L->n + more <= L->cap) return true;
+    int64_t cap = L->cap ? 2 * L->cap : 256;
+    while (cap < L->n + more) cap *= 2;
+    int64_t *pos = realloc(L->pos, sizeof(int64_t) * (size_t)cap);
+    if (pos) L->pos = pos;
+    char *val = pos ? realloc(L->val, (size_t)(cap * rb)) : NULL;
+    if (!val) return false;
+    L->val = val;
+    L->cap = cap;
+    return true;
+}
+
 static inline bool hit_push(hit_list *L, int64_t p, const char *row, int64_t rb)
 {
-    if (L->n == L->cap) {
-        int64_t cap = L->cap ? 2 * L->cap : 256;
-        int64_t *pos = realloc(L->pos, sizeof(int64_t) * (size_t)cap);
-        if (pos) L->pos = pos;
-        char *val = pos ? realloc(L->val, (size_t)(cap * rb)) : NULL;
-        if (!val) return false;
-        L->val = val;
-        L->cap = cap;
-    }
+    if (L->n == L->cap && !hit_reserve(L, 1, rb)) return false;
     L->pos[L->n] = p;
     tl_copy_row(L->val + L->n * rb, row, rb);
     L->n++;
     return true;
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TL_LINE_SCAN 1
+/* Rows [p0, p1) of one element of S bytes each (the all-sparse case), 64 bytes at a time:
+ * the bytes of a line masked by the zero test's bits (`bmask`, the per-byte pattern of
+ * the word mask; periodic in 16 bytes) and compared with zero give a 64-bit mask of its
+ * non-zero bytes; folded down to each element's first byte, its set bits are the hits,
+ * visited by count-trailing-zeros (no branch per element); a line of zeros is skipped
+ * after one test of the OR of its four vectors. Rows past the last whole line
+ * take the word loop. SSE2 is in every x86-64. */
+#define LINE_SCAN_FN(S, LG)                                                                 \
+    static bool line_scan_##S(const char *in, int64_t p0, int64_t p1, __m128i bmask, hit_list *L) \
+    {                                                                                       \
+        const int64_t per = 64 / S;                                                         \
+        uint64_t first = 0;                                                                 \
+        for (int b = 0; b < 64; b += S) first |= (uint64_t)1 << b;                          \
+        const __m128i zero = _mm_setzero_si128();                                           \
+        int64_t p = p0;                                                                     \
+        for (; p + per <= p1; p += per) {                                                   \
+            const char *q = in + p * S;                                                     \
+            __m128i a0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)q), bmask);         \
+            __m128i a1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 16)), bmask);  \
+            __m128i a2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 32)), bmask);  \
+            __m128i a3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(q + 48)), bmask);  \
+            __m128i any = _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3));             \
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) == 0xffff) continue;          \
+            uint64_t z = (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, zero)) |       \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, zero)) << 16 | \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a2, zero)) << 32 | \
+                         (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a3, zero)) << 48;  \
+            uint64_t nz = ~z;                                                               \
+            if (!nz) continue;                                                              \
+            for (int k = 1; k < S; k <<= 1) nz |= nz >> k;                                  \
+            nz &= first;                                                                    \
+            if (!nz) continue;                                                              \
+            if (!hit_reserve(L, per, S)) return false;                                      \
+            int64_t n = L->n;                                                               \
+            do {                                                                            \
+                int b = __builtin_ctzll(nz);                                                \
+                L->pos[n] = p + (b >> LG);                                                  \
+                memcpy(L->val + n * S, q + b, S);                                           \
+                n++;                                                                        \
+                nz &= nz - 1;                                                               \
+            } while (nz);                                                                   \
+            L->n = n;                                                                       \
+        }                                                                                   \
+        const uint8_t *pat = (const uint8_t *)&bmask;                                       \
+        for (; p < p1; p++) {                                                               \
+            uint8_t a = 0;                                                                  \
+            for (int k = 0; k < S; k++) a |= (uint8_t)(in[p * S + k] & pat[k]);             \
+            if (a && !hit_push(L, p, in + p * S, S)) return false;                          \
+        }                                                                                   \
+        return true;                                                                        \
+    }
+LINE_SCAN_FN(1, 0)
+LINE_SCAN_FN(2, 1)
+LINE_SCAN_FN(4, 2)
+LINE_SCAN_FN(8, 3)
+LINE_SCAN_FN(16, 4)
+#undef LINE_SCAN_FN
+#endif
 
 /* Rows [p0, p1) of `in` (rows of rw words of type U, non-zero when a word has a bit of
  * `msk`) into L. One-word rows (the all-sparse case) are tested 16 at a time by an OR the
@@ -456,6 +622,7 @@ typedef struct {
     int64_t P, rb, rw, rows; /* rows per chunk */
     int width;
     uint64_t mask;
+    bool lines;              /* one element per row: the line scan */
     hit_list *lists;         /* one per chunk */
     /* the second pass */
     const int64_t *first;    /* first result entry of each chunk */
@@ -472,6 +639,22 @@ static void scan_chunks(int64_t b, int64_t e, void *ctx)
         int64_t p0 = k * c->rows, p1 = p0 + c->rows < c->P ? p0 + c->rows : c->P;
         hit_list *L = &c->lists[k];
         bool ok;
+#ifdef TL_LINE_SCAN
+        if (c->lines) {
+            uint8_t pat[16];
+            for (int b = 0; b < 16; b++) pat[b] = (uint8_t)(c->mask >> (8 * (b % c->width)));
+            __m128i bm = _mm_loadu_si128((const __m128i *)pat);
+            switch (c->rb) {
+            case 1: ok = line_scan_1(c->in, p0, p1, bm, L); break;
+            case 2: ok = line_scan_2(c->in, p0, p1, bm, L); break;
+            case 4: ok = line_scan_4(c->in, p0, p1, bm, L); break;
+            case 8: ok = line_scan_8(c->in, p0, p1, bm, L); break;
+            default: ok = line_scan_16(c->in, p0, p1, bm, L); break;
+            }
+            if (!ok) L->n = -1;
+            continue;
+        }
+#endif
         switch (c->width) {
         case 1: ok = scan_uint8_t(c->in, p0, p1, c->rw, (uint8_t)c->mask, c->rb, L); break;
         case 2: ok = scan_uint16_t(c->in, p0, p1, c->rw, (uint16_t)c->mask, c->rb, L); break;
@@ -523,6 +706,9 @@ int tl_dense_to_coo(tl_tensor *out, const tl_tensor *src, int sparse_dim)
     to_coo_ctx x = {.in = tl_data(&c), .P = P, .rb = R * tl_itemsize(&c), .sd = sparse_dim, .sizes = src->sizes};
     zero_test(dt, &x.width, &words, &x.mask);
     x.rw = R * words;
+#ifdef TL_LINE_SCAN
+    x.lines = x.rb == tl_itemsize(&c) && (x.rb == 1 || x.rb == 2 || x.rb == 4 || x.rb == 8 || x.rb == 16);
+#endif
     x.rows = x.rb >= ((int64_t)1 << 20) ? 1 : ((int64_t)1 << 20) / (x.rb ? x.rb : 1); /* ~1 MB of input per chunk */
     nchunks = (P + x.rows - 1) / x.rows;
     lists = calloc((size_t)nchunks + 1, sizeof *lists);

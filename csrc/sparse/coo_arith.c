@@ -1,8 +1,9 @@
 /* coo_arith.c - sparse + sparse and sparse * sparse on COO tensors, each one walk over
  * linearized indices writing the result's indices and values directly: torch's add walk
  * (both index lists in their stored order, taking the lesser entry, or both summed when
- * equal) and the intersection of two coalesced tensors for mul. The values arrive promoted
- * to one dtype (and b's scaled by alpha) from tensorlib/_sparse.py. */
+ * equal) and the intersection of two coalesced tensors for mul; for mul with an
+ * uncoalesced operand, torch's source-driven intersection (tl_coo_mul_source). The values
+ * arrive promoted to one dtype (and b's scaled by alpha) from tensorlib/_sparse.py. */
 #include <complex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,8 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
 }
 
 /* Result entry k's R values from rows pa[k] of x (a's) and pb[k] of y (b's): the sum
- * (product for mul) where both exist, else a copy of the one that does. */
+ * (product for mul) where both exist, else the one that does. Sums start from zero, as
+ * torch's axpy into a zeroed buffer (so -0.0 comes out +0.0). */
 #define VALUE_LOOP(T, SUM, PROD)                                                           \
     {                                                                                     \
         T *o = (T *)vo;                                                                   \
@@ -90,12 +92,14 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
             int64_t i = pa[k], j = pb[k];                                                 \
             T *ok = o + k * R;                                                            \
             const T *xr = x + (i >= 0 ? i : 0) * R, *yr = y + (j >= 0 ? j : 0) * R;       \
-            if (mul)                                                                      \
+            if (mul && hybrid) /* torch: zeros, then addcmul (so -0 products become +0) */ \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)((T)PROD(xr[r], yr[r]) + (T)0); \
+            else if (mul)                                                                 \
                 for (int64_t r = 0; r < R; r++) ok[r] = (T)PROD(xr[r], yr[r]);            \
             else if (i >= 0 && j >= 0)                                                    \
-                for (int64_t r = 0; r < R; r++) ok[r] = (T)SUM(xr[r], yr[r]);             \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)SUM((T)((T)0 + xr[r]), yr[r]);  \
             else                                                                          \
-                memcpy(ok, i >= 0 ? xr : yr, sizeof(T) * (size_t)R);                      \
+                for (int64_t r = 0; r < R; r++) ok[r] = (T)((T)0 + (i >= 0 ? xr : yr)[r]); \
         }                                                                                 \
     }
 #define PLUS(p, q) ((p) + (q))
@@ -103,8 +107,8 @@ static int64_t plan(const walk *w, bool mul, int64_t *pa, int64_t *pb)
 #define OR(p, q) ((p) | (q))
 #define AND(p, q) ((p) & (q))
 
-/* The result's index columns and values from the plan. */
-static void fill(const walk *w, bool mul, int64_t m, const int64_t *pa, const int64_t *pb, int64_t *ni, char *vo,
+/* The result's index columns and values from the plan (hybrid: values with dense dims). */
+static void fill(const walk *w, bool mul, bool hybrid, int64_t m, const int64_t *pa, const int64_t *pb, int64_t *ni, char *vo,
                  const char *xa, const char *yb, int64_t R, tl_dtype d)
 {
     const int64_t *ia = (const int64_t *)tl_data(w->ia), *ib = (const int64_t *)tl_data(w->ib);
@@ -149,7 +153,7 @@ static int combine(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, cons
     if (tl_tensor_empty(&nind, 2, isz, TL_INT64, a->device, false) < 0 ||
         tl_tensor_empty(&nval, av->ndim, vsz, acc, a->device, false) < 0)
         goto done;
-    fill(&w, mul, m, pa, pb, (int64_t *)tl_data(&nind), tl_data(&nval), tl_data(&x), tl_data(&y), R, acc);
+    fill(&w, mul, av->ndim > 1, m, pa, pb, (int64_t *)tl_data(&nind), tl_data(&nval), tl_data(&x), tl_data(&y), R, acc);
     if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, a->ndim, a->sizes,
                      mul || (a->sparse->coalesced && b->sparse->coalesced));
@@ -174,4 +178,155 @@ int tl_coo_mul(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, const tl
     if (!a->sparse->coalesced || !b->sparse->coalesced)
         return tl_err(TL_ERR_RUNTIME, "tl_coo_mul: expects coalesced operands");
     return combine(out, a, av, b, bv, true);
+}
+
+/* keys[0, n) sorted ascending (stable), perm[k] = the original position of sorted key k;
+ * keys need kb bits. */
+static int sort_with_perm(uint64_t *keys, int64_t n, int kb, int64_t *perm)
+{
+    int pb = tl_bit_width((uint64_t)n);
+    uint64_t *tk = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+    int64_t *tp = NULL;
+    int rc = -1;
+    if (!tk) return tl_err(TL_ERR_MEMORY, "out of memory");
+    if (kb + pb <= 64) { /* positions ride below the keys: one array to move */
+        for (int64_t i = 0; i < n; i++) keys[i] = keys[i] << pb | (uint64_t)i;
+        if (tl_coo_radix_sort(keys, NULL, n, pb, kb, tk, NULL) < 0) goto done;
+        uint64_t pmask = ((uint64_t)1 << pb) - 1;
+        for (int64_t i = 0; i < n; i++) {
+            perm[i] = (int64_t)(keys[i] & pmask);
+            keys[i] >>= pb;
+        }
+    } else {
+        tp = malloc(sizeof(int64_t) * (size_t)(n + 1));
+        if (!tp) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+        for (int64_t i = 0; i < n; i++) perm[i] = i;
+        if (tl_coo_radix_sort(keys, perm, n, 0, kb, tk, tp) < 0) goto done;
+    }
+    rc = 0;
+done:
+    free(tk);
+    free(tp);
+    return rc;
+}
+
+/* The dtype torch's intersection kernel accumulates dtype d in (at::acc_type on the CPU),
+ * as the dtype whose arithmetic this file runs: every integer in int64 (computed as
+ * uint64, wrapping), half-width floats in float32, float32 in float64, complex32 in
+ * complex64, complex64 in complex128; TL_NUM_DTYPES when there is none. */
+static tl_dtype mul_acc_dtype(tl_dtype d)
+{
+    switch (d) {
+    case TL_BOOL: return TL_BOOL;
+    case TL_UINT8: case TL_INT8: case TL_INT16: case TL_INT32: case TL_INT64: case TL_UINT16: case TL_UINT32:
+    case TL_UINT64: return TL_INT64;
+    case TL_FLOAT16: case TL_BFLOAT16: case TL_FLOAT8_E4M3FN: case TL_FLOAT8_E5M2: return TL_FLOAT32;
+    case TL_FLOAT32: case TL_FLOAT64: return TL_FLOAT64;
+    case TL_COMPLEX32: return TL_COMPLEX64;
+    case TL_COMPLEX64: case TL_COMPLEX128: return TL_COMPLEX128;
+    default: return TL_NUM_DTYPES;
+    }
+}
+
+/* Result row i = zero, then += x row i * y row perm[c] for each match c in [first[i],
+ * first[i] + cnt[i]), element by element in T (rows of R elements of W words: complex
+ * numbers are W = 2 words multiplied by the schoolbook formula, as c10::complex). */
+#define ACC_LOOP(T, W, MULADD)                                                                  \
+    {                                                                                          \
+        T *o = (T *)vo;                                                                        \
+        const T *x = (const T *)xv, *y = (const T *)yv;                                        \
+        for (int64_t i = 0; i < n; i++) {                                                      \
+            T *oi = o + i * R * W;                                                             \
+            const T *xi = x + i * R * W;                                                       \
+            memset(oi, 0, sizeof(T) * (size_t)(R * W));                                        \
+            for (int64_t c = first[i]; c < first[i] + cnt[i]; c++) {                           \
+                const T *yj = y + perm[c] * R * W;                                             \
+                for (int64_t r = 0; r < R; r++) MULADD(oi, xi, yj, r);                         \
+            }                                                                                  \
+        }                                                                                      \
+    }
+#define MULADD_BOOL(o, x, y, r) (o)[r] |= (uint8_t)((x)[r] & (y)[r])
+#define MULADD_PLAIN(o, x, y, r) (o)[r] += (x)[r] * (y)[r]
+#define MULADD_COMPLEX(o, x, y, r)                                                             \
+    do {                                                                                       \
+        double a = (x)[2 * (r)], b = (x)[2 * (r) + 1], cc = (y)[2 * (r)], d = (y)[2 * (r) + 1]; \
+        (o)[2 * (r)] += a * cc - b * d;                                                        \
+        (o)[2 * (r) + 1] += a * d + b * cc;                                                    \
+    } while (0)
+#define MULADD_COMPLEXF(o, x, y, r)                                                            \
+    do {                                                                                       \
+        float a = (x)[2 * (r)], b = (x)[2 * (r) + 1], cc = (y)[2 * (r)], d = (y)[2 * (r) + 1];  \
+        (o)[2 * (r)] += a * cc - b * d;                                                        \
+        (o)[2 * (r) + 1] += a * d + b * cc;                                                    \
+    } while (0)
+
+int tl_coo_mul_source(tl_tensor *out, const tl_tensor *src, const tl_tensor *sv, const tl_tensor *pc,
+                      const tl_tensor *pv)
+{
+    tl_dtype dt = (tl_dtype)sv->dtype, acc = mul_acc_dtype(dt);
+    if (acc == TL_NUM_DTYPES || pv->dtype != dt || sv->ndim != pv->ndim ||
+        memcmp(sv->sizes + 1, pv->sizes + 1, sizeof(int64_t) * (sv->ndim - 1)))
+        return tl_err(TL_ERR_RUNTIME, "tl_coo_mul_source: values of one supported dtype and one row shape expected");
+    int sd = src->sparse->sparse_dim;
+    int64_t n = src->sparse->indices.sizes[1], m = pc->sparse->indices.sizes[1], R = 1;
+    for (int d = 1; d < sv->ndim; d++) R *= sv->sizes[d];
+    tl_tensor x = {0}, y = {0}, nind = {0}, nval = {0}, cast = {0};
+    uint64_t *ks = malloc(sizeof(uint64_t) * (size_t)(n + m + 1)), *kp = ks ? ks + n : NULL, top = 0;
+    int64_t *buf = malloc(sizeof(int64_t) * (size_t)(3 * n + m + 1));
+    int64_t *first = buf, *cnt = buf ? buf + n : NULL, *sperm = buf ? buf + 2 * n : NULL,
+            *perm = buf ? buf + 3 * n : NULL;
+    bool fs = false, fp = false;
+    int rc = -1;
+    if (!ks || !buf) { tl_err(TL_ERR_MEMORY, "out of memory"); goto done; }
+    if (tl_coo_linearize(pc, kp, &fp, &top) < 0 || tl_coo_linearize(src, ks, &fs, &top) < 0) goto done;
+    if (!fs || !fp) { tl_err(TL_ERR_RUNTIME, "tl_coo_mul_source: sparse sizes too large to linearize"); goto done; }
+    int kb = tl_bit_width(top);
+    /* pc's entries in index order (stable: equal indices in stored order), as torch's sort */
+    if (pc->sparse->coalesced) {
+        for (int64_t j = 0; j < m; j++) perm[j] = j;
+    } else if (sort_with_perm(kp, m, kb, perm) < 0) {
+        goto done;
+    }
+    /* each source entry's run of equal keys in pc: a merge walk over src in index order */
+    if (!src->sparse->coalesced && sort_with_perm(ks, n, kb, sperm) < 0) goto done;
+    for (int64_t k = 0, j = 0, hi = 0; k < n; k++) {
+        int64_t i = src->sparse->coalesced ? k : sperm[k];
+        uint64_t key = ks[k];
+        if (k == 0 || key != ks[k - 1]) {
+            while (j < m && kp[j] < key) j++;
+            for (hi = j; hi < m && kp[hi] == key; hi++) {}
+        }
+        first[i] = j;
+        cnt[i] = hi - j;
+    }
+    /* values in the accumulation dtype, contiguous; the sums run there, rounded once */
+    int64_t vsz[TL_MAX_DIMS], osz[TL_MAX_DIMS];
+    memcpy(vsz, sv->sizes, sizeof(int64_t) * sv->ndim);
+    memcpy(osz, src->sizes, sizeof(int64_t) * sd);
+    memcpy(osz + sd, sv->sizes + 1, sizeof(int64_t) * (sv->ndim - 1));
+    if (tl_clone(&x, sv, acc, TL_MEMFMT_CONTIGUOUS) < 0 || tl_clone(&y, pv, acc, TL_MEMFMT_CONTIGUOUS) < 0 ||
+        tl_clone(&nind, &src->sparse->indices, TL_INT64, TL_MEMFMT_CONTIGUOUS) < 0 ||
+        tl_tensor_empty(&nval, sv->ndim, vsz, acc, src->device, false) < 0)
+        goto done;
+    char *vo = tl_data(&nval);
+    const char *xv = tl_data(&x), *yv = tl_data(&y);
+    switch (acc) {
+    case TL_BOOL: ACC_LOOP(uint8_t, 1, MULADD_BOOL) break;
+    case TL_INT64: ACC_LOOP(uint64_t, 1, MULADD_PLAIN) break; /* wraps, defined */
+    case TL_FLOAT32: ACC_LOOP(float, 1, MULADD_PLAIN) break;
+    case TL_FLOAT64: ACC_LOOP(double, 1, MULADD_PLAIN) break;
+    case TL_COMPLEX64: ACC_LOOP(float, 2, MULADD_COMPLEXF) break;
+    default: ACC_LOOP(double, 2, MULADD_COMPLEX) break;
+    }
+    if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
+    rc = tl_coo_wrap(out, &nind, acc != dt ? &cast : &nval, sd + sv->ndim - 1, osz, src->sparse->coalesced);
+done:
+    free(ks);
+    free(buf);
+    tl_tensor_clear(&x);
+    tl_tensor_clear(&y);
+    tl_tensor_clear(&nind);
+    tl_tensor_clear(&nval);
+    tl_tensor_clear(&cast);
+    return rc;
 }

@@ -19,7 +19,7 @@ int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc)
     uint64_t *ks = malloc(sizeof(uint64_t) * (size_t)(n + m + 1)), *kp = ks ? ks + n : NULL, top;
     bool fits = false, fits_p = false;
     if (!ks) return tl_err(TL_ERR_MEMORY, "out of memory");
-    if (tl_coo_linearize(src, ks, &fits, &top) < 0 || tl_coo_linearize(pc, kp, &fits_p, &top) < 0 ||
+    if (tl_coo_linearize(pc, kp, &fits_p, &top) < 0 || tl_coo_linearize(src, ks, &fits, &top) < 0 || /* top: src's */
         tl_tensor_empty(out, 1, &n, TL_INT64, src->device, false) < 0) {
         free(ks);
         return -1;
@@ -31,6 +31,27 @@ int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc)
                 while (j < m && kp[j] < ks[i]) j++;
                 o[i] = j < m && kp[j] == ks[i] ? j : -1;
             }
+        } else if (tl_bit_width(top) + tl_bit_width((uint64_t)n) <= 64 && n > 64) {
+            /* src's keys sorted with their positions riding below, merged with pc's, each
+             * found position written back to its entry */
+            int pb = tl_bit_width((uint64_t)n);
+            uint64_t *kk = malloc(sizeof(uint64_t) * (size_t)(2 * n)), pmask = ((uint64_t)1 << pb) - 1;
+            if (!kk) {
+                free(ks);
+                return tl_err(TL_ERR_MEMORY, "out of memory");
+            }
+            for (int64_t i = 0; i < n; i++) kk[i] = ks[i] << pb | (uint64_t)i;
+            if (tl_coo_radix_sort(kk, NULL, n, pb, tl_bit_width(top), kk + n, NULL) < 0) {
+                free(kk);
+                free(ks);
+                return -1;
+            }
+            for (int64_t i = 0, j = 0; i < n; i++) {
+                uint64_t k = kk[i] >> pb;
+                while (j < m && kp[j] < k) j++;
+                o[kk[i] & pmask] = j < m && kp[j] == k ? j : -1;
+            }
+            free(kk);
         } else {
             for (int64_t i = 0; i < n; i++) {
                 int64_t lo = 0, hi = m;

@@ -103,6 +103,12 @@ int tl_coo_bounds_error(int64_t d, int64_t v, int64_t size);
  * checked (-1 and torch's error otherwise); *fits = false when the sizes' product
  * overflows int64 (keys untouched then), else *maxkey = that product - 1. */
 int tl_coo_linearize(const tl_tensor *src, uint64_t *keys, bool *fits, uint64_t *maxkey);
+/* The number of bits v needs (0 for 0). */
+static inline int tl_bit_width(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+/* Stable LSD radix sort of keys[0, n) by their bits [lo, lo + bits), moving perm alongside
+ * unless it is NULL (then the keys carry their payload below bit lo); tk/tp: scratch of n.
+ * -1 when out of memory. */
+int tl_coo_radix_sort(uint64_t *keys, int64_t *perm, int64_t n, int lo, int bits, uint64_t *tk, int64_t *tp);
 /* -1, 0 or 1 as entry i of indices a compares with entry j of indices b (sd rows each) in
  * lexicographic order. */
 int tl_coo_cmp_entries(const tl_tensor *a, int64_t i, const tl_tensor *b, int64_t j, int sd);
@@ -118,10 +124,23 @@ int tl_coo_add(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, const tl
  * av * bv (the values promoted to one dtype); coalesced. */
 int tl_coo_mul(tl_tensor *out, const tl_tensor *a, const tl_tensor *av, const tl_tensor *b, const tl_tensor *bv);
 
+/* src * pc by torch's intersection kernel with `src` as the source: every entry of src, in
+ * stored order, gets zero plus the sum over pc's entries at the same index (in index order,
+ * stored order among equals) of src value * pc value, accumulated in torch's CPU acc_type
+ * (float32 in float64, half-width floats in float32, integers in int64, complex64 in
+ * complex128, complex by the schoolbook formula) and rounded once: zero where pc has no
+ * entry, even for a NaN source. src's indices (a copy) and coalesced flag; the result's
+ * dense dims are the values'. sv/pv: the values of src and pc in one dtype, rows of one
+ * shape (broadcast beforehand). RuntimeError when the sparse sizes' product overflows. */
+int tl_coo_mul_source(tl_tensor *out, const tl_tensor *src, const tl_tensor *sv, const tl_tensor *pc,
+                      const tl_tensor *pv);
+
 /* ---- op kernels (sparse/coo_ops.c) ---- */
 
 /* For each entry of `src`, in stored order, its position among the entries of the
- * coalesced `pc` (same sparse_dim), or -1: int64 (nse,). Binary search per entry. */
+ * coalesced `pc` (same sparse_dim), or -1: int64 (nse,). A merge walk when src is coalesced
+ * too; else src's keys radix sorted, then merged (binary search per entry when the keys
+ * and their positions do not fit 64 bits together, or the sizes' product overflows). */
 int tl_coo_lookup(tl_tensor *out, const tl_tensor *src, const tl_tensor *pc);
 /* index_select along sparse dim `dim` with an int64 1-D `index` (negative values wrap):
  * int64 (2, m), row 0 the source entry, row 1 its position in `index`, ordered by that
