@@ -389,6 +389,48 @@ def test_semi_structured_products(dtype, n):
         check(tl.addmm(c.t(), y, s.t()), c.t().to(tl.float64) + y.to(tl.float64) @ ref.t())
 
 
+def _two_four_fast(rng, m, n):
+    """A float32 2:4 matrix built without Python loops: two random positions of every group
+    of 4 kept (a few kept values zero), the rest zero."""
+    a = rng.standard_normal((m, n)).astype(np.float32)
+    keys = rng.random((m, n // 4, 4)).argsort(axis=2)[:, :, :2]
+    mask = np.zeros((m, n // 4, 4), bool)
+    np.put_along_axis(mask, keys, True, axis=2)
+    a[~mask.reshape(m, n)] = 0
+    a[rng.random((m, n)) < 0.05] = 0
+    return a
+
+
+@pytest.mark.parametrize("level", [1, 3])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_semi_structured_packed_kernel_blocks_and_strides(level, threads):
+    """The float32 S @ B kernel (csrc/sparse/semi.c) across its blocks: rows past the tile and
+    the row block (MR 2, MC 96), K past the KC block (128), N past the micro-panel and the
+    column block (NR 48 / 24, NC 3072); B contiguous, transposed, sliced, expanded; each
+    variant the CPU has (the AVX2+FMA one, the baseline) and 1 or 2 threads."""
+    rng = np.random.default_rng(level * 10 + threads)
+    old = tl._C._semi_set_kernel(level)
+    nt = tl.get_num_threads()
+    tl.set_num_threads(threads)
+    try:
+        for m, k, n in [(1, 16, 1), (3, 32, 5), (97, 272, 49), (195, 144, 3100), (8, 400, 130)]:
+            a = _two_four_fast(rng, m, k)
+            s = tl.sparse.to_sparse_semi_structured(tl.from_numpy(a))
+            b = rng.standard_normal((k, n)).astype(np.float32)
+            bt = np.ascontiguousarray(b.T)
+            wide = rng.standard_normal((k, 2 * n + 1)).astype(np.float32)
+            cases = [(tl.from_numpy(b), b), (tl.from_numpy(bt).t(), b),
+                     (tl.from_numpy(wide)[:, 1::2], wide[:, 1::2]),
+                     (tl.from_numpy(b[:, :1].copy()).expand(k, n), np.broadcast_to(b[:, :1], (k, n)))]
+            for bx, bn in cases:
+                got = (s @ bx).numpy()
+                want = a.astype(np.float64) @ bn.astype(np.float64)
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+    finally:
+        tl.set_num_threads(nt)
+        tl._C._semi_set_kernel(old)
+
+
 def test_linear_dense_matches_torch():
     rng = np.random.default_rng(3)
     x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 5), (4, 5), (4,)))

@@ -225,6 +225,14 @@ static PyObject *m_semi_mm(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+/* _semi_set_kernel(level) -> previous level (tests pin each float32 S @ B variant) */
+static PyObject *m_semi_set_kernel(PyObject *m, PyObject *o)
+{
+    int64_t level;
+    if (tl_conv_int64(o, &level, "level") < 0) return NULL;
+    return PyLong_FromLong(tl_semi_set_kernel((int)level));
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 PyMethodDef tl_module_methods_sparse_compressed[] = {
@@ -240,6 +248,7 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_csr_matmul_supports", m_csr_matmul_supports, METH_O, "Whether _csr_matmul has a kernel for the dtype."},
     {"_semi_compress", m_semi_compress, METH_O, "(values, metadata) of a 2:4 sparse matrix."},
     {"_semi_to_dense", FASTCALL(m_semi_to_dense), "_semi_to_dense(values, metadata, cols)"},
+    {"_semi_set_kernel", m_semi_set_kernel, METH_O, "_semi_set_kernel(level) -> previous: pin the S @ B variant."},
     {"_semi_mm", FASTCALL(m_semi_mm), "_semi_mm(values, metadata, dense, left): S @ dense or dense @ S."},
     {NULL},
 };
