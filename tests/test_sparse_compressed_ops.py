@@ -7,7 +7,7 @@ import torch
 
 import tensorlib as tl
 from test_sparse_compressed import (  # the helpers of the construction tests
-    LAYOUTS, TL_LAYOUT, TORCH_LAYOUT, build, names, outcome, random_compressed, random_dense, same, to_layout, tt)
+    LAYOUTS, TL_DT, TL_LAYOUT, TORCH_LAYOUT, build, names, outcome, random_compressed, random_dense, same, to_layout, tt)
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Sparse .* tensor support is in beta state"),
               pytest.mark.filterwarnings("ignore:Sparse invariant checks")]
@@ -159,6 +159,120 @@ def test_mul_scalar_sum_and_unary(lay, dtype):
 
 def _tname(lay):
     return "Sparse" + lay.capitalize()
+
+
+def _pair(rng, lay, idx, dtype, shape=(7, 9), dense=(), blocks=(1, 1), density=(0.5, 0.5)):
+    """Two torch compressed tensors of one layout with overlapping random patterns (plus
+    their tensorlib twins) with `idx` indices and `dense` dims."""
+    out = []
+    for dens in density:
+        d = random_dense(rng, shape + dense, 1.0, dtype) * torch.tensor(
+            rng.random(shape) < dens).reshape(shape + (1,) * len(dense))
+        t = to_layout(torch, d, lay, blocks, dense_dim=len(dense))
+        ci, pi = (getattr(t, n)().to(idx) for n in names(lay))
+        out.append((d, build(torch, lay, ci, pi, t.values(), tuple(t.shape)),
+                    build(tl, lay, ci, pi, t.values(), tuple(t.shape))))
+    return out
+
+
+MUL_DTYPES = [torch.float32, torch.float64, torch.complex64, torch.int64, torch.int32, torch.float16]
+
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", MUL_DTYPES)
+@pytest.mark.parametrize("shape,dense,density", [((7, 9), (), (0.5, 0.5)), ((6, 5), (3,), (0.6, 0.4)),
+                                                  ((0, 4), (), (0.5, 0.5)), ((5, 6), (), (0.0, 0.7)),
+                                                  ((40, 33), (), (0.2, 0.9))])
+def test_csr_times_csr_matches_torch(idx, dtype, shape, dense, density):
+    """CSR * CSR (and mul, mul_, CSR * COO): the entries both store, int64 indices, promoted
+    dtype, exactly torch's components (hybrid and empty included)."""
+    rng = np.random.default_rng(len(shape) + shape[0] + len(dense))
+    (da, ta, la), (db, tb, lb) = _pair(rng, "csr", idx, dtype, shape, dense, density=density)
+    same(ta * tb, la * lb)
+    same(ta.mul(tb), la.mul(lb))
+    same(torch.mul(ta, tb), tl.mul(la, lb))
+    c, d = ta.clone(), la.clone()
+    c.mul_(tb)
+    d.mul_(lb)
+    same(c, d)
+    if dtype != torch.complex64:
+        same(ta * tb.double(), la * lb.double())
+    if not dense:
+        same(ta * tb.to_sparse(), la * lb.to_sparse())
+
+
+@pytest.mark.parametrize("lay,blocks", [("csc", (1, 1)), ("bsr", (2, 3)), ("bsc", (3, 2))])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.complex64, torch.int64])
+def test_compressed_times_compressed_beyond_torch(lay, blocks, dtype):
+    """CSC * CSC, BSR * BSR, BSC * BSC (torch refuses them): a's layout and blocksize, the
+    same elements as the dense product; mixed layouts and blocksizes convert b to a's."""
+    rng = np.random.default_rng(7)
+    (da, _, la), (db, _, lb) = _pair(rng, lay, torch.int32, dtype, (6, 12), blocks=blocks)
+    r = la * lb
+    assert r.layout == TL_LAYOUT[lay] and r.dtype == TL_DT[dtype]
+    np.testing.assert_array_equal(r.to_dense().numpy(), (da * db).numpy())
+    np.testing.assert_array_equal((la * lb.to_dense().to_sparse_csr()).to_dense().numpy(), (da * db).numpy())
+    lc = tl.from_numpy(db.numpy()).to_sparse_csr()
+    np.testing.assert_array_equal((lc * la).to_dense().numpy(), (da * db).numpy())
+
+
+def test_csr_times_csr_errors():
+    a = tl.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    t = torch.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    assert outcome(lambda: a * tl.ones(2, 3).to_sparse_csr()) == outcome(lambda: t * torch.ones(2, 3).to_sparse_csr())
+    assert outcome(lambda: a.bool() * a.bool()) == outcome(lambda: t.bool() * t.bool())
+    bt = torch.ones(2, 2, 2).to_sparse_csr()
+    bl = tl.ones(2, 2, 2).to_sparse_csr()
+    assert outcome(lambda: bl * bl) == outcome(lambda: bt * bt)
+    # unchecked components with crow_indices past nse: an error, never a read out of range
+    bad = tl.sparse_csr_tensor(tl.tensor([0, 1, 5]), tl.tensor([0, 1]), tl.tensor([1., 2]), (2, 2),
+                               check_invariants=False)
+    with pytest.raises(RuntimeError, match="compressed indices are not valid"):
+        bad * a
+
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.complex64, torch.int64, torch.int32,
+                                   torch.int16, torch.float16])
+@pytest.mark.parametrize("shape,density", [((7, 9), 0.4), ((0, 4), 0.5), ((5, 0), 0.5), ((4, 6), 0.0),
+                                           ((50, 30), 0.1)])
+def test_csr_sum_dim_keepdim_matches_torch(idx, dtype, shape, density):
+    """CSR sum(dim, keepdim=True) over dim 0, 1, -1, both, [] (and dtype=): torch's
+    components exactly (columns/rows with an entry, zero sums kept; int64 for integers)."""
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    ((d, t, x),) = _pair(rng, "csr", idx, dtype, shape, density=(density,))
+    if dtype == torch.float16 and shape[0] * shape[1] > 100:
+        return  # torch's float16 accumulation order is its own
+    for dim in (0, 1, -1, -2, (0, 1), (1, 0), []):
+        for kw in ({}, {"dtype": torch.float64}, {"dtype": torch.int32}):
+            if kw and dtype in (torch.complex64,):
+                continue
+            tkw = {k: v for k, v in kw.items()}
+            lkw = {k: TL_DT[v] for k, v in kw.items()}
+            want = outcome(lambda: t.sum(dim, keepdim=True, **tkw))
+            got = outcome(lambda: x.sum(dim, keepdim=True, **lkw))
+            if isinstance(want, tuple):
+                assert got == want
+                continue
+            if want._nnz() == 0 and isinstance(dim, (list, tuple)):
+                # torch leaves the values of an all-dims sum of nothing uninitialized
+                assert got._nnz() == 0 and tuple(got.shape) == (1, 1)
+                continue
+            same(want, got)
+    np.testing.assert_allclose(x.sum(0, keepdim=True).to_dense().numpy(), t.to_dense().sum(0, keepdim=True).numpy(),
+                               rtol=1e-6)
+
+
+def test_csr_sum_dim_errors():
+    a = tl.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    t = torch.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    for f in (lambda m, x: x.sum(2, keepdim=True), lambda m, x: x.sum(0), lambda m, x: x.bool().sum(0, keepdim=True),
+              lambda m, x: x.to_sparse_csc().sum(0, keepdim=True), lambda m, x: x.to_sparse_bsr(1).sum(1, keepdim=True)):
+        assert outcome(lambda: f(tl, a)) == outcome(lambda: f(torch, t))
+    with pytest.raises(RuntimeError, match="batch or dense dims"):
+        tl.ones(2, 2, 2).to_sparse_csr().sum(0, keepdim=True)
+    with pytest.raises(RuntimeError, match="appears multiple times"):
+        a.sum((0, 0), keepdim=True)
 
 
 def test_product_kernel_refuses_bad_indices_and_balances_rows():
