@@ -630,3 +630,42 @@ def test_sparse_softmax(lay, batch, log):
         # the same as torch's COO sparse softmax (torch refuses CSR/CSC on the CPU)
         tf = torch.sparse.log_softmax if log else torch.sparse.softmax
         np.testing.assert_allclose(got, tf(d.to_sparse(), dim).to_dense().numpy(), rtol=1e-12, atol=1e-12)
+
+
+# ---- conversion fast paths (csrc/sparse/compressed.c) ---------------------------------------
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.complex64, torch.int16, torch.int64])
+def test_conversion_fast_paths_match_torch(idx, dtype):
+    """CSR <-> CSC (typed loops for 4- and 8-byte values), CSR/CSC -> COO (one value copy),
+    coalesced COO -> CSR (components shared as torch shares them), strided -> CSR/CSC (the
+    COO scan; -0.0 is zero, NaN is not) on a few thousand entries: torch's components."""
+    rng = np.random.default_rng(5)
+    d = random_dense(rng, (61, 77), 0.3, dtype)
+    if dtype.is_floating_point:
+        d[0, 1], d[2, 3] = -0.0, float("nan")
+    t = d.to_sparse_csr()
+    ci, pi = t.crow_indices().to(idx), t.col_indices().to(idx)
+    t = build(torch, "csr", ci, pi, t.values(), tuple(t.shape))
+    x = build(tl, "csr", ci, pi, t.values(), tuple(t.shape))
+    same(t.to_sparse_csc(), x.to_sparse_csc())
+    same(t.to_sparse_csc().to_sparse_csr(), x.to_sparse_csc().to_sparse_csr())
+    for a, b in ((t, x), (t.to_sparse_csc(), x.to_sparse_csc())):
+        ta, tb = a.to_sparse_coo(), b.to_sparse_coo()
+        assert ta.is_coalesced() == tb.is_coalesced()
+        np.testing.assert_array_equal(ta._indices().numpy(), tb._indices().numpy())
+        np.testing.assert_array_equal(ta._values().numpy(), tb._values().numpy())
+    dl = tt(d)
+    same(d.to_sparse_csr(), dl.to_sparse_csr())
+    same(d.to_sparse_csc(), dl.to_sparse_csc())
+    same(d.t().to_sparse_csr(), dl.t().to_sparse_csr())  # a non-contiguous strided source
+    # coalesced COO -> CSR shares the column indices and values with the COO tensor, as torch
+    c = dl.to_sparse()
+    r = c.to_sparse_csr()
+    same(d.to_sparse().to_sparse_csr(), r)
+    assert r.values().data_ptr() == c.values().data_ptr()
+    assert r.col_indices().data_ptr() == c.indices()[1].data_ptr()
+    # indices stored transposed (not one contiguous row each): copied, same result
+    ind = tl.from_numpy(np.ascontiguousarray(c.indices().numpy().T)).t()
+    c2 = tl.sparse_coo_tensor(ind, c.values(), tuple(c.shape), is_coalesced=True)
+    same(d.to_sparse().to_sparse_csr(), c2.to_sparse_csr())
