@@ -148,6 +148,8 @@ def _mul(input, other, *, out=None):
     if _is_compressed(input) and isinstance(other, _C.TensorBase) and (
             _is_compressed(other) or other.layout == _C.sparse_coo):
         return _mul_sparse(input, other)
+    if isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo and _is_compressed(other):
+        raise RuntimeError("Expected result Tensor to be of format CSR")  # torch's COO * CSR
     _refuse("mul.Tensor")
 
 
@@ -193,7 +195,9 @@ def _csr_sum_dim(x, dim, dtype):
     stores the columns (rows) holding at least one entry (sums of zero kept), index dtype
     kept; integer sums in int64 (also under dtype=); both dims: one entry unless nnz is 0.
     Batched and hybrid CSR sums fail an internal assert in torch: refused here."""
-    dims = [dim] if isinstance(dim, int) else list(dim if dim is not None else ())
+    if dim is None:
+        raise RuntimeError("dim has no value, cannot be used in sum.dim_IntList")
+    dims = [dim] if isinstance(dim, int) else list(dim)
     dims = dims or [0, 1]
     if _batch_dim(x) or x.dense_dim():
         raise RuntimeError("sum(dim, keepdim=True) of a CSR tensor with batch or dense dims is not supported")

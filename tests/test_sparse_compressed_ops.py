@@ -273,6 +273,8 @@ def test_csr_sum_dim_errors():
         tl.ones(2, 2, 2).to_sparse_csr().sum(0, keepdim=True)
     with pytest.raises(RuntimeError, match="appears multiple times"):
         a.sum((0, 0), keepdim=True)
+    assert outcome(lambda: a.sum(dim=None, keepdim=True)) == outcome(lambda: t.sum(dim=None, keepdim=True))
+    assert outcome(lambda: a.to_sparse_coo() * a) == outcome(lambda: t.to_sparse_coo() * t)
 
 
 def test_product_kernel_refuses_bad_indices_and_balances_rows():
