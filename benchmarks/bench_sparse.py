@@ -131,6 +131,31 @@ def _csr_to_csc():
             "torch": torch and (lambda: t.to_sparse_csc())}
 
 
+def _csc_to_csr():
+    m, x, t = _random_csr(1_000_000, 10_000_000, np.float32)
+    mc, xc, tc = m.tocsc(), x.to_sparse_csc(), torch and t.to_sparse_csc()
+    return {"tensorlib": lambda: xc.to_sparse_csr(), "numpy": lambda: mc.tocsr(),
+            "torch": torch and (lambda: tc.to_sparse_csr())}
+
+
+def _coo_1e7():
+    """The 1e7-entry matrix of the CSR rows as a coalesced COO tensor (int64 indices)."""
+    m, x, t = _random_csr(1_000_000, 10_000_000, np.float32)
+    return m.tocoo(), x.to_sparse_coo(), torch and t.to_sparse_coo()
+
+
+def _coo_to_csr():
+    mo, xo, to = _coo_1e7()
+    return {"tensorlib": lambda: xo.to_sparse_csr(), "numpy": lambda: mo.tocsr(),
+            "torch": torch and (lambda: to.to_sparse_csr())}
+
+
+def _csr_to_coo():
+    m, x, t = _random_csr(1_000_000, 10_000_000, np.float32)
+    return {"tensorlib": lambda: x.to_sparse_coo(), "numpy": lambda: m.tocoo(),
+            "torch": torch and (lambda: t.to_sparse_coo())}
+
+
 def _semi(n):
     """2:4 S @ B against the dense product of the same matrices (float32, n x n)."""
     def factory():
@@ -197,6 +222,9 @@ ROWS = [
     ("dense.to_sparse_csr 4096^2 at 1% (numpy column: scipy csr_array)", _to_csr),
     ("CSR.to_dense 4096^2 at 1% (numpy column: scipy toarray)", _csr_to_dense),
     ("CSR -> CSC 1e7 nnz (numpy column: scipy tocsc)", _csr_to_csc),
+    ("CSC -> CSR 1e7 nnz (numpy column: scipy tocsr)", _csc_to_csr),
+    ("COO -> CSR 1e7 nnz, coalesced (numpy column: scipy coo tocsr)", _coo_to_csr),
+    ("CSR -> COO 1e7 nnz (numpy column: scipy tocoo)", _csr_to_coo),
     ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
     ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
     ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),

@@ -163,7 +163,7 @@ def _to_dense(self, dtype=None, *, masked_grad=None):
 
 
 def _check_blocksize(blocksize):
-    bs = tuple(blocksize)
+    bs = (blocksize, blocksize) if isinstance(blocksize, int) else tuple(blocksize)  # torch takes an int too
     if len(bs) != 2:
         raise RuntimeError(f"blocksize needs to be a tuple of size 2, but got {len(bs)}")
     return bs
@@ -485,7 +485,8 @@ def _set_from(self, r):
     if r.dtype != self.dtype and not _C.can_cast(r.dtype, self.dtype):
         raise RuntimeError(f"result type {r.dtype._cname} can't be cast to the desired output type {self.dtype._cname}")
     ci, pi, v = _parts(r)
-    return _C._set_compressed_(self, ci, pi, v.to(self.dtype), tuple(r.shape))
+    idt = _parts(self)[0].dtype  # in place keeps self's index dtype, as torch
+    return _C._set_compressed_(self, ci.to(idt), pi.to(idt), v.to(self.dtype), tuple(r.shape))
 
 
 def _inplace(op):

@@ -145,7 +145,33 @@ def _mul(input, other, *, out=None):
         return _with_values(input, _values(input) * other)
     if _is_compressed(other) and _sparse._scalar_operand(input):
         return _with_values(other, _values(other) * input)
+    if _is_compressed(input) and isinstance(other, _C.TensorBase) and (
+            _is_compressed(other) or other.layout == _C.sparse_coo):
+        return _mul_sparse(input, other)
+    if isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo and _is_compressed(other):
+        raise RuntimeError("Expected result Tensor to be of format CSR")  # torch's COO * CSR
     _refuse("mul.Tensor")
+
+
+def _mul_sparse(a, b):
+    """a * b, both sparse, a compressed: the entries both store (one merge per compressed
+    slice in C, csrc/sparse/compressed_arith.c), in a's layout with int64 indices, as torch
+    (which has CSR only; CSC, BSR and BSC here too, b converted to a's layout and blocksize
+    when they differ: the same elements, torch keeps b's pattern for CSR * CSC)."""
+    if a.shape != b.shape or a.dense_dim() != b.dense_dim():
+        raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
+                           "number of sparse dimensions, and shape of sparse dimensions")
+    dt = _C.promote_types(a.dtype, b.dtype)
+    if dt == _C.bool:
+        raise NotImplementedError('"mul_out_sparse" not implemented for \'Bool\'')
+    if _batch_dim(a) or (_is_compressed(b) and _batch_dim(b)):
+        raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr for input tensors with "
+                           "sparse_dim()!=2 is not supported")
+    if b.layout != a.layout or _blocksize(a) != _blocksize(b):
+        b = b.to_sparse(layout=a.layout, blocksize=_blocksize(a))
+    ci, pi, pa, pb = _C._compressed_intersect(_grid_csr(a), _grid_csr(b))
+    v = _values(a).index_select(0, pa).to(dt) * _values(b).index_select(0, pb).to(dt)
+    return _new(ci, pi, v, a.shape, a.layout)
 
 
 def _reduce(x, code, dim, keepdim, dtype, param):
@@ -159,7 +185,57 @@ def _reduce(x, code, dim, keepdim, dtype, param):
                            f"got layout {_name(x.layout)}")
     if name == "sum" and not keepdim:
         raise RuntimeError("reduction operations on CSR tensors with keepdim=False is unsupported")
+    if name == "sum":
+        return _csr_sum_dim(x, dim, dtype)
     _refuse(name if name != "sum" else "sum.dim_IntList")
+
+
+def _csr_sum_dim(x, dim, dtype):
+    """CSR sum over dim 0, dim 1 or both with keepdim=True, as torch: a CSR result that
+    stores the columns (rows) holding at least one entry (sums of zero kept), index dtype
+    kept; integer sums in int64 (also under dtype=); both dims: one entry unless nnz is 0.
+    Batched and hybrid CSR sums fail an internal assert in torch: refused here."""
+    if dim is None:
+        raise RuntimeError("dim has no value, cannot be used in sum.dim_IntList")
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    dims = dims or [0, 1]
+    if _batch_dim(x) or x.dense_dim():
+        raise RuntimeError("sum(dim, keepdim=True) of a CSR tensor with batch or dense dims is not supported")
+    wrapped = []
+    for d in dims:
+        if not -2 <= d <= 1:
+            raise IndexError(f"Dimension out of range (expected to be in range of [-2, 1], but got {d})")
+        if d % 2 in wrapped:
+            raise RuntimeError(f"dim {d % 2} appears multiple times in the list of dims")
+        wrapped.append(d % 2)
+    if x.dtype == _C.bool:
+        raise NotImplementedError('"_sparse_csr_sum_cpu" not implemented for \'Bool\'')
+    od = dtype if dtype is not None else x.dtype
+    if not (od.is_floating_point or od.is_complex):
+        od = _C.int64
+    ci, pi, v = _parts(x)
+    idt, (R, C), nnz = ci.dtype, tuple(x.shape), pi.shape[0]
+    v = v.to(od)
+
+    def bounds(n):  # compressed indices [0, n] of a one-slice result
+        return _C.full((2,), n, dtype=idt).index_fill_(0, _C.zeros(1, dtype=_C.int64), 0)
+    if len(wrapped) == 2:
+        n = 1 if nnz else 0
+        return _new(bounds(n), _C.zeros(n, dtype=idt), v.sum().reshape(1)[:n], (1, 1), _C.sparse_csr)
+    if wrapped == [1]:
+        counts = (ci[1:] - ci[:-1]).to(_C.int64)
+        rows = _C.full((R,), 1, dtype=_C.int64).cumsum(0).sub_(1).repeat_interleave(counts)
+        sums = _C.zeros(R, dtype=od).index_add_(0, rows, v)
+        keep = counts > 0
+        nci = _C.zeros(R + 1, dtype=idt)
+        nci[1:] = keep.cumsum(0)
+        return _new(nci, _C.zeros(int(keep.sum()), dtype=idt), sums[keep], (R, 1), _C.sparse_csr)
+    cols = pi.to(_C.int64)
+    sums = _C.zeros(C, dtype=od).index_add_(0, cols, v)
+    keep = _C.zeros(C, dtype=_C.bool)
+    keep[cols] = True
+    which = keep.nonzero().reshape(-1)
+    return _new(bounds(which.shape[0]), which.to(idt), sums[keep], (1, C), _C.sparse_csr)
 
 
 def _empty_like(input, dtype=None, memory_format=None):

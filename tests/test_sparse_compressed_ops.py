@@ -7,7 +7,7 @@ import torch
 
 import tensorlib as tl
 from test_sparse_compressed import (  # the helpers of the construction tests
-    LAYOUTS, TL_LAYOUT, TORCH_LAYOUT, build, names, outcome, random_compressed, random_dense, same, to_layout, tt)
+    LAYOUTS, TL_DT, TL_LAYOUT, TORCH_LAYOUT, build, names, outcome, random_compressed, random_dense, same, to_layout, tt)
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Sparse .* tensor support is in beta state"),
               pytest.mark.filterwarnings("ignore:Sparse invariant checks")]
@@ -159,6 +159,122 @@ def test_mul_scalar_sum_and_unary(lay, dtype):
 
 def _tname(lay):
     return "Sparse" + lay.capitalize()
+
+
+def _pair(rng, lay, idx, dtype, shape=(7, 9), dense=(), blocks=(1, 1), density=(0.5, 0.5)):
+    """Two torch compressed tensors of one layout with overlapping random patterns (plus
+    their tensorlib twins) with `idx` indices and `dense` dims."""
+    out = []
+    for dens in density:
+        d = random_dense(rng, shape + dense, 1.0, dtype) * torch.tensor(
+            rng.random(shape) < dens).reshape(shape + (1,) * len(dense))
+        t = to_layout(torch, d, lay, blocks, dense_dim=len(dense))
+        ci, pi = (getattr(t, n)().to(idx) for n in names(lay))
+        out.append((d, build(torch, lay, ci, pi, t.values(), tuple(t.shape)),
+                    build(tl, lay, ci, pi, t.values(), tuple(t.shape))))
+    return out
+
+
+MUL_DTYPES = [torch.float32, torch.float64, torch.complex64, torch.int64, torch.int32, torch.float16]
+
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", MUL_DTYPES)
+@pytest.mark.parametrize("shape,dense,density", [((7, 9), (), (0.5, 0.5)), ((6, 5), (3,), (0.6, 0.4)),
+                                                  ((0, 4), (), (0.5, 0.5)), ((5, 6), (), (0.0, 0.7)),
+                                                  ((40, 33), (), (0.2, 0.9))])
+def test_csr_times_csr_matches_torch(idx, dtype, shape, dense, density):
+    """CSR * CSR (and mul, mul_, CSR * COO): the entries both store, int64 indices, promoted
+    dtype, exactly torch's components (hybrid and empty included)."""
+    rng = np.random.default_rng(len(shape) + shape[0] + len(dense))
+    (da, ta, la), (db, tb, lb) = _pair(rng, "csr", idx, dtype, shape, dense, density=density)
+    same(ta * tb, la * lb)
+    same(ta.mul(tb), la.mul(lb))
+    same(torch.mul(ta, tb), tl.mul(la, lb))
+    c, d = ta.clone(), la.clone()
+    c.mul_(tb)
+    d.mul_(lb)
+    same(c, d)
+    if dtype != torch.complex64:
+        same(ta * tb.double(), la * lb.double())
+    if not dense:
+        same(ta * tb.to_sparse(), la * lb.to_sparse())
+
+
+@pytest.mark.parametrize("lay,blocks", [("csc", (1, 1)), ("bsr", (2, 3)), ("bsc", (3, 2))])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.complex64, torch.int64])
+def test_compressed_times_compressed_beyond_torch(lay, blocks, dtype):
+    """CSC * CSC, BSR * BSR, BSC * BSC (torch refuses them): a's layout and blocksize, the
+    same elements as the dense product; mixed layouts and blocksizes convert b to a's."""
+    rng = np.random.default_rng(7)
+    (da, _, la), (db, _, lb) = _pair(rng, lay, torch.int32, dtype, (6, 12), blocks=blocks)
+    r = la * lb
+    assert r.layout == TL_LAYOUT[lay] and r.dtype == TL_DT[dtype]
+    np.testing.assert_array_equal(r.to_dense().numpy(), (da * db).numpy())
+    np.testing.assert_array_equal((la * lb.to_dense().to_sparse_csr()).to_dense().numpy(), (da * db).numpy())
+    lc = tl.from_numpy(db.numpy()).to_sparse_csr()
+    np.testing.assert_array_equal((lc * la).to_dense().numpy(), (da * db).numpy())
+
+
+def test_csr_times_csr_errors():
+    a = tl.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    t = torch.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    assert outcome(lambda: a * tl.ones(2, 3).to_sparse_csr()) == outcome(lambda: t * torch.ones(2, 3).to_sparse_csr())
+    assert outcome(lambda: a.bool() * a.bool()) == outcome(lambda: t.bool() * t.bool())
+    bt = torch.ones(2, 2, 2).to_sparse_csr()
+    bl = tl.ones(2, 2, 2).to_sparse_csr()
+    assert outcome(lambda: bl * bl) == outcome(lambda: bt * bt)
+    # unchecked components with crow_indices past nse: an error, never a read out of range
+    bad = tl.sparse_csr_tensor(tl.tensor([0, 1, 5]), tl.tensor([0, 1]), tl.tensor([1., 2]), (2, 2),
+                               check_invariants=False)
+    with pytest.raises(RuntimeError, match="compressed indices are not valid"):
+        bad * a
+
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.complex64, torch.int64, torch.int32,
+                                   torch.int16, torch.float16])
+@pytest.mark.parametrize("shape,density", [((7, 9), 0.4), ((0, 4), 0.5), ((5, 0), 0.5), ((4, 6), 0.0),
+                                           ((50, 30), 0.1)])
+def test_csr_sum_dim_keepdim_matches_torch(idx, dtype, shape, density):
+    """CSR sum(dim, keepdim=True) over dim 0, 1, -1, both, [] (and dtype=): torch's
+    components exactly (columns/rows with an entry, zero sums kept; int64 for integers)."""
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    ((d, t, x),) = _pair(rng, "csr", idx, dtype, shape, density=(density,))
+    if dtype == torch.float16 and shape[0] * shape[1] > 100:
+        return  # torch's float16 accumulation order is its own
+    for dim in (0, 1, -1, -2, (0, 1), (1, 0), []):
+        for kw in ({}, {"dtype": torch.float64}, {"dtype": torch.int32}):
+            if kw and dtype in (torch.complex64,):
+                continue
+            tkw = {k: v for k, v in kw.items()}
+            lkw = {k: TL_DT[v] for k, v in kw.items()}
+            want = outcome(lambda: t.sum(dim, keepdim=True, **tkw))
+            got = outcome(lambda: x.sum(dim, keepdim=True, **lkw))
+            if isinstance(want, tuple):
+                assert got == want
+                continue
+            if want._nnz() == 0 and isinstance(dim, (list, tuple)):
+                # torch leaves the values of an all-dims sum of nothing uninitialized
+                assert got._nnz() == 0 and tuple(got.shape) == (1, 1)
+                continue
+            same(want, got)
+    np.testing.assert_allclose(x.sum(0, keepdim=True).to_dense().numpy(), t.to_dense().sum(0, keepdim=True).numpy(),
+                               rtol=1e-6)
+
+
+def test_csr_sum_dim_errors():
+    a = tl.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    t = torch.tensor([[1., 0], [2, 3]]).to_sparse_csr()
+    for f in (lambda m, x: x.sum(2, keepdim=True), lambda m, x: x.sum(0), lambda m, x: x.bool().sum(0, keepdim=True),
+              lambda m, x: x.to_sparse_csc().sum(0, keepdim=True), lambda m, x: x.to_sparse_bsr(1).sum(1, keepdim=True)):
+        assert outcome(lambda: f(tl, a)) == outcome(lambda: f(torch, t))
+    with pytest.raises(RuntimeError, match="batch or dense dims"):
+        tl.ones(2, 2, 2).to_sparse_csr().sum(0, keepdim=True)
+    with pytest.raises(RuntimeError, match="appears multiple times"):
+        a.sum((0, 0), keepdim=True)
+    assert outcome(lambda: a.sum(dim=None, keepdim=True)) == outcome(lambda: t.sum(dim=None, keepdim=True))
+    assert outcome(lambda: a.to_sparse_coo() * a) == outcome(lambda: t.to_sparse_coo() * t)
 
 
 def test_product_kernel_refuses_bad_indices_and_balances_rows():
@@ -389,6 +505,48 @@ def test_semi_structured_products(dtype, n):
         check(tl.addmm(c.t(), y, s.t()), c.t().to(tl.float64) + y.to(tl.float64) @ ref.t())
 
 
+def _two_four_fast(rng, m, n):
+    """A float32 2:4 matrix built without Python loops: two random positions of every group
+    of 4 kept (a few kept values zero), the rest zero."""
+    a = rng.standard_normal((m, n)).astype(np.float32)
+    keys = rng.random((m, n // 4, 4)).argsort(axis=2)[:, :, :2]
+    mask = np.zeros((m, n // 4, 4), bool)
+    np.put_along_axis(mask, keys, True, axis=2)
+    a[~mask.reshape(m, n)] = 0
+    a[rng.random((m, n)) < 0.05] = 0
+    return a
+
+
+@pytest.mark.parametrize("level", [1, 3])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_semi_structured_packed_kernel_blocks_and_strides(level, threads):
+    """The float32 S @ B kernel (csrc/sparse/semi.c) across its blocks: rows past the tile and
+    the row block (MR 2, MC 96), K past the KC block (128), N past the micro-panel and the
+    column block (NR 48 / 24, NC 3072); B contiguous, transposed, sliced, expanded; each
+    variant the CPU has (the AVX2+FMA one, the baseline) and 1 or 2 threads."""
+    rng = np.random.default_rng(level * 10 + threads)
+    old = tl._C._semi_set_kernel(level)
+    nt = tl.get_num_threads()
+    tl.set_num_threads(threads)
+    try:
+        for m, k, n in [(1, 16, 1), (3, 32, 5), (97, 272, 49), (195, 144, 3100), (8, 400, 130)]:
+            a = _two_four_fast(rng, m, k)
+            s = tl.sparse.to_sparse_semi_structured(tl.from_numpy(a))
+            b = rng.standard_normal((k, n)).astype(np.float32)
+            bt = np.ascontiguousarray(b.T)
+            wide = rng.standard_normal((k, 2 * n + 1)).astype(np.float32)
+            cases = [(tl.from_numpy(b), b), (tl.from_numpy(bt).t(), b),
+                     (tl.from_numpy(wide)[:, 1::2], wide[:, 1::2]),
+                     (tl.from_numpy(b[:, :1].copy()).expand(k, n), np.broadcast_to(b[:, :1], (k, n)))]
+            for bx, bn in cases:
+                got = (s @ bx).numpy()
+                want = a.astype(np.float64) @ bn.astype(np.float64)
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+    finally:
+        tl.set_num_threads(nt)
+        tl._C._semi_set_kernel(old)
+
+
 def test_linear_dense_matches_torch():
     rng = np.random.default_rng(3)
     x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 5), (4, 5), (4,)))
@@ -474,3 +632,42 @@ def test_sparse_softmax(lay, batch, log):
         # the same as torch's COO sparse softmax (torch refuses CSR/CSC on the CPU)
         tf = torch.sparse.log_softmax if log else torch.sparse.softmax
         np.testing.assert_allclose(got, tf(d.to_sparse(), dim).to_dense().numpy(), rtol=1e-12, atol=1e-12)
+
+
+# ---- conversion fast paths (csrc/sparse/compressed.c) ---------------------------------------
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.complex64, torch.int16, torch.int64])
+def test_conversion_fast_paths_match_torch(idx, dtype):
+    """CSR <-> CSC (typed loops for 4- and 8-byte values), CSR/CSC -> COO (one value copy),
+    coalesced COO -> CSR (components shared as torch shares them), strided -> CSR/CSC (the
+    COO scan; -0.0 is zero, NaN is not) on a few thousand entries: torch's components."""
+    rng = np.random.default_rng(5)
+    d = random_dense(rng, (61, 77), 0.3, dtype)
+    if dtype.is_floating_point:
+        d[0, 1], d[2, 3] = -0.0, float("nan")
+    t = d.to_sparse_csr()
+    ci, pi = t.crow_indices().to(idx), t.col_indices().to(idx)
+    t = build(torch, "csr", ci, pi, t.values(), tuple(t.shape))
+    x = build(tl, "csr", ci, pi, t.values(), tuple(t.shape))
+    same(t.to_sparse_csc(), x.to_sparse_csc())
+    same(t.to_sparse_csc().to_sparse_csr(), x.to_sparse_csc().to_sparse_csr())
+    for a, b in ((t, x), (t.to_sparse_csc(), x.to_sparse_csc())):
+        ta, tb = a.to_sparse_coo(), b.to_sparse_coo()
+        assert ta.is_coalesced() == tb.is_coalesced()
+        np.testing.assert_array_equal(ta._indices().numpy(), tb._indices().numpy())
+        np.testing.assert_array_equal(ta._values().numpy(), tb._values().numpy())
+    dl = tt(d)
+    same(d.to_sparse_csr(), dl.to_sparse_csr())
+    same(d.to_sparse_csc(), dl.to_sparse_csc())
+    same(d.t().to_sparse_csr(), dl.t().to_sparse_csr())  # a non-contiguous strided source
+    # coalesced COO -> CSR shares the column indices and values with the COO tensor, as torch
+    c = dl.to_sparse()
+    r = c.to_sparse_csr()
+    same(d.to_sparse().to_sparse_csr(), r)
+    assert r.values().data_ptr() == c.values().data_ptr()
+    assert r.col_indices().data_ptr() == c.indices()[1].data_ptr()
+    # indices stored transposed (not one contiguous row each): copied, same result
+    ind = tl.from_numpy(np.ascontiguousarray(c.indices().numpy().T)).t()
+    c2 = tl.sparse_coo_tensor(ind, c.values(), tuple(c.shape), is_coalesced=True)
+    same(d.to_sparse().to_sparse_csr(), c2.to_sparse_csr())

@@ -190,6 +190,25 @@ static PyObject *m_csr_matmul_supports(PyObject *m, PyObject *o)
     return PyBool_FromLong(tl_csr_matmul_supports(d));
 }
 
+/* _compressed_intersect(a, b) -> (compressed, plain, positions in a, positions in b) */
+static PyObject *m_intersect(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    if (need_nargs(n, 2, "_compressed_intersect") < 0) return NULL;
+    const tl_tensor *x = need_compressed(a[0], "mul"), *y = x ? need_compressed(a[1], "mul") : NULL;
+    if (!y) return NULL;
+    TensorObject *r[4] = {0};
+    for (int i = 0; i < 4; i++)
+        if (!(r[i] = tl_tensor_alloc())) goto fail;
+    if (tl_compressed_intersect(&r[0]->t, &r[1]->t, &r[2]->t, &r[3]->t, x, y) < 0) {
+        tl_raise();
+        goto fail;
+    }
+    return Py_BuildValue("(NNNN)", r[0], r[1], r[2], r[3]);
+fail:
+    for (int i = 0; i < 4; i++) Py_XDECREF(r[i]);
+    return NULL;
+}
+
 /* _semi_compress(dense) -> (values, metadata) */
 static PyObject *m_semi_compress(PyObject *m, PyObject *o)
 {
@@ -225,6 +244,14 @@ static PyObject *m_semi_mm(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+/* _semi_set_kernel(level) -> previous level (tests pin each float32 S @ B variant) */
+static PyObject *m_semi_set_kernel(PyObject *m, PyObject *o)
+{
+    int64_t level;
+    if (tl_conv_int64(o, &level, "level") < 0) return NULL;
+    return PyLong_FromLong(tl_semi_set_kernel((int)level));
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 PyMethodDef tl_module_methods_sparse_compressed[] = {
@@ -238,8 +265,10 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_coo_to_compressed", FASTCALL(m_from_coo), "_coo_to_compressed(coo, layout)"},
     {"_csr_matmul", FASTCALL(m_csr_matmul), "_csr_matmul(csr, strided): CSR @ vector or matrix."},
     {"_csr_matmul_supports", m_csr_matmul_supports, METH_O, "Whether _csr_matmul has a kernel for the dtype."},
+    {"_compressed_intersect", FASTCALL(m_intersect), "_compressed_intersect(a, b): the pattern of a * b."},
     {"_semi_compress", m_semi_compress, METH_O, "(values, metadata) of a 2:4 sparse matrix."},
     {"_semi_to_dense", FASTCALL(m_semi_to_dense), "_semi_to_dense(values, metadata, cols)"},
+    {"_semi_set_kernel", m_semi_set_kernel, METH_O, "_semi_set_kernel(level) -> previous: pin the S @ B variant."},
     {"_semi_mm", FASTCALL(m_semi_mm), "_semi_mm(values, metadata, dense, left): S @ dense or dense @ S."},
     {NULL},
 };

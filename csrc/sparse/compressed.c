@@ -317,6 +317,15 @@ int tl_dense_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layou
     tl_tensor c = {0}, ci = {0}, pi = {0}, val = {0};
     uint8_t *keep = NULL;
     int rc = -1;
+    if (!is_block(layout) && bd == 0) {
+        /* CSR/CSC: the COO scan (16 elements per OR test, split over the pool) gives the
+         * entries in row-major order, then one counting pass (4096^2 at 1%: 64 -> ~12 ms) */
+        tl_tensor coo = {0};
+        rc = tl_dense_to_coo(&coo, src, 2);
+        if (rc == 0) rc = tl_coo_to_compressed(out, &coo, layout);
+        tl_tensor_clear(&coo);
+        return rc;
+    }
     if (tl_contiguous(&c, src, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
     int64_t isz = tl_itemsize(&c), rowb = N * D * isz, per = nR * nC, nse = -1;
     keep = malloc((size_t)(nb * per + per + nC) + 1);
@@ -410,6 +419,35 @@ int tl_compressed_recompress(tl_tensor *out, const tl_tensor *src)
     int64_t eb = v.bh * v.bw * v.D * v.isz;
     const char *c = tl_data(&v.ci), *p = tl_data(&v.pi);
     char *co = tl_data(&ci), *po = tl_data(&pi), *vo = tl_data(&val);
+    if (eb == 4 || eb == 8) { /* typed loops: CSR <-> CSC of 4- and 8-byte values (1e7: ~2x faster) */
+        for (int64_t b = 0; b < v.nb; b++) {
+            int64_t ci0 = b * (v.ncomp + 1), co0 = b * (v.nplain + 1), k0 = b * v.nse;
+#define RECOMP(IT, VT)                                                                              \
+    {                                                                                               \
+        const IT *cb = (const IT *)c + ci0, *pb = (const IT *)p + k0;                               \
+        const VT *vb = (const VT *)tl_data(&v.val) + k0;                                            \
+        IT *cob = (IT *)co + co0, *pob = (IT *)po + k0, *nx = (IT *)next;                           \
+        VT *vob = (VT *)vo + k0;                                                                    \
+        memset(nx, 0, sizeof(IT) * (size_t)(v.nplain + 1));                                         \
+        for (int64_t k = 0; k < v.nse; k++) nx[pb[k] + 1]++;                                        \
+        for (int64_t j = 0; j < v.nplain; j++) nx[j + 1] += nx[j];                                  \
+        memcpy(cob, nx, sizeof(IT) * (size_t)(v.nplain + 1));                                       \
+        for (int64_t i = 0; i < v.ncomp; i++)                                                       \
+            for (IT k = cb[i], e = cb[i + 1]; k < e; k++) {                                         \
+                IT at = nx[pb[k]]++;                                                                \
+                pob[at] = (IT)i;                                                                    \
+                vob[at] = vb[k];                                                                    \
+            }                                                                                       \
+    }
+            if (v.i32 && eb == 4) RECOMP(int32_t, uint32_t)
+            else if (v.i32) RECOMP(int32_t, uint64_t)
+            else if (eb == 4) RECOMP(int64_t, uint32_t)
+            else RECOMP(int64_t, uint64_t)
+#undef RECOMP
+        }
+        rc = tl_compressed_wrap(out, flipped(src->layout), &ci, &pi, &val, src->ndim, src->sizes);
+        goto done;
+    }
     for (int64_t b = 0; b < v.nb; b++) {
         const char *cb = c + b * (v.ncomp + 1) * tl_itemsize(&v.ci), *pb = p + b * v.nse * tl_itemsize(&v.pi);
         char *cob = co + b * (v.nplain + 1) * tl_itemsize(&ci), *pob = po + b * v.nse * tl_itemsize(&pi);
@@ -451,7 +489,20 @@ int tl_compressed_to_coo(tl_tensor *out, const tl_tensor *src)
     int64_t *o = (int64_t *)tl_data(&ind), row = v.D * v.isz;
     const char *c = tl_data(&v.ci), *p = tl_data(&v.pi);
     int64_t e = 0;
-    for (int64_t b = 0; b < v.nb; b++)
+    if (v.bd == 0 && v.bh == 1 && v.bw == 1) {
+        /* values are already in the result's order: one copy; the compressed index repeated
+         * over its slice, the plain index widened */
+        memcpy(tl_data(&val), tl_data(&v.val), (size_t)(m * row));
+        int64_t *oc = o + (v.row ? 0 : m), *op = o + (v.row ? m : 0);
+        for (int64_t i = 0; i < v.ncomp; i++)
+            for (int64_t k = ix(c, v.i32, i), end = ix(c, v.i32, i + 1); k < end; k++) oc[k] = i;
+        if (v.i32)
+            for (int64_t k = 0; k < m; k++) op[k] = ((const int32_t *)p)[k];
+        else
+            memcpy(op, p, sizeof(int64_t) * (size_t)m);
+        e = m;
+    }
+    for (int64_t b = 0; b < v.nb && e < m; b++)
         for (int64_t i = 0; i < v.ncomp; i++)
             for (int64_t k = ix(c, v.i32, b * (v.ncomp + 1) + i); k < ix(c, v.i32, b * (v.ncomp + 1) + i + 1); k++) {
                 int64_t j = ix(p, v.i32, b * v.nse + k), R = v.row ? i : j, C = v.row ? j : i;
@@ -503,6 +554,18 @@ int tl_coo_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layout)
         co[x + 1]++;
     }
     for (int64_t i = 0; i < ncomp; i++) co[i + 1] += co[i];
+    if (row && s->coalesced && s1 == 1) {
+        /* row-major already: the column indices and the values are the COO tensor's own,
+         * shared as torch shares them (a view of the indices' second row) */
+        int64_t one = 1;
+        tl_tensor_clear(&pi);
+        tl_tensor_clear(&val);
+        if (tl_tensor_view_init(&pi, &s->indices, 1, &nse, &one, s->indices.offset + s0) < 0 ||
+            tl_tensor_alias(&val, &c) < 0)
+            goto done;
+        rc = tl_compressed_wrap(out, layout, &ci, &pi, &val, src->ndim, src->sizes);
+        goto done;
+    }
     /* stable scatter: the (coalesced, row-major) COO order gives sorted plain indices per
      * compressed slice for CSR, and for CSC because a stable pass by column keeps rows sorted */
     memcpy(next, co, sizeof(int64_t) * (size_t)ncomp);

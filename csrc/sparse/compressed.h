@@ -45,6 +45,11 @@ int tl_compressed_recompress(tl_tensor *out, const tl_tensor *src);
 int tl_compressed_to_coo(tl_tensor *out, const tl_tensor *src);
 /* CSR/CSC of a coalesced 2-D-sparse COO tensor (dense dims kept), int64 indices. */
 int tl_coo_to_compressed(tl_tensor *out, const tl_tensor *src, tl_layout layout);
+/* The pattern of a * b for two unbatched compressed tensors of one layout and compressed
+ * size (compressed_arith.c): compressed and plain indices (int64) of the entries both
+ * hold, and each entry's position in a's and in b's values (int64). */
+int tl_compressed_intersect(tl_tensor *ci, tl_tensor *pi, tl_tensor *pa, tl_tensor *pb, const tl_tensor *a,
+                            const tl_tensor *b);
 /* out = a @ b for a 2-D CSR `a` without dense dims and a strided 1-D or 2-D `b` of a's
  * dtype with a.size(1) rows (csr_matmul.c): rows split across threads by nnz. */
 int tl_csr_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);

@@ -20,4 +20,8 @@ int tl_semi_to_dense(tl_tensor *out, const tl_tensor *values, const tl_tensor *m
  * its metadata; dense of the values' dtype. Rows of the result split across threads. */
 int tl_semi_mm(tl_tensor *out, const tl_tensor *values, const tl_tensor *meta, const tl_tensor *dense, bool left);
 
+/* Pins the float32 S @ B kernel variant (-1: the best the CPU has; 1 baseline, 3 AVX2+FMA;
+ * a level the CPU lacks falls to the baseline); returns the previous setting. */
+int tl_semi_set_kernel(int level);
+
 #endif
