@@ -130,6 +130,8 @@ extern PyMethodDef tl_module_methods_fft[];                                /* py
 extern PyBufferProcs tl_tensor_as_buffer;
 extern PyMethodDef tl_module_methods_arith[];
 extern PyMethodDef tl_tensor_methods_arith[];
+/* Tensor.sum/nansum/mean/nanmean fast paths (python/reduce.c), installed outside the gate. */
+extern PyMethodDef tl_tensor_methods_reduce_fast[];
 /* Fills the operator slots (nb_add ...) and tp_richcompare; call before tl_init_tensor. */
 void tl_init_arith(void);
 /* out= of an op computed into a fresh result r (reference stolen): returns r when out is

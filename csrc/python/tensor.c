@@ -1105,6 +1105,13 @@ int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
             Py_DECREF(f);
         }
     }
+    /* the fast paths of a few reductions sit outside the gate: they hand sparse and device
+     * tensors to their Python forms, which reach the gated primitive (python/reduce.c) */
+    for (PyMethodDef *d = tl_tensor_methods_reduce_fast; d->ml_name; d++) {
+        PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
+        if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
+        Py_DECREF(f);
+    }
     PyType_Modified(&TensorBase_Type);
     Py_INCREF(&TensorBase_Type);
     if (PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_Type) < 0 ||
