@@ -34,7 +34,12 @@ extern PyObject *tl_memfmt_objs[TL_NUM_MEMFMTS];
 extern tl_device tl_default_device;
 
 #define TL_TENSOR(o) (&((TensorObject *)(o))->t)
-static inline int tl_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &TensorBase_Type); }
+/* The exact class first (tensorlib.Tensor, what every op returns): PyType_IsSubtype walks
+ * the MRO, a cost every argument of every op would pay. */
+static inline int tl_is_tensor(PyObject *o)
+{
+    return Py_TYPE(o) == tl_tensor_class || PyObject_TypeCheck(o, &TensorBase_Type);
+}
 
 /* Raises the Python exception matching the core's error slot; returns NULL. */
 PyObject *tl_raise(void);
