@@ -40,7 +40,13 @@ for _ in range(k):
 
 def _instructions(script, lib, op, k, tmp):
     out = os.path.join(tmp, "cg.out")
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    # The child script lives in a temporary folder: put the checkout first on its path so it
+    # imports this tree's in-place build, installed or not.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # One thread everywhere: callgrind counts every thread, and a pool worker that spins while
+    # waiting adds a count that depends on scheduling, not on the op.
+    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, sys.executable, script, lib, op,
                     str(k)], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out) as f:

@@ -174,6 +174,14 @@ del _name
 from . import _argcheck  # noqa: E402
 _argcheck.install(globals(), Tensor)
 
+# ---- x.sum(), x.mean(dim) ... with plain arguments run in TensorBase's C methods without a
+# Python frame; every other call form goes to the Python methods defined above, handed to C
+# here as their fallbacks (csrc/python/reduce.c) ----
+_C._set_reduce_methods({_name: Tensor.__dict__[_name] for _name in ("sum", "nansum", "mean", "nanmean")})
+for _name in ("sum", "nansum", "mean", "nanmean"):
+    delattr(Tensor, _name)
+del _name
+
 # ---- dask.array's chunk-type registrations (tensorlib/_dask.py); dask itself is imported
 # only by the user, the registrations follow it ----
 from . import _dask  # noqa: E402

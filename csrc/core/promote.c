@@ -129,7 +129,7 @@ int tl_result_type(const tl_operand_desc *ops, int n, tl_dtype default_float, tl
             else if (tl_dtype_is_float(d)) d = default_float;
         }
         int *r = &res[ops[i].tier];
-        if (*r < 0) *r = d;
+        if (*r < 0 || *r == (int)d) *r = d; /* a dtype promotes with itself to itself */
         else {
             tl_dtype p;
             if (tl_promote_types(*r, d, &p) < 0) return -1;

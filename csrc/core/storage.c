@@ -10,6 +10,8 @@
 
 #include <stdlib.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -38,7 +40,19 @@ static size_t round_big(size_t n) { return (n + TL_HUGE_ALIGN - 1) & ~(TL_HUGE_A
 #define TL_SMALL_DEPTH 32 /* blocks kept per size class: at most 32 x 17 KB in all */
 static void *small_blocks[TL_SMALL_MAX / 64 + 1][TL_SMALL_DEPTH];
 static int small_count[TL_SMALL_MAX / 64 + 1];
-static pthread_mutex_t small_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The small caches' lock guards a few loads and stores: a spin on one flag (an exchange to
+ * take, a release store to drop) costs a fraction of a pthread mutex pair, which a small op
+ * paid twice. A waiter yields its core after a few tries, so a holder that was descheduled
+ * is not spun against. */
+static atomic_flag small_lock = ATOMIC_FLAG_INIT;
+
+static void small_lock_take(void)
+{
+    for (int tries = 0; atomic_flag_test_and_set_explicit(&small_lock, memory_order_acquire); tries++)
+        if (tries >= 64) sched_yield();
+}
+
+static void small_lock_drop(void) { atomic_flag_clear_explicit(&small_lock, memory_order_release); }
 
 /* 64-byte rounded size (at least 64) of a small block. */
 static size_t round_small(size_t nbytes) { return nbytes ? (nbytes + 63) & ~(size_t)63 : 64; }
@@ -47,9 +61,9 @@ static void *small_take(size_t n)
 {
     void *p = NULL;
     int c = (int)(n / 64) - 1;
-    pthread_mutex_lock(&small_lock);
+    small_lock_take();
     if (small_count[c] > 0) p = small_blocks[c][--small_count[c]];
-    pthread_mutex_unlock(&small_lock);
+    small_lock_drop();
     return p;
 }
 
@@ -57,13 +71,47 @@ static bool small_keep(void *p, size_t n)
 {
     bool kept = false;
     int c = (int)(n / 64) - 1;
-    pthread_mutex_lock(&small_lock);
+    small_lock_take();
     if (small_count[c] < TL_SMALL_DEPTH) {
         small_blocks[c][small_count[c]++] = p;
         kept = true;
     }
-    pthread_mutex_unlock(&small_lock);
+    small_lock_drop();
     return kept;
+}
+
+/* Storage records are kept for reuse the same way (calloc + free of one cost more than the
+ * rest of a small op's allocation). ASan builds keep none. */
+#define TL_RECORD_DEPTH (TL_SMALL_MAX ? 64 : 0)
+static tl_storage *records[64];
+static int record_count;
+
+static tl_storage *record_new(void)
+{
+    tl_storage *s = NULL;
+    if (TL_RECORD_DEPTH) {
+        small_lock_take();
+        if (record_count > 0) s = records[--record_count];
+        small_lock_drop();
+    }
+    if (s) memset(s, 0, sizeof *s);
+    else s = calloc(1, sizeof *s);
+    if (!s) tl_err(TL_ERR_MEMORY, "out of memory");
+    return s;
+}
+
+static void record_free(tl_storage *s)
+{
+    bool kept = false;
+    if (TL_RECORD_DEPTH) {
+        small_lock_take();
+        if (record_count < TL_RECORD_DEPTH) {
+            records[record_count++] = s;
+            kept = true;
+        }
+        small_lock_drop();
+    }
+    if (!kept) free(s);
 }
 
 static void *cache_take(size_t n)
@@ -161,12 +209,12 @@ static tl_storage *device_storage(tl_storage *s, size_t nbytes, tl_device device
 {
     const tl_device_backend *b = tl_backend_get(device.type);
     if (tl_backend_check(device) < 0 || !(s->data = b->alloc(nbytes, device.index))) {
-        free(s);
+        record_free(s);
         return NULL;
     }
     if (zero && b->memset_zero(s->data, nbytes, device.index) < 0) {
         b->free(s->data, nbytes, device.index);
-        free(s);
+        record_free(s);
         return NULL;
     }
     s->refcnt = 1;
@@ -177,12 +225,12 @@ static tl_storage *device_storage(tl_storage *s, size_t nbytes, tl_device device
 
 tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero)
 {
-    tl_storage *s = calloc(1, sizeof *s);
-    if (!s) { tl_err(TL_ERR_MEMORY, "out of memory"); return NULL; }
+    tl_storage *s = record_new();
+    if (!s) return NULL;
     if (device.type != TL_DEV_CPU) return device_storage(s, nbytes, device, zero);
     s->data = zero ? tl_alloc_zeroed(nbytes) : tl_alloc(nbytes);
     if (!s->data) {
-        free(s);
+        record_free(s);
         tl_err(TL_ERR_MEMORY, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %zu bytes.", nbytes);
         return NULL;
     }
@@ -196,8 +244,8 @@ tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero)
 tl_storage *tl_storage_new_foreign(void *data, size_t nbytes, tl_device device, void *owner,
                                    tl_release_fn release, bool readonly)
 {
-    tl_storage *s = calloc(1, sizeof *s);
-    if (!s) { tl_err(TL_ERR_MEMORY, "out of memory"); return NULL; }
+    tl_storage *s = record_new();
+    if (!s) return NULL;
     s->refcnt = 1;
     s->data = data;
     s->nbytes = nbytes;
@@ -221,7 +269,7 @@ void tl_storage_release(tl_storage *s)
     else if (s->device.type != TL_DEV_CPU) tl_backend_get(s->device.type)->free(s->data, s->nbytes, s->device.index);
     else if (s->shared) munmap(s->data, shared_len(s->nbytes));
     else tl_free(s->data, s->nbytes);
-    free(s);
+    record_free(s);
 }
 
 int tl_storage_share(tl_storage *s)

@@ -109,13 +109,30 @@ int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const 
 
 int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype, tl_device device, bool zero)
 {
+    /* the shape is checked once, its contiguous strides made once, and the storage sized for
+     * exactly them: the fresh geometry needs no second check (tl_tensor_init's) */
     size_t nbytes;
-    if (tl_backend_check(device) < 0 || storage_bytes(ndim, sizes, NULL, dtype, &nbytes) < 0) return -1;
+    int64_t cs[TL_MAX_DIMS];
+    if (tl_backend_check(device) < 0 || tl_check_shape(sizes, ndim) < 0) return -1;
+    tl_contiguous_strides(sizes, ndim, cs);
+    if (storage_bytes(ndim, sizes, cs, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, zero);
     if (!s) return -1;
-    int rc = tl_tensor_init(t, s, 0, ndim, sizes, NULL, dtype);
-    tl_storage_release(s);
-    return rc;
+    if (tl_tensor_set_ndim(t, ndim) < 0) { /* ndim <= TL_MAX_DIMS: only out of memory */
+        tl_storage_release(s);
+        return -1;
+    }
+    if (ndim) {
+        memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
+        memcpy(t->strides, cs, sizeof(int64_t) * ndim);
+    }
+    tl_storage_release(t->storage);
+    t->storage = s; /* the new storage's one reference */
+    t->offset = 0;
+    t->dtype = (uint8_t)dtype;
+    t->layout = TL_LAYOUT_STRIDED;
+    t->device = s->device;
+    return 0;
 }
 
 /* Dims ordered innermost first by stride; stride-0 dims are ambiguous and keep their

@@ -250,6 +250,25 @@ static int run(ew_call *c, tl_ew_dest *dst)
     return rc;
 }
 
+/* Whether every operand is a CPU tensor either contiguous in `shape` or 0-d (a scalar, read
+ * with stride 0); byte strides of the flat walk into strides[]. */
+static bool flat_operands(const tl_tensor *const *ops, int n, const int64_t *shape, int ndim, int64_t *strides)
+{
+    for (int k = 0; k < n; k++) {
+        const tl_tensor *t = ops[k];
+        if (t->device.type != TL_DEV_CPU) return false;
+        if (t->ndim == 0) {
+            strides[k] = 0;
+            continue;
+        }
+        if (t->ndim != ndim || !tl_is_contiguous(t)) return false;
+        for (int i = 0; i < ndim; i++)
+            if (t->sizes[i] != shape[i]) return false;
+        strides[k] = tl_itemsize(t);
+    }
+    return true;
+}
+
 static int run_body(ew_call *c, tl_ew_dest *dst)
 {
     int64_t shape[TL_MAX_DIMS];
@@ -419,12 +438,21 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     ops[0] = out;
     for (int k = 0; k < c->nin; k++)
         if (ops[k + 1] != &st[k]) ops[k + 1] = c->in[k].t;
-    tl_iter it;
-    if (tl_iter_init(&it, m.nops, ops, shape, ndim, TL_ITER_TILE_INPUTS) < 0) return -1;
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
     else memset(&prm, 0, sizeof prm);
     prm.zerodiv = 0;
+    int64_t flat[4];
+    if (!mixed && numel > 0 && numel <= TL_GRAIN_SIZE && flat_operands(ops, m.nops, shape, ndim, flat)) {
+        /* a small op on dense operands of one shape: the kernel over the flat elements, with
+         * no iterator to set up (a + b on small tensors is mostly that setup) */
+        char *data[4];
+        for (int k = 0; k < m.nops; k++) data[k] = tl_data(ops[k]);
+        c->kernel(data, flat, numel, &prm);
+        return prm.zerodiv ? tl_err(TL_ERR_ZERODIV, "ZeroDivisionError") : 0;
+    }
+    tl_iter it;
+    if (tl_iter_init(&it, m.nops, ops, shape, ndim, TL_ITER_TILE_INPUTS) < 0) return -1;
     if (mixed) {
         m.kernel = c->kernel;
         m.kctx = &prm;

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "kernels/cast.h"
 #include "kernels/reduce_kernels.h"
 #include "ops/copy.h"
 #include "ops/elementwise.h"
@@ -28,6 +29,7 @@ static bool no_identity(tl_red_op op)
 }
 
 static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dtype *in, tl_dtype *res);
+static int nanmean_dtypes(tl_dtype x, int darg);
 static int empty_dim_error(tl_red_op op, int d);
 
 int tl_reduce_mask(const tl_tensor *x, tl_red_op op, int dtype, const int64_t *dims, int n, uint64_t *mask)
@@ -35,10 +37,11 @@ int tl_reduce_mask(const tl_tensor *x, tl_red_op op, int dtype, const int64_t *d
     /* torch's order: the dtype rules of the float-only ops come before the dims; the ops
      * without an identity check each dim's emptiness as they wrap it; duplicates come last */
     tl_dtype in, res;
-    if ((op == TL_RED_MEAN || op == TL_RED_NANMEAN || op == TL_RED_VAR || op == TL_RED_STD || op == TL_RED_NORM ||
-         op == TL_RED_ARGMAX || op == TL_RED_ARGMIN) &&
+    if ((op == TL_RED_MEAN || op == TL_RED_VAR || op == TL_RED_STD || op == TL_RED_NORM || op == TL_RED_ARGMAX ||
+         op == TL_RED_ARGMIN) &&
         red_dtypes(op, (tl_dtype)x->dtype, dtype, false, &in, &res) < 0)
         return -1;
+    if (op == TL_RED_NANMEAN && nanmean_dtypes((tl_dtype)x->dtype, dtype) < 0) return -1;
     uint64_t m = 0;
     if (n == 0) {
         *mask = x->ndim ? (x->ndim == 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->ndim) - 1) : 1;
@@ -59,6 +62,18 @@ int tl_reduce_mask(const tl_tensor *x, tl_red_op op, int dtype, const int64_t *d
 
 static bool is_fc(tl_dtype d) { return tl_dtype_is_float(d) || tl_dtype_is_complex(d); }
 
+/* nanmean's dtype checks that torch makes before the dims (its complex refusals come after). */
+static int nanmean_dtypes(tl_dtype x, int darg)
+{
+    if (!is_fc(x))
+        return tl_err(TL_ERR_RUNTIME, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                      tl_dtype_infos[x].cname);
+    if (darg >= 0 && !is_fc((tl_dtype)darg))
+        return tl_err(TL_ERR_RUNTIME, "nanmean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s",
+                      tl_dtype_infos[darg].cname);
+    return 0;
+}
+
 /* The dtype the input is cast to before reducing and the result dtype (torch's rules). */
 static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dtype *in, tl_dtype *res)
 {
@@ -77,10 +92,7 @@ static int red_dtypes(tl_red_op op, tl_dtype x, int darg, bool empty_out, tl_dty
         else *res = tl_dtype_kind(x) <= TL_KIND_INT ? TL_INT64 : x;
         return 0;
     case TL_RED_NANMEAN: /* torch: the input's dtype first, then dtype=, then nansum's refusals */
-        if (!is_fc(x)) return tl_err(TL_ERR_RUNTIME, "nanmean(): expected input to have floating point or complex dtype but got %s", xn);
-        if (darg >= 0 && !is_fc((tl_dtype)darg))
-            return tl_err(TL_ERR_RUNTIME, "nanmean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s",
-                          tl_dtype_infos[darg].cname);
+        if (nanmean_dtypes(x, darg) < 0) return -1;
         if (tl_dtype_is_complex(x)) return tl_err(TL_ERR_RUNTIME, "nansum on CPU does not support complex inputs");
         if (darg >= 0 && tl_dtype_is_complex((tl_dtype)darg)) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)darg, "nansum_cpu");
         *in = *res = darg >= 0 ? (tl_dtype)darg : x;
@@ -423,19 +435,18 @@ static tl_dtype acc_dtype(tl_red_op op, tl_dtype bt)
     }
 }
 
-static int compute(const tl_tensor *x, const tl_rplan *p, tl_red_op op, double param, tl_tensor *res)
+/* The M row results of `op` into out (M contiguous elements of the accumulation dtype ad). */
+static int compute(const tl_rplan *p, tl_red_op op, double param, char *out, tl_dtype ad)
 {
     int64_t M = p->M, N = p->N;
-    tl_dtype ad = (tl_dtype)res->dtype;
-    char *out = tl_data(res);
     bool cplx = p->bt == TL_COMPLEX64 || p->bt == TL_COMPLEX128;
-    tl_racc *accs = malloc(sizeof(tl_racc) * (size_t)(M ? M : 1));
-    double complex *center = NULL;
+    tl_racc one, *accs = M <= 1 ? &one : malloc(sizeof(tl_racc) * (size_t)M); /* one row: no heap */
+    double complex one_center, *center = NULL;
     if (!accs) return tl_err(TL_ERR_MEMORY, "out of memory");
     tl_kop k = first_kop(op, param);
     run_kop(p, k, NULL, fabs(param), accs);
     if (op == TL_RED_VAR || op == TL_RED_STD || op == TL_RED_LOGSUMEXP) {
-        center = malloc(sizeof(double complex) * (size_t)(M ? M : 1));
+        center = M <= 1 ? &one_center : malloc(sizeof(double complex) * (size_t)M);
         if (!center) {
             free(accs);
             return tl_err(TL_ERR_MEMORY, "out of memory");
@@ -484,8 +495,8 @@ static int compute(const tl_tensor *x, const tl_rplan *p, tl_red_op op, double p
             ((double *)out)[i] = d;
         }
     }
-    free(center);
-    free(accs);
+    if (center != &one_center) free(center);
+    if (accs != &one) free(accs);
     return 0;
 }
 
@@ -538,8 +549,11 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         p.bt = (tl_dtype)src->dtype;
         int64_t rs[TL_MAX_DIMS];
         int rn = result_shape(&p, src, rs);
-        rc = tl_tensor_empty(&res, rn, rs, TL_FLOAT64, x->device, false);
-        int r = rc == 0 ? outer_sums(src, &p, (double *)tl_data(&res)) : 0;
+        int r = 0;
+        if (outer_layout(src, &p)) { /* else no column pass: no result buffer either */
+            rc = tl_tensor_empty(&res, rn, rs, TL_FLOAT64, x->device, false);
+            r = rc == 0 ? outer_sums(src, &p, (double *)tl_data(&res)) : 0;
+        }
         if (r < 0) rc = -1;
         outer = r == 1;
         if (outer && op == TL_RED_MEAN)
@@ -562,15 +576,30 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         }
     }
     if (rc == 0 && !outer) rc = tl_rplan_init(&p, src, mask, tl_rplan_buffer_dtype(in), any_order_op(op));
-    if (rc == 0 && !outer) {
+    /* One row (a full reduction, the common small call): its result stays on the stack and is
+     * cast straight into out's one element by the loop tl_copy_ would use (same bits), with
+     * no result tensor and no scatter views. */
+    bool single = rc == 0 && !outer && p.M == 1;
+    union { double d; int64_t i; double complex c; } one;
+    tl_dtype ad = rc == 0 && !outer ? acc_dtype(op, p.bt) : TL_FLOAT64;
+    if (rc == 0 && !outer && !single) {
         int64_t rs[TL_MAX_DIMS];
         int rn = result_shape(&p, src, rs);
-        rc = tl_tensor_empty(&res, rn, rs, acc_dtype(op, p.bt), x->device, false);
+        rc = tl_tensor_empty(&res, rn, rs, ad, x->device, false);
     }
-    if (rc == 0 && !outer) rc = compute(src, &p, op, param, &res);
+    if (rc == 0 && !outer) rc = compute(&p, op, param, single ? (char *)&one : tl_data(&res), ad);
     if (rc == 0) rc = tl_tensor_empty(out, n, sizes, rd, x->device, false);
-    if (rc == 0) rc = keepdim ? tl_tensor_alias(&kv, out) : tl_rplan_keepdim_view(&kv, out, x, mask);
-    if (rc == 0) rc = tl_rplan_scatter(&p, &kv, &res);
+    if (rc == 0 && single) {
+        char *data[2] = {tl_data(out), (char *)&one};
+        int64_t st[2] = {0, 0};
+        tl_loop_fn f = ad == rd ? NULL : tl_cast_loop(ad, rd);
+        if (ad == rd) memcpy(data[0], &one, tl_dtype_itemsize(rd));
+        else if (f) f(data, st, 1, NULL);
+        else rc = tl_err(TL_ERR_RUNTIME, "cannot cast a reduction's result to %s", tl_dtype_infos[rd].name);
+    } else {
+        if (rc == 0) rc = keepdim ? tl_tensor_alias(&kv, out) : tl_rplan_keepdim_view(&kv, out, x, mask);
+        if (rc == 0) rc = tl_rplan_scatter(&p, &kv, &res);
+    }
     if (rc == 0) rc = tl_tensor_set_names(out, names);
     tl_rplan_free(&p);
     if (kv.storage) tl_tensor_clear(&kv);

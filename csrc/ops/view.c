@@ -120,31 +120,48 @@ int tl_squeeze(tl_tensor *out, const tl_tensor *t, const int64_t *dims, int n)
     return tl_tensor_set_names(out, t->names ? nm : NULL);
 }
 
+void tl_geom_of(tl_geom *g, const tl_tensor *t)
+{
+    g->ndim = t->ndim;
+    g->offset = t->offset;
+    memcpy(g->sizes, t->sizes, sizeof(int64_t) * t->ndim);
+    memcpy(g->strides, t->strides, sizeof(int64_t) * t->ndim);
+    for (int i = 0; i < t->ndim; i++) g->names[i] = t->names ? t->names[i] : TL_NAME_NONE;
+}
+
+int tl_geom_view(tl_tensor *out, const tl_tensor *t, const tl_geom *g)
+{
+    if (tl_tensor_view_init(out, t, g->ndim, g->sizes, g->strides, g->offset) < 0) return -1;
+    return t->names ? tl_tensor_set_names(out, g->names) : 0;
+}
+
+int tl_geom_unsqueeze(tl_geom *g, int d)
+{
+    if (g->ndim + 1 > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    int64_t st = 1;
+    if (d < g->ndim && __builtin_mul_overflow(g->sizes[d], g->strides[d], &st))
+        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                      tl_shape_str(g->sizes, g->ndim, (char[512]){0}, 512),
+                      tl_shape_str(g->strides, g->ndim, (char[512]){0}, 512));
+    for (int i = g->ndim; i > d; i--) {
+        g->sizes[i] = g->sizes[i - 1];
+        g->strides[i] = g->strides[i - 1];
+        g->names[i] = g->names[i - 1];
+    }
+    g->sizes[d] = 1;
+    g->strides[d] = st;
+    g->names[d] = TL_NAME_NONE;
+    g->ndim++;
+    return 0;
+}
+
 int tl_unsqueeze(tl_tensor *out, const tl_tensor *t, int64_t dim)
 {
-    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
-    int32_t nm[TL_MAX_DIMS];
     int d;
+    tl_geom g;
     if (tl_wrap_dim(dim, t->ndim + 1, &d) < 0) return -1;
-    if (t->ndim + 1 > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
-    for (int i = 0, j = 0; i <= t->ndim; i++) {
-        if (i == d) {
-            sz[i] = 1;
-            st[i] = 1;
-            if (d < t->ndim && __builtin_mul_overflow(t->sizes[d], t->strides[d], &st[i]))
-                return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
-                              tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512),
-                              tl_shape_str(t->strides, t->ndim, (char[512]){0}, 512));
-            nm[i] = 0;
-        } else {
-            sz[i] = t->sizes[j];
-            st[i] = t->strides[j];
-            nm[i] = t->names ? t->names[j] : 0;
-            j++;
-        }
-    }
-    if (tl_tensor_view_init(out, t, t->ndim + 1, sz, st, t->offset) < 0) return -1;
-    return tl_tensor_set_names(out, t->names ? nm : NULL);
+    tl_geom_of(&g, t);
+    return tl_geom_unsqueeze(&g, d) < 0 ? -1 : tl_geom_view(out, t, &g);
 }
 
 int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, int64_t length)
@@ -163,20 +180,36 @@ int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, in
     return tl_slice(out, t, d, start, start + length, 1);
 }
 
+int tl_geom_slice(tl_geom *g, int d, int64_t start, int64_t stop, int64_t step)
+{
+    int64_t st, off;
+    if (__builtin_mul_overflow(g->strides[d], step, &st) || __builtin_mul_overflow(start, g->strides[d], &off) ||
+        __builtin_add_overflow(off, g->offset, &off))
+        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s (slicing dimension %d "
+                      "with step %lld)", tl_shape_str(g->sizes, g->ndim, (char[512]){0}, 512),
+                      tl_shape_str(g->strides, g->ndim, (char[512]){0}, 512), d, (long long)step);
+    g->sizes[d] = stop > start ? (stop - start - 1) / step + 1 : 0;
+    g->strides[d] = st;
+    g->offset = off;
+    return 0;
+}
+
 int tl_slice(tl_tensor *out, const tl_tensor *t, int d, int64_t start, int64_t stop, int64_t step)
 {
-    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS], off;
-    int64_t len = stop > start ? (stop - start - 1) / step + 1 : 0;
-    memcpy(sz, t->sizes, sizeof(int64_t) * t->ndim);
-    memcpy(st, t->strides, sizeof(int64_t) * t->ndim);
-    sz[d] = len;
-    if (__builtin_mul_overflow(t->strides[d], step, &st[d]) || __builtin_mul_overflow(start, t->strides[d], &off) ||
-        __builtin_add_overflow(off, t->offset, &off))
-        return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s (slicing dimension %d "
-                      "with step %lld)", tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512),
-                      tl_shape_str(t->strides, t->ndim, (char[512]){0}, 512), d, (long long)step);
-    if (tl_tensor_view_init(out, t, t->ndim, sz, st, off) < 0) return -1;
-    return tl_tensor_copy_names(out, t);
+    tl_geom g;
+    tl_geom_of(&g, t);
+    return tl_geom_slice(&g, d, start, stop, step) < 0 ? -1 : tl_geom_view(out, t, &g);
+}
+
+void tl_geom_select(tl_geom *g, int d, int64_t index)
+{
+    g->offset += index * g->strides[d]; /* within the validated extent: no overflow */
+    for (int i = d; i + 1 < g->ndim; i++) {
+        g->sizes[i] = g->sizes[i + 1];
+        g->strides[i] = g->strides[i + 1];
+        g->names[i] = g->names[i + 1];
+    }
+    g->ndim--;
 }
 
 int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
@@ -188,18 +221,10 @@ int tl_select(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t index)
     if (index < -size || index >= size)
         return tl_err(TL_ERR_INDEX, "select(): index %lld out of range for tensor of size %s at dimension %d",
                       (long long)index, tl_shape_str(t->sizes, t->ndim, (char[512]){0}, 512), d);
-    if (index < 0) index += size;
-    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
-    int32_t nm[TL_MAX_DIMS];
-    for (int i = 0, j = 0; i < t->ndim; i++) {
-        if (i == d) continue;
-        sz[j] = t->sizes[i];
-        st[j] = t->strides[i];
-        nm[j] = t->names ? t->names[i] : 0;
-        j++;
-    }
-    if (tl_tensor_view_init(out, t, t->ndim - 1, sz, st, t->offset + index * t->strides[d]) < 0) return -1;
-    return tl_tensor_set_names(out, t->names ? nm : NULL);
+    tl_geom g;
+    tl_geom_of(&g, t);
+    tl_geom_select(&g, d, index < 0 ? index + size : index);
+    return tl_geom_view(out, t, &g);
 }
 
 int tl_diagonal(tl_tensor *out, const tl_tensor *t, int64_t offset, int64_t d1, int64_t d2, int32_t outname)

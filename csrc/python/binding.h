@@ -34,7 +34,12 @@ extern PyObject *tl_memfmt_objs[TL_NUM_MEMFMTS];
 extern tl_device tl_default_device;
 
 #define TL_TENSOR(o) (&((TensorObject *)(o))->t)
-static inline int tl_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &TensorBase_Type); }
+/* The exact class first (tensorlib.Tensor, what every op returns): PyType_IsSubtype walks
+ * the MRO, a cost every argument of every op would pay. */
+static inline int tl_is_tensor(PyObject *o)
+{
+    return Py_TYPE(o) == tl_tensor_class || PyObject_TypeCheck(o, &TensorBase_Type);
+}
 
 /* Raises the Python exception matching the core's error slot; returns NULL. */
 PyObject *tl_raise(void);
@@ -130,6 +135,8 @@ extern PyMethodDef tl_module_methods_fft[];                                /* py
 extern PyBufferProcs tl_tensor_as_buffer;
 extern PyMethodDef tl_module_methods_arith[];
 extern PyMethodDef tl_tensor_methods_arith[];
+/* Tensor.sum/nansum/mean/nanmean fast paths (python/reduce.c), installed outside the gate. */
+extern PyMethodDef tl_tensor_methods_reduce_fast[];
 /* Fills the operator slots (nb_add ...) and tp_richcompare; call before tl_init_tensor. */
 void tl_init_arith(void);
 /* out= of an op computed into a fresh result r (reference stolen): returns r when out is

@@ -58,25 +58,123 @@ static int conv_opt_dtype(PyObject *o, int *out)
 
 static PyObject *pair(TensorObject *a, TensorObject *b) { return PyTuple_Pack(2, (PyObject *)a, (PyObject *)b); }
 
+/* x reduced by op over dims (None, an int or name, or a sequence), keepdim and dtype as given. */
+static PyObject *reduce_call(tl_tensor *x, tl_red_op op, PyObject *dims, PyObject *keepdim_o, PyObject *dtype_o,
+                             double param)
+{
+    uint64_t mask;
+    bool full;
+    int dtype, keepdim;
+    if (conv_opt_dtype(dtype_o, &dtype) < 0 || conv_dims(dims, x, op, dtype, &mask, &full) < 0 ||
+        tl_conv_flag(keepdim_o, &keepdim) < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_reduce(&r->t, x, op, mask, full, keepdim, dtype, param));
+    return (PyObject *)r;
+}
+
 /* _reduce(x, op, dims, keepdim, dtype, param) */
 static PyObject *m_reduce(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     tl_tensor *x;
-    uint64_t mask;
-    bool full;
-    int dtype;
     if (check_nargs(nargs, 6, "_reduce") < 0 || get_tensor(args[0], "reduce", &x) < 0) return NULL;
     long op = PyLong_AsLong(args[1]);
     if (op == -1 && PyErr_Occurred()) return NULL;
     if (op < 0 || op >= TL_RED_NUM) return PyErr_Format(PyExc_ValueError, "bad reduction op %ld", op);
-    if (conv_opt_dtype(args[4], &dtype) < 0 || conv_dims(args[2], x, (tl_red_op)op, dtype, &mask, &full) < 0) return NULL;
     double param = PyFloat_AsDouble(args[5]);
     if (param == -1 && PyErr_Occurred()) return NULL;
-    int keepdim;
-    if (tl_conv_flag(args[3], &keepdim) < 0) return NULL;
-    TL_NEW_TENSOR(r, tl_reduce(&r->t, x, (tl_red_op)op, mask, full, keepdim, dtype, param));
-    return (PyObject *)r;
+    return reduce_call(x, (tl_red_op)op, args[2], args[3], args[4], param);
 }
+
+/* ---- Tensor.sum / nansum / mean / nanmean: their common calls without a Python frame ----
+ * x.sum(), x.mean(1), x.sum(dim=(0, 1), keepdim=True, dtype=tl.float64) on a strided CPU
+ * tensor run here. Every other form (out=, NumPy's axis=/keepdims=, dims given by name,
+ * arguments of other types, names on an op without a name rule, sparse and device tensors)
+ * calls the Python method tensorlib/_reduce.py registers through _set_reduce_methods, which
+ * holds torch's whole set of rules; this path only skips its frames for the calls whose
+ * answer it gives the same way (tests/test_reduce_fast.py compares the two). */
+enum { FAST_SUM, FAST_NANSUM, FAST_MEAN, FAST_NANMEAN, FAST_N };
+static const struct { const char *name; tl_red_op op; bool named; } fast_ops[FAST_N] = {
+    [FAST_SUM] = {"sum", TL_RED_SUM, true},
+    [FAST_NANSUM] = {"nansum", TL_RED_NANSUM, false},
+    [FAST_MEAN] = {"mean", TL_RED_MEAN, true},
+    [FAST_NANMEAN] = {"nanmean", TL_RED_NANMEAN, false},
+};
+static PyObject *fast_fallback[FAST_N];
+
+static bool plain_dims(PyObject *o)
+{
+    if (o == Py_None || PyLong_CheckExact(o)) return true;
+    if (!PyTuple_CheckExact(o) && !PyList_CheckExact(o)) return false;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); i++)
+        if (!PyLong_CheckExact(PySequence_Fast_GET_ITEM(o, i))) return false;
+    return true;
+}
+
+/* The Python method, called with self in front of the arguments as given. */
+static PyObject *fast_fall(int k, PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kwnames)
+{
+    if (!fast_fallback[k]) return PyErr_Format(PyExc_RuntimeError, "Tensor.%s is not ready", fast_ops[k].name);
+    Py_ssize_t total = n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **a = total < 8 ? small : PyMem_Malloc(sizeof(PyObject *) * (size_t)(total + 1));
+    if (!a) return PyErr_NoMemory();
+    a[0] = self;
+    for (Py_ssize_t i = 0; i < total; i++) a[i + 1] = args[i];
+    PyObject *r = PyObject_Vectorcall(fast_fallback[k], a, (size_t)(n + 1), kwnames);
+    if (a != small) PyMem_Free(a);
+    return r;
+}
+
+static PyObject *fast_reduce(int k, PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kwnames)
+{
+    tl_tensor *x = TL_TENSOR(self);
+    PyObject *v[3] = {Py_None, Py_False, Py_None}; /* dim, keepdim, dtype */
+    bool plain = n <= 2 && x->layout == TL_LAYOUT_STRIDED && x->device.type == TL_DEV_CPU &&
+                 (fast_ops[k].named || !x->names);
+    for (Py_ssize_t i = 0; plain && i < n; i++) v[i] = args[i];
+    for (Py_ssize_t i = 0; plain && kwnames && i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, i);
+        int j = PyUnicode_CompareWithASCIIString(kw, "dim") == 0 ? 0 : PyUnicode_CompareWithASCIIString(kw, "keepdim")
+                == 0 ? 1 : PyUnicode_CompareWithASCIIString(kw, "dtype") == 0 ? 2 : -1;
+        plain = j >= n; /* a known keyword, not also given by position */
+        if (plain) v[j] = args[n + i];
+    }
+    plain = plain && plain_dims(v[0]) && PyBool_Check(v[1]) && (v[2] == Py_None || Py_TYPE(v[2]) == &Dtype_Type);
+    if (!plain) return fast_fall(k, self, args, n, kwnames);
+    return reduce_call(x, fast_ops[k].op, v[0], v[1], v[2], 0.0);
+}
+
+#define FAST_METHOD(k, fn)                                                                                 \
+    static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kwnames)           \
+    {                                                                                                      \
+        return fast_reduce(k, self, args, n, kwnames);                                                     \
+    }
+FAST_METHOD(FAST_SUM, t_sum)
+FAST_METHOD(FAST_NANSUM, t_nansum)
+FAST_METHOD(FAST_MEAN, t_mean)
+FAST_METHOD(FAST_NANMEAN, t_nanmean)
+#undef FAST_METHOD
+
+/* _set_reduce_methods({name: python_method}): the fallbacks above, once at import. */
+static PyObject *m_set_reduce_methods(PyObject *m, PyObject *d)
+{
+    if (!PyDict_Check(d)) return PyErr_Format(PyExc_TypeError, "_set_reduce_methods expects a dict");
+    for (int k = 0; k < FAST_N; k++) {
+        PyObject *f = PyDict_GetItemString(d, fast_ops[k].name);
+        if (!f) return PyErr_Format(PyExc_KeyError, "%s", fast_ops[k].name);
+        Py_XSETREF(fast_fallback[k], Py_NewRef(f));
+    }
+    Py_RETURN_NONE;
+}
+
+/* Installed on TensorBase outside the gate (tl_init_tensor): sparse and device tensors
+ * take the fallback, which reaches the gated primitive. */
+PyMethodDef tl_tensor_methods_reduce_fast[] = {
+    {"sum", (PyCFunction)(void (*)(void))t_sum, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"nansum", (PyCFunction)(void (*)(void))t_nansum, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"mean", (PyCFunction)(void (*)(void))t_mean, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"nanmean", (PyCFunction)(void (*)(void))t_nanmean, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {NULL},
+};
 
 /* _reduce_index(x, op, dim, keepdim, k) -> (values, indices) */
 static PyObject *m_reduce_index(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
@@ -247,6 +345,7 @@ static PyObject *m_reduce_op_codes(PyObject *m, PyObject *u)
 PyMethodDef tl_module_methods_reduce[] = {
     {"_reduce_op_codes", m_reduce_op_codes, METH_NOARGS, "Codes of the reduction, index-reduction and scan ops by name."},
     {"_reduce", FC(m_reduce), METH_FASTCALL, "_reduce(x, op, dims, keepdim, dtype, param): reduction primitive."},
+    {"_set_reduce_methods", m_set_reduce_methods, METH_O, "Python forms of Tensor.sum/nansum/mean/nanmean (fallbacks)."},
     {"_reduce_index", FC(m_reduce_index), METH_FASTCALL, "_reduce_index(x, op, dim, keepdim, k) -> (values, indices)."},
     {"_sort", FC(m_sort), METH_FASTCALL, "_sort(x, dim, descending) -> (values, indices); stable."},
     {"_topk", FC(m_topk), METH_FASTCALL, "_topk(x, k, dim, largest, sorted) -> (values, indices)."},

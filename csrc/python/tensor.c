@@ -847,45 +847,41 @@ static int apply_basic_index(tl_tensor *out, const tl_tensor *t, PyObject *key)
         PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
         return -1;
     }
-    if (tl_tensor_alias(out, t) < 0) return tl_raise_int();
-    int dim = 0;
-    tl_tensor tmp = {0};
+    /* one geometry edited item by item, one view made at the end (ops/view.h) */
+    tl_geom g;
+    tl_geom_of(&g, t);
+    int dim = 0; /* in the view so far (torch's messages count key items instead) */
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = items[i];
-        int rc = 0;
         if (o == Py_Ellipsis) {
             if (i == ellipsis) dim += t->ndim - consumed;
             continue;
         } else if (o == Py_None) {
-            rc = tl_unsqueeze(&tmp, out, dim);
+            if (tl_geom_unsqueeze(&g, dim) < 0) return tl_raise_int();
             dim++;
         } else if (PySlice_Check(o)) {
             Py_ssize_t start, stop, step;
-            if (PySlice_Unpack(o, &start, &stop, &step) < 0) { tl_tensor_clear(&tmp); return -1; }
+            if (PySlice_Unpack(o, &start, &stop, &step) < 0) return -1;
             if (step <= 0) {
-                tl_tensor_clear(&tmp);
                 PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
                 return -1;
             }
-            PySlice_AdjustIndices(out->sizes[dim], &start, &stop, step);
-            rc = tl_slice(&tmp, out, dim, start, stop, step);
+            PySlice_AdjustIndices(g.sizes[dim], &start, &stop, step);
+            if (tl_geom_slice(&g, dim, start, stop, step) < 0) return tl_raise_int();
             dim++;
         } else {
             int64_t idx;
-            if (tl_conv_int64(o, &idx, "index") < 0) { tl_tensor_clear(&tmp); return -1; }
-            int64_t size = out->sizes[dim];
+            if (tl_conv_int64(o, &idx, "index") < 0) return -1;
+            int64_t size = g.sizes[dim];
             if (idx < -size || idx >= size) {
-                tl_tensor_clear(&tmp);
                 PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
-                             (long long)idx, dim, (long long)size);
+                             (long long)idx, (int)i, (long long)size);
                 return -1;
             }
-            rc = tl_select(&tmp, out, dim, idx);
+            tl_geom_select(&g, dim, idx < 0 ? idx + size : idx);
         }
-        if (rc < 0 || tl_tensor_alias(out, &tmp) < 0) { tl_tensor_clear(&tmp); return tl_raise_int(); }
     }
-    tl_tensor_clear(&tmp);
-    return 0;
+    return tl_geom_view(out, t, &g) < 0 ? tl_raise_int() : 0;
 }
 
 static PyObject *advanced_getitem, *advanced_setitem; /* set by the Python layer */
@@ -1104,6 +1100,13 @@ int tl_init_tensor(PyObject *m, PyMethodDef *const *extra)
             if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
             Py_DECREF(f);
         }
+    }
+    /* the fast paths of a few reductions sit outside the gate: they hand sparse and device
+     * tensors to their Python forms, which reach the gated primitive (python/reduce.c) */
+    for (PyMethodDef *d = tl_tensor_methods_reduce_fast; d->ml_name; d++) {
+        PyObject *f = PyDescr_NewMethod(&TensorBase_Type, d);
+        if (!f || PyDict_SetItemString(TensorBase_Type.tp_dict, d->ml_name, f) < 0) return -1;
+        Py_DECREF(f);
     }
     PyType_Modified(&TensorBase_Type);
     Py_INCREF(&TensorBase_Type);

@@ -1,0 +1,125 @@
+"""Tensor.sum / nansum / mean / nanmean: the C fast path (csrc/python/reduce.c) against the
+Python forms (tl.sum(x, ...), which never take it) and against torch 2.13 — values, dtypes,
+names and the exceptions, for every call form the fast path takes and for the forms it
+hands back to Python."""
+import re
+
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+torch = pytest.importorskip("torch")
+
+OPS = ["sum", "nansum", "mean", "nanmean"]
+
+
+def _inputs():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    a[0, 1, 2] = np.nan
+    yield "c", tl.tensor(a)
+    yield "t", tl.tensor(a).transpose(0, 2)                  # non-contiguous
+    yield "neg", tl.tensor(a).flip(1)                         # negative strides
+    yield "0d", tl.tensor(2.5)
+    yield "empty", tl.zeros(0, 3)
+    yield "bcast", tl.tensor(a[:1]).expand(4, 4, 5)           # zero stride
+    yield "f64", tl.tensor(a.astype(np.float64))
+    yield "f16", tl.tensor(a).half()
+    yield "bf16", tl.tensor(a).bfloat16()
+    yield "c64", tl.tensor(a) + 1j * tl.tensor(a)
+    yield "i32", tl.tensor(np.nan_to_num(a * 10).astype(np.int32))
+    yield "u8", tl.tensor(np.arange(24, dtype=np.uint8).reshape(4, 6))
+    yield "bool", tl.tensor(np.arange(24).reshape(4, 6) % 3 == 0)
+
+
+INPUTS = list(_inputs())
+
+CALLS = [
+    ((), {}), ((0,), {}), ((-1,), {}), ((1, True), {}), ((), {"dim": 1}), ((), {"dim": (0, 1)}),
+    ((), {"dim": [0, -1], "keepdim": True}), ((), {"dtype": tl.float64}), ((0,), {"keepdim": False, "dtype": tl.float32}),
+    ((), {"dim": ()}), ((), {"dim": None, "keepdim": True}), ((5,), {}), ((), {"dim": (0, 0)}),
+    ((), {"dtype": tl.int64}), ((), {"keepdim": 1}), ((), {"dim": 1.0}), ((), {"axis": 0}),
+    ((), {"dim": 0, "keepdims": True}), ((0,), {"dim": 0}), ((), {"bogus": 1}), ((0, False, 1), {}),
+]
+
+
+def _outcome(f):
+    try:
+        r = f()
+    except Exception as e:  # the type and the message must agree
+        return ("raise", type(e), str(e))
+    return ("ok", r)
+
+
+def _same(a, b):
+    assert a[0] == b[0], (a, b)
+    if a[0] == "raise":
+        # the method and the function number positions differently (self is not counted)
+        assert a[1] is b[1] and re.sub(r" \(position \d\)", "", a[2]) == re.sub(r" \(position \d\)", "", b[2])
+        return
+    x, y = a[1], b[1]
+    assert x.dtype == y.dtype and x.shape == y.shape and x.names == y.names
+    np.testing.assert_array_equal(x.float().numpy() if x.dtype == tl.bfloat16 else x.numpy(),
+                                  y.float().numpy() if y.dtype == tl.bfloat16 else y.numpy())
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("name,x", INPUTS, ids=[n for n, _ in INPUTS])
+def test_fast_equals_python_form(op, name, x):
+    for args, kwargs in CALLS:
+        fast = _outcome(lambda: getattr(x, op)(*args, **kwargs))
+        if "axis" in kwargs or "keepdims" in kwargs or "bogus" in kwargs or len(args) > 2:
+            assert fast[0] == "ok" or fast[1] is TypeError or "axis" in kwargs or "keepdims" in kwargs
+            continue
+        slow = _outcome(lambda: getattr(tl, op)(x, *args, **kwargs))
+        _same(fast, slow)
+
+
+def _torch(x):
+    if x.dtype == tl.bfloat16:
+        return torch.from_numpy(x.float().numpy()).bfloat16()
+    return torch.from_numpy(np.array(x.numpy()))
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("name,x", INPUTS, ids=[n for n, _ in INPUTS])
+@pytest.mark.filterwarnings("ignore:Casting complex values")
+def test_fast_against_torch(op, name, x):
+    tx = _torch(x)
+    for args, kwargs in CALLS[:12]:
+        tk = {k: (getattr(torch, str(v).split(".")[-1]) if isinstance(v, tl.dtype) else v) for k, v in kwargs.items()}
+        ours = _outcome(lambda: getattr(x, op)(*args, **kwargs))
+        theirs = _outcome(lambda: getattr(tx, op)(*args, **tk))
+        assert ours[0] == theirs[0], (args, kwargs, ours, theirs)
+        if ours[0] == "raise":
+            assert ours[1] is theirs[1] or issubclass(ours[1], theirs[1]), (ours, theirs)
+            continue
+        r, t = ours[1], theirs[1]
+        assert str(r.dtype).split(".")[-1] == str(t.dtype).split(".")[-1] and tuple(r.shape) == tuple(t.shape)
+        rv = r.float().numpy() if r.dtype == tl.bfloat16 else r.numpy()
+        tv = t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
+        tol = {tl.float16: 1e-2, tl.bfloat16: 5e-2}.get(r.dtype, 1e-5)
+        np.testing.assert_allclose(rv, tv, rtol=tol, atol=tol, equal_nan=True)
+
+
+def test_names_out_sparse_meta_take_the_python_form():
+    x = tl.ones(2, 3, names=("N", "C"))
+    assert x.sum("C").names == ("N",) and x.sum(1).names == ("N",) and x.mean(0, keepdim=True).names == ("N", "C")
+    with pytest.raises(RuntimeError, match="nansum"):
+        x.nansum()
+    out = tl.empty(())
+    assert x.rename(None).sum(out=out) is out and out.item() == 6
+    s = tl.tensor([[0., 2.], [3., 0.]]).to_sparse()
+    assert s.sum().item() == 5 and s.sum(0).to_dense().tolist() == [3., 2.]
+    m = tl.empty(2, 3, device="meta")
+    r = m.mean(1)
+    assert r.device.type == "meta" and r.shape == (2,)
+
+
+def test_methods_are_documented_and_unbound_forms_work():
+    for op in OPS:
+        assert getattr(tl.Tensor, op).__doc__ and op in getattr(tl.Tensor, op).__doc__
+        assert getattr(tl.Tensor, op)(tl.ones(3)).item() == (3.0 if "sum" in op else 1.0)
+    with pytest.raises(TypeError):
+        tl.Tensor.sum(3)
