@@ -239,7 +239,7 @@ def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     """Out-of-place scatter_."""
-    return scatter_(input.clone(), dim, index, src, value, reduce=reduce)
+    return scatter_(input.clone(memory_format=_C.contiguous_format), dim, index, src, value, reduce=reduce)
 
 
 def scatter_add_(input, dim, index, src):
@@ -249,7 +249,7 @@ def scatter_add_(input, dim, index, src):
 
 def scatter_add(input, dim, index, src):
     """Out-of-place scatter_add_."""
-    return scatter_add_(input.clone(), dim, index, src)
+    return scatter_add_(input.clone(memory_format=_C.contiguous_format), dim, index, src)
 
 
 def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
@@ -262,7 +262,8 @@ def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """Out-of-place scatter_reduce_."""
-    return scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
+    return scatter_reduce_(input.clone(memory_format=_C.contiguous_format), dim, index, src, reduce,
+                           include_self=include_self)
 
 
 def _dim_index_put(input, dim, index, values, accumulate, opname, allow32):
@@ -346,7 +347,7 @@ def _shape_for(input, d, index):
 
 def index_copy(input, dim, index, source):
     """Out-of-place index_copy_."""
-    return index_copy_(input.clone(), dim, index, source)
+    return index_copy_(input.clone(memory_format=_C.contiguous_format), dim, index, source)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
@@ -364,7 +365,7 @@ def index_add_(input, dim, index, source, *, alpha=1):
 
 def index_add(input, dim, index, source, *, alpha=1):
     """Out-of-place index_add_."""
-    return index_add_(input.clone(), dim, index, source, alpha=alpha)
+    return index_add_(input.clone(memory_format=_C.contiguous_format), dim, index, source, alpha=alpha)
 
 
 def take(input, index):
@@ -440,7 +441,7 @@ def masked_scatter(input, mask, source):
     """Out-of-place masked_scatter_ (input and mask broadcast together)."""
     from ._join import broadcast_shapes
     shape = broadcast_shapes(input.shape, mask.shape)
-    r = input.expand(shape).clone() if tuple(input.shape) != tuple(shape) else input.clone()
+    r = input.expand(shape).clone(memory_format=_C.contiguous_format)  # contiguous, as torch's
     return masked_scatter_(r, mask, source)
 
 

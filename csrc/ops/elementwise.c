@@ -87,6 +87,7 @@ typedef struct {
     const tl_scalar *extra;  /* scalars promoting too (clamp bounds) */
     int nextra;
     int force_dtype;         /* result dtype fixed (masked_fill), -1 otherwise */
+    int contiguous_out;      /* a new result is contiguous whatever the inputs' layout (masked_fill, as torch) */
     int in_compute[3];       /* compute dtype override per input (-1: the op's) */
     int names_from;          /* -1: unify all tensor inputs (-2: last input first, for error order); k: keep input k's names */
     const tl_ew_params *prm;
@@ -407,7 +408,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                 break;
             }
         }
-        int rc = dom && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
+        int rc = dom && !c->contiguous_out && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
                                                : tl_tensor_empty(out, ndim, shape, odt, dev, false);
         if (rc < 0) return -1;
     }
@@ -619,6 +620,7 @@ int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value
     c.in[1] = value;
     c.in[2].t = x;
     c.force_dtype = x->dtype;
+    c.contiguous_out = 1; /* torch: a contiguous clone of x (broadcast to the mask), then filled */
     c.in_compute[0] = TL_BOOL;
     /* names: x's unified with the mask's from the right (torch 1.13); torch names x first out
      * of place and the mask first in place in its mismatch messages */
