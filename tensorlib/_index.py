@@ -86,9 +86,11 @@ def _to_index_tensor(o):
                      f"valid indices (got {type(o).__name__})")
 
 
-def _translate(self, key):
+def _translate(self, key, unknown_masks=False):
     """Applies the basic parts of key to self; returns (view, indices) where indices lists,
-    per dim of view, an integer index tensor or None (empty when nothing advanced)."""
+    per dim of view, an integer index tensor or None (empty when nothing advanced).
+    unknown_masks: a meta boolean mask stands for an empty index, unchecked against the
+    shape as in torch's meta index_put_ (its nonzero count is unknown); the caller only checks."""
     if not isinstance(key, tuple) or (isinstance(key, tuple) and False):
         key = (key,)
     items = []
@@ -135,11 +137,11 @@ def _translate(self, key):
             view = view.select(dim, i)
         elif o.dtype in (_C.bool, _C.uint8):
             k = o.dim()
-            for j in range(k):
+            for j in range(k if not (unknown_masks and o.is_meta) else 0):  # (torch's meta index_put_ skips it)
                 if o.shape[j] != view.shape[dim + j]:
                     raise IndexError(f"The shape of the mask {list(o.shape)} at index {j} does not match the shape "
                                      f"of the indexed tensor {list(view.shape)} at index {dim + j}")
-            nz = _C._nonzero(o)
+            nz = _C.empty((0, k), dtype=_C.int64, device=o.device) if unknown_masks and o.is_meta else _C._nonzero(o)
             indices.extend(nz.select(1, j) for j in range(k))
             dim += k
         else:
@@ -154,7 +156,8 @@ def _translate(self, key):
 
 def _getitem(self, key):
     # fast path: a full-shape boolean mask selects in one pass
-    if isinstance(key, _C.TensorBase) and key.dtype == _C.bool and key.dim() > 0 and key.shape == self.shape:
+    if (isinstance(key, _C.TensorBase) and key.dtype == _C.bool and key.dim() > 0 and key.shape == self.shape
+            and not self.is_meta):  # (torch's meta refusal comes from nonzero, below)
         return _C._masked_select(self, key)
     view, indices = _translate(self, key)
     if not indices:
@@ -172,6 +175,10 @@ def _getitem(self, key):
 
 
 def _setitem(self, key, value):
+    if self.is_meta and any(isinstance(o, _C.TensorBase) and o.is_meta and o.dtype in (_C.bool, _C.uint8)
+                            for o in (key if isinstance(key, tuple) else (key,))):
+        _translate(self, key, unknown_masks=True)  # the key's checks as torch's meta index_put_, no data
+        return
     view, indices = _translate(self, key)
     if not isinstance(value, (_C.TensorBase, _int, float, complex, _bool)):
         value = _as_tensor(value, dtype=self.dtype)
