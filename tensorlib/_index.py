@@ -298,6 +298,7 @@ def index_fill_(input, dim, index, value):
         if value.dim() != 0:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s).")
         value = value.item()
+    _same_device("index_copy", input, index, input.device)
     if index.dtype != _C.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     return _dim_index_put(input, dim, index, value, False, "index_fill_", False)
@@ -308,7 +309,16 @@ def index_fill(input, dim, index, value):
     return index_fill_(input.clone(), dim, index, value)
 
 
+def _same_device(op, input, index, source_device):
+    """torch's index_add/index_copy (index_fill: through index_copy) device check: one device
+    for self, index and source (a meta self takes no CPU index here, unlike index_select)."""
+    if index.device != input.device or source_device != input.device:
+        raise RuntimeError(f"{op}(): self, index and source expected to be in the same device, but got (self) "
+                           f"{input.device.type}, (index) {index.device.type}, and (source) {source_device.type}")
+
+
 def _check_source(input, d, index, source, opname):
+    _same_device(opname[:-1], input, index, source.device)
     n = index.numel()
     if opname == "index_add_":
         if source.dtype != input.dtype:

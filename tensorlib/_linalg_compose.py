@@ -135,6 +135,8 @@ def matrix_exp(A):
         return A.clone()
     if A.shape[-1] == 1:
         return A.exp()
+    if A.is_meta:  # the scaling is chosen from the data: the result's geometry only (torch's)
+        return A.clone(memory_format=_tl.contiguous_format)
     norm1 = float(A.abs().sum(-2).amax())
     s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
     X = A / (2.0 ** s)

@@ -955,6 +955,7 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
     if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
     if (tl_numel(index) > 0 && tl_numel(t) == 0)
         return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
+    if (t->device.type == TL_DEV_META) return 0; /* meta: checked, nothing to write */
     tl_tensor off = {0}, src = {0};
     if (linear_offsets(&off, t, index) < 0) return -1;
     int rc = tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS);

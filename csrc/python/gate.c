@@ -90,7 +90,8 @@ static const char *const device_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
     /* meta paths that shape and check, then skip the loops (devices: the rules below) */
-    "_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take", "_fft_c2c_rows", "_fft_r2c_rows",
+    "_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take", "_put_", "_masked_scatter_",
+    "_fft_c2c_rows", "_fft_r2c_rows",
     "_lapack_getrf", "_lapack_getrs", "_lapack_perm", "_lapack_potrf", "_lapack_geqrf", "_lapack_orgqr",
     "_lapack_syevd", "_lapack_gesdd", "_lapack_geev", "_lapack_trsm", "_tril_", "_cross", "_repeat_interleave_index",
     NULL};
@@ -104,7 +105,7 @@ static const char *const device_ops[] = {
  * found, so the CPU path pays nothing. */
 enum { DEV_ANY, DEV_SAME, DEV_SELF };
 static const char *const self_device_ops[] = {"_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take",
-                                              NULL};
+                                              "_put_", "_masked_scatter_", NULL};
 
 static int device_rule(const char *name)
 {
