@@ -89,7 +89,12 @@ static const char *const device_ops[] = {
     /* explicit meta paths */
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
-    /* meta paths that shape and check, then skip the loops (devices: the rules below) */
+    NULL};
+
+/* Primitives with a meta path that shapes and checks, then skips the data (devices: the rules
+ * below). They read host memory directly otherwise, so they take meta tensors only: a CUDA
+ * tensor is refused as for an op without a device path. */
+static const char *const meta_ops[] = {
     "_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take", "_put_", "_masked_scatter_",
     "_fft_c2c_rows", "_fft_r2c_rows",
     "_lapack_getrf", "_lapack_getrs", "_lapack_perm", "_lapack_potrf", "_lapack_geqrf", "_lapack_orgqr",
@@ -175,12 +180,17 @@ static bool in_table(const PyMethodDef *d, const PyMethodDef *table)
     return false;
 }
 
+static bool in_list(const char *const *list, const char *name)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], name)) return true;
+    return false;
+}
+
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    for (int i = 0; device_ops[i]; i++)
-        if (!strcmp(device_ops[i], d->ml_name)) return true;
-    return false;
+    return in_list(device_ops, d->ml_name) || in_list(meta_ops, d->ml_name);
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -274,6 +284,7 @@ typedef struct {
     PyMethodDef *def;
     bool device_ok; /* device_ok(def) */
     char devrule;   /* device_rule(name) */
+    bool meta_only; /* in meta_ops: device tensors other than meta are refused */
     bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
@@ -326,7 +337,8 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *sp = g->primitive ? first_device(args, n + nkw) : first_special(args, n + nkw);
     if (sp && (!tl_is_tensor(sp) || is_sparse(sp))) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
-    if (sp && !g->device_ok) return refuse_device(g->def->ml_name, sp);
+    if (sp && (!g->device_ok || (g->meta_only && TL_TENSOR(sp)->device.type != TL_DEV_META)))
+        return refuse_device(g->def->ml_name, sp);
     if (sp && g->devrule && check_devices(g->devrule, args, n + nkw) < 0) return NULL;
     const char *op = g->def->ml_name;
     if (g->module) return note_views(call_def(g->def, g->module, args, n, kwnames), op, args, n + nkw);
@@ -422,6 +434,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->def = def;
     g->device_ok = !primitive && device_ok(def);
     g->devrule = (char)device_rule(def->ml_name);
+    g->meta_only = in_list(meta_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
