@@ -455,8 +455,9 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 def _like(input, dtype, layout, device, requires_grad, memory_format):
     if not isinstance(input, _C.TensorBase):
         raise TypeError(f"empty_like(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    if _resolve(dtype, device, requires_grad) is not None and not input.is_meta:
-        input = input.to("meta")  # a *_like on meta of a CPU tensor: its geometry, no data
+    dev = _resolve(dtype, device, requires_grad)
+    if device is not None and dev is not None and not input.is_meta:
+        input = input.to("meta")  # *_like(cpu, device="meta"): its geometry, no data
     return _C._empty_like(input, dtype, memory_format)
 
 

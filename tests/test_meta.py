@@ -433,3 +433,16 @@ def test_meta_gaps_stay_meta_and_cost_nothing():
     f = tl.fft.rfft(A, dim=0)
     assert f.shape == (n // 2 + 1, n) and f.dtype == tl.complex64 and f.is_meta
     assert tl.linspace(0, 1, 10**12, device=META).shape == (10**12,)
+
+
+def test_like_follows_input_under_default_meta():
+    """*_like keeps its input's device when no device is given, whatever the default device
+    (torch); the filled factories follow the default device."""
+    def run(m):
+        m.set_default_device(META)
+        try:
+            return (m.zeros_like(m.empty(2, device="cpu")).device.type, m.arange(3).device.type,
+                    m.eye(2).device.type, m.linspace(0, 1, 3).device.type)
+        finally:
+            m.set_default_device("cpu")
+    assert run(tl) == run(torch) == ("cpu", META, META, META)
