@@ -183,8 +183,7 @@ def test_meta_reads_no_data():
 
 @pytest.mark.parametrize("f", [
     lambda x: tl.nonzero(x), lambda x: x.unique(), lambda x: x[x > 0], lambda x: x.masked_select(x > 0),
-    lambda x: x.cumsum(0), lambda x: x.to_sparse(), lambda x: tl.histc(x), lambda x: tl.searchsorted(x[0], x[0]),
-    lambda x: tl.linalg.lstsq(x, x), lambda x: x.share_memory_(),
+    lambda x: x.to_sparse(), lambda x: tl.linalg.lstsq(x, x), lambda x: x.share_memory_(),
 ])
 def test_ops_without_meta_path_refuse(f):
     x = tl.empty(2, 3, device=META)
@@ -331,6 +330,14 @@ GAP_OPS = {
     "tensor_norm": lambda m: _e(m, 5, 4).norm(), "cross": lambda m: m.linalg.cross(_e(m, 4, 3), _e(m, 4, 3)),
     "inv_not_square": lambda m: m.linalg.inv(_e(m, 5, 4, 3)), "lstsq": lambda m: m.linalg.lstsq(_e(m, 5, 4, 4), _e(m, 5, 4, 2)),
     "tril": lambda m: _e(m, 2, 3, 4).tril(), "triu": lambda m: _e(m, 3, 4).triu(1),
+    # scans, searchsorted, histc
+    "cumsum_transposed": lambda m: _e(m, 4, 3).t().cumsum(0), "cumsum_dtype": lambda m: _e(m, 4, 3).cumsum(1, dtype=m.float64),
+    "cumprod_int": lambda m: _e(m, 4, 3, dtype=m.int32).cumprod(0), "cummax": lambda m: m.cummax(_e(m, 4, 3).t(), 1),
+    "cumsum_0d": lambda m: _e(m, ()).cumsum(0), "cumsum_bad_dim": lambda m: _e(m, 2, 3).cumsum(2),
+    "searchsorted": lambda m: m.searchsorted(_e(m, 5), _e(m, 3, 2)),
+    "searchsorted_int32": lambda m: m.searchsorted(_e(m, 5), _e(m, 3, 2), out_int32=True),
+    "searchsorted_batched": lambda m: m.searchsorted(_e(m, 2, 5), _e(m, 2, 3)),
+    "bucketize": lambda m: m.bucketize(_e(m, 3), _e(m, 4)), "histc": lambda m: m.histc(_e(m, 5), 7),
     # fft
     "fft": lambda m: m.fft.fft(_e(m, 2, 3, 4)), "fft_n_dim": lambda m: m.fft.fft(_e(m, 2, 3, 4), n=7, dim=1),
     "ifft": lambda m: m.fft.ifft(_e(m, 2, 3, 4)), "rfft": lambda m: m.fft.rfft(_e(m, 2, 3, 4)),

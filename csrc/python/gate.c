@@ -99,10 +99,11 @@ static const char *const meta_ops[] = {
     "_fft_c2c_rows", "_fft_r2c_rows",
     "_lapack_getrf", "_lapack_getrs", "_lapack_perm", "_lapack_potrf", "_lapack_geqrf", "_lapack_orgqr",
     "_lapack_syevd", "_lapack_gesdd", "_lapack_geev", "_lapack_trsm", "_tril_", "_cross", "_repeat_interleave_index",
+    "_scan", "_searchsorted", "_histc",
     NULL};
 
 /* Device rules of the primitives above, which take several tensors and read the data of
- * all of them on the host: SAME_DEVICE ops (LAPACK, FFT, tril, cross) want every tensor on
+ * all of them on the host: SAME_DEVICE ops (LAPACK, FFT, tril, cross, searchsorted) want every tensor on
  * the first one's device (a 0-d CPU tensor goes with any); SELF_DEVICE ops (indexing,
  * gather/scatter) make their result on self's device, and a meta self takes CPU indices or
  * values as torch's meta kernels do (nothing is read), while a CPU self refuses meta ones
@@ -116,7 +117,8 @@ static int device_rule(const char *name)
 {
     for (int i = 0; self_device_ops[i]; i++)
         if (!strcmp(self_device_ops[i], name)) return DEV_SELF;
-    if (!strncmp(name, "_lapack_", 8) || !strncmp(name, "_fft_", 5) || !strcmp(name, "_tril_") || !strcmp(name, "_cross"))
+    if (!strncmp(name, "_lapack_", 8) || !strncmp(name, "_fft_", 5) || !strcmp(name, "_tril_") || !strcmp(name, "_cross") ||
+        !strcmp(name, "_searchsorted"))
         return DEV_SAME;
     return DEV_ANY;
 }
