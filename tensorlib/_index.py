@@ -86,9 +86,11 @@ def _to_index_tensor(o):
                      f"valid indices (got {type(o).__name__})")
 
 
-def _translate(self, key):
+def _translate(self, key, unknown_masks=False):
     """Applies the basic parts of key to self; returns (view, indices) where indices lists,
-    per dim of view, an integer index tensor or None (empty when nothing advanced)."""
+    per dim of view, an integer index tensor or None (empty when nothing advanced).
+    unknown_masks: a meta boolean mask stands for an empty index, unchecked against the
+    shape as in torch's meta index_put_ (its nonzero count is unknown); the caller only checks."""
     if not isinstance(key, tuple) or (isinstance(key, tuple) and False):
         key = (key,)
     items = []
@@ -135,11 +137,11 @@ def _translate(self, key):
             view = view.select(dim, i)
         elif o.dtype in (_C.bool, _C.uint8):
             k = o.dim()
-            for j in range(k):
+            for j in range(k if not (unknown_masks and o.is_meta) else 0):  # (torch's meta index_put_ skips it)
                 if o.shape[j] != view.shape[dim + j]:
                     raise IndexError(f"The shape of the mask {list(o.shape)} at index {j} does not match the shape "
                                      f"of the indexed tensor {list(view.shape)} at index {dim + j}")
-            nz = _C._nonzero(o)
+            nz = _C.empty((0, k), dtype=_C.int64, device=o.device) if unknown_masks and o.is_meta else _C._nonzero(o)
             indices.extend(nz.select(1, j) for j in range(k))
             dim += k
         else:
@@ -154,7 +156,8 @@ def _translate(self, key):
 
 def _getitem(self, key):
     # fast path: a full-shape boolean mask selects in one pass
-    if isinstance(key, _C.TensorBase) and key.dtype == _C.bool and key.dim() > 0 and key.shape == self.shape:
+    if (isinstance(key, _C.TensorBase) and key.dtype == _C.bool and key.dim() > 0 and key.shape == self.shape
+            and not self.is_meta):  # (torch's meta refusal comes from nonzero, below)
         return _C._masked_select(self, key)
     view, indices = _translate(self, key)
     if not indices:
@@ -172,6 +175,10 @@ def _getitem(self, key):
 
 
 def _setitem(self, key, value):
+    if self.is_meta and any(isinstance(o, _C.TensorBase) and o.is_meta and o.dtype in (_C.bool, _C.uint8)
+                            for o in (key if isinstance(key, tuple) else (key,))):
+        _translate(self, key, unknown_masks=True)  # the key's checks as torch's meta index_put_, no data
+        return
     view, indices = _translate(self, key)
     if not isinstance(value, (_C.TensorBase, _int, float, complex, _bool)):
         value = _as_tensor(value, dtype=self.dtype)
@@ -239,7 +246,7 @@ def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     """Out-of-place scatter_."""
-    return scatter_(input.clone(), dim, index, src, value, reduce=reduce)
+    return scatter_(input.clone(memory_format=_C.contiguous_format), dim, index, src, value, reduce=reduce)
 
 
 def scatter_add_(input, dim, index, src):
@@ -249,7 +256,7 @@ def scatter_add_(input, dim, index, src):
 
 def scatter_add(input, dim, index, src):
     """Out-of-place scatter_add_."""
-    return scatter_add_(input.clone(), dim, index, src)
+    return scatter_add_(input.clone(memory_format=_C.contiguous_format), dim, index, src)
 
 
 def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
@@ -262,7 +269,8 @@ def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """Out-of-place scatter_reduce_."""
-    return scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
+    return scatter_reduce_(input.clone(memory_format=_C.contiguous_format), dim, index, src, reduce,
+                           include_self=include_self)
 
 
 def _dim_index_put(input, dim, index, values, accumulate, opname, allow32):
@@ -290,6 +298,7 @@ def index_fill_(input, dim, index, value):
         if value.dim() != 0:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s).")
         value = value.item()
+    _same_device("index_copy", input, index, input.device)
     if index.dtype != _C.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     return _dim_index_put(input, dim, index, value, False, "index_fill_", False)
@@ -300,7 +309,16 @@ def index_fill(input, dim, index, value):
     return index_fill_(input.clone(), dim, index, value)
 
 
+def _same_device(op, input, index, source_device):
+    """torch's index_add/index_copy (index_fill: through index_copy) device check: one device
+    for self, index and source (a meta self takes no CPU index here, unlike index_select)."""
+    if index.device != input.device or source_device != input.device:
+        raise RuntimeError(f"{op}(): self, index and source expected to be in the same device, but got (self) "
+                           f"{input.device.type}, (index) {index.device.type}, and (source) {source_device.type}")
+
+
 def _check_source(input, d, index, source, opname):
+    _same_device(opname[:-1], input, index, source.device)
     n = index.numel()
     if opname == "index_add_":
         if source.dtype != input.dtype:
@@ -346,7 +364,7 @@ def _shape_for(input, d, index):
 
 def index_copy(input, dim, index, source):
     """Out-of-place index_copy_."""
-    return index_copy_(input.clone(), dim, index, source)
+    return index_copy_(input.clone(memory_format=_C.contiguous_format), dim, index, source)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
@@ -364,7 +382,7 @@ def index_add_(input, dim, index, source, *, alpha=1):
 
 def index_add(input, dim, index, source, *, alpha=1):
     """Out-of-place index_add_."""
-    return index_add_(input.clone(), dim, index, source, alpha=alpha)
+    return index_add_(input.clone(memory_format=_C.contiguous_format), dim, index, source, alpha=alpha)
 
 
 def take(input, index):
@@ -440,7 +458,7 @@ def masked_scatter(input, mask, source):
     """Out-of-place masked_scatter_ (input and mask broadcast together)."""
     from ._join import broadcast_shapes
     shape = broadcast_shapes(input.shape, mask.shape)
-    r = input.expand(shape).clone() if tuple(input.shape) != tuple(shape) else input.clone()
+    r = input.expand(shape).clone(memory_format=_C.contiguous_format)  # contiguous, as torch's
     return masked_scatter_(r, mask, source)
 
 

@@ -77,14 +77,14 @@ def cond(A, p=None):
     if p is None or p in (2, -2):
         S = _svd("linalg.svd", A, "N")[1]
         if S.shape[-1] == 0:
-            return _tl.zeros(tuple(S.shape[:-1]), dtype=S.dtype)
+            return _tl.zeros(tuple(S.shape[:-1]), dtype=S.dtype, device=S.device)
         big, small = S[..., 0], S[..., -1]
         return big / small if p != -2 else small / big
     if p not in ("fro", "nuc", 1, -1, math.inf, -math.inf):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     _check("linalg.cond", A, square=True)
     if A.numel() == 0:
-        return _tl.zeros(tuple(A.shape[:-2]), dtype=_real(A.dtype))
+        return _tl.zeros(tuple(A.shape[:-2]), dtype=_real(A.dtype), device=A.device)
     Ai, info = inv_ex(A)
     r = _matrix_norm(A, p) * _matrix_norm(Ai, p)
     return _tl.where(info > 0, _tl.full((), math.inf, dtype=r.dtype), r)
@@ -135,6 +135,8 @@ def matrix_exp(A):
         return A.clone()
     if A.shape[-1] == 1:
         return A.exp()
+    if A.is_meta:  # the scaling is chosen from the data: the result's geometry only (torch's)
+        return A.clone(memory_format=_tl.contiguous_format)
     norm1 = float(A.abs().sum(-2).amax())
     s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
     X = A / (2.0 ** s)
@@ -275,7 +277,7 @@ def vander(x, *, N=None):
     if n <= 1:
         raise RuntimeError("N must be greater than 1.")
     dt = x.dtype if (x.dtype.is_floating_point or x.dtype.is_complex) else _tl.int64  # integers widen, as torch
-    return x.to(dt).unsqueeze(-1) ** _tl.arange(n, dtype=dt)
+    return x.to(dt).unsqueeze(-1) ** _tl.arange(n, dtype=dt, device=x.device)
 
 
 @_out("linalg_tensorinv")
@@ -343,7 +345,7 @@ def top_svd(input, some=True, compute_uv=True):
         S = svdvals(input)
         m, n = input.shape[-2], input.shape[-1]
         b = tuple(input.shape[:-2])
-        return return_types.svd(_tl.zeros(b + (m, m), dtype=input.dtype), S, _tl.zeros(b + (n, n), dtype=input.dtype))
+        return return_types.svd(_tl.zeros(b + (m, m), dtype=input.dtype, device=input.device), S, _tl.zeros(b + (n, n), dtype=input.dtype, device=input.device))
     U, S, Vh = svd(input, full_matrices=not some)
     return return_types.svd(U, S, Vh.mH)
 

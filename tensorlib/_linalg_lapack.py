@@ -82,8 +82,8 @@ def _same_dtype(op, A, B, a="A", b="B"):
 
 def _raise_info(api, info, msg, error=LinAlgError):
     """Raises torch's message for the first matrix whose LAPACK info is nonzero; msg(code)
-    gives the text after the batch prefix."""
-    if info.numel() == 0:
+    gives the text after the batch prefix. A meta info has no values: nothing to raise."""
+    if info.numel() == 0 or info.is_meta:
         return
     flat = info.reshape(-1)
     bad = flat.nonzero()
@@ -103,7 +103,7 @@ def _batch_broadcast(A, B):
 
 def _eye_like(A, n=None):
     n = A.shape[-1] if n is None else n
-    return _tl.eye(n, dtype=A.dtype).expand(tuple(A.shape[:-2]) + (n, n))
+    return _tl.eye(n, dtype=A.dtype, device=A.device).expand(tuple(A.shape[:-2]) + (n, n))
 
 
 # ---- LU: determinants, inverses, solves ----
@@ -150,10 +150,10 @@ def lu(A, *, pivot=True):
     k = min(m, n)
     LU, piv, _ = _C._lapack_getrf(A)
     from ._join import tril, triu
-    L = tril(LU[..., :, :k], -1) + _tl.eye(m, k, dtype=A.dtype)
+    L = tril(LU[..., :, :k], -1) + _tl.eye(m, k, dtype=A.dtype, device=A.device)
     U = triu(LU[..., :k, :])
     perm = _C._lapack_perm(piv, m)
-    P = _tl.eye(m, dtype=A.dtype)[perm].mT  # row perm[i] of A is row i of P^T A
+    P = _tl.eye(m, dtype=A.dtype, device=A.device)[perm].mT  # row perm[i] of A is row i of P^T A
     return return_types.linalg_lu(P.contiguous(), L, U)
 
 
@@ -181,7 +181,7 @@ def _det_parts(op, A, kernel=None):
     LU, piv, _ = _C._lapack_getrf(A)
     d = LU.diagonal(0, -2, -1)
     n = A.shape[-1]
-    swaps = (piv != _tl.arange(1, n + 1, dtype=_tl.int32)).sum(-1)
+    swaps = (piv != _tl.arange(1, n + 1, dtype=_tl.int32, device=piv.device)).sum(-1)
     perm_sign = 1 - 2 * (swaps % 2)
     return d, perm_sign
 
@@ -370,10 +370,10 @@ def qr(A, mode="reduced"):
     rows = m if mode == "complete" else k
     R = triu(QR[..., :rows, :]).contiguous()
     if mode == "r":
-        return return_types.linalg_qr(_tl.empty(0, dtype=A.dtype), R)
+        return return_types.linalg_qr(_tl.empty(0, dtype=A.dtype, device=A.device), R)
     if mode == "complete" and m > n:
         from ._join import cat
-        QR = cat([QR, _tl.zeros(tuple(A.shape[:-1]) + (m - n,), dtype=A.dtype)], -1)
+        QR = cat([QR, _tl.zeros(tuple(A.shape[:-1]) + (m - n,), dtype=A.dtype, device=A.device)], -1)
         Q = _C._lapack_orgqr(QR, tau)
     else:
         Q = _C._lapack_orgqr(QR[..., :, :k], tau)
@@ -413,9 +413,11 @@ def _eig(A, vectors):
     if isinstance(A, _C.TensorBase) and not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype._cname}")
     _check("linalg.eig", A, square=True, kernel="linalg_eig_out_cpu")
-    if A.numel() and not bool(A.isfinite().all()):
+    if A.numel() and not A.is_meta and not bool(A.isfinite().all()):
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
     w, V, info = _C._lapack_geev(A, vectors)
+    if A.is_meta and vectors:  # torch's meta kernel gives row-major eigenvectors (its CPU: column-major)
+        V = V.contiguous()
     _raise_info("torch.linalg.eig", info, lambda c: "The algorithm failed to converge because the input matrix is "
                 f"ill-conditioned or has too many repeated eigenvalues (error code: {c}).")
     return w, V
@@ -440,7 +442,9 @@ def eigvals(A):
 def _svd(op, A, jobz):
     _check("linalg.svd", A, kernel="linalg_svd_cpu")
     U, S, Vh, info = _C._lapack_gesdd(A, jobz)
-    if info.numel() and bool((info != 0).any()):
+    if A.is_meta:  # torch's meta kernel gives a row-major Vh (its CPU: column-major)
+        Vh = Vh.contiguous()
+    if info.numel() and not info.is_meta and bool((info != 0).any()):
         bad = int(info.reshape(-1).nonzero()[0, 0])
         Ab = A.reshape((-1,) + tuple(A.shape[-2:]))[bad]
         finite = bool(Ab.isfinite().all())
@@ -461,8 +465,8 @@ def svd(A, full_matrices=True, *, driver=None):
                            "cuSOLVER backend.")
     U, S, Vh = _svd("linalg.svd", A, "A" if full_matrices else "S")
     if min(A.shape[-2], A.shape[-1]) == 0 and A.numel() == 0:  # torch: the identity's columns
-        U = _tl.eye(U.shape[-2], U.shape[-1], dtype=A.dtype).expand(tuple(U.shape)).contiguous()
-        Vh = _tl.eye(Vh.shape[-2], Vh.shape[-1], dtype=A.dtype).expand(tuple(Vh.shape)).contiguous()
+        U = _tl.eye(U.shape[-2], U.shape[-1], dtype=A.dtype, device=A.device).expand(tuple(U.shape)).contiguous()
+        Vh = _tl.eye(Vh.shape[-2], Vh.shape[-1], dtype=A.dtype, device=A.device).expand(tuple(Vh.shape)).contiguous()
     return return_types.linalg_svd(U, S, Vh)
 
 

@@ -37,6 +37,8 @@ def unique_dim(input, dim, return_inverse=False, return_counts=False):
     """unique() with a dim: the distinct slices along dim in lexicographic order (torch's
     CPU kernel sorts even when sorted=False); inverse has one entry per slice."""
     dim = _int_dim(dim, "unique_dim")
+    if isinstance(input, _C.TensorBase) and input.is_meta:
+        _C._meta_refuse("unique_dim")
     v, inv, cnt = _C._unique_dim(input, dim, False, bool(return_inverse), bool(return_counts))
     return _pack(v, inv, cnt, return_inverse, return_counts)
 
@@ -53,6 +55,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     no_names("unique_consecutive", input)
     if dim is not None:
         dim = _int_dim(dim, "unique_consecutive")
+    if input.is_meta:
+        _C._meta_refuse("unique_consecutive")
     v, inv, cnt = _C._unique_dim(input, dim, True, bool(return_inverse), bool(return_counts))
     return _pack(v, inv, cnt, return_inverse, return_counts)
 

@@ -610,3 +610,22 @@ def test_scatter_bad_index_first_reported_nothing_written():
     v = tl.from_numpy(np.array([1, 0, 3, 3], np.int64))
     v.scatter_add_(0, v, tl.from_numpy(np.array([10, 20, 30, 40], np.int64)))
     assert v.tolist() == [21, 10, 3, 73]
+
+
+@pytest.mark.parametrize("op", [
+    lambda m, x, i: x.scatter(0, i, 1.0), lambda m, x, i: x.scatter_add(0, i, x[:2]),
+    lambda m, x, i: x.scatter_reduce(0, i, x[:2], "amax"), lambda m, x, i: x.index_add(0, i[0, :3] * 0, x),
+    lambda m, x, i: x.index_copy(0, m.tensor([2, 0, 1]), x), lambda m, x, i: x.masked_fill(x > 0, 1.0),
+    lambda m, x, i: x.masked_fill(m.tensor(True), 1.0), lambda m, x, i: x.masked_scatter(x > 0, m.ones(12)),
+    lambda m, x, i: x.index_fill(0, i[0, :1], 1.0), lambda m, x, i: x.index_put((i[0],), m.tensor(1.0)),
+    lambda m, x, i: x.put(i[0, :2], m.ones(2)),
+])
+def test_out_of_place_scatters_strides(op):
+    """Out of place, scatter/scatter_add/scatter_reduce/index_add/index_copy/masked_fill/
+    masked_scatter start from a contiguous clone of a transposed input (torch's layout);
+    index_fill/index_put/put keep its strides."""
+    def run(m):
+        x = m.arange(12.).reshape(4, 3).t()
+        r = op(m, x, m.zeros(2, 4, dtype=m.int64))
+        return r.stride(), r.tolist()
+    assert run(tl) == run(torch)

@@ -59,5 +59,8 @@ const tl_device_backend tl_meta_backend = {
 int tl_meta_refuse(const char *op)
 {
     return tl_err(TL_ERR_NOTIMPL, "aten::%s: attempted to run this operator with Meta tensors, but there was no fake "
-                  "impl or Meta kernel registered.", op);
+                  "impl or Meta kernel registered. You may have run into this message while using an operator with PT2 "
+                  "compilation APIs (torch.compile/torch.export); in order to use this operator with those APIs you'll "
+                  "need to add a fake impl. Please see the following for next steps:  "
+                  "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html", op);
 }

@@ -87,6 +87,7 @@ typedef struct {
     const tl_scalar *extra;  /* scalars promoting too (clamp bounds) */
     int nextra;
     int force_dtype;         /* result dtype fixed (masked_fill), -1 otherwise */
+    int contiguous_out;      /* a new result is contiguous whatever the inputs' layout (masked_fill, as torch) */
     int in_compute[3];       /* compute dtype override per input (-1: the op's) */
     int names_from;          /* -1: unify all tensor inputs (-2: last input first, for error order); k: keep input k's names */
     const tl_ew_params *prm;
@@ -240,6 +241,35 @@ static int has_zero(const tl_tensor *t)
     if (tl_iter_init(&it, 1, &t, t->sizes, t->ndim, 0) < 0) return 0;
     tl_iter_run(&it, zero_loop, &z, TL_GRAIN_SIZE);
     return z.found;
+}
+
+/* torch's common device: the first operand that is not a 0-d CPU tensor (those go with any device). */
+static tl_device common_device(const ew_call *c, const tl_tensor *const *tin)
+{
+    tl_device dev = tin[0] ? tin[0]->device : (tl_device){TL_DEV_CPU, -1};
+    for (int k = 0; dev.type == TL_DEV_CPU && (!tin[0] || tin[0]->ndim == 0) && k < c->nin; k++) {
+        const tl_tensor *t = c->in[k].t;
+        if (t && (t->device.type != TL_DEV_CPU || t->ndim > 0)) {
+            dev = t->device;
+            break;
+        }
+    }
+    return dev;
+}
+
+/* out= on another device than the inputs' common one (all inputs on it, or 0-d CPU): torch
+ * computes there and refuses the copy into out with this text. Mixed inputs are left to the
+ * iterator's device check, as torch's. */
+static int out_device_differs(const ew_call *c, const tl_tensor *const *tin, const tl_tensor *out)
+{
+    tl_device dev = common_device(c, tin);
+    if (tl_device_eq(dev, out->device)) return 0;
+    for (int k = 0; k < c->nin; k++) {
+        const tl_tensor *t = c->in[k].t;
+        if (t && !tl_device_eq(t->device, dev) && !(t->device.type == TL_DEV_CPU && t->ndim == 0)) return 0;
+    }
+    return tl_err(TL_ERR_RUNTIME, "Attempting to copy from device %s to device %s, but cross-device copies are not allowed!",
+                  tl_device_type_names[dev.type], tl_device_type_names[out->device.type]);
 }
 
 static int run(ew_call *c, tl_ew_dest *dst)
@@ -400,6 +430,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
                               tl_shape_str(out->sizes, out->ndim, b1, sizeof b1), tl_shape_str(shape, ndim, b2, sizeof b2));
         }
         if (dst->mode == TL_EW_OUT && tl_names_check_out(out, ndim, shape, has_names ? names : NULL) < 0) return -1;
+        if (dst->mode == TL_EW_OUT && out_device_differs(c, tin, out) < 0) return -1;
         if (!same) {
             if (tl_numel(out) > 0) {
                 dst->resized = 1;
@@ -417,16 +448,8 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             for (int i = 0; same && i < ndim; i++) same = t->sizes[i] == shape[i];
             if (same) dom = t;
         }
-        /* torch's common device: the first operand that is not a 0-d CPU tensor (those go with any device) */
-        tl_device dev = tin[0] ? tin[0]->device : (tl_device){TL_DEV_CPU, -1};
-        for (int k = 0; dev.type == TL_DEV_CPU && (!tin[0] || tin[0]->ndim == 0) && k < c->nin; k++) {
-            const tl_tensor *t = c->in[k].t;
-            if (t && (t->device.type != TL_DEV_CPU || t->ndim > 0)) {
-                dev = t->device;
-                break;
-            }
-        }
-        int rc = dom && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
+        tl_device dev = common_device(c, tin);
+        int rc = dom && !c->contiguous_out && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
                                                : tl_tensor_empty(out, ndim, shape, odt, dev, false);
         if (rc < 0) return -1;
     }
@@ -647,6 +670,7 @@ int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value
     c.in[1] = value;
     c.in[2].t = x;
     c.force_dtype = x->dtype;
+    c.contiguous_out = 1; /* torch: a contiguous clone of x (broadcast to the mask), then filled */
     c.in_compute[0] = TL_BOOL;
     /* names: x's unified with the mask's from the right (torch 1.13); torch names x first out
      * of place and the mask first in place in its mismatch messages */

@@ -62,6 +62,7 @@ static int check_castable(const tl_tensor *t, const char *op)
 int tl_arange_fill(tl_tensor *t, tl_scalar start, tl_scalar step)
 {
     if (check_castable(t, "arange") < 0) return -1;
+    if (t->device.type == TL_DEV_META) return 0; /* meta: shaped, nothing to fill */
     int64_t n = tl_numel(t);
     bool integral = tl_dtype_kind(t->dtype) <= TL_KIND_INT;
     for (int64_t at = 0; at < n; at += CHUNK) {
@@ -86,6 +87,7 @@ int tl_arange_fill(tl_tensor *t, tl_scalar start, tl_scalar step)
 int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
 {
     if (check_castable(t, base ? "logspace" : "linspace") < 0) return -1;
+    if (t->device.type == TL_DEV_META) return 0;
     int64_t n = tl_numel(t);
     if (n == 0) return 0;
     bool cplx = tl_dtype_is_complex(t->dtype);
@@ -140,6 +142,7 @@ int tl_linspace_fill(tl_tensor *t, tl_scalar start, tl_scalar end, double base)
 int tl_eye_fill(tl_tensor *t)
 {
     if (tl_fill_(t, tl_scalar_int(0)) < 0) return -1;
+    if (t->device.type == TL_DEV_META) return 0;
     int64_t n = t->sizes[0] < t->sizes[1] ? t->sizes[0] : t->sizes[1];
     char one[16];
     if (tl_scalar_to_bytes(tl_scalar_int(1), (tl_dtype)t->dtype, one) < 0) return -1;

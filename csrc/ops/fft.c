@@ -315,7 +315,7 @@ int tl_fft_c2c_rows(tl_tensor *x, bool inverse)
     if (x->ndim < 1 || !tl_is_contiguous(x)) return tl_err(TL_ERR_RUNTIME, "fft: expected a contiguous tensor");
     if (tl_check_writable(x) < 0) return -1;
     int64_t n = x->sizes[x->ndim - 1], total = tl_numel(x);
-    if (n == 0 || total == 0) return 0;
+    if (n == 0 || total == 0 || x->device.type == TL_DEV_META) return 0; /* meta: checked, nothing to compute */
     rows_ctx c = {NULL, tl_data(x), NULL, NULL, n, x->dtype == TL_COMPLEX64, inverse, 0};
     return run_rows(&c, total / n);
 }
@@ -336,7 +336,7 @@ int tl_fft_r2c_rows(tl_tensor *out, const tl_tensor *x)
     if (len < 2 || len % 2 || out->sizes[out->ndim - 1] != len / 2 + 1)
         return tl_err(TL_ERR_RUNTIME, "fft: expected rows of even length n >= 2 and out rows of n / 2 + 1");
     if (tl_check_writable(out) < 0) return -1;
-    if (rows == 0) return 0;
+    if (rows == 0 || out->device.type == TL_DEV_META) return 0;
     int64_t n = len / 2;
     cplx *post = malloc((size_t)(n + 1) * sizeof(cplx));
     if (!post) return tl_err(TL_ERR_MEMORY, "fft: out of memory");

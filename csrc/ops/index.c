@@ -224,6 +224,7 @@ TL_CLONES static int any_bad(const int64_t *p, int64_t n, uint64_t shift, uint64
  * waiting for a descheduled worker) costs more than a second thread saves. */
 static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
 {
+    if (idx->device.type == TL_DEV_META) return 0; /* no values to check */
     idx_ctx c = {0};
     c.size = size;
     c.flags = flags;
@@ -316,6 +317,35 @@ typedef struct {
     tl_tensor off;                    /* int64 byte offsets, shape of the broadcast indices */
 } adv_plan;
 
+/* torch's meta kernel broadcasts the index tensors with its Python reference (_broadcast_shapes):
+ * its error is a RuntimeError with that function's text, where the CPU raises an IndexError. */
+static int meta_broadcast_error(const tl_tensor *const *idx, int n)
+{
+    int64_t common[TL_MAX_DIMS];
+    int nd = 0, arg = 0;
+    for (int k = 0; k < n; k++)
+        if (idx[k] && idx[k]->ndim > nd) nd = idx[k]->ndim;
+    for (int d = 0; d < nd; d++) common[d] = 1;
+    for (int k = 0; k < n; k++) {
+        if (!idx[k]) continue;
+        const tl_tensor *x = idx[k];
+        for (int i = 1; i <= x->ndim; i++) {
+            int64_t *c = &common[nd - i], s = x->sizes[x->ndim - i];
+            if (*c == 1) *c = s;
+            else if (s != 1 && s != *c) {
+                char b1[512], b2[512];
+                tl_shape_str(x->sizes, x->ndim, b1, sizeof b1);
+                tl_shape_str(common, nd, b2, sizeof b2);
+                return tl_err(TL_ERR_RUNTIME, "Attempting to broadcast a dimension of length %lld at -%d! Mismatching "
+                              "argument at index %d had torch.Size(%s); but expected shape should be broadcastable to %s",
+                              (long long)s, i, arg, b1, b2);
+            }
+        }
+        arg++;
+    }
+    return tl_err(TL_ERR_INDEX, "shape mismatch: indexing tensors could not be broadcast together");
+}
+
 static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *idx, int n, int flags)
 {
     memset(p, 0, sizeof(*p));
@@ -335,6 +365,7 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
             int nn;
             if (tl_broadcast_shapes(B, nb, idx[k]->sizes, idx[k]->ndim, nbs, &nn) < 0) {
                 tl_err_clear();
+                if (t->device.type == TL_DEV_META) return meta_broadcast_error(idx, n);
                 return tl_err(TL_ERR_INDEX, "shape mismatch: indexing tensors could not be broadcast together with shapes %s, %s",
                               tl_shape_str(B, nb, b1, sizeof b1), tl_shape_str(idx[k]->sizes, idx[k]->ndim, b2, sizeof b2));
             }
@@ -350,7 +381,7 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
     if (tl_tensor_empty(&p->off, nb, B, TL_INT64, t->device, count == 0) < 0) return -1;
     int isz = tl_itemsize(t);
     int done = 0;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n && t->device.type != TL_DEV_META; k++) { /* meta: no offsets, geometry only */
         if (!idx[k]) continue;
         idx_ctx c = {0};
         c.stride = t->strides[k] * isz;
@@ -395,7 +426,7 @@ int tl_index(tl_tensor *out, const tl_tensor *t, const tl_tensor *const *indices
     adv_plan p;
     if (adv_prepare(&p, t, indices, n, flags) < 0) return -1;
     int rc = tl_tensor_empty(out, p.ndim, p.shape, (tl_dtype)t->dtype, t->device, false);
-    if (rc == 0 && tl_numel(out) > 0) {
+    if (rc == 0 && tl_numel(out) > 0 && t->device.type != TL_DEV_META) {
         tl_tensor src = tl_tensor_geom(t, p.ndim, p.shape, p.src_strides);
         tl_tensor off = tl_tensor_geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {out, &src, &off};
@@ -456,7 +487,7 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
     int rc = prepare_values(&v, t, values, fill, p.shape, p.ndim);
     int64_t numel = 1;
     for (int d = 0; d < p.ndim; d++) numel *= p.shape[d];
-    if (rc == 0 && numel > 0) {
+    if (rc == 0 && numel > 0 && t->device.type != TL_DEV_META) {
         tl_tensor dst = tl_tensor_geom(t, p.ndim, p.shape, p.src_strides);
         tl_tensor off = tl_tensor_geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {&dst, &v, &off};
@@ -515,7 +546,7 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
         tl_tensor_clear(out);
         return -1;
     }
-    if (tl_numel(index) == 0) return 0;
+    if (tl_numel(index) == 0 || out->device.type == TL_DEV_META) return 0; /* meta: shaped and checked */
     tl_tensor ixc = {0};
     if (tl_index_as_i64(&ixc, index) < 0) {
         tl_tensor_clear(out);
@@ -589,6 +620,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     }
     tl_scatter_loop fn = NULL;
     if (op != TL_RED_NONE && !(fn = tl_scatter_loop_for((tl_dtype)t->dtype, op, opname))) return -1;
+    if (t->device.type == TL_DEV_META) return named ? tl_tensor_set_names(t, names) : 0; /* shapes checked */
     tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
@@ -759,6 +791,10 @@ int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_te
     } else {
         rc = tl_tensor_empty(out, t->ndim, osz, (tl_dtype)t->dtype, t->device, false);
     }
+    if (rc < 0 || out->device.type == TL_DEV_META) { /* meta: shaped, no values */
+        tl_tensor_clear(&ix);
+        return rc;
+    }
     idx_ctx c = {0};
     c.flags = TL_IDX_MSG_SELF;
     if (rc == 0 && L > 0 && tl_numel(t) == 0 && first_bad((const int64_t *)tl_data(&ix), L, st.sizes[d], false) >= 0)
@@ -862,6 +898,7 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
     if (tl_check_unnamed(t, "take") < 0) return -1;
     if (index->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "take(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
+    if (t->device.type == TL_DEV_META) return tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
     if (tl_is_contiguous(t)) {
         /* t is one run of numel elements: validate (wrapping) once, then the element gather */
         tl_tensor ix = {0};
@@ -918,6 +955,7 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
     if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
     if (tl_numel(index) > 0 && tl_numel(t) == 0)
         return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
+    if (t->device.type == TL_DEV_META) return 0; /* meta: checked, nothing to write */
     tl_tensor off = {0}, src = {0};
     if (linear_offsets(&off, t, index) < 0) return -1;
     int rc = tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS);

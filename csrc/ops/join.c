@@ -185,7 +185,7 @@ int tl_tril_(tl_tensor *t, int64_t k, bool upper)
     int64_t R = t->sizes[nd - 2], C = t->sizes[nd - 1], rs = t->strides[nd - 2] * isz, cs = t->strides[nd - 1] * isz;
     int64_t batch = 1;
     for (int i = 0; i < nd - 2; i++) batch *= t->sizes[i];
-    if (batch == 0 || R == 0 || C == 0) return 0;
+    if (batch == 0 || R == 0 || C == 0 || t->device.type == TL_DEV_META) return 0;
     int64_t idx[TL_MAX_DIMS] = {0};
     char *base = tl_data(t);
     for (int64_t b = 0; b < batch; b++) {
@@ -246,6 +246,10 @@ int tl_repeat_interleave_index(tl_tensor *out, const tl_tensor *repeats, int64_t
     if (repeats->ndim != 1) return tl_err(TL_ERR_RUNTIME, "repeat_interleave only accept 1D vector as repeat");
     if (repeats->dtype != TL_INT64 && repeats->dtype != TL_INT32)
         return tl_err(TL_ERR_RUNTIME, "repeats has to be Long or Int tensor");
+    if (repeats->device.type == TL_DEV_META) { /* the total is in the data: only output_size gives it */
+        if (output_size < 0) return tl_err(TL_ERR_RUNTIME, "cannot repeat_interleave a meta tensor without output_size");
+        return tl_tensor_empty(out, 1, &output_size, TL_INT64, repeats->device, false);
+    }
     tl_tensor r = {0};
     if (tl_index_as_i64(&r, repeats) < 0) return -1;
     const int64_t *rp = (const int64_t *)tl_data(&r);

@@ -100,8 +100,11 @@ static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 static int64_t rows(const tl_tensor *a) { return a->sizes[a->ndim - 2]; }
 static int64_t cols(const tl_tensor *a) { return a->sizes[a->ndim - 1]; }
 
+/* The matrices (tail 2) or vectors (tail 1) in a's batch: none for a meta tensor, so every
+ * op shapes its outputs (on a's device, by alloc_out) and runs no LAPACK call. */
 static int64_t batch_count(const tl_tensor *a, int tail)
 {
+    if (a->device.type == TL_DEV_META) return 0;
     int64_t b = 1;
     for (int i = 0; i < a->ndim - tail; i++) b *= a->sizes[i];
     return b;
@@ -142,7 +145,7 @@ static int alloc_out(tl_tensor *out, const tl_tensor *like, int nb, int ntail, i
     int64_t acc = max1(inner);
     for (int i = nb - 1; i >= 0; i--) st[i] = acc, acc *= max1(sz[i]);
     if (tl_tensor_empty_strided(out, nb + ntail, sz, st, dt, like->device) < 0) return -1;
-    if (zero) memset(tl_data(out), 0, (size_t)(tl_numel(out) * tl_itemsize(out)));
+    if (zero && out->device.type == TL_DEV_CPU) memset(tl_data(out), 0, (size_t)(tl_numel(out) * tl_itemsize(out)));
     return 0;
 }
 

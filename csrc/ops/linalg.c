@@ -252,11 +252,29 @@ static int check_inputs(const tl_tensor *a, const tl_tensor *b)
     return tl_device_expect(a->device, b->device);
 }
 
+/* mm and matmul with a matrix b: as torch's meta kernel, a meta a takes a CPU b (the result
+ * is meta, b's data is never read; a 0-d b gets mm's shape error); otherwise one device. */
+static int check_inputs_mm(const tl_tensor *a, const tl_tensor *b)
+{
+    if (a->device.type == TL_DEV_META && (b->ndim == 2 || b->ndim == 0) && b->device.type == TL_DEV_CPU)
+        return check_cpu_strided(a) < 0 || check_cpu_strided(b) < 0 ? -1 : 0;
+    return check_inputs(a, b);
+}
+
+/* The added input of addmm/addmv/baddbmm/addr: on the products' device (a 0-d CPU tensor goes
+ * with any, as in torch's element-wise ops). */
+static int check_added(const tl_tensor *input, const tl_tensor *like)
+{
+    if (check_cpu_strided(input) < 0) return -1;
+    if (input->device.type == TL_DEV_CPU && input->ndim == 0) return 0;
+    return tl_device_expect(like->device, input->device);
+}
+
 /* ---- ops ---- */
 
 int tl_mm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 {
-    if (check_inputs(a, b) < 0) return -1;
+    if (check_inputs_mm(a, b) < 0) return -1;
     if (a->ndim != 2) return tl_err(TL_ERR_RUNTIME, "self must be a matrix");
     if (b->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat2 must be a matrix");
     if (a->sizes[1] != b->sizes[0])
@@ -367,7 +385,7 @@ int tl_vdot(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 
 int tl_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
 {
-    if (check_inputs(a, b) < 0) return -1;
+    if (check_inputs_mm(a, b) < 0) return -1;
     int da = a->ndim, db = b->ndim;
     if (da == 0 || db == 0)
         return tl_err(TL_ERR_RUNTIME, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db);
@@ -459,7 +477,7 @@ static int addr_scalar_check(tl_scalar s, tl_dtype dt, const char *name)
 static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v1, const tl_tensor *v2, tl_scalar beta,
                       tl_scalar alpha, const char *op)
 {
-    if (check_inputs(v1, v2) < 0 || (input && check_cpu_strided(input) < 0)) return -1;
+    if (check_inputs(v1, v2) < 0 || (input && check_added(input, v1) < 0)) return -1;
     if (v1->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec1, but got %d-D", op, v1->ndim);
     if (v2->ndim != 1) return tl_err(TL_ERR_RUNTIME, "%s: Expected 1-D argument vec2, but got %d-D", op, v2->ndim);
     tl_dtype dt = promote2((tl_dtype)v1->dtype, (tl_dtype)v2->dtype);
@@ -524,7 +542,7 @@ int tl_addr(tl_tensor *out, const tl_tensor *input, const tl_tensor *v1, const t
 int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const tl_tensor *m2, tl_scalar beta,
              tl_scalar alpha)
 {
-    if (check_inputs(m1, m2) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (check_inputs(m1, m2) < 0 || check_added(input, m1) < 0) return -1;
     if (m1->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat1 must be a matrix, got %d-D tensor", m1->ndim);
     if (m2->ndim != 2) return tl_err(TL_ERR_RUNTIME, "mat2 must be a matrix, got %d-D tensor", m2->ndim);
     if (m1->sizes[1] != m2->sizes[0])
@@ -548,7 +566,7 @@ int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const 
 int tl_addmv(tl_tensor *out, const tl_tensor *input, const tl_tensor *mat, const tl_tensor *vec, tl_scalar beta,
              tl_scalar alpha)
 {
-    if (check_inputs(mat, vec) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (check_inputs(mat, vec) < 0 || check_added(input, mat) < 0) return -1;
     if (mat->ndim != 2 || vec->ndim != 1 || input->ndim > 1)
         return tl_err(TL_ERR_RUNTIME, "vector + matrix @ vector expected, got %d, %d, %d", input->ndim, mat->ndim,
                       vec->ndim);
@@ -573,7 +591,7 @@ int tl_addmv(tl_tensor *out, const tl_tensor *input, const tl_tensor *mat, const
 
 static int check_batched(const tl_tensor *input, const tl_tensor *b1, const tl_tensor *b2, const char *op)
 {
-    if (check_inputs(b1, b2) < 0 || check_cpu_strided(input) < 0) return -1;
+    if (check_inputs(b1, b2) < 0 || check_added(input, b1) < 0) return -1;
     if (b1->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch1 must be a 3D tensor");
     if (b2->ndim != 3) return tl_err(TL_ERR_RUNTIME, "batch2 must be a 3D tensor");
     return 0;

@@ -104,6 +104,12 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
     tl_dtype bt = minmax ? (tl_dtype_is_float(xd) ? TL_FLOAT64 : TL_INT64) : tl_rplan_buffer_dtype(in);
     if (bt == TL_UINT64) bt = TL_INT64; /* wrapping sums and products: the same bits */
     tl_dtype ad = bt == TL_INT64 ? TL_INT64 : bt == TL_COMPLEX64 || bt == TL_COMPLEX128 ? TL_COMPLEX128 : TL_FLOAT64;
+    if (x->device.type == TL_DEV_META) { /* meta: the result's geometry (contiguous, x's names) */
+        int rc = tl_tensor_empty(out, x->ndim, x->sizes, rd, x->device, false);
+        if (rc == 0 && minmax) rc = tl_tensor_empty(indices, x->ndim, x->sizes, TL_INT64, x->device, false);
+        for (int k = 0; k < (minmax ? 2 : 1) && rc == 0; k++) rc = tl_tensor_copy_names(k ? indices : out, x);
+        return rc;
+    }
     uint64_t mask = x->ndim ? (uint64_t)1 << d : 1;
     tl_tensor cast = {0}, res = {0}, ri = {0};
     const tl_tensor *src = x;

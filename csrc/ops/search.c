@@ -155,6 +155,8 @@ int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *va
     if (tl_promote_types(sd, vd, &ct) < 0) return -1;
     if (tl_dtype_is_complex(ct) || tl_dtype_is_shell(ct))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)ct, "searchsorted_out_cpu");
+    if (values->device.type == TL_DEV_META) /* meta (the gate keeps the operands on one device) */
+        return tl_tensor_empty(out, values->ndim, values->sizes, out_int32 ? TL_INT32 : TL_INT64, values->device, false);
     tl_tensor cs = {0}, cv = {0};
     if (sd != ct || vd != ct) {
         const tl_tensor *src = sd != ct ? sorted : values;
@@ -231,6 +233,7 @@ int tl_histc(tl_tensor *out, const tl_tensor *x, int64_t bins, double lo, double
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "histogram_cpu");
     if (bins <= 0) return tl_err(TL_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
     if (hi < lo) return tl_err(TL_ERR_RUNTIME, "torch.histc: max must be larger than min");
+    if (x->device.type == TL_DEV_META) return tl_tensor_empty(out, 1, &bins, dt, x->device, false); /* meta: bins */
     tl_rplan p;
     if (tl_rplan_init(&p, x, all_mask(x), TL_FLOAT64, true) < 0) return -1;
     const double *v = (const double *)tl_rplan_row(&p, 0);

@@ -138,11 +138,26 @@ static int prepare(tl_ew_dest *dst, PyObject *out, PyObject *self_inplace, Tenso
     return 0;
 }
 
+/* torch's in-place add_/sub_/mul_/div_/floor_divide_/logical_and_ of a meta self take a CPU
+ * operand of any shape (its meta kernels never look at the data; other in-place ops refuse it):
+ * the operand is replaced by a meta stand-in of the same geometry, so the iterator checks
+ * broadcasting and dtypes as for meta operands and runs no loop. */
+static bool meta_takes_cpu(tl_bop op)
+{
+    return op == TL_BOP_add || op == TL_BOP_add_alpha || op == TL_BOP_sub || op == TL_BOP_mul || op == TL_BOP_div ||
+           op == TL_BOP_div_floor || op == TL_BOP_logical_and;
+}
+
+static PyObject *do_binary_meta_self(tl_bop op, tl_ew_arg a, tl_ew_arg b, PyObject *self, const tl_ew_params *prm);
+
 static PyObject *do_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, PyObject *out, PyObject *self_inplace,
                            const tl_ew_params *prm)
 {
     tl_ew_dest dst;
     TensorObject *res;
+    if (self_inplace && TL_TENSOR(self_inplace)->device.type == TL_DEV_META && b.t && b.t->device.type == TL_DEV_CPU &&
+        b.t->ndim > 0 && meta_takes_cpu(op))
+        return do_binary_meta_self(op, a, b, self_inplace, prm);
     if (prepare(&dst, out, self_inplace, &res) < 0) return NULL;
     const tl_tensor *ts[2] = {a.t, b.t};
     tl_nogil g = {0};
@@ -151,6 +166,18 @@ static PyObject *do_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, PyObject *out, P
     int rc = tl_ew_binary(op, a, b, &dst, prm);
     tl_nogil_end(&g);
     return finish(rc, res, out && out != Py_None ? out : self_inplace, &dst);
+}
+
+static PyObject *do_binary_meta_self(tl_bop op, tl_ew_arg a, tl_ew_arg b, PyObject *self, const tl_ew_params *prm)
+{
+    tl_tensor stand_in = {0};
+    if (tl_tensor_empty_strided(&stand_in, b.t->ndim, b.t->sizes, b.t->strides, (tl_dtype)b.t->dtype,
+                                TL_TENSOR(self)->device) < 0)
+        return tl_raise();
+    b.t = &stand_in;
+    PyObject *r = do_binary(op, a, b, NULL, self, prm);
+    tl_tensor_clear(&stand_in);
+    return r;
 }
 
 static PyObject *do_unary(tl_uop op, const tl_tensor *x, PyObject *out, PyObject *self_inplace, const tl_ew_params *prm)

@@ -174,18 +174,35 @@ static PyObject *f_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t 
     return (PyObject *)r;
 }
 
-/* _arange(start, end, step, dtype) -> 1-D tensor (dtype already resolved by Python). */
+/* The device of the filled factories (_arange, _linspace, _eye): the CPU (None) or meta, where
+ * the fill functions only shape the result. */
+static int host_or_meta(PyObject *o, tl_device *d)
+{
+    *d = (tl_device){TL_DEV_CPU, -1};
+    if (o == Py_None) return 0;
+    if (tl_conv_device(o, d) < 0) return -1;
+    if (d->type == TL_DEV_CPU) d->index = -1;
+    else if (d->type != TL_DEV_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "tensorlib: this factory is not implemented for this device yet");
+        return -1;
+    }
+    return 0;
+}
+
+/* _arange(start, end, step, dtype[, device]) -> 1-D tensor (dtype already resolved by Python). */
 static PyObject *f_arange(PyObject *m, PyObject *args)
 {
-    PyObject *s, *e, *st, *dt;
+    PyObject *s, *e, *st, *dt, *dv = Py_None;
     tl_scalar a, b, c;
     tl_dtype dtype;
+    tl_device dev;
     int64_t n;
-    if (!PyArg_ParseTuple(args, "OOOO", &s, &e, &st, &dt)) return NULL;
-    if (tl_conv_scalar(s, &a) < 0 || tl_conv_scalar(e, &b) < 0 || tl_conv_scalar(st, &c) < 0 || tl_conv_dtype(dt, &dtype) < 0)
+    if (!PyArg_ParseTuple(args, "OOOO|O", &s, &e, &st, &dt, &dv)) return NULL;
+    if (tl_conv_scalar(s, &a) < 0 || tl_conv_scalar(e, &b) < 0 || tl_conv_scalar(st, &c) < 0 || tl_conv_dtype(dt, &dtype) < 0 ||
+        host_or_meta(dv, &dev) < 0)
         return NULL;
     if (tl_arange_numel(a, b, c, dtype, &n) < 0) return tl_raise();
-    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 1, &n, dtype, (tl_device){TL_DEV_CPU, -1}, false));
+    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 1, &n, dtype, dev, false));
     if (tl_arange_fill(&r->t, a, c) < 0) { Py_DECREF(r); return tl_raise(); }
     return (PyObject *)r;
 }
@@ -193,19 +210,22 @@ static PyObject *f_arange(PyObject *m, PyObject *args)
 /* _linspace(start, end, steps, dtype, base) -> 1-D tensor; base 0 means linspace. */
 static PyObject *f_linspace(PyObject *m, PyObject *args)
 {
-    PyObject *s, *e, *dt;
+    PyObject *s, *e, *dt, *dv = Py_None;
     long long steps;
     double base;
     tl_scalar a, b;
     tl_dtype dtype;
-    if (!PyArg_ParseTuple(args, "OOLOd", &s, &e, &steps, &dt, &base)) return NULL;
-    if (tl_conv_scalar(s, &a) < 0 || tl_conv_scalar(e, &b) < 0 || tl_conv_dtype(dt, &dtype) < 0) return NULL;
+    tl_device dev;
+    if (!PyArg_ParseTuple(args, "OOLOd|O", &s, &e, &steps, &dt, &base, &dv)) return NULL;
+    if (tl_conv_scalar(s, &a) < 0 || tl_conv_scalar(e, &b) < 0 || tl_conv_dtype(dt, &dtype) < 0 ||
+        host_or_meta(dv, &dev) < 0)
+        return NULL;
     if (steps < 0) {
         PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
         return NULL;
     }
     int64_t n = steps;
-    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 1, &n, dtype, (tl_device){TL_DEV_CPU, -1}, false));
+    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 1, &n, dtype, dev, false));
     if (tl_linspace_fill(&r->t, a, b, base) < 0) { Py_DECREF(r); return tl_raise(); }
     return (PyObject *)r;
 }
@@ -213,15 +233,17 @@ static PyObject *f_linspace(PyObject *m, PyObject *args)
 static PyObject *f_eye(PyObject *m, PyObject *args)
 {
     long long n, k;
-    PyObject *dt;
+    PyObject *dt, *dv = Py_None;
     tl_dtype dtype;
-    if (!PyArg_ParseTuple(args, "LLO", &n, &k, &dt) || tl_conv_dtype(dt, &dtype) < 0) return NULL;
+    tl_device dev;
+    if (!PyArg_ParseTuple(args, "LLO|O", &n, &k, &dt, &dv) || tl_conv_dtype(dt, &dtype) < 0 || host_or_meta(dv, &dev) < 0)
+        return NULL;
     if (n < 0 || k < 0) {
         PyErr_Format(PyExc_RuntimeError, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m", n < 0 ? n : k);
         return NULL;
     }
     int64_t sz[2] = {n, k};
-    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 2, sz, dtype, (tl_device){TL_DEV_CPU, -1}, false));
+    TL_NEW_TENSOR(r, tl_tensor_empty(&r->t, 2, sz, dtype, dev, false));
     if (tl_eye_fill(&r->t) < 0) { Py_DECREF(r); return tl_raise(); }
     return (PyObject *)r;
 }

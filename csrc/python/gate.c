@@ -91,6 +91,90 @@ static const char *const device_ops[] = {
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
     NULL};
 
+/* Primitives with a meta path that shapes and checks, then skips the data (devices: the rules
+ * below). They read host memory directly otherwise, so they take meta tensors only: a CUDA
+ * tensor is refused as for an op without a device path. */
+static const char *const meta_ops[] = {
+    "_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take", "_put_", "_masked_scatter_",
+    "_fft_c2c_rows", "_fft_r2c_rows",
+    "_lapack_getrf", "_lapack_getrs", "_lapack_perm", "_lapack_potrf", "_lapack_geqrf", "_lapack_orgqr",
+    "_lapack_syevd", "_lapack_gesdd", "_lapack_geev", "_lapack_trsm", "_tril_", "_cross", "_repeat_interleave_index",
+    "_scan", "_searchsorted", "_histc",
+    NULL};
+
+/* Device rules of the primitives above, which take several tensors and read the data of
+ * all of them on the host: SAME_DEVICE ops (LAPACK, FFT, tril, cross, searchsorted) want every tensor on
+ * the first one's device (a 0-d CPU tensor goes with any); SELF_DEVICE ops (indexing,
+ * gather/scatter) make their result on self's device, and a meta self takes CPU indices or
+ * values as torch's meta kernels do (nothing is read), while a CPU self refuses meta ones
+ * (torch would hand back an unfilled CPU tensor). Checked only once a device tensor was
+ * found, so the CPU path pays nothing. */
+enum { DEV_ANY, DEV_SAME, DEV_SELF };
+static const char *const self_device_ops[] = {"_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take",
+                                              "_put_", "_masked_scatter_", NULL};
+
+static int device_rule(const char *name)
+{
+    for (int i = 0; self_device_ops[i]; i++)
+        if (!strcmp(self_device_ops[i], name)) return DEV_SELF;
+    if (!strncmp(name, "_lapack_", 8) || !strncmp(name, "_fft_", 5) || !strcmp(name, "_tril_") || !strcmp(name, "_cross") ||
+        !strcmp(name, "_searchsorted"))
+        return DEV_SAME;
+    return DEV_ANY;
+}
+
+/* Visits the tensors among args (and in list/tuple args) in order; stops at a nonzero return. */
+static int check_devices(int rule, PyObject *const *args, Py_ssize_t n)
+{
+    const tl_tensor *first = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = args[i];
+        PyObject *const *items = &args[i];
+        Py_ssize_t m = 1;
+        if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+            m = PySequence_Fast_GET_SIZE(o);
+            items = PySequence_Fast_ITEMS(o);
+        }
+        for (Py_ssize_t j = 0; j < m; j++) {
+            if (!tl_is_tensor(items[j])) continue;
+            const tl_tensor *t = TL_TENSOR(items[j]);
+            if (!first) {
+                first = t;
+                continue;
+            }
+            if (tl_device_eq(t->device, first->device) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
+            if (rule == DEV_SELF && first->device.type == TL_DEV_META && t->device.type == TL_DEV_CPU) continue;
+            if (tl_device_expect(first->device, t->device) < 0) {
+                tl_raise();
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The torch op named in the meta refusal of a primitive: the table's, else the name without
+ * its leading underscore. */
+static const char *meta_name(const char *op)
+{
+    static const char *const names[][2] = {{"_unique", "_unique2"}, {"_lapack_gels", "linalg_lstsq.out"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(names[i][0], op)) return names[i][1];
+    return op[0] == '_' ? op + 1 : op;
+}
+
+/* Ops whose meta answer is torch's refusal with its own text: the result's shape would
+ * depend on the data. */
+static const char *meta_refusal(const char *op)
+{
+    if (!strcmp(op, "_nonzero"))
+        return "The register_meta function for torch.nonzero() raises unimplemented by default, as a correct "
+               "data-independent implementation does not exist. This implementation returns a fake value, assuming "
+               "all elements of the tensor are non-zero. To enable this registration, please set "
+               "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.";
+    return NULL;
+}
+
 static bool in_table(const PyMethodDef *d, const PyMethodDef *table)
 {
     for (; table->ml_name; table++)
@@ -98,12 +182,17 @@ static bool in_table(const PyMethodDef *d, const PyMethodDef *table)
     return false;
 }
 
+static bool in_list(const char *const *list, const char *name)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], name)) return true;
+    return false;
+}
+
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    for (int i = 0; device_ops[i]; i++)
-        if (!strcmp(device_ops[i], d->ml_name)) return true;
-    return false;
+    return in_list(device_ops, d->ml_name) || in_list(meta_ops, d->ml_name);
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -111,7 +200,9 @@ static PyObject *refuse_device(const char *op, PyObject *t)
 {
     tl_device dev = TL_TENSOR(t)->device;
     if (dev.type == TL_DEV_META) {
-        tl_meta_refuse(op[0] == '_' ? op + 1 : op);
+        const char *msg = meta_refusal(op);
+        if (msg) return PyErr_Format(PyExc_NotImplementedError, "%s", msg);
+        tl_meta_refuse(meta_name(op));
         return tl_raise();
     }
     return PyErr_Format(PyExc_NotImplementedError,
@@ -194,6 +285,8 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyMethodDef *def;
     bool device_ok; /* device_ok(def) */
+    char devrule;   /* device_rule(name) */
+    bool meta_only; /* in meta_ops: device tensors other than meta are refused */
     bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
@@ -246,7 +339,9 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *sp = g->primitive ? first_device(args, n + nkw) : first_special(args, n + nkw);
     if (sp && (!tl_is_tensor(sp) || is_sparse(sp))) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
-    if (sp && !g->device_ok) return refuse_device(g->def->ml_name, sp);
+    if (sp && (!g->device_ok || (g->meta_only && TL_TENSOR(sp)->device.type != TL_DEV_META)))
+        return refuse_device(g->def->ml_name, sp);
+    if (sp && g->devrule && check_devices(g->devrule, args, n + nkw) < 0) return NULL;
     const char *op = g->def->ml_name;
     if (g->module) return note_views(call_def(g->def, g->module, args, n, kwnames), op, args, n + nkw);
     if (n < 1 || !tl_is_tensor(args[0]))
@@ -340,6 +435,8 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->vectorcall = gate_vectorcall;
     g->def = def;
     g->device_ok = !primitive && device_ok(def);
+    g->devrule = (char)device_rule(def->ml_name);
+    g->meta_only = in_list(meta_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
@@ -502,6 +599,15 @@ static PyObject *m_set_sparse_handlers(PyObject *m, PyObject *d)
     Py_RETURN_NONE;
 }
 
+/* _meta_refuse(op): raises torch's NotImplementedError for an op without a meta kernel (for
+ * the Python compositions whose torch op has none although their primitives have a meta path). */
+static PyObject *m_meta_refuse(PyObject *m, PyObject *op)
+{
+    if (!PyUnicode_Check(op)) return PyErr_Format(PyExc_TypeError, "_meta_refuse expects a str");
+    tl_meta_refuse(PyUnicode_AsUTF8(op));
+    return tl_raise();
+}
+
 /* _add_docstr(fn, doc): stores doc into the PyMethodDef of a C function or method (a gated one,
  * a builtin_function_or_method or a method_descriptor), a C property (getset descriptor), an
  * operator slot wrapper or a C class, as torch's _add_docstr does. The str is
@@ -559,6 +665,7 @@ static PyObject *m_add_docstr(PyObject *m, PyObject *const *a, Py_ssize_t n)
 
 PyMethodDef tl_module_methods_gate[] = {
     {"_set_sparse_handlers", m_set_sparse_handlers, METH_O, "Registers the sparse implementations by op name."},
+    {"_meta_refuse", m_meta_refuse, METH_O, "_meta_refuse(op): raises torch's refusal of an op without a meta kernel."},
     {"_add_docstr", (PyCFunction)(void (*)(void))m_add_docstr, METH_FASTCALL, "_add_docstr(fn, doc): sets a C function's docstring."},
     {NULL},
 };

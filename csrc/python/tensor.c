@@ -282,7 +282,8 @@ static PyObject *m_to(FASTARGS)
     }
     if (tl_conv_dtype(a[4], &dt) < 0 || tl_conv_device(a[5], &dev) < 0 || tl_conv_memfmt(a[8], &fmt) < 0) return NULL;
     if (copy_obj && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
-    if (dev.type != TL_DEV_CPU || SELF->device.type != TL_DEV_CPU) {  /* a copy by a device backend */
+    bool meta_to_meta = dev.type == TL_DEV_META && SELF->device.type == TL_DEV_META; /* a CPU-like clone, no loop */
+    if (!meta_to_meta && (dev.type != TL_DEV_CPU || SELF->device.type != TL_DEV_CPU)) { /* a copy by a device backend */
         if (tl_py_device_ready(&dev) < 0) return NULL;
         if (tl_device_eq(dev, SELF->device) && !copy && dt == SELF->dtype) {
             Py_INCREF(self);
