@@ -13,6 +13,15 @@ def _floating(dtype):
     return _C.float32
 
 
+def _check_tensors(op, **args):
+    """torch's argument TypeError for a non-tensor operand (None allowed for the optional ones
+    after the first), before any of it is read."""
+    for pos, (name, x) in enumerate(args.items(), 1):
+        if not isinstance(x, _C.TensorBase) and (pos == 1 or x is not None):
+            where = f" (position {pos})" if pos == 1 else ""
+            raise TypeError(f"{op}(): argument '{name}'{where} must be Tensor, not {type(x).__name__}")
+
+
 def _is_sparse(a):
     return a.layout != _C.strided
 
@@ -91,6 +100,7 @@ def svd_lowrank(A, q=6, niter=2, M=None):
         >>> round(S[0].item(), 4), U.shape, V.shape
         (6.7082, tensorlib.Size([5, 2]), tensorlib.Size([3, 2]))
     """
+    _check_tensors("svd_lowrank", A=A, M=M)
     return _svd_lowrank(A, q, niter, M)
 
 
@@ -113,6 +123,7 @@ def pca_lowrank(A, q=None, center=True, niter=2):
         >>> round(S[0].item(), 4), [round(v, 4) for v in V.abs().flatten().tolist()]
         (2.8284, [1.0, 0.0])
     """
+    _check_tensors("pca_lowrank", A=A)
     m, n = A.shape[-2:]
     if q is None:
         q = min(6, m, n)
@@ -222,6 +233,7 @@ def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, lar
         ([12.0, 11.0], tensorlib.Size([12, 2]))
     """
     from ._random import randn
+    _check_tensors("lobpcg", A=A, B=B, X=X, iK=iK)
     if A.shape[-2] != A.shape[-1]:
         raise AssertionError(f"A must be square, got shape {A.shape}")
     if B is not None and A.shape != B.shape:
