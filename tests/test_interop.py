@@ -124,7 +124,16 @@ def test_frombuffer_bytes_is_read_only():
 
 
 FORMATS = {"bool": "?", "uint8": "B", "int8": "b", "int16": "h", "int32": "i", "float16": "e", "float32": "f",
-           "float64": "d", "complex64": "Zf", "complex128": "Zd", "uint16": "H", "uint32": "I"}
+           "float64": "d", "complex64": "Zf", "complex128": "Zd", "uint16": "H", "uint32": "I",
+           "int64": np.dtype(np.int64).char, "uint64": np.dtype(np.uint64).char}
+
+
+@pytest.mark.parametrize("name", ["int64", "uint64"])
+def test_64_bit_integers_export_as_numpys_int64(name):
+    # the buffer format is the C type NumPy names int64 ('l' on LP64), not 'q' (np.longlong)
+    a = np.asarray(tl.tensor([1, 2], dtype=getattr(tl, name)))
+    assert a.dtype.type is getattr(np, name) and isinstance(a[0], getattr(np, name))
+    assert memoryview(tl.tensor([1, 2], dtype=getattr(tl, name))).format == np.dtype(getattr(np, name)).char
 
 
 @pytest.mark.parametrize("name", NUMPY_DTYPE_NAMES)

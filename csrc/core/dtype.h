@@ -20,16 +20,26 @@
 
 typedef struct { uint16_t re, im; } tl_complex32; /* two float16 bit patterns */
 
+/* Buffer-protocol format of the 64-bit integers: the C type NumPy calls int64 on this
+ * platform ('l' where long is 64 bits), so np.asarray(t) gives np.int64, not np.longlong. */
+#if defined(__LP64__)
+#define TL_FMT_I64 "l"
+#define TL_FMT_U64 "L"
+#else
+#define TL_FMT_I64 "q"
+#define TL_FMT_U64 "Q"
+#endif
+
 #define TL_DTYPE_LIST(X)                                                              \
     X(BOOL, bool, uint8_t, 1, TL_KIND_BOOL, 0, 0, "?", "Bool")                        \
     X(UINT8, uint8, uint8_t, 1, TL_KIND_INT, 0, 0, "B", "Byte")                       \
     X(INT8, int8, int8_t, 1, TL_KIND_INT, 1, 0, "b", "Char")                          \
     X(INT16, int16, int16_t, 2, TL_KIND_INT, 1, 0, "h", "Short")                      \
     X(INT32, int32, int32_t, 4, TL_KIND_INT, 1, 0, "i", "Int")                        \
-    X(INT64, int64, int64_t, 8, TL_KIND_INT, 1, 0, "q", "Long")                       \
+    X(INT64, int64, int64_t, 8, TL_KIND_INT, 1, 0, TL_FMT_I64, "Long")                \
     X(UINT16, uint16, uint16_t, 2, TL_KIND_INT, 0, 1, "H", "UInt16")                  \
     X(UINT32, uint32, uint32_t, 4, TL_KIND_INT, 0, 1, "I", "UInt32")                  \
-    X(UINT64, uint64, uint64_t, 8, TL_KIND_INT, 0, 1, "Q", "UInt64")                  \
+    X(UINT64, uint64, uint64_t, 8, TL_KIND_INT, 0, 1, TL_FMT_U64, "UInt64")           \
     X(FLOAT16, float16, uint16_t, 2, TL_KIND_FLOAT, 1, 0, "e", "Half")                \
     X(BFLOAT16, bfloat16, uint16_t, 2, TL_KIND_FLOAT, 1, 0, "", "BFloat16")           \
     X(FLOAT32, float32, float, 4, TL_KIND_FLOAT, 1, 0, "f", "Float")                  \
