@@ -577,6 +577,10 @@ PROPS.update({
                        "None" + _RO, "tl.zeros(2).grad_fn is None"),
     "Tensor.requires_grad": ("Whether autograd records operations on the tensor: always False; setting True "
                              "raises (no autograd).", "bool", "tl.zeros(2).requires_grad"),
+    "Tensor.data": ("The tensor's data as a new tensor sharing its storage (not a view: ``_base`` is None), as "
+                    "``detach()``; assigning a tensor makes this tensor take that one's storage, shape and dtype "
+                    "(torch's ``x.data = y``).", "Tensor",
+                    "x = tl.ones(2)\nx.data.data_ptr() == x.data_ptr()\nx.data = tl.zeros(3, dtype=tl.int64)\nx"),
 })
 NOT_TORCH |= {"Tensor.names"}  # named tensors: torch 2.13 dropped them (the example prints Debian torch 1.13's)
 

@@ -326,6 +326,16 @@ class Tensor(_C.TensorBase):
     swapdims = swapaxes
 
     @property
+    def data(self):
+        """The data as a new tensor sharing the storage (torch's ``x.data``: no autograd here,
+        so the same as ``detach()``)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        self._set_data(value)
+
+    @property
     def H(self):
         """Conjugate transpose of a matrix."""
         if self.dim() not in (0, 2):

@@ -256,7 +256,11 @@ def test_mul_uncoalesced_source_kernel_like_torch(name):
             np.testing.assert_array_equal(rt._indices().numpy(), rl._indices().numpy())
             wt, wl = wide(rt._values()), wide(rl._values())
             np.testing.assert_array_equal(wt, wl)
-            np.testing.assert_array_equal(np.signbit(wt.view(np.float64)), np.signbit(wl.view(np.float64)))
+            # the sign of zero as torch; a NaN's sign bit is whatever the CPU path made (torch's
+            # scalar and AVX-512 kernels differ for float16), so NaNs are left out
+            ft, fl = wt.view(np.float64), wl.view(np.float64)
+            keep = ~np.isnan(ft)
+            np.testing.assert_array_equal(np.signbit(ft[keep]), np.signbit(fl[keep]))
 
 
 def test_mul_accumulates_matches_like_torch():

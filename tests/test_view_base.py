@@ -70,3 +70,15 @@ def test_detach_inplace():
         assert str(ei.value) == str(et.value)
     d = x[1:].detach()  # detach() is not a view for torch either
     assert d._base is None and d.detach_() is d
+
+
+def test_data_property_as_torch():
+    import torch
+    for m in (tl, torch):
+        x = m.ones(2)
+        d = x.data
+        assert d._base is None and not d._is_view() and d.data_ptr() == x.data_ptr()
+        x.data = m.zeros(3, dtype=m.int64)  # takes the other's storage, shape and dtype
+        assert x.shape == (3,) and x.dtype == m.int64 and x.tolist() == [0, 0, 0]
+        with pytest.raises(TypeError, match="Variable data has to be a tensor, but got int"):
+            x.data = 3

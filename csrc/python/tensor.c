@@ -597,17 +597,32 @@ static PyObject *m_set_names(PyObject *self, PyObject *args)
 
 /* set_(source=None, storage_offset=0, size=None, stride=None): make self share
  * source's storage (a tensor) with the given or source's geometry; set_() empties it. */
+/* A tensor whose storage is exported (buffer protocol, NumPy, an op without the GIL) keeps it. */
+static int check_no_exports(const tl_tensor *t, const char *op)
+{
+    if (t->storage->exports <= 0) return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s: cannot change the storage of a tensor while %lld buffer export(s) of it are alive",
+                 op, (long long)t->storage->exports);
+    return -1;
+}
+
+/* x.data = src (torch's set_data): self takes src's storage, geometry, dtype and names. */
+static PyObject *m_set_data(PyObject *self, PyObject *src)
+{
+    if (!tl_is_tensor(src))
+        return PyErr_Format(PyExc_TypeError, "Variable data has to be a tensor, but got %s", Py_TYPE(src)->tp_name);
+    if (check_no_exports(SELF, "data") < 0) return NULL;
+    if (tl_tensor_alias(SELF, TL_TENSOR(src)) < 0) return tl_raise();
+    Py_RETURN_NONE;
+}
+
 static PyObject *m_set_(FASTARGS)
 {
     static const char *const names[] = {"source", "storage_offset", "size", "stride", NULL};
     PyObject *a[4];
     if (tl_parse_args(args, nargs, kwnames, "set_", names, 0, 4, a) < 0) return NULL;
     tl_tensor *t = SELF;
-    if (t->storage->exports > 0) {
-        PyErr_Format(PyExc_RuntimeError, "set_: cannot change the storage of a tensor while %lld buffer export(s) of it are alive",
-                     (long long)t->storage->exports);
-        return NULL;
-    }
+    if (check_no_exports(t, "set_") < 0) return NULL;
     if (t->names) {
         PyErr_SetString(PyExc_RuntimeError, "set_ is not supported with named tensors");
         return NULL;
@@ -1044,6 +1059,7 @@ static PyMethodDef tensor_methods[] = {
     FAST("unfold", m_unfold, "unfold(dimension, size, step): a view of sliding windows."),
     {"_set_names", (PyCFunction)m_set_names, METH_VARARGS, NULL},
     FAST("set_", m_set_, "set_(source=None, storage_offset=0, size=None, stride=None): shares source's storage."),
+    {"_set_data", (PyCFunction)m_set_data, METH_O, "x.data = src: takes src's storage, geometry and dtype."},
     NOARGS("untyped_storage", m_untyped_storage, "The storage's bytes as a 1-D uint8 tensor sharing memory."),
     NOARGS("item", m_item, "The value of a one-element tensor as a Python number."),
     NOARGS("tolist", m_tolist, "Nested lists of Python numbers."),
