@@ -91,36 +91,32 @@ static const char *const device_ops[] = {
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
     NULL};
 
-/* Primitives with a meta path that shapes and checks, then skips the data (devices: the rules
- * below). They read host memory directly otherwise, so they take meta tensors only: a CUDA
- * tensor is refused as for an op without a device path. */
-static const char *const meta_ops[] = {
-    "_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take", "_put_", "_masked_scatter_",
-    "_fft_c2c_rows", "_fft_r2c_rows",
-    "_lapack_getrf", "_lapack_getrs", "_lapack_perm", "_lapack_potrf", "_lapack_geqrf", "_lapack_orgqr",
-    "_lapack_syevd", "_lapack_gesdd", "_lapack_geev", "_lapack_trsm", "_tril_", "_cross", "_repeat_interleave_index",
-    "_scan", "_searchsorted", "_histc",
-    NULL};
-
-/* Device rules of the primitives above, which take several tensors and read the data of
- * all of them on the host: SAME_DEVICE ops (LAPACK, FFT, tril, cross, searchsorted) want every tensor on
- * the first one's device (a 0-d CPU tensor goes with any); SELF_DEVICE ops (indexing,
- * gather/scatter) make their result on self's device, and a meta self takes CPU indices or
- * values as torch's meta kernels do (nothing is read), while a CPU self refuses meta ones
- * (torch would hand back an unfilled CPU tensor). Checked only once a device tensor was
- * found, so the CPU path pays nothing. */
+/* Primitives with a meta path that shapes and checks, then skips the data. They read host
+ * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
+ * an op without a device path. Each has a device rule, since they take several tensors and
+ * read the data of all of them on the host: SAME ops (LAPACK, FFT, tril, cross, searchsorted)
+ * want every tensor on the first one's device (a 0-d CPU tensor goes with any); SELF ops
+ * (indexing, gather/scatter) make their result on self's device, and a meta self takes CPU
+ * indices or values as torch's meta kernels do (nothing is read), while a CPU self refuses
+ * meta ones (torch would hand back an unfilled CPU tensor); ANY ops check nothing more.
+ * Checked only once a device tensor was found, so the CPU path pays nothing. */
 enum { DEV_ANY, DEV_SAME, DEV_SELF };
-static const char *const self_device_ops[] = {"_index", "_index_put_", "_gather", "_scatter_", "_index_select", "_take",
-                                              "_put_", "_masked_scatter_", NULL};
+static const struct { const char *name; char rule; } meta_ops[] = {
+    {"_index", DEV_SELF}, {"_index_put_", DEV_SELF}, {"_gather", DEV_SELF}, {"_scatter_", DEV_SELF},
+    {"_index_select", DEV_SELF}, {"_take", DEV_SELF}, {"_put_", DEV_SELF}, {"_masked_scatter_", DEV_SELF},
+    {"_fft_c2c_rows", DEV_SAME}, {"_fft_r2c_rows", DEV_SAME},
+    {"_lapack_getrf", DEV_SAME}, {"_lapack_getrs", DEV_SAME}, {"_lapack_perm", DEV_SAME}, {"_lapack_potrf", DEV_SAME},
+    {"_lapack_geqrf", DEV_SAME}, {"_lapack_orgqr", DEV_SAME}, {"_lapack_syevd", DEV_SAME}, {"_lapack_gesdd", DEV_SAME},
+    {"_lapack_geev", DEV_SAME}, {"_lapack_trsm", DEV_SAME}, {"_tril_", DEV_SAME}, {"_cross", DEV_SAME},
+    {"_searchsorted", DEV_SAME}, {"_repeat_interleave_index", DEV_ANY}, {"_scan", DEV_ANY}, {"_histc", DEV_ANY},
+    {NULL, DEV_ANY}};
 
-static int device_rule(const char *name)
+/* The entry of meta_ops for name, or -1. */
+static int meta_op(const char *name)
 {
-    for (int i = 0; self_device_ops[i]; i++)
-        if (!strcmp(self_device_ops[i], name)) return DEV_SELF;
-    if (!strncmp(name, "_lapack_", 8) || !strncmp(name, "_fft_", 5) || !strcmp(name, "_tril_") || !strcmp(name, "_cross") ||
-        !strcmp(name, "_searchsorted"))
-        return DEV_SAME;
-    return DEV_ANY;
+    for (int i = 0; meta_ops[i].name; i++)
+        if (!strcmp(meta_ops[i].name, name)) return i;
+    return -1;
 }
 
 /* Visits the tensors among args (and in list/tuple args) in order; stops at a nonzero return. */
@@ -192,7 +188,7 @@ static bool in_list(const char *const *list, const char *name)
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    return in_list(device_ops, d->ml_name) || in_list(meta_ops, d->ml_name);
+    return in_list(device_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -285,7 +281,7 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyMethodDef *def;
     bool device_ok; /* device_ok(def) */
-    char devrule;   /* device_rule(name) */
+    char devrule;   /* the meta_ops entry's device rule (DEV_ANY for other ops) */
     bool meta_only; /* in meta_ops: device tensors other than meta are refused */
     bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
@@ -435,8 +431,9 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->vectorcall = gate_vectorcall;
     g->def = def;
     g->device_ok = !primitive && device_ok(def);
-    g->devrule = (char)device_rule(def->ml_name);
-    g->meta_only = in_list(meta_ops, def->ml_name);
+    int k = meta_op(def->ml_name);
+    g->devrule = k >= 0 ? meta_ops[k].rule : DEV_ANY;
+    g->meta_only = k >= 0;
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
