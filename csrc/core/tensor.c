@@ -112,10 +112,18 @@ int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype
     /* the shape is checked once, its contiguous strides made once, and the storage sized for
      * exactly them: the fresh geometry needs no second check (tl_tensor_init's) */
     size_t nbytes;
-    int64_t cs[TL_MAX_DIMS];
+    int64_t cs[TL_MAX_DIMS], numel = 1, bytes;
     if (tl_backend_check(device) < 0 || tl_check_shape(sizes, ndim) < 0) return -1;
     tl_contiguous_strides(sizes, ndim, cs);
-    if (storage_bytes(ndim, sizes, cs, dtype, &nbytes) < 0) return -1;
+    for (int i = 0; i < ndim; i++) numel *= sizes[i]; /* tl_check_shape bounded it */
+    if (numel == 0 || __builtin_mul_overflow(numel, (int64_t)tl_dtype_itemsize(dtype), &bytes) ||
+        bytes > (int64_t)1 << 48) {
+        /* the full check: an empty shape's strides can still overflow (zero-length dims count
+         * as 1), and its messages */
+        if (storage_bytes(ndim, sizes, cs, dtype, &nbytes) < 0) return -1;
+    } else {
+        nbytes = (size_t)bytes; /* contiguous, non-empty: every span is below numel */
+    }
     tl_storage *s = tl_storage_new(nbytes, device, zero);
     if (!s) return -1;
     if (tl_tensor_set_ndim(t, ndim) < 0) { /* ndim <= TL_MAX_DIMS: only out of memory */

@@ -282,7 +282,8 @@ static int run(ew_call *c, tl_ew_dest *dst)
 
 /* Whether every operand is a CPU tensor either contiguous in `shape` or 0-d (a scalar, read
  * with stride 0); byte strides of the flat walk into strides[]. */
-static bool flat_operands(const tl_tensor *const *ops, int n, const int64_t *shape, int ndim, int64_t *strides)
+static bool flat_operands(const tl_tensor *const *ops, int n, const int64_t *shape, int ndim, bool fresh_out,
+                          int64_t *strides)
 {
     for (int k = 0; k < n; k++) {
         const tl_tensor *t = ops[k];
@@ -291,7 +292,7 @@ static bool flat_operands(const tl_tensor *const *ops, int n, const int64_t *sha
             strides[k] = 0;
             continue;
         }
-        if (t->ndim != ndim || !tl_is_contiguous(t)) return false;
+        if (t->ndim != ndim || !((k == 0 && fresh_out) || tl_is_contiguous(t))) return false;
         for (int i = 0; i < ndim; i++)
             if (t->sizes[i] != shape[i]) return false;
         strides[k] = tl_itemsize(t);
@@ -415,6 +416,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     }
     /* 5. destination */
     tl_tensor *out = dst->out;
+    bool fresh_out = false; /* out made here by tl_tensor_empty */
     if (dst->mode != TL_EW_NEW) {
         if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
         if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
@@ -449,9 +451,11 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             if (same) dom = t;
         }
         tl_device dev = common_device(c, tin);
-        int rc = dom && !c->contiguous_out && !tl_is_contiguous(dom) ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
-                                               : tl_tensor_empty(out, ndim, shape, odt, dev, false);
+        bool like = dom && !c->contiguous_out && !tl_is_contiguous(dom);
+        int rc = like ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
+                      : tl_tensor_empty(out, ndim, shape, odt, dev, false);
         if (rc < 0) return -1;
+        fresh_out = !like; /* contiguous by construction */
     }
     if (has_names || dst->mode != TL_EW_NEW) {
         if (!(dst->mode == TL_EW_OUT && out->names && !has_names))
@@ -466,7 +470,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     else memset(&prm, 0, sizeof prm);
     prm.zerodiv = 0;
     int64_t flat[4];
-    if (!mixed && numel > 0 && numel <= TL_GRAIN_SIZE && flat_operands(ops, m.nops, shape, ndim, flat)) {
+    if (!mixed && numel > 0 && numel <= TL_GRAIN_SIZE && flat_operands(ops, m.nops, shape, ndim, fresh_out, flat)) {
         /* a small op on dense operands of one shape: the kernel over the flat elements, with
          * no iterator to set up (a + b on small tensors is mostly that setup) */
         char *data[4];
