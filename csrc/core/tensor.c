@@ -33,6 +33,28 @@ int tl_tensor_set_ndim(tl_tensor *t, int ndim)
     return 0;
 }
 
+/* t <- a strided view of `storage` with a geometry already validated against it; t takes
+ * over one reference the caller holds (released when t cannot be resized). */
+static int adopt(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
+                 const int64_t *strides, tl_dtype dtype)
+{
+    if (tl_tensor_set_ndim(t, ndim) < 0) { /* ndim <= TL_MAX_DIMS: only out of memory */
+        tl_storage_release(storage);
+        return -1;
+    }
+    if (ndim) {
+        memmove(t->sizes, sizes, sizeof(int64_t) * ndim);
+        memmove(t->strides, strides, sizeof(int64_t) * ndim);
+    }
+    tl_storage_release(t->storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->dtype = (uint8_t)dtype;
+    t->layout = TL_LAYOUT_STRIDED;
+    t->device = storage->device;
+    return 0;
+}
+
 int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
                    const int64_t *strides, tl_dtype dtype)
 {
@@ -43,21 +65,9 @@ int tl_tensor_init(tl_tensor *t, tl_storage *storage, int64_t offset, int ndim, 
         strides = cs;
     }
     /* validated before anything changes: a failed set_ leaves self as it was */
-    if (tl_check_geometry(ndim, sizes, strides, offset, tl_dtype_itemsize(dtype), storage->nbytes, NULL) < 0 ||
-        tl_tensor_set_ndim(t, ndim) < 0)
-        return -1;
-    if (ndim) {
-        memmove(t->sizes, sizes, sizeof(int64_t) * ndim);
-        memmove(t->strides, strides, sizeof(int64_t) * ndim);
-    }
+    if (tl_check_geometry(ndim, sizes, strides, offset, tl_dtype_itemsize(dtype), storage->nbytes, NULL) < 0) return -1;
     tl_storage_retain(storage);
-    tl_storage_release(t->storage);
-    t->storage = storage;
-    t->offset = offset;
-    t->dtype = (uint8_t)dtype;
-    t->layout = TL_LAYOUT_STRIDED;
-    t->device = storage->device;
-    return 0;
+    return adopt(t, storage, offset, ndim, sizes, strides, dtype);
 }
 
 void tl_tensor_clear(tl_tensor *t)
@@ -125,22 +135,7 @@ int tl_tensor_empty(tl_tensor *t, int ndim, const int64_t *sizes, tl_dtype dtype
         nbytes = (size_t)bytes; /* contiguous, non-empty: every span is below numel */
     }
     tl_storage *s = tl_storage_new(nbytes, device, zero);
-    if (!s) return -1;
-    if (tl_tensor_set_ndim(t, ndim) < 0) { /* ndim <= TL_MAX_DIMS: only out of memory */
-        tl_storage_release(s);
-        return -1;
-    }
-    if (ndim) {
-        memcpy(t->sizes, sizes, sizeof(int64_t) * ndim);
-        memcpy(t->strides, cs, sizeof(int64_t) * ndim);
-    }
-    tl_storage_release(t->storage);
-    t->storage = s; /* the new storage's one reference */
-    t->offset = 0;
-    t->dtype = (uint8_t)dtype;
-    t->layout = TL_LAYOUT_STRIDED;
-    t->device = s->device;
-    return 0;
+    return s ? adopt(t, s, 0, ndim, sizes, cs, dtype) : -1; /* t takes the new storage's reference */
 }
 
 /* Dims ordered innermost first by stride; stride-0 dims are ambiguous and keep their

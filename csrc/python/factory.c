@@ -183,7 +183,8 @@ static int host_or_meta(PyObject *o, tl_device *d)
     if (tl_conv_device(o, d) < 0) return -1;
     if (d->type == TL_DEV_CPU) d->index = -1;
     else if (d->type != TL_DEV_META) {
-        PyErr_SetString(PyExc_NotImplementedError, "tensorlib: this factory is not implemented for this device yet");
+        /* the Python factories refuse other devices before they call (tensorlib/_factories.py) */
+        PyErr_SetString(PyExc_ValueError, "the filled factories' primitives take the CPU or meta device only");
         return -1;
     }
     return 0;

@@ -88,16 +88,16 @@ static PyObject *m_reduce(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 /* ---- Tensor.sum / nansum / mean / nanmean: their common calls without a Python frame ----
  * x.sum(), x.mean(1), x.sum(dim=(0, 1), keepdim=True, dtype=tl.float64) on a strided CPU
  * tensor run here. Every other form (out=, NumPy's axis=/keepdims=, dims given by name,
- * arguments of other types, names on an op without a name rule, sparse and device tensors)
+ * arguments of other types, named tensors, sparse and device tensors)
  * calls the Python method tensorlib/_reduce.py registers through _set_reduce_methods, which
  * holds torch's whole set of rules; this path only skips its frames for the calls whose
  * answer it gives the same way (tests/test_reduce_fast.py compares the two). */
 enum { FAST_SUM, FAST_NANSUM, FAST_MEAN, FAST_NANMEAN, FAST_N };
-static const struct { const char *name; tl_red_op op; bool named; } fast_ops[FAST_N] = {
-    [FAST_SUM] = {"sum", TL_RED_SUM, true},
-    [FAST_NANSUM] = {"nansum", TL_RED_NANSUM, false},
-    [FAST_MEAN] = {"mean", TL_RED_MEAN, true},
-    [FAST_NANMEAN] = {"nanmean", TL_RED_NANMEAN, false},
+static const struct { const char *name; tl_red_op op; } fast_ops[FAST_N] = {
+    [FAST_SUM] = {"sum", TL_RED_SUM},
+    [FAST_NANSUM] = {"nansum", TL_RED_NANSUM},
+    [FAST_MEAN] = {"mean", TL_RED_MEAN},
+    [FAST_NANMEAN] = {"nanmean", TL_RED_NANMEAN},
 };
 static PyObject *fast_fallback[FAST_N];
 
@@ -128,8 +128,8 @@ static PyObject *fast_reduce(int k, PyObject *self, PyObject *const *args, Py_ss
 {
     tl_tensor *x = TL_TENSOR(self);
     PyObject *v[3] = {Py_None, Py_False, Py_None}; /* dim, keepdim, dtype */
-    bool plain = n <= 2 && x->layout == TL_LAYOUT_STRIDED && x->device.type == TL_DEV_CPU &&
-                 (fast_ops[k].named || !x->names);
+    /* named tensors take the Python form, the one place that knows each op's name rule */
+    bool plain = n <= 2 && x->layout == TL_LAYOUT_STRIDED && x->device.type == TL_DEV_CPU && !x->names;
     for (Py_ssize_t i = 0; plain && i < n; i++) v[i] = args[i];
     for (Py_ssize_t i = 0; plain && kwnames && i < PyTuple_GET_SIZE(kwnames); i++) {
         PyObject *kw = PyTuple_GET_ITEM(kwnames, i);

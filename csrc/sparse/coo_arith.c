@@ -247,15 +247,10 @@ static tl_dtype mul_acc_dtype(tl_dtype d)
     }
 #define MULADD_BOOL(o, x, y, r) (o)[r] |= (uint8_t)((x)[r] & (y)[r])
 #define MULADD_PLAIN(o, x, y, r) (o)[r] += (x)[r] * (y)[r]
+/* in the element type of x: float for complex64 sums, double for complex128 */
 #define MULADD_COMPLEX(o, x, y, r)                                                             \
     do {                                                                                       \
-        double a = (x)[2 * (r)], b = (x)[2 * (r) + 1], cc = (y)[2 * (r)], d = (y)[2 * (r) + 1]; \
-        (o)[2 * (r)] += a * cc - b * d;                                                        \
-        (o)[2 * (r) + 1] += a * d + b * cc;                                                    \
-    } while (0)
-#define MULADD_COMPLEXF(o, x, y, r)                                                            \
-    do {                                                                                       \
-        float a = (x)[2 * (r)], b = (x)[2 * (r) + 1], cc = (y)[2 * (r)], d = (y)[2 * (r) + 1];  \
+        __typeof__((x)[0]) a = (x)[2 * (r)], b = (x)[2 * (r) + 1], cc = (y)[2 * (r)], d = (y)[2 * (r) + 1]; \
         (o)[2 * (r)] += a * cc - b * d;                                                        \
         (o)[2 * (r) + 1] += a * d + b * cc;                                                    \
     } while (0)
@@ -315,7 +310,7 @@ int tl_coo_mul_source(tl_tensor *out, const tl_tensor *src, const tl_tensor *sv,
     case TL_INT64: ACC_LOOP(uint64_t, 1, MULADD_PLAIN) break; /* wraps, defined */
     case TL_FLOAT32: ACC_LOOP(float, 1, MULADD_PLAIN) break;
     case TL_FLOAT64: ACC_LOOP(double, 1, MULADD_PLAIN) break;
-    case TL_COMPLEX64: ACC_LOOP(float, 2, MULADD_COMPLEXF) break;
+    case TL_COMPLEX64: ACC_LOOP(float, 2, MULADD_COMPLEX) break;
     default: ACC_LOOP(double, 2, MULADD_COMPLEX) break;
     }
     if (acc != dt && tl_clone(&cast, &nval, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
