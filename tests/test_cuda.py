@@ -84,30 +84,56 @@ def test_memory_statistics_and_cache():
     assert tl.cuda.max_memory_allocated() == tl.cuda.memory_allocated()
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV"])
-@pytest.mark.parametrize("shape", SHAPES)
-def test_elementwise_binary_matches_cpu(op, dtype, shape):
-    if dtype == tl.int64 and op == "DIV":
-        pytest.skip("no same-dtype integer division")
-    a, b = _data(shape, dtype, 1), _data(shape, dtype, 2)
-    cpu = tl._C._hd_apply(op, a, b)
-    gpu = tl._C._hd_apply(op, a.cuda(), b.cuda())
-    assert gpu.is_cuda
-    assert tl.equal(gpu.cpu(), cpu)  # + - * / are correctly rounded on both: exact
+from test_cuda_api import HD_BINARY, HD_UNARY, CATEGORY, _binary_operands, _bits, _cases, _close, _values  # noqa: E402
+
+# CUDA's libdevice functions differ from glibc's by a few ulps; + - * / sqrt, comparisons,
+# rounding, integer and bit ops are exact on both (nvcc contracts a*b+c into FMA, so the
+# composite float formulas get a tolerance too).
+EXACT_UNARY = {"NEG", "ABS", "SIGN", "SGN", "CEIL", "FLOOR", "TRUNC", "ROUND", "FRAC", "SQRT", "SQUARE",
+               "RELU", "RECIPROCAL", "CONJ_PHYSICAL", "ISNAN", "ISINF", "ISPOSINF", "ISNEGINF",
+               "ISFINITE", "ISREAL", "SIGNBIT", "LOGICAL_NOT", "BITWISE_NOT", "ANGLE"}
+EXACT_BINARY = {"ADD", "SUB", "MUL", "DIV", "DIV_TRUNC", "FMOD", "MAXIMUM", "MINIMUM", "FMAX", "FMIN",
+                "COPYSIGN", "EQ", "NE", "LT", "LE", "GT", "GE", "LOGICAL_AND", "LOGICAL_OR",
+                "LOGICAL_XOR", "BITWISE_AND", "BITWISE_OR", "BITWISE_XOR", "LSHIFT", "RSHIFT", "GCD",
+                "LCM", "HEAVISIDE", "NEXTAFTER"}
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("op", ["NEG", "ABS", "EXP"])
+def _tile(values, n=3000):
+    return (values * (n // len(values) + 1))[:n]
+
+
+@pytest.mark.parametrize("op,dtype", _cases(HD_UNARY))
 def test_elementwise_unary_matches_cpu(op, dtype):
-    if dtype == tl.int64 and op == "EXP":
-        pytest.skip("exp is float-only")
-    a = _data((4, 1000), dtype, 3)
-    cpu, gpu = tl._C._hd_apply(op, a), tl._C._hd_apply(op, a.cuda()).cpu()
-    if op == "EXP":
-        np.testing.assert_allclose(np.array(gpu.tolist()), np.array(cpu.tolist()), rtol=4e-16 if dtype == tl.float64 else 2e-7)
+    a = tl.tensor(_tile(_values(dtype)), dtype=getattr(tl, dtype))
+    cpu, gpu = tl._C._hd_apply(op, a), tl._C._hd_apply(op, a.cuda())
+    assert gpu.is_cuda and gpu.dtype == cpu.dtype
+    gpu = gpu.cpu()
+    complex_ = a.is_complex() and op not in ("NEG", "CONJ_PHYSICAL", "ISNAN", "ISINF", "ISFINITE", "ISREAL", "LOGICAL_NOT")
+    if CATEGORY[dtype] < 3 or (op in EXACT_UNARY and not complex_):
+        assert _bits(gpu, op != "SIGN") == _bits(cpu, op != "SIGN")
     else:
-        assert tl.equal(gpu, cpu)
+        _close(gpu, cpu, dtype, 8 if op in ("LGAMMA", "ERFC", "TAN", "EXPM1") else 4)
+
+
+@pytest.mark.parametrize("op,dtype", _cases(HD_BINARY))
+def test_elementwise_binary_matches_cpu(op, dtype):
+    a, b = _binary_operands(op, dtype)
+    ta, tb = (tl.tensor(_tile(v), dtype=getattr(tl, dtype)) for v in (a, b))
+    cpu, gpu = tl._C._hd_apply(op, ta, tb), tl._C._hd_apply(op, ta.cuda(), tb.cuda())
+    assert gpu.is_cuda and gpu.dtype == cpu.dtype
+    gpu = gpu.cpu()
+    exact = op in EXACT_BINARY or (op == "POW" and CATEGORY[dtype] < 3)
+    if CATEGORY[dtype] < 3 or (exact and not (ta.is_complex() and op in ("MUL", "DIV"))):
+        assert _bits(gpu, op not in ("FMAX", "FMIN")) == _bits(cpu, op not in ("FMAX", "FMIN"))
+    else:
+        _close(gpu, cpu, dtype, 4)
+
+
+@pytest.mark.parametrize("op", ["ADD", "MUL", "EQ"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_elementwise_shapes(op, shape):
+    a, b = _data(shape, tl.float32, 1), _data(shape, tl.float32, 2)
+    assert tl.equal(tl._C._hd_apply(op, a.cuda(), b.cuda()).cpu(), tl._C._hd_apply(op, a, b))
 
 
 def test_unsupported_ops_raise_not_crash():

@@ -16,17 +16,57 @@
 #define TL_BACKEND_ABI_VERSION 1
 #define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v1"
 
-/* Element-wise operations a backend may implement on contiguous operands of one dtype. */
-#define TL_BACKEND_BINARY_LIST(X) X(ADD) X(SUB) X(MUL) X(DIV)
-#define TL_BACKEND_UNARY_LIST(X) X(NEG) X(ABS) X(EXP)
+/* Element-wise operations a backend may implement on contiguous operands of one dtype: the
+ * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
+ * X(NAME, OUT, B, U, I, F, H, C)
+ *   OUT          SAME: the operands' dtype; BOOL: bool; REAL: complex -> its real dtype
+ *   B U I F H C  1 where the op is defined for bool / uint8 / int8..int64 / float32,float64 /
+ *                float16,bfloat16 (computed in float32, rounded once on store) /
+ *                complex64,complex128.
+ * New ops are appended (op codes are positions in these lists). Integer division by zero
+ * (DIV_TRUNC, DIV_FLOOR, REMAINDER, FMOD) gives 0: the caller checks for zero divisors. */
+#define TL_BACKEND_UNARY_LIST(X)                                                          \
+    X(NEG, SAME, 0, 1, 1, 1, 1, 1) X(ABS, REAL, 0, 1, 1, 1, 1, 1) X(EXP, SAME, 0, 0, 0, 1, 1, 1) \
+    X(SIGN, SAME, 1, 1, 1, 1, 1, 0) X(SGN, SAME, 1, 1, 1, 1, 1, 1) X(CEIL, SAME, 0, 1, 1, 1, 1, 0) \
+    X(FLOOR, SAME, 0, 1, 1, 1, 1, 0) X(TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(ROUND, SAME, 0, 1, 1, 1, 1, 0) \
+    X(FRAC, SAME, 0, 0, 0, 1, 1, 0) X(SQRT, SAME, 0, 0, 0, 1, 1, 0) X(RSQRT, SAME, 0, 0, 0, 1, 1, 0) \
+    X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 0) X(EXPM1, SAME, 0, 0, 0, 1, 1, 0) \
+    X(LOG, SAME, 0, 0, 0, 1, 1, 0) X(LOG2, SAME, 0, 0, 0, 1, 1, 0) X(LOG10, SAME, 0, 0, 0, 1, 1, 0) \
+    X(LOG1P, SAME, 0, 0, 0, 1, 1, 0) X(SIN, SAME, 0, 0, 0, 1, 1, 0) X(COS, SAME, 0, 0, 0, 1, 1, 0) \
+    X(TAN, SAME, 0, 0, 0, 1, 1, 0) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 0) X(COSH, SAME, 0, 0, 0, 1, 1, 0) \
+    X(TANH, SAME, 0, 0, 0, 1, 1, 0) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 0) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
+    X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 0) \
+    X(MISH, SAME, 0, 0, 0, 1, 1, 0) X(ERF, SAME, 0, 0, 0, 1, 1, 0) X(ERFC, SAME, 0, 0, 0, 1, 1, 0) \
+    X(LGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(RECIPROCAL, SAME, 0, 0, 0, 1, 1, 1) \
+    X(DEG2RAD, SAME, 0, 0, 0, 1, 1, 0) X(RAD2DEG, SAME, 0, 0, 0, 1, 1, 0) X(ANGLE, REAL, 0, 0, 0, 1, 1, 1) \
+    X(CONJ_PHYSICAL, SAME, 1, 1, 1, 1, 1, 1) X(ISNAN, BOOL, 1, 1, 1, 1, 1, 1) X(ISINF, BOOL, 1, 1, 1, 1, 1, 1) \
+    X(ISPOSINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISNEGINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISFINITE, BOOL, 1, 1, 1, 1, 1, 1) \
+    X(ISREAL, BOOL, 1, 1, 1, 1, 1, 1) X(SIGNBIT, BOOL, 1, 1, 1, 1, 1, 0) X(LOGICAL_NOT, BOOL, 1, 1, 1, 1, 1, 1) \
+    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0)
+#define TL_BACKEND_BINARY_LIST(X)                                                         \
+    X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
+    X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
+    X(REMAINDER, SAME, 0, 1, 1, 1, 1, 0) X(FMOD, SAME, 0, 1, 1, 1, 1, 0) X(POW, SAME, 0, 1, 1, 1, 1, 0) \
+    X(ATAN2, SAME, 0, 0, 0, 1, 1, 0) X(HYPOT, SAME, 0, 0, 0, 1, 1, 0) X(MAXIMUM, SAME, 1, 1, 1, 1, 1, 0) \
+    X(MINIMUM, SAME, 1, 1, 1, 1, 1, 0) X(FMAX, SAME, 1, 1, 1, 1, 1, 0) X(FMIN, SAME, 1, 1, 1, 1, 1, 0) \
+    X(COPYSIGN, SAME, 0, 0, 0, 1, 1, 0) X(XLOGY, SAME, 0, 0, 0, 1, 1, 0) X(LOGADDEXP, SAME, 0, 0, 0, 1, 1, 0) \
+    X(EQ, BOOL, 1, 1, 1, 1, 1, 1) X(NE, BOOL, 1, 1, 1, 1, 1, 1) X(LT, BOOL, 1, 1, 1, 1, 1, 0) \
+    X(LE, BOOL, 1, 1, 1, 1, 1, 0) X(GT, BOOL, 1, 1, 1, 1, 1, 0) X(GE, BOOL, 1, 1, 1, 1, 1, 0) \
+    X(LOGICAL_AND, BOOL, 1, 1, 1, 1, 1, 1) X(LOGICAL_OR, BOOL, 1, 1, 1, 1, 1, 1) \
+    X(LOGICAL_XOR, BOOL, 1, 1, 1, 1, 1, 1) X(BITWISE_AND, SAME, 1, 1, 1, 0, 0, 0) \
+    X(BITWISE_OR, SAME, 1, 1, 1, 0, 0, 0) X(BITWISE_XOR, SAME, 1, 1, 1, 0, 0, 0) \
+    X(LSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(RSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(GCD, SAME, 0, 1, 1, 0, 0, 0) \
+    X(LCM, SAME, 0, 1, 1, 0, 0, 0) X(HEAVISIDE, SAME, 1, 1, 1, 1, 1, 0) X(NEXTAFTER, SAME, 0, 0, 0, 1, 0, 0)
 typedef enum {
-#define TL_X_OP(N) TL_BOP_##N,
+#define TL_X_OP(N, ...) TL_BOP_##N,
     TL_BACKEND_BINARY_LIST(TL_X_OP)
 #undef TL_X_OP
     TL_NUM_BOPS
 } tl_backend_binary_op;
 typedef enum {
-#define TL_X_OP(N) TL_UOP_##N,
+#define TL_X_OP(N, ...) TL_UOP_##N,
     TL_BACKEND_UNARY_LIST(TL_X_OP)
 #undef TL_X_OP
     TL_NUM_UOPS
@@ -44,7 +84,8 @@ typedef struct tl_device_backend {
     void (*free)(void *ptr, size_t nbytes, int device_index);
     int (*copy)(void *dst, tl_device dst_dev, const void *src, tl_device src_dev, size_t nbytes);
     int (*memset_zero)(void *dst, size_t nbytes, int device_index);
-    /* out[i] = a[i] op b[i] over n elements of dtype (tl_dtype value); -1 "not supported" */
+    /* out[i] = a[i] op b[i] over n elements of dtype (tl_dtype value); out has the op's OUT
+     * dtype (above); -1 "not supported" */
     int (*binary)(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int device_index);
     int (*unary)(int op, int dtype, void *out, const void *a, int64_t n, int device_index);
 } tl_device_backend;

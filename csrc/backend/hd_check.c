@@ -11,12 +11,12 @@
 #include "kernels/hd_math.h"
 
 static const char *const binary_names[] = {
-#define TL_X_OP(N) #N,
+#define TL_X_OP(N, ...) #N,
     TL_BACKEND_BINARY_LIST(TL_X_OP)
 #undef TL_X_OP
 };
 static const char *const unary_names[] = {
-#define TL_X_OP(N) #N,
+#define TL_X_OP(N, ...) #N,
     TL_BACKEND_UNARY_LIST(TL_X_OP)
 #undef TL_X_OP
 };
@@ -35,32 +35,41 @@ int tl_hd_apply(tl_tensor *out, int op, const tl_tensor *a, const tl_tensor *b)
     if (!tl_is_contiguous(a) || (b && (!tl_is_contiguous(b) || b->dtype != a->dtype || tl_numel(b) != tl_numel(a))))
         return tl_err(TL_ERR_RUNTIME, "tensorlib: backend element ops take contiguous operands of one dtype and size");
     int64_t n = tl_numel(a);
+    int kind = b ? tl_hd_binary_kind(op) : tl_hd_unary_kind(op);
+    int odt = -1, ok = 0;
+    /* the result dtype of the op (its OUT in backend/backend.h), -1 for an unlisted dtype */
+#define TL_X_OUT(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)                   \
+    if (a->dtype == TL_##ID) {                                                                     \
+        odt = kind == TL_HD_OUT_BOOL_K ? TL_BOOL : kind == TL_HD_OUT_REAL_K ? TL_##RID : TL_##ID;  \
+        ok = b ? tl_hd_binary_ok_##S(op) : tl_hd_unary_ok_##S(op);                                 \
+    }
+    TL_HD_DTYPES(TL_X_OUT)
+#undef TL_X_OUT
+    if (odt < 0)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: backend element ops support bool, integer, float and complex dtypes, not %s",
+                      tl_dtype_infos[a->dtype].name);
+    if (!ok)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: backend %s op %s not defined for %s", b ? "binary" : "unary",
+                      (b ? binary_names : unary_names)[op], tl_dtype_infos[a->dtype].name);
     if (a->device.type != TL_DEV_CPU || (b && b->device.type != TL_DEV_CPU)) {
         const tl_device_backend *be = tl_backend_get(a->device.type);
         if (!be || (b && !tl_device_eq(a->device, b->device)))
             return tl_err(TL_ERR_RUNTIME, "tensorlib: backend element ops need both operands on one device");
-        if (tl_tensor_empty(out, a->ndim, a->sizes, a->dtype, a->device, false) < 0) return -1;
+        if (tl_tensor_empty(out, a->ndim, a->sizes, (tl_dtype)odt, a->device, false) < 0) return -1;
         int rc = b ? be->binary(op, a->dtype, tl_data(out), tl_data(a), tl_data(b), n, a->device.index)
                    : be->unary(op, a->dtype, tl_data(out), tl_data(a), n, a->device.index);
         if (rc < 0) tl_tensor_clear(out);
         return rc;
     }
-#define TL_X_RUN(S, T, FLT)                                                                   \
-    if (a->dtype == TL_##S##_DTYPE) {                                                         \
-        if (b ? !tl_hd_binary_ok_##S(op) : !tl_hd_unary_ok_##S(op))                           \
-            return tl_err(TL_ERR_RUNTIME, "tensorlib: backend op %d not defined for %s", op,  \
-                          tl_dtype_infos[a->dtype].name);                                           \
-        if (tl_tensor_empty(out, a->ndim, a->sizes, a->dtype, a->device, false) < 0) return -1; \
-        T *o = (T *)tl_data(out);                                                             \
-        const T *x = (const T *)tl_data(a), *y = b ? (const T *)tl_data(b) : NULL;            \
-        for (int64_t i = 0; i < n; i++) o[i] = y ? tl_hd_binary_##S(op, x[i], y[i]) : tl_hd_unary_##S(op, x[i]); \
-        return 0;                                                                             \
+    if (tl_tensor_empty(out, a->ndim, a->sizes, (tl_dtype)odt, a->device, false) < 0) return -1;
+    void *o = tl_data(out);
+#define TL_X_RUN(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)                   \
+    if (a->dtype == TL_##ID) {                                                                     \
+        const ST *x = (const ST *)tl_data(a), *y = b ? (const ST *)tl_data(b) : NULL;              \
+        if (y) for (int64_t i = 0; i < n; i++) tl_hd_binary_##S(op, o, i, x[i], y[i]);             \
+        else for (int64_t i = 0; i < n; i++) tl_hd_unary_##S(op, o, i, x[i]);                      \
     }
-#define TL_f32_DTYPE TL_FLOAT32
-#define TL_f64_DTYPE TL_FLOAT64
-#define TL_i64_DTYPE TL_INT64
     TL_HD_DTYPES(TL_X_RUN)
 #undef TL_X_RUN
-    return tl_err(TL_ERR_RUNTIME, "tensorlib: backend element ops support float32, float64 and int64, not %s",
-                  tl_dtype_infos[a->dtype].name);
+    return 0;
 }

@@ -9,8 +9,8 @@
 /* Op code of a backend op name ("ADD", "NEG", ...); -1 with ValueError when unknown. */
 int tl_hd_op_code(const char *name, bool binary);
 /* out = op(a[, b]) elementwise on the CPU with the hd_math.h formulas; contiguous operands
- * of one dtype (float32, float64, int64) and equal sizes; device operands run on their
- * backend's launcher instead. */
+ * of one dtype and equal sizes; the result has the op's OUT dtype (backend/backend.h).
+ * Device operands run on their backend's launcher instead. */
 int tl_hd_apply(tl_tensor *out, int op, const tl_tensor *a, const tl_tensor *b);
 
 #endif

@@ -9,10 +9,14 @@
 
 #include "backend/backend.h"
 #include "core/error.h"
+#include "kernels/hd_math.h"
 
 extern const tl_core_api *tlc_api;  // set at registration; NULL before
-// Dtype ids of the core, looked up by name at registration.
-extern int tlc_f32, tlc_f64, tlc_i64;
+// Dtype ids of the core, looked up by name at registration (tlc_b8, tlc_f32, ... for each
+// dtype of kernels/hd_math.h).
+#define TLC_DTYPE_DECL(S, ...) extern int tlc_##S;
+TL_HD_DTYPES(TLC_DTYPE_DECL)
+#undef TLC_DTYPE_DECL
 
 int tlc_current_device(void);  // -1 (error set) when CUDA cannot be used
 // Sets the core's error to "<message>: <CUDA error string>"; returns -1.

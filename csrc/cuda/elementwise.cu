@@ -8,18 +8,19 @@ namespace {
 
 constexpr int kThreads = 256;
 
-#define TLC_KERNELS(S, T, FLT)                                                                 \
-    __global__ void binary_##S(int op, T *out, const T *a, const T *b, int64_t n)              \
+// One kernel per dtype and arity; the op is a uniform switch inside the element function.
+#define TLC_KERNELS(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)              \
+    __global__ void binary_##S(int op, void *out, const ST *a, const ST *b, int64_t n)         \
     {                                                                                          \
         for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;                \
              i += (int64_t)gridDim.x * blockDim.x)                                             \
-            out[i] = tl_hd_binary_##S(op, a[i], b[i]);                                         \
+            tl_hd_binary_##S(op, out, i, a[i], b[i]);                                          \
     }                                                                                          \
-    __global__ void unary_##S(int op, T *out, const T *a, int64_t n)                           \
+    __global__ void unary_##S(int op, void *out, const ST *a, int64_t n)                       \
     {                                                                                          \
         for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;                \
              i += (int64_t)gridDim.x * blockDim.x)                                             \
-            out[i] = tl_hd_unary_##S(op, a[i]);                                                \
+            tl_hd_unary_##S(op, out, i, a[i]);                                                 \
     }
 TL_HD_DTYPES(TLC_KERNELS)
 #undef TLC_KERNELS
@@ -47,9 +48,9 @@ int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64
 {
     if (n == 0) return 0;
     if (dev >= 0) cudaSetDevice(dev);
-#define TLC_LAUNCH(S, T, FLT)                                                                  \
+#define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_binary_ok_##S(op)) {                                         \
-        binary_##S<<<blocks_for(n), kThreads>>>(op, (T *)out, (const T *)a, (const T *)b, n);  \
+        binary_##S<<<blocks_for(n), kThreads>>>(op, out, (const ST *)a, (const ST *)b, n); \
         return launched(dev);                                                                  \
     }
     TL_HD_DTYPES(TLC_LAUNCH)
@@ -61,9 +62,9 @@ int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev)
 {
     if (n == 0) return 0;
     if (dev >= 0) cudaSetDevice(dev);
-#define TLC_LAUNCH(S, T, FLT)                                                                  \
+#define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_unary_ok_##S(op)) {                                          \
-        unary_##S<<<blocks_for(n), kThreads>>>(op, (T *)out, (const T *)a, n);                 \
+        unary_##S<<<blocks_for(n), kThreads>>>(op, out, (const ST *)a, n); \
         return launched(dev);                                                                  \
     }
     TL_HD_DTYPES(TLC_LAUNCH)

@@ -11,7 +11,9 @@
 #include "cuda/cuda_backend.h"
 
 const tl_core_api *tlc_api = nullptr;
-int tlc_f32 = -1, tlc_f64 = -1, tlc_i64 = -1;
+#define TLC_DTYPE_DEF(S, ...) int tlc_##S = -1;
+TL_HD_DTYPES(TLC_DTYPE_DEF)
+#undef TLC_DTYPE_DEF
 
 int tlc_error(int kind, cudaError_t e, const char *fmt, ...)
 {
@@ -87,9 +89,9 @@ static PyObject *m_register(PyObject *, PyObject *cap)
         return nullptr;
     }
     tlc_api = api;
-    tlc_f32 = api->dtype_from_name("float32");
-    tlc_f64 = api->dtype_from_name("float64");
-    tlc_i64 = api->dtype_from_name("int64");
+#define TLC_DTYPE_ID(S, ID, NAME, ...) tlc_##S = api->dtype_from_name(NAME);
+    TL_HD_DTYPES(TLC_DTYPE_ID)
+#undef TLC_DTYPE_ID
     if (api->register_backend(TL_DEV_CUDA, &cuda_backend) < 0) {
         PyErr_SetString(PyExc_RuntimeError, "tensorlib: registering the CUDA backend failed");
         return nullptr;

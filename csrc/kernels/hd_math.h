@@ -1,15 +1,24 @@
 /* hd_math.h - element math compiled for both the host (C11) and the device (nvcc): the
- * per-op formulas of the backend interface's binary and unary ops (backend/backend.h)
- * for float32, float64 and int64. TL_HD marks them __host__ __device__ under nvcc and is
- * empty under the C compiler; csrc/cuda/ launches them on the GPU and
- * csrc/backend/hd_check.c runs the very same functions on the CPU for the test suite.
- * Integer arithmetic wraps (computed in uint64_t) like the CPU kernels; int64 has no
- * same-dtype division (torch's div promotes it) and no exp. */
+ * formulas of the backend interface's unary and binary ops (TL_BACKEND_UNARY_LIST /
+ * TL_BACKEND_BINARY_LIST in backend/backend.h) for bool, uint8, int8..int64, float16,
+ * bfloat16 (computed in float32, rounded once on store, as the CPU kernels do), float32,
+ * float64, complex64 and complex128. TL_HD marks the functions __host__ __device__ under
+ * nvcc and is empty under the C compiler; csrc/cuda/elementwise.cu launches them on the GPU
+ * and csrc/backend/hd_check.c runs the very same functions on the CPU for the test suite.
+ *
+ * The formulas are those of the CPU kernels (kernels/ew_unary.c, ew_binary.c), written
+ * without tgmath.h, _Generic or C99 complex so that nvcc compiles them: float math goes
+ * through M(fn), which names fnf (float) or fn (double); complex values are {re, im}
+ * structs with the layout of C's complex types. Integer arithmetic wraps through unsigned
+ * types like the CPU kernels. Differences from the CPU kernels: integer division by zero
+ * gives 0 (the CPU raises; the caller checks), and complex division and reciprocal use
+ * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values). */
 #ifndef TL_HD_MATH_H
 #define TL_HD_MATH_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "backend/backend.h"
 
@@ -19,30 +28,517 @@
 #define TL_HD
 #endif
 
-/* X(suffix, C type, is_float) */
-#define TL_HD_DTYPES(X) X(f32, float, 1) X(f64, double, 1) X(i64, int64_t, 0)
+typedef struct { float re, im; } tl_hd_c64;
+typedef struct { double re, im; } tl_hd_c128;
 
-#define TL_HD_WRAP(T, expr) ((T)(expr))
-#define TL_HD_DEFINE(S, T, FLT)                                                             \
-    static inline TL_HD int tl_hd_binary_ok_##S(int op) { return FLT || op != TL_BOP_DIV; } \
-    static inline TL_HD int tl_hd_unary_ok_##S(int op) { return FLT || op != TL_UOP_EXP; }  \
-    static inline TL_HD T tl_hd_binary_##S(int op, T a, T b)                                \
-    {                                                                                       \
-        switch (op) {                                                                       \
-        case TL_BOP_ADD: return FLT ? a + b : TL_HD_WRAP(T, (uint64_t)a + (uint64_t)b);     \
-        case TL_BOP_SUB: return FLT ? a - b : TL_HD_WRAP(T, (uint64_t)a - (uint64_t)b);     \
-        case TL_BOP_MUL: return FLT ? a * b : TL_HD_WRAP(T, (uint64_t)a * (uint64_t)b);     \
-        default: return FLT ? a / b : (T)0; /* TL_BOP_DIV; refused for integers */          \
-        }                                                                                   \
-    }                                                                                       \
-    static inline TL_HD T tl_hd_unary_##S(int op, T a)                                      \
-    {                                                                                       \
-        switch (op) {                                                                       \
-        case TL_UOP_NEG: return FLT ? -a : TL_HD_WRAP(T, (uint64_t)0 - (uint64_t)a);        \
-        case TL_UOP_ABS: return FLT ? (T)fabs((double)a)                                    \
-                                    : (a < 0 ? TL_HD_WRAP(T, (uint64_t)0 - (uint64_t)a) : a); \
-        default: return FLT ? (T)exp((double)a) : (T)0; /* TL_UOP_EXP; refused for integers */ \
-        }                                                                                   \
+/* ------------------------------------------------------------ narrow float conversions */
+/* Bit-exact with core/convert.c (torch 2.13's c10 rules: round to nearest even; float16 NaN
+ * keeps sign and top payload with the quiet bit; every bfloat16 NaN encodes as 0x7FC0). */
+static inline TL_HD uint32_t tl_hd_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline TL_HD float tl_hd_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline TL_HD uint32_t tl_hd_rne_shr(uint32_t m, unsigned shift)
+{
+    if (shift == 0) return m;
+    if (shift > 31) return 0;
+    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    return q + ((rem > half) | ((rem == half) & (q & 1)));
+}
+static inline TL_HD float tl_hd_h2f(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu;
+    if (exp == 0x1F) return tl_hd_u2f(sign | 0x7F800000u | (mant << 13) | (mant ? 0x400000u : 0u));
+    if (exp == 0) {
+        if (mant == 0) return tl_hd_u2f(sign);
+        int e = 1;
+        while (!(mant & 0x400u)) { mant <<= 1; e--; }
+        mant &= 0x3FFu;
+        return tl_hd_u2f(sign | ((uint32_t)(e - 15 + 127) << 23) | (mant << 13));
+    }
+    return tl_hd_u2f(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+static inline TL_HD uint16_t tl_hd_f2h(float f)
+{
+    uint32_t u = tl_hd_f2u(f), a = u & 0x7FFFFFFFu;
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    if (a >= 0x7F800000u) return a == 0x7F800000u ? (uint16_t)(sign | 0x7C00u) : (uint16_t)(sign | 0x7E00u | ((a >> 13) & 0x3FFu));
+    if (a >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
+    int e = (int)(a >> 23);
+    if (e >= 113) return (uint16_t)(sign | tl_hd_rne_shr(a - (112u << 23), 13));
+    uint32_t m = (a & 0x7FFFFFu) | (e ? 0x800000u : 0u);
+    return (uint16_t)(sign | tl_hd_rne_shr(m, (unsigned)((150 - (e ? e : 1)) - 24)));
+}
+static inline TL_HD float tl_hd_bf2f(uint16_t b) { return tl_hd_u2f((uint32_t)b << 16); }
+static inline TL_HD uint16_t tl_hd_f2bf(float f)
+{
+    uint32_t u = tl_hd_f2u(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FC0u;
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+#define TL_HD_ID(x) (x)
+
+/* ------------------------------------------------------------ helpers */
+#define TL_HD_MF(fn) fn##f
+#define TL_HD_MD(fn) fn
+#define TL_HD_PI 3.14159265358979323846
+
+static inline TL_HD uint64_t tl_hd_ugcd(uint64_t a, uint64_t b)
+{
+    while (b) { uint64_t t = a % b; a = b; b = t; }
+    return a;
+}
+static inline TL_HD int64_t tl_hd_ipow(int64_t b, int64_t e)
+{
+    if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0;
+    uint64_t r = 1, bb = (uint64_t)b;
+    while (e) {
+        if (e & 1) r *= bb;
+        bb *= bb;
+        e >>= 1;
+    }
+    return (int64_t)r;
+}
+static inline TL_HD int tl_hd_shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits; }
+static inline TL_HD double tl_hd_logaddexp(double a, double b)
+{
+    if (a == b && (a == INFINITY || a == -INFINITY)) return a;
+    if (a != a || b != b) return a + b;
+    return (a > b ? a : b) + log1p(exp(-fabs(a - b)));
+}
+#define TL_HD_DIVFLOOR(S, T, M)                                                      \
+    static inline TL_HD T tl_hd_divfloor_##S(T a, T b)                               \
+    {                                                                                \
+        if (b == 0) return a / b;                                                    \
+        T mod = M(fmod)(a, b), div = (a - mod) / b;                                  \
+        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;                              \
+        if (div != 0) {                                                              \
+            T f = M(floor)(div);                                                     \
+            if (div - f > (T)0.5) f += 1;                                            \
+            return f;                                                                \
+        }                                                                            \
+        return M(copysign)((T)0, a / b);                                             \
+    }                                                                                \
+    static inline TL_HD T tl_hd_rem_##S(T a, T b)                                    \
+    {                                                                                \
+        T m = M(fmod)(a, b);                                                         \
+        return (m != 0 && (b < 0) != (m < 0)) ? m + b : m;                           \
+    }
+TL_HD_DIVFLOOR(f, float, TL_HD_MF)
+TL_HD_DIVFLOOR(, double, TL_HD_MD)
+#undef TL_HD_DIVFLOOR
+#define TL_HD_FDIVFLOOR(M, x, y) M(tl_hd_divfloor_)(x, y)
+#define TL_HD_FREM(M, x, y) M(tl_hd_rem_)(x, y)
+
+/* complex helpers, named like the float helpers: tl_hd_cmul_f (complex64) and tl_hd_cmul_
+ * (complex128), so that M(tl_hd_cmul_) picks one; C is the struct, R the real type */
+#define TL_HD_CPLX(S, C, R, M)                                                                     \
+    static inline TL_HD C tl_hd_cmk_##S(R re, R im) { C z; z.re = re; z.im = im; return z; }      \
+    static inline TL_HD C tl_hd_cmul_##S(C a, C b) { return tl_hd_cmk_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); } \
+    static inline TL_HD C tl_hd_cdiv_##S(C a, C b) /* Smith's algorithm */                         \
+    {                                                                                              \
+        if (M(fabs)(b.re) >= M(fabs)(b.im)) {                                                      \
+            if (b.re == 0 && b.im == 0) return tl_hd_cmk_##S(a.re / M(fabs)(b.re), a.im / M(fabs)(b.re)); \
+            R r = b.im / b.re, d = b.re + b.im * r;                                                \
+            return tl_hd_cmk_##S((a.re + a.im * r) / d, (a.im - a.re * r) / d);                    \
+        }                                                                                          \
+        R r = b.re / b.im, d = b.re * r + b.im;                                                    \
+        return tl_hd_cmk_##S((a.re * r + a.im) / d, (a.im * r - a.re) / d);                        \
+    }                                                                                              \
+    static inline TL_HD C tl_hd_cexp_##S(C a)                                                      \
+    {                                                                                              \
+        R e = M(exp)(a.re);                                                                        \
+        if (a.im == 0) return tl_hd_cmk_##S(e, a.im);                                              \
+        return tl_hd_cmk_##S(e * M(cos)(a.im), e * M(sin)(a.im));                                  \
+    }
+TL_HD_CPLX(f, tl_hd_c64, float, TL_HD_MF)
+TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
+#undef TL_HD_CPLX
+#define TL_HD_CFN(M, fn) M(fn##_)
+#define TL_HD_CMK(M, re, im) TL_HD_CFN(M, tl_hd_cmk)(re, im)
+
+/* ------------------------------------------------------------ formulas
+ * E_<OP>_<CAT>(M, x[, y]) with CAT B (bool), U (uint8), I (signed ints), F (float32/64; the
+ * half types compute in float32), C (complex). T_ is the compute type, W_ the unsigned type
+ * integer arithmetic wraps in (complex: the real type); both are typedefs local to the
+ * per-dtype functions below. */
+#define TL_HD_WRAP(e) ((T_)(W_)(e))
+#define TL_HD_INF(T) ((T)INFINITY)
+
+#define E_NEG_U(M, x) TL_HD_WRAP((W_)0 - (W_)(x))
+#define E_NEG_I E_NEG_U
+#define E_NEG_F(M, x) (-(x))
+#define E_NEG_C(M, x) TL_HD_CMK(M, -(x).re, -(x).im)
+#define E_ABS_U(M, x) (x)
+#define E_ABS_I(M, x) ((x) < 0 ? TL_HD_WRAP((W_)0 - (W_)(x)) : (x))
+#define E_ABS_F(M, x) M(fabs)(x)
+#define E_ABS_C(M, x) M(hypot)((x).re, (x).im)
+#define E_EXP_F(M, x) M(exp)(x)
+#define E_EXP_C(M, x) TL_HD_CFN(M, tl_hd_cexp)(x)
+#define E_SIGN_B(M, x) (x)
+#define E_SIGN_U(M, x) ((T_)((x) != 0))
+#define E_SIGN_I(M, x) ((T_)(((x) > 0) - ((x) < 0)))
+#define E_SIGN_F E_SIGN_I
+#define E_SGN_B E_SIGN_B
+#define E_SGN_U E_SIGN_U
+#define E_SGN_I E_SIGN_I
+#define E_SGN_F E_SIGN_I
+#define E_SGN_C(M, x) (((x).re == 0 && (x).im == 0) ? (x) : TL_HD_CMK(M, (x).re / E_ABS_C(M, x), (x).im / E_ABS_C(M, x)))
+#define E_CEIL_U(M, x) (x)
+#define E_CEIL_I E_CEIL_U
+#define E_CEIL_F(M, x) M(ceil)(x)
+#define E_FLOOR_U E_CEIL_U
+#define E_FLOOR_I E_CEIL_U
+#define E_FLOOR_F(M, x) M(floor)(x)
+#define E_TRUNC_U E_CEIL_U
+#define E_TRUNC_I E_CEIL_U
+#define E_TRUNC_F(M, x) M(trunc)(x)
+#define E_ROUND_U E_CEIL_U
+#define E_ROUND_I E_CEIL_U
+#define E_ROUND_F(M, x) M(nearbyint)(x)
+#define E_FRAC_F(M, x) ((x) - M(trunc)(x))
+#define E_SQRT_F(M, x) M(sqrt)(x)
+#define E_RSQRT_F(M, x) ((T_)1 / M(sqrt)(x))
+#define E_SQUARE_U(M, x) TL_HD_WRAP((W_)(x) * (W_)(x))
+#define E_SQUARE_I E_SQUARE_U
+#define E_SQUARE_F(M, x) ((x) * (x))
+#define E_SQUARE_C(M, x) TL_HD_CFN(M, tl_hd_cmul)(x, x)
+#define E_EXP2_F(M, x) M(exp2)(x)
+#define E_EXPM1_F(M, x) M(expm1)(x)
+#define E_LOG_F(M, x) M(log)(x)
+#define E_LOG2_F(M, x) M(log2)(x)
+#define E_LOG10_F(M, x) M(log10)(x)
+#define E_LOG1P_F(M, x) M(log1p)(x)
+#define E_SIN_F(M, x) M(sin)(x)
+#define E_COS_F(M, x) M(cos)(x)
+#define E_TAN_F(M, x) M(tan)(x)
+#define E_ASIN_F(M, x) M(asin)(x)
+#define E_ACOS_F(M, x) M(acos)(x)
+#define E_ATAN_F(M, x) M(atan)(x)
+#define E_SINH_F(M, x) M(sinh)(x)
+#define E_COSH_F(M, x) M(cosh)(x)
+#define E_TANH_F(M, x) M(tanh)(x)
+#define E_ASINH_F(M, x) M(asinh)(x)
+#define E_ACOSH_F(M, x) M(acosh)(x)
+#define E_ATANH_F(M, x) M(atanh)(x)
+#define E_SIGMOID_F(M, x) ((T_)1 / ((T_)1 + M(exp)(-(x))))
+#define E_RELU_U(M, x) (x)
+#define E_RELU_I(M, x) ((x) < 0 ? (T_)0 : (x))
+#define E_RELU_F E_RELU_I
+#define E_GELU_F(M, x) ((x) * (T_)0.5 * ((T_)1 + M(erf)((x) * (T_)0.70710678118654752440)))
+#define E_GELU_TANH_F(M, x) ((T_)0.5 * (x) * ((T_)1 + M(tanh)((T_)0.79788456080286535588 * ((x) + (T_)0.044715 * (x) * (x) * (x)))))
+#define E_SILU_F(M, x) ((x) / ((T_)1 + M(exp)(-(x))))
+#define E_MISH_F(M, x) ((x) * M(tanh)(M(log1p)(M(exp)(x))))
+#define E_ERF_F(M, x) M(erf)(x)
+#define E_ERFC_F(M, x) M(erfc)(x)
+#define E_LGAMMA_F(M, x) M(lgamma)(x)
+#define E_RECIPROCAL_F(M, x) ((T_)1 / (x))
+#define E_RECIPROCAL_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_CMK(M, 1, 0), x)
+#define E_DEG2RAD_F(M, x) ((x) * (T_)(TL_HD_PI / 180.0))
+#define E_RAD2DEG_F(M, x) ((x) * (T_)(180.0 / TL_HD_PI))
+#define E_ANGLE_F(M, x) ((x) != (x) ? (x) : (x) < 0 ? (T_)TL_HD_PI : (T_)0)
+#define E_ANGLE_C(M, x) M(atan2)((x).im, (x).re)
+#define E_CONJ_PHYSICAL_B(M, x) (x)
+#define E_CONJ_PHYSICAL_U E_CONJ_PHYSICAL_B
+#define E_CONJ_PHYSICAL_I E_CONJ_PHYSICAL_B
+#define E_CONJ_PHYSICAL_F E_CONJ_PHYSICAL_B
+#define E_CONJ_PHYSICAL_C(M, x) TL_HD_CMK(M, (x).re, -(x).im)
+#define E_ISNAN_B(M, x) ((void)(x), 0)
+#define E_ISNAN_U E_ISNAN_B
+#define E_ISNAN_I E_ISNAN_B
+#define E_ISNAN_F(M, x) ((x) != (x))
+#define E_ISNAN_C(M, x) ((x).re != (x).re || (x).im != (x).im)
+#define E_ISINF_B E_ISNAN_B
+#define E_ISINF_U E_ISNAN_B
+#define E_ISINF_I E_ISNAN_B
+#define E_ISINF_F(M, x) (M(fabs)(x) == TL_HD_INF(T_))
+#define E_ISINF_C(M, x) (M(fabs)((x).re) == TL_HD_INF(W_) || M(fabs)((x).im) == TL_HD_INF(W_))
+#define E_ISPOSINF_B E_ISNAN_B
+#define E_ISPOSINF_U E_ISNAN_B
+#define E_ISPOSINF_I E_ISNAN_B
+#define E_ISPOSINF_F(M, x) ((x) == TL_HD_INF(T_))
+#define E_ISNEGINF_B E_ISNAN_B
+#define E_ISNEGINF_U E_ISNAN_B
+#define E_ISNEGINF_I E_ISNAN_B
+#define E_ISNEGINF_F(M, x) ((x) == -TL_HD_INF(T_))
+#define E_ISFINITE_B(M, x) ((void)(x), 1)
+#define E_ISFINITE_U E_ISFINITE_B
+#define E_ISFINITE_I E_ISFINITE_B
+#define E_ISFINITE_F(M, x) (M(fabs)(x) < TL_HD_INF(T_))
+#define E_ISFINITE_C(M, x) (M(fabs)((x).re) < TL_HD_INF(W_) && M(fabs)((x).im) < TL_HD_INF(W_))
+#define E_ISREAL_B E_ISFINITE_B
+#define E_ISREAL_U E_ISFINITE_B
+#define E_ISREAL_I E_ISFINITE_B
+#define E_ISREAL_F E_ISFINITE_B
+#define E_ISREAL_C(M, x) ((x).im == 0)
+#define E_SIGNBIT_B E_ISNAN_B
+#define E_SIGNBIT_U E_ISNAN_B
+#define E_SIGNBIT_I(M, x) ((x) < 0)
+#define E_SIGNBIT_F(M, x) (signbit(x) != 0)
+#define E_LOGICAL_NOT_B(M, x) ((x) == 0)
+#define E_LOGICAL_NOT_U E_LOGICAL_NOT_B
+#define E_LOGICAL_NOT_I E_LOGICAL_NOT_B
+#define E_LOGICAL_NOT_F E_LOGICAL_NOT_B
+#define E_LOGICAL_NOT_C(M, x) ((x).re == 0 && (x).im == 0)
+#define E_BITWISE_NOT_B(M, x) ((T_)!(x))
+#define E_BITWISE_NOT_U(M, x) ((T_)~(x))
+#define E_BITWISE_NOT_I E_BITWISE_NOT_U
+
+#define TL_HD_CNZ(x) ((x).re != 0 || (x).im != 0)
+#define TL_HD_BITS ((int64_t)sizeof(T_) * 8)
+#define E_ADD_B(M, x, y) ((T_)((x) | (y)))
+#define E_ADD_U(M, x, y) TL_HD_WRAP((W_)(x) + (W_)(y))
+#define E_ADD_I E_ADD_U
+#define E_ADD_F(M, x, y) ((x) + (y))
+#define E_ADD_C(M, x, y) TL_HD_CMK(M, (x).re + (y).re, (x).im + (y).im)
+#define E_SUB_U(M, x, y) TL_HD_WRAP((W_)(x) - (W_)(y))
+#define E_SUB_I E_SUB_U
+#define E_SUB_F(M, x, y) ((x) - (y))
+#define E_SUB_C(M, x, y) TL_HD_CMK(M, (x).re - (y).re, (x).im - (y).im)
+#define E_MUL_B(M, x, y) ((T_)((x) & (y)))
+#define E_MUL_U(M, x, y) TL_HD_WRAP((W_)(x) * (W_)(y))
+#define E_MUL_I E_MUL_U
+#define E_MUL_F(M, x, y) ((x) * (y))
+#define E_MUL_C(M, x, y) TL_HD_CFN(M, tl_hd_cmul)(x, y)
+#define E_DIV_F(M, x, y) ((x) / (y))
+#define E_DIV_C(M, x, y) TL_HD_CFN(M, tl_hd_cdiv)(x, y)
+#define E_DIV_TRUNC_U(M, x, y) ((y) == 0 ? (T_)0 : (T_)((x) / (y)))
+#define E_DIV_TRUNC_I(M, x, y) ((y) == 0 ? (T_)0 : (y) == -1 ? TL_HD_WRAP((W_)0 - (W_)(x)) : (T_)((x) / (y)))
+#define E_DIV_TRUNC_F(M, x, y) M(trunc)((x) / (y))
+#define E_DIV_FLOOR_U E_DIV_TRUNC_U
+#define E_DIV_FLOOR_I(M, x, y) ((y) == 0 ? (T_)0 : (y) == -1 ? TL_HD_WRAP((W_)0 - (W_)(x)) \
+    : (T_)((x) / (y) - ((x) % (y) != 0 && (((x) < 0) != ((y) < 0)))))
+#define E_DIV_FLOOR_F(M, x, y) TL_HD_FDIVFLOOR(M, x, y)
+#define E_REMAINDER_U(M, x, y) ((y) == 0 ? (T_)0 : (T_)((x) % (y)))
+#define E_REMAINDER_I(M, x, y) ((y) == 0 || (y) == -1 ? (T_)0 \
+    : (T_)(((x) % (y) != 0 && (((x) % (y) < 0) != ((y) < 0))) ? (x) % (y) + (y) : (x) % (y)))
+#define E_REMAINDER_F(M, x, y) TL_HD_FREM(M, x, y)
+#define E_FMOD_U E_REMAINDER_U
+#define E_FMOD_I(M, x, y) ((y) == 0 || (y) == -1 ? (T_)0 : (T_)((x) % (y)))
+#define E_FMOD_F(M, x, y) M(fmod)(x, y)
+#define E_POW_U(M, x, y) ((T_)tl_hd_ipow((int64_t)(x), (int64_t)(y)))
+#define E_POW_I E_POW_U
+#define E_POW_F(M, x, y) M(pow)(x, y)
+#define E_ATAN2_F(M, x, y) M(atan2)(x, y)
+#define E_HYPOT_F(M, x, y) M(hypot)(x, y)
+#define E_MAXIMUM_B(M, x, y) ((T_)((x) | (y)))
+#define E_MAXIMUM_U(M, x, y) ((x) > (y) ? (x) : (y))
+#define E_MAXIMUM_I E_MAXIMUM_U
+#define E_MAXIMUM_F(M, x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) > (y) ? (x) : (y))
+#define E_MINIMUM_B(M, x, y) ((T_)((x) & (y)))
+#define E_MINIMUM_U(M, x, y) ((x) < (y) ? (x) : (y))
+#define E_MINIMUM_I E_MINIMUM_U
+#define E_MINIMUM_F(M, x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) < (y) ? (x) : (y))
+#define E_FMAX_B E_MAXIMUM_B
+#define E_FMAX_U E_MAXIMUM_U
+#define E_FMAX_I E_MAXIMUM_U
+#define E_FMAX_F(M, x, y) M(fmax)(x, y)
+#define E_FMIN_B E_MINIMUM_B
+#define E_FMIN_U E_MINIMUM_U
+#define E_FMIN_I E_MINIMUM_U
+#define E_FMIN_F(M, x, y) M(fmin)(x, y)
+#define E_COPYSIGN_F(M, x, y) M(copysign)(x, y)
+#define E_XLOGY_F(M, x, y) ((y) != (y) ? (y) : (x) == 0 ? (T_)0 : (x) * M(log)(y))
+#define E_LOGADDEXP_F(M, x, y) ((T_)tl_hd_logaddexp((double)(x), (double)(y)))
+#define E_EQ_B(M, x, y) ((x) == (y))
+#define E_EQ_U E_EQ_B
+#define E_EQ_I E_EQ_B
+#define E_EQ_F E_EQ_B
+#define E_EQ_C(M, x, y) ((x).re == (y).re && (x).im == (y).im)
+#define E_NE_B(M, x, y) ((x) != (y))
+#define E_NE_U E_NE_B
+#define E_NE_I E_NE_B
+#define E_NE_F E_NE_B
+#define E_NE_C(M, x, y) (!E_EQ_C(M, x, y))
+#define E_LT_B(M, x, y) ((x) < (y))
+#define E_LT_U E_LT_B
+#define E_LT_I E_LT_B
+#define E_LT_F E_LT_B
+#define E_LE_B(M, x, y) ((x) <= (y))
+#define E_LE_U E_LE_B
+#define E_LE_I E_LE_B
+#define E_LE_F E_LE_B
+#define E_GT_B(M, x, y) ((x) > (y))
+#define E_GT_U E_GT_B
+#define E_GT_I E_GT_B
+#define E_GT_F E_GT_B
+#define E_GE_B(M, x, y) ((x) >= (y))
+#define E_GE_U E_GE_B
+#define E_GE_I E_GE_B
+#define E_GE_F E_GE_B
+#define E_LOGICAL_AND_B(M, x, y) ((x) != 0 && (y) != 0)
+#define E_LOGICAL_AND_U E_LOGICAL_AND_B
+#define E_LOGICAL_AND_I E_LOGICAL_AND_B
+#define E_LOGICAL_AND_F E_LOGICAL_AND_B
+#define E_LOGICAL_AND_C(M, x, y) (TL_HD_CNZ(x) && TL_HD_CNZ(y))
+#define E_LOGICAL_OR_B(M, x, y) ((x) != 0 || (y) != 0)
+#define E_LOGICAL_OR_U E_LOGICAL_OR_B
+#define E_LOGICAL_OR_I E_LOGICAL_OR_B
+#define E_LOGICAL_OR_F E_LOGICAL_OR_B
+#define E_LOGICAL_OR_C(M, x, y) (TL_HD_CNZ(x) || TL_HD_CNZ(y))
+#define E_LOGICAL_XOR_B(M, x, y) (((x) != 0) != ((y) != 0))
+#define E_LOGICAL_XOR_U E_LOGICAL_XOR_B
+#define E_LOGICAL_XOR_I E_LOGICAL_XOR_B
+#define E_LOGICAL_XOR_F E_LOGICAL_XOR_B
+#define E_LOGICAL_XOR_C(M, x, y) (TL_HD_CNZ(x) != TL_HD_CNZ(y))
+#define E_BITWISE_AND_B(M, x, y) ((T_)((x) & (y)))
+#define E_BITWISE_AND_U E_BITWISE_AND_B
+#define E_BITWISE_AND_I E_BITWISE_AND_B
+#define E_BITWISE_OR_B(M, x, y) ((T_)((x) | (y)))
+#define E_BITWISE_OR_U E_BITWISE_OR_B
+#define E_BITWISE_OR_I E_BITWISE_OR_B
+#define E_BITWISE_XOR_B(M, x, y) ((T_)((x) ^ (y)))
+#define E_BITWISE_XOR_U E_BITWISE_XOR_B
+#define E_BITWISE_XOR_I E_BITWISE_XOR_B
+#define TL_HD_SHIFT_OUT(y) tl_hd_shift_out((int64_t)(y), TL_HD_BITS)
+#define E_LSHIFT_U(M, x, y) (TL_HD_SHIFT_OUT(y) ? (T_)0 : TL_HD_WRAP((W_)(x) << (y)))
+#define E_LSHIFT_I E_LSHIFT_U
+#define E_RSHIFT_U(M, x, y) (TL_HD_SHIFT_OUT(y) ? (T_)((x) >> (TL_HD_BITS - 1)) : (T_)((x) >> (y)))
+#define E_RSHIFT_I E_RSHIFT_U
+#define TL_HD_UMAG(x) ((x) < 0 ? (uint64_t)0 - (uint64_t)(x) : (uint64_t)(x))
+#define TL_HD_LCM(g, x, y) ((g) == 0 ? (T_)0 : (T_)((W_)(T_)((x) / (T_)(g)) * (W_)(y)))
+#define E_GCD_U(M, x, y) ((T_)tl_hd_ugcd(x, y))
+#define E_GCD_I(M, x, y) ((T_)tl_hd_ugcd(TL_HD_UMAG(x), TL_HD_UMAG(y)))
+#define E_LCM_U(M, x, y) TL_HD_LCM(E_GCD_U(M, x, y), x, y)
+#define E_LCM_I(M, x, y) (TL_HD_LCM(E_GCD_I(M, x, y), x, y) < 0 ? (T_)((W_)0 - (W_)TL_HD_LCM(E_GCD_I(M, x, y), x, y)) \
+                                                               : TL_HD_LCM(E_GCD_I(M, x, y), x, y))
+#define E_HEAVISIDE_B(M, x, y) ((x) == 0 ? (y) : (T_)((x) > 0))
+#define E_HEAVISIDE_U E_HEAVISIDE_B
+#define E_HEAVISIDE_I E_HEAVISIDE_B
+#define E_HEAVISIDE_F E_HEAVISIDE_B
+#define E_NEXTAFTER_F(M, x, y) M(nextafter)(x, y)
+
+/* ------------------------------------------------------------ per-dtype functions
+ * X(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)
+ *   S suffix; ID the core's dtype (TL_<ID>) and NAME its name; ST the stored type, T the
+ *   compute type; W the wrap type (complex: the real type); CAT the case set (below);
+ *   LOAD/STORE convert ST <-> T; RT, RST, RSTORE, RID: a REAL result's compute type,
+ *   stored type, conversion and dtype. */
+#define TL_HD_DTYPES(X)                                                                                    \
+    X(b8, BOOL, "bool", uint8_t, uint8_t, uint32_t, B, TL_HD_ID, TL_HD_ID, uint8_t, uint8_t, TL_HD_ID, BOOL)  \
+    X(u8, UINT8, "uint8", uint8_t, uint8_t, uint32_t, U, TL_HD_ID, TL_HD_ID, uint8_t, uint8_t, TL_HD_ID, UINT8) \
+    X(i8, INT8, "int8", int8_t, int8_t, uint32_t, I, TL_HD_ID, TL_HD_ID, int8_t, int8_t, TL_HD_ID, INT8)       \
+    X(i16, INT16, "int16", int16_t, int16_t, uint32_t, I, TL_HD_ID, TL_HD_ID, int16_t, int16_t, TL_HD_ID, INT16) \
+    X(i32, INT32, "int32", int32_t, int32_t, uint32_t, I, TL_HD_ID, TL_HD_ID, int32_t, int32_t, TL_HD_ID, INT32) \
+    X(i64, INT64, "int64", int64_t, int64_t, uint64_t, I, TL_HD_ID, TL_HD_ID, int64_t, int64_t, TL_HD_ID, INT64) \
+    X(f16, FLOAT16, "float16", uint16_t, float, float, H, tl_hd_h2f, tl_hd_f2h, float, uint16_t, tl_hd_f2h, FLOAT16) \
+    X(bf16, BFLOAT16, "bfloat16", uint16_t, float, float, H, tl_hd_bf2f, tl_hd_f2bf, float, uint16_t, tl_hd_f2bf, BFLOAT16) \
+    X(f32, FLOAT32, "float32", float, float, float, F32, TL_HD_ID, TL_HD_ID, float, float, TL_HD_ID, FLOAT32)  \
+    X(f64, FLOAT64, "float64", double, double, double, F64, TL_HD_ID, TL_HD_ID, double, double, TL_HD_ID, FLOAT64) \
+    X(c64, COMPLEX64, "complex64", tl_hd_c64, tl_hd_c64, float, C64, TL_HD_ID, TL_HD_ID, float, float, TL_HD_ID, FLOAT32) \
+    X(c128, COMPLEX128, "complex128", tl_hd_c128, tl_hd_c128, double, C128, TL_HD_ID, TL_HD_ID, double, double, TL_HD_ID, FLOAT64)
+
+/* Result kinds: what an op writes (its OUT in the backend lists). */
+enum { TL_HD_OUT_SAME_K = 0, TL_HD_OUT_BOOL_K = 1, TL_HD_OUT_REAL_K = 2 };
+static inline TL_HD int tl_hd_unary_kind(int op)
+{
+    switch (op) {
+#define TL_HD_UK(N, OUT, ...) case TL_UOP_##N: return TL_HD_OUT_##OUT##_K;
+        TL_BACKEND_UNARY_LIST(TL_HD_UK)
+#undef TL_HD_UK
+    default: return -1;
+    }
+}
+static inline TL_HD int tl_hd_binary_kind(int op)
+{
+    switch (op) {
+#define TL_HD_BK(N, OUT, ...) case TL_BOP_##N: return TL_HD_OUT_##OUT##_K;
+        TL_BACKEND_BINARY_LIST(TL_HD_BK)
+#undef TL_HD_BK
+    default: return -1;
+    }
+}
+
+#define TL_HD_CAT2(a, b) TL_HD_CAT2_(a, b)
+#define TL_HD_CAT2_(a, b) a##b
+#define TL_HD_IF(flag, ...) TL_HD_CAT2(TL_HD_IF_, flag)(__VA_ARGS__)
+#define TL_HD_IF_0(...)
+#define TL_HD_IF_1(...) __VA_ARGS__
+#define TL_HD_SET_SAME(v) r = (v); kind = TL_HD_OUT_SAME_K
+#define TL_HD_SET_BOOL(v) rb = (uint8_t)((v) != 0); kind = TL_HD_OUT_BOOL_K
+#define TL_HD_SET_REAL(v) rr = (v); kind = TL_HD_OUT_REAL_K
+
+/* Case sets: the flag of the op list that admits a dtype, the formula category, M. */
+#define TL_HD_CASE(flag, L, N, OUT, CAT, M, ...) \
+    TL_HD_IF(flag, case L##N: TL_HD_SET_##OUT(E_##N##_##CAT(M, __VA_ARGS__)); break;)
+#define TL_HD_UC_B(N, OUT, b, u, i, f, h, c) TL_HD_CASE(b, TL_UOP_, N, OUT, B, TL_HD_MD, x)
+#define TL_HD_UC_U(N, OUT, b, u, i, f, h, c) TL_HD_CASE(u, TL_UOP_, N, OUT, U, TL_HD_MD, x)
+#define TL_HD_UC_I(N, OUT, b, u, i, f, h, c) TL_HD_CASE(i, TL_UOP_, N, OUT, I, TL_HD_MD, x)
+#define TL_HD_UC_H(N, OUT, b, u, i, f, h, c) TL_HD_CASE(h, TL_UOP_, N, OUT, F, TL_HD_MF, x)
+#define TL_HD_UC_F32(N, OUT, b, u, i, f, h, c) TL_HD_CASE(f, TL_UOP_, N, OUT, F, TL_HD_MF, x)
+#define TL_HD_UC_F64(N, OUT, b, u, i, f, h, c) TL_HD_CASE(f, TL_UOP_, N, OUT, F, TL_HD_MD, x)
+#define TL_HD_UC_C64(N, OUT, b, u, i, f, h, c) TL_HD_CASE(c, TL_UOP_, N, OUT, C, TL_HD_MF, x)
+#define TL_HD_UC_C128(N, OUT, b, u, i, f, h, c) TL_HD_CASE(c, TL_UOP_, N, OUT, C, TL_HD_MD, x)
+#define TL_HD_BC_B(N, OUT, b, u, i, f, h, c) TL_HD_CASE(b, TL_BOP_, N, OUT, B, TL_HD_MD, x, y)
+#define TL_HD_BC_U(N, OUT, b, u, i, f, h, c) TL_HD_CASE(u, TL_BOP_, N, OUT, U, TL_HD_MD, x, y)
+#define TL_HD_BC_I(N, OUT, b, u, i, f, h, c) TL_HD_CASE(i, TL_BOP_, N, OUT, I, TL_HD_MD, x, y)
+#define TL_HD_BC_H(N, OUT, b, u, i, f, h, c) TL_HD_CASE(h, TL_BOP_, N, OUT, F, TL_HD_MF, x, y)
+#define TL_HD_BC_F32(N, OUT, b, u, i, f, h, c) TL_HD_CASE(f, TL_BOP_, N, OUT, F, TL_HD_MF, x, y)
+#define TL_HD_BC_F64(N, OUT, b, u, i, f, h, c) TL_HD_CASE(f, TL_BOP_, N, OUT, F, TL_HD_MD, x, y)
+#define TL_HD_BC_C64(N, OUT, b, u, i, f, h, c) TL_HD_CASE(c, TL_BOP_, N, OUT, C, TL_HD_MF, x, y)
+#define TL_HD_BC_C128(N, OUT, b, u, i, f, h, c) TL_HD_CASE(c, TL_BOP_, N, OUT, C, TL_HD_MD, x, y)
+#define TL_HD_OKC_B(L, N, b, u, i, f, h, c) TL_HD_IF(b, case L##N:)
+#define TL_HD_OKC_U(L, N, b, u, i, f, h, c) TL_HD_IF(u, case L##N:)
+#define TL_HD_OKC_I(L, N, b, u, i, f, h, c) TL_HD_IF(i, case L##N:)
+#define TL_HD_OKC_H(L, N, b, u, i, f, h, c) TL_HD_IF(h, case L##N:)
+#define TL_HD_OKC_F32(L, N, b, u, i, f, h, c) TL_HD_IF(f, case L##N:)
+#define TL_HD_OKC_F64 TL_HD_OKC_F32
+#define TL_HD_OKC_C64(L, N, b, u, i, f, h, c) TL_HD_IF(c, case L##N:)
+#define TL_HD_OKC_C128 TL_HD_OKC_C64
+#define TL_HD_UOK_B(N, OUT, ...) TL_HD_OKC_B(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_U(N, OUT, ...) TL_HD_OKC_U(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_I(N, OUT, ...) TL_HD_OKC_I(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_H(N, OUT, ...) TL_HD_OKC_H(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_F32(N, OUT, ...) TL_HD_OKC_F32(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_F64(N, OUT, ...) TL_HD_OKC_F64(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_C64(N, OUT, ...) TL_HD_OKC_C64(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_UOK_C128(N, OUT, ...) TL_HD_OKC_C128(TL_UOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_B(N, OUT, ...) TL_HD_OKC_B(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_U(N, OUT, ...) TL_HD_OKC_U(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_I(N, OUT, ...) TL_HD_OKC_I(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_H(N, OUT, ...) TL_HD_OKC_H(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_F32(N, OUT, ...) TL_HD_OKC_F32(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_F64(N, OUT, ...) TL_HD_OKC_F64(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_C64(N, OUT, ...) TL_HD_OKC_C64(TL_BOP_, N, __VA_ARGS__)
+#define TL_HD_BOK_C128(N, OUT, ...) TL_HD_OKC_C128(TL_BOP_, N, __VA_ARGS__)
+
+/* For each dtype S: tl_hd_unary_ok_S(op) / tl_hd_binary_ok_S(op) (1 when defined), and
+ * tl_hd_unary_S(op, out, k, a) / tl_hd_binary_S(op, out, k, a, b), which write element k of
+ * out (of the op's result dtype) from one element of each operand. */
+#define TL_HD_STORE(ST, STORE, RST, RSTORE)                       \
+    if (kind == TL_HD_OUT_SAME_K) ((ST *)out)[k] = STORE(r);      \
+    else if (kind == TL_HD_OUT_BOOL_K) ((uint8_t *)out)[k] = rb;  \
+    else if (kind == TL_HD_OUT_REAL_K) ((RST *)out)[k] = RSTORE(rr)
+#define TL_HD_DEFINE(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)                   \
+    static inline TL_HD int tl_hd_unary_ok_##S(int op)                                                \
+    {                                                                                                 \
+        switch (op) { TL_BACKEND_UNARY_LIST(TL_HD_UOK_##CAT) return 1; default: return 0; }           \
+    }                                                                                                 \
+    static inline TL_HD int tl_hd_binary_ok_##S(int op)                                               \
+    {                                                                                                 \
+        switch (op) { TL_BACKEND_BINARY_LIST(TL_HD_BOK_##CAT) return 1; default: return 0; }          \
+    }                                                                                                 \
+    static inline TL_HD void tl_hd_unary_##S(int op, void *out, int64_t k, ST a)                      \
+    {                                                                                                 \
+        typedef T T_;                                                                                 \
+        typedef W W_;                                                                                 \
+        const T_ x = LOAD(a);                                                                         \
+        T_ r = x;                                                                                     \
+        RT rr = (RT)(W_)0;                                                                            \
+        uint8_t rb = 0;                                                                               \
+        int kind = -1;                                                                                \
+        switch (op) { TL_BACKEND_UNARY_LIST(TL_HD_UC_##CAT) default: break; }                         \
+        TL_HD_STORE(ST, STORE, RST, RSTORE);                                                          \
+    }                                                                                                 \
+    static inline TL_HD void tl_hd_binary_##S(int op, void *out, int64_t k, ST a, ST b)               \
+    {                                                                                                 \
+        typedef T T_;                                                                                 \
+        typedef W W_;                                                                                 \
+        const T_ x = LOAD(a), y = LOAD(b);                                                            \
+        T_ r = x;                                                                                     \
+        RT rr = (RT)(W_)0;                                                                            \
+        uint8_t rb = 0;                                                                               \
+        int kind = -1;                                                                                \
+        switch (op) { TL_BACKEND_BINARY_LIST(TL_HD_BC_##CAT) default: break; }                        \
+        TL_HD_STORE(ST, STORE, RST, RSTORE);                                                          \
     }
 TL_HD_DTYPES(TL_HD_DEFINE)
 #undef TL_HD_DEFINE
