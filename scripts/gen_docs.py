@@ -476,8 +476,10 @@ def generate(report):
             "their own import. DOC: owner (\"\" for tensorlib, \"Tensor\", \"linalg\", \"cuda\", \"array_api.fft\",",
             "\"return_types\", ...) -> name -> docstring.\"\"\"", "# flake8: noqa", "DOC = {"]
     files = {}
-    for path, owners in ((OUT_PATH, [o for o in sorted(groups) if o not in LAZY_OWNERS]),
-                         (LAZY_PATH, [o for o in sorted(groups) if o in LAZY_OWNERS])):
+    def lazy(owner):  # a lazily loaded module or a class of one ("cuda.Stream")
+        return any(owner == o or owner.startswith(o + ".") for o in LAZY_OWNERS)
+    for path, owners in ((OUT_PATH, [o for o in sorted(groups) if not lazy(o)]),
+                         (LAZY_PATH, [o for o in sorted(groups) if lazy(o)])):
         lines = list(head)
         for owner in owners:
             lines.append("    %r: {" % owner)

@@ -71,9 +71,80 @@ NOT_TORCH |= {
 }
 CLASSES["cuda.device"] = (
     "device(device)", "Context manager selecting a CUDA device for its block and restoring the previous one "
-    "after; a negative index (or None) selects nothing, so the block runs without a device too.",
+    "after; a negative index (or None) selects nothing, so the block runs without a device too. ``idx`` is the "
+    "index (for None: the current device where CUDA is usable, else None, as torch's); ``with`` binds None.",
     "tl.cuda.device('cuda:1').idx\ntl.cuda.device(-1).idx",
     {"device": "the device: an index, ``'cuda:N'`` or a ``tl.device``; negative or None: none."})
+
+# streams and events: without a usable device (the examples: a build without CUDA) creating a Stream, using
+# the current stream or creating an Event raises torch's error; built without a device an Event can be made
+# (its CUDA event comes at the first record), as in torch's CUDA build
+_STREAM = ("the stream: a ``tl.cuda.Stream`` (None for the current one)")
+OPS.update({
+    "cuda.current_stream": ("Gives the stream selected on a device: the default stream unless ``stream`` or "
+                            "``set_stream`` chose another." + _NO_CUDA, "a ``tl.cuda.Stream``.",
+                            "tl.cuda.current_stream()", {"device": _DEV}),
+    "cuda.default_stream": ("Gives a device's default stream (the legacy default stream, handle 0)." + _NO_CUDA,
+                            "a ``tl.cuda.Stream``.", "tl.cuda.default_stream()", {"device": _DEV}),
+    "cuda.set_stream": ("Selects a stream on its device; None does nothing. The ``stream`` context manager is "
+                        "the usual way.", "None.", "tl.cuda.set_stream(None)",
+                        {"stream": "the stream to select: a ``tl.cuda.Stream``, or None."}),
+    "cuda.stream": ("Context manager selecting a stream for its block (element-wise kernels go on it) and "
+                    "restoring the previous one after; with None, or without a usable device, it does nothing, as "
+                    "torch's.", "a ``StreamContext`` (``with`` binds None).",
+                    "with tl.cuda.stream(None) as s: print(s)",
+                    {"stream": "the stream to select: a ``tl.cuda.Stream``, or None."}),
+    "cuda.Stream.query": ("Tells whether all the work queued on the stream has finished.", "a Python bool.",
+                          "tl.cuda.Stream().query()"),
+    "cuda.Stream.synchronize": ("Waits until all the work queued on the stream has finished.", "None.",
+                                "tl.cuda.Stream().synchronize()"),
+    "cuda.Stream.wait_event": ("Makes the work queued on the stream from now on wait for an event.", "None.",
+                               "tl.cuda.Stream().wait_event(tl.cuda.Event())",
+                               {"event": "the event: a ``tl.cuda.Event``."}),
+    "cuda.Stream.wait_stream": ("Makes the work queued on the stream from now on wait for the work queued on "
+                                "another stream so far.", "None.", "tl.cuda.Stream().wait_stream(tl.cuda.Stream())",
+                                {"stream": "the stream to wait for: a ``tl.cuda.Stream``."}),
+    "cuda.Stream.record_event": ("Records an event on the stream.", "the event.", "tl.cuda.Stream().record_event()",
+                                 {"event": "the event to record: a ``tl.cuda.Event``; None: a new one."}),
+    "cuda.Event.record": ("Records the event on a stream: it completes when the work queued there so far has.",
+                          "None.", "tl.cuda.Event().record()", {"stream": _STREAM + "."}),
+    "cuda.Event.wait": ("Makes the work queued on a stream from now on wait for the event (nothing before the "
+                        "first ``record``).", "None.", "tl.cuda.Event().wait()", {"stream": _STREAM + "."}),
+    "cuda.Event.query": ("Tells whether the work recorded before the event has finished (True before any "
+                         "``record``).", "a Python bool.", "tl.cuda.Event().query()"),
+    "cuda.Event.synchronize": ("Waits until the work recorded before the event has finished (nothing before any "
+                               "``record``).", "None.", "tl.cuda.Event().synchronize()"),
+    "cuda.Event.elapsed_time": ("Gives the time between this event and a later one, both recorded, made with "
+                                "``enable_timing=True``.", "a float: milliseconds.",
+                                "tl.cuda.Event(enable_timing=True).elapsed_time(tl.cuda.Event(enable_timing=True))",
+                                {"end_event": "the later event: a ``tl.cuda.Event``."}),
+})
+RAISES |= {"cuda.current_stream", "cuda.default_stream", "cuda.Stream", "cuda.Stream.query", "cuda.Stream.synchronize",
+           "cuda.Stream.wait_event", "cuda.Stream.wait_stream", "cuda.Stream.record_event", "cuda.Event",
+           "cuda.Event.record", "cuda.Event.wait", "cuda.Event.query", "cuda.Event.synchronize",
+           "cuda.Event.elapsed_time", "cuda.Event.cuda_event"}
+NOT_TORCH |= {  # torch's message names torch.cuda.Stream, which the comparison reads as tensorlib.cuda.Stream
+    "cuda.Stream", "cuda.Stream.query", "cuda.Stream.synchronize", "cuda.Stream.wait_event",
+    "cuda.Stream.wait_stream", "cuda.Stream.record_event"}
+CLASSES["cuda.Stream"] = (
+    "Stream(device=None, priority=0, **kwargs)", "A CUDA stream of a device: an ordered queue of work (streams "
+    "come from a pool per device and priority, as torch's). ``device``, ``device_index``, ``cuda_stream`` (the "
+    "handle) and ``priority`` are its attributes; ``with`` selects it like ``tl.cuda.stream``." + _NO_CUDA,
+    "tl.cuda.Stream()",
+    {"device": _DEV, "priority": "0 (low) or negative (high).",
+     "**kwargs": "``stream_ptr``: wrap an existing stream handle instead of taking one from the pool."})
+CLASSES["cuda.Event"] = (
+    "Event(enable_timing=False, blocking=False, interprocess=False)", "A CUDA event: a marker in a stream's work, to "
+    "wait for or time; the CUDA event is made at the first ``record``. A build without CUDA refuses it with torch's "
+    "CPU-only build's error.", "tl.cuda.Event()",
+    {"enable_timing": "record times, for ``elapsed_time``.", "blocking": "``synchronize`` blocks instead of "
+     "spinning.", "interprocess": "shareable between processes."})
+CLASSES["cuda.StreamContext"] = (
+    "StreamContext(stream)", "The context manager ``tl.cuda.stream`` gives: selects ``stream`` for its block, "
+    "nothing for None or without a usable device (``idx`` is then -1).", "tl.cuda.StreamContext(None).idx",
+    {"stream": "the stream to select: a ``tl.cuda.Stream``, or None."})
+PROPS["cuda.Event.cuda_event"] = ("The CUDA event's handle (0 before the first ``record``).", "int (read-only)",
+                                  "tl.cuda.Event().cuda_event")
 
 # ---- tensorlib.array_api: the standard's parameter names; the examples are checked against NumPy's
 # Array API namespace (array_api_compat.numpy), not torch; ``xp`` is tensorlib.array_api ----
@@ -542,7 +613,7 @@ PROPS.update({
                       "tensorlib.layout" + _RO, "tl.zeros(2).layout\ntl.eye(2).to_sparse_csr().layout"),
     "Tensor.names": ("The name of each dim, None where unnamed; assigning renames in place.",
                      "tuple of (str or None), one per dim", "tl.zeros(2, 3, names=('N', None)).names"),
-    "Tensor.ndim": ("The number of dims (as ``dim()``).", "int" + _RO, "tl.zeros(2, 3, 4).ndim"),
+    "Tensor.ndim": ("The number of dims (as ``dim()``).", "int (read-only)", "tl.zeros(2, 3, 4).ndim"),
     "Tensor.T": ("The tensor with all its dims reversed (the transpose of a matrix).", "Tensor (a view)" + _RO,
                  "tl.tensor([[1, 2, 3], [4, 5, 6]]).T"),
     "Tensor.mT": ("The tensor with its last two dims swapped (a stack of matrices transposed).",
@@ -555,9 +626,9 @@ PROPS.update({
                     "Tensor (a view)" + _RO, "tl.tensor([1+2j, 3-1j]).real"),
     "Tensor.imag": ("The imaginary parts of a complex tensor (a view); a real tensor raises RuntimeError.",
                     "Tensor (a view)" + _RO, "tl.tensor([1+2j, 3-1j]).imag"),
-    "Tensor.itemsize": ("The bytes one element takes.", "int" + _RO, "tl.zeros(2, dtype=tl.float64).itemsize"),
+    "Tensor.itemsize": ("The bytes one element takes.", "int (read-only)", "tl.zeros(2, dtype=tl.float64).itemsize"),
     "Tensor.nbytes": ("The bytes the elements take (numel * itemsize; a view counts its own elements).",
-                      "int" + _RO, "tl.zeros(2, 3).nbytes"),
+                      "int (read-only)", "tl.zeros(2, 3).nbytes"),
     "Tensor.is_sparse": ("Whether the tensor is sparse COO.", "bool" + _RO,
                          "tl.eye(2).to_sparse().is_sparse\ntl.eye(2).is_sparse"),
     "Tensor.is_sparse_csr": ("Whether the tensor is sparse CSR.", "bool" + _RO, "tl.eye(2).to_sparse_csr().is_sparse_csr"),
@@ -849,11 +920,11 @@ PROPS.update({
     "dtype.is_complex": ("Whether the dtype is a complex one.", "bool" + _RO, "tl.complex64.is_complex"),
     "dtype.is_signed": ("Whether the dtype holds negative values.", "bool" + _RO,
                         "tl.uint8.is_signed\ntl.int8.is_signed"),
-    "dtype.itemsize": ("The bytes one element of the dtype takes.", "int" + _RO,
+    "dtype.itemsize": ("The bytes one element of the dtype takes.", "int (read-only)",
                        "tl.bfloat16.itemsize\ntl.complex128.itemsize"),
     "dtype.dtype": ("The NumPy dtype of the same elements (what ``np.dtype(tl.float32)`` reads; tensorlib's "
                     "own).", "numpy.dtype" + _RO, "tl.float32.dtype"),
-    "finfo.bits": ("The number of bits of the dtype.", "int" + _RO, "tl.finfo(tl.float32).bits"),
+    "finfo.bits": ("The number of bits of the dtype.", "int (read-only)", "tl.finfo(tl.float32).bits"),
     "finfo.eps": ("The difference between 1.0 and the next representable number.", "float" + _RO,
                   "tl.finfo(tl.float32).eps"),
     "finfo.max": ("The largest finite number.", "float" + _RO, "tl.finfo(tl.float16).max"),
@@ -865,9 +936,9 @@ PROPS.update({
     "finfo.resolution": ("The approximate decimal resolution, 10 ** -precision.", "float" + _RO,
                          "tl.finfo(tl.float32).resolution"),
     "finfo.dtype": ("The name of the dtype described (as torch: a str).", "str" + _RO, "tl.finfo(tl.float32).dtype"),
-    "iinfo.bits": ("The number of bits of the dtype.", "int" + _RO, "tl.iinfo(tl.int16).bits"),
-    "iinfo.max": ("The largest value.", "int" + _RO, "tl.iinfo(tl.int16).max"),
-    "iinfo.min": ("The smallest value.", "int" + _RO, "tl.iinfo(tl.int16).min"),
+    "iinfo.bits": ("The number of bits of the dtype.", "int (read-only)", "tl.iinfo(tl.int16).bits"),
+    "iinfo.max": ("The largest value.", "int (read-only)", "tl.iinfo(tl.int16).max"),
+    "iinfo.min": ("The smallest value.", "int (read-only)", "tl.iinfo(tl.int16).min"),
     "iinfo.dtype": ("The name of the dtype described (as torch: a str).", "str" + _RO, "tl.iinfo(tl.int16).dtype"),
 })
 NOT_TORCH |= {

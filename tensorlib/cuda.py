@@ -19,9 +19,11 @@ __all__ = ["is_available", "device_count", "is_initialized", "init", "current_de
            "set_device", "device", "synchronize", "get_device_name", "get_device_properties",
            "get_device_capability", "memory_allocated", "max_memory_allocated",
            "memory_reserved", "max_memory_reserved", "reset_peak_memory_stats",
-           "empty_cache", "manual_seed", "manual_seed_all", "is_built"]
+           "empty_cache", "manual_seed", "manual_seed_all", "is_built", "Stream", "Event",
+           "current_stream", "default_stream", "set_stream", "stream", "StreamContext"]
 
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
+_NO_CUDA_SUPPORT = "PyTorch was compiled without CUDA support"
 _backend = None         # the imported tensorlib._C_cuda, once looked for
 _looked = False
 _initialized = False
@@ -112,23 +114,48 @@ def set_device(device):
         _backend.set_device(idx)
 
 
+def _optional_index(dev):
+    """torch's _get_device_index(dev, optional=True): an int as is, None (or an index-less
+    'cuda') the current device when CUDA is usable and None otherwise."""
+    if dev is None or (not isinstance(dev, (int, bool)) and _device_type(dev) == "cuda" and _device_index(dev) is None):
+        return current_device() if is_available() else None
+    return _index(dev)
+
+
+def _device_type(dev):
+    from . import device as _device
+    return (_device(dev) if isinstance(dev, str) else dev).type if isinstance(dev, (str, _device)) else None
+
+
+def _device_index(dev):
+    from . import device as _device
+    return (_device(dev) if isinstance(dev, str) else dev).index
+
+
+def _exchange_device(idx):
+    """Selects device idx (nothing for a negative index or None) and gives the previous one."""
+    if idx is None or idx < 0:
+        return -1
+    if _module() is None:
+        raise RuntimeError(_NO_CUDA_SUPPORT)  # torch's CPU-only build
+    cur = current_device()
+    if cur != idx:
+        set_device(idx)
+    return cur
+
+
 class device:
     """Context manager that selects a CUDA device and restores the previous one on exit."""
 
     def __init__(self, device):
-        self.idx = _index(device) if device is not None else -1
+        self.idx = _optional_index(device)
         self.prev_idx = -1
 
     def __enter__(self):
-        if self.idx >= 0:
-            self.prev_idx = current_device()
-            if self.prev_idx != self.idx:
-                set_device(self.idx)
-        return self
+        self.prev_idx = _exchange_device(self.idx)
 
     def __exit__(self, *exc):
-        if self.prev_idx >= 0 and self.prev_idx != self.idx:
-            set_device(self.prev_idx)
+        self.idx = _exchange_device(self.prev_idx)
         return False
 
 
@@ -218,6 +245,200 @@ def manual_seed_all(seed):
     """Seeds the CUDA generators of every device (kept until initialisation)."""
     global _seed
     _seed = int(seed)
+
+
+# ---- streams and events -------------------------------------------------------------------
+# Handles are the CUDA runtime's (cudaStream_t / cudaEvent_t) as ints; 0 is the legacy default
+# stream. The current stream is per device (torch's is per thread and device).
+
+class Stream:
+    """A CUDA stream of a device: an ordered queue of work (torch.cuda.Stream)."""
+
+    def __init__(self, device=None, priority=0, **kwargs):
+        if _module() is None:
+            raise RuntimeError("torch.cuda.Stream requires CUDA support")
+        _lazy_init()
+        if "stream_ptr" in kwargs:  # an existing stream (torch.cuda.ExternalStream's role)
+            idx = _index(device)
+            handle = int(kwargs.pop("stream_ptr"))
+        else:
+            idx = _index(device) if device is not None else current_device()
+            if idx < 0:
+                idx = current_device()
+            handle = None
+        if kwargs:
+            raise TypeError("Stream() got an unexpected keyword argument '%s'" % next(iter(kwargs)))
+        if handle is None:
+            handle = _backend.stream_create(idx, int(priority))
+        self._set(idx, handle, priority)
+
+    def _set(self, idx, handle, priority=0):
+        from . import device as _device
+        self.device_index, self.cuda_stream = idx, handle
+        self.priority = -1 if priority < 0 else 0
+        self.device = _device("cuda", idx)
+
+    @classmethod
+    def _wrap(cls, idx, handle):
+        self = object.__new__(cls)
+        self._set(idx, handle)
+        return self
+
+    def query(self):
+        """True when all the work queued on the stream has finished."""
+        return _backend.stream_query(self.cuda_stream)
+
+    def synchronize(self):
+        """Waits until all the work queued on the stream has finished."""
+        _backend.stream_synchronize(self.cuda_stream)
+
+    def wait_event(self, event):
+        """Makes the work queued on the stream from now on wait for ``event``."""
+        event.wait(self)
+
+    def wait_stream(self, stream):
+        """Makes the work queued on the stream from now on wait for the work queued on ``stream`` so far."""
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        """Records ``event`` (a new one when None) on the stream and gives it."""
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and (self.cuda_stream, self.device_index) == (other.cuda_stream, other.device_index)
+
+    def __hash__(self):
+        return hash((self.cuda_stream, self.device_index))
+
+    def __enter__(self):
+        self._ctx = StreamContext(self)
+        self._ctx.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._ctx.__exit__(*exc)
+
+    def __repr__(self):
+        return "<tensorlib.cuda.Stream device=%s cuda_stream=%#x>" % (self.device, self.cuda_stream)
+
+
+class Event:
+    """A CUDA event: a marker in a stream's work, to wait for or time (torch.cuda.Event). The
+    CUDA event is created on the first ``record``."""
+
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False):
+        self._handle, self._device_index = None, -1
+        if _module() is None:
+            raise RuntimeError("Tried to instantiate dummy base class Event")  # torch's CPU-only build
+        self.enable_timing, self.blocking, self.interprocess = bool(enable_timing), bool(blocking), bool(interprocess)
+
+    @property
+    def cuda_event(self):
+        """The CUDA event's handle (0 before the first ``record``)."""
+        return self._handle or 0
+
+    def record(self, stream=None):
+        """Records the event on ``stream`` (the current stream when None)."""
+        if stream is None:
+            stream = current_stream()
+        if self._handle is None:
+            self._handle = _backend.event_create(stream.device_index, self.enable_timing, self.blocking,
+                                                 self.interprocess)
+            self._device_index = stream.device_index
+        elif stream.device_index != self._device_index:
+            raise RuntimeError("Event device %d does not match recording stream's device %d."
+                               % (self._device_index, stream.device_index))
+        _backend.event_record(self._handle, stream.cuda_stream)
+
+    def wait(self, stream=None):
+        """Makes the work queued on ``stream`` (the current stream when None) from now on wait for the event."""
+        if stream is None:
+            stream = current_stream()
+        if self._handle is not None:
+            _backend.stream_wait_event(stream.cuda_stream, self._handle)
+
+    def query(self):
+        """True when the work recorded before the event has finished (True before any ``record``)."""
+        return True if self._handle is None else _backend.event_query(self._handle)
+
+    def synchronize(self):
+        """Waits until the work recorded before the event has finished (nothing before any ``record``)."""
+        if self._handle is not None:
+            _backend.event_synchronize(self._handle)
+
+    def elapsed_time(self, end_event):
+        """Milliseconds between this event and ``end_event``, both recorded with enable_timing=True."""
+        if self._handle is None or end_event._handle is None:
+            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
+        return _backend.event_elapsed(self._handle, end_event._handle)
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and _backend is not None:
+            try:
+                _backend.event_destroy(handle)
+            except Exception:  # noqa: BLE001 - at interpreter exit the runtime may be gone
+                pass
+
+    def __repr__(self):
+        return "<tensorlib.cuda.Event %#x>" % self._handle if self._handle else "<tensorlib.cuda.Event uninitialized>"
+
+
+def current_stream(device=None):
+    """The stream selected on the device (the default stream unless ``stream``/``set_stream`` chose another)."""
+    _lazy_init()
+    idx = _index(device)
+    return Stream._wrap(idx, _backend.get_stream(idx))
+
+
+def default_stream(device=None):
+    """The device's default stream (the legacy default stream, handle 0)."""
+    _lazy_init()
+    return Stream._wrap(_index(device), 0)
+
+
+def set_stream(stream):
+    """Selects ``stream`` on its device (nothing for None); prefer the ``stream`` context manager."""
+    if stream is None:
+        return
+    _lazy_init()
+    _backend.set_stream(stream.cuda_stream, stream.device_index)
+
+
+class StreamContext:
+    """Context manager selecting a stream for its block (what ``stream(s)`` gives)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        idx = _optional_index(None)
+        self.idx = -1 if idx is None else idx
+        self.src_prev_stream = self.dst_prev_stream = None
+
+    def __enter__(self):
+        cur = self.stream
+        if cur is None or self.idx == -1:  # torch: nothing to do without a stream or a device
+            return
+        self.src_prev_stream = current_stream(None)
+        if self.src_prev_stream.device != cur.device:
+            with device(cur.device):
+                self.dst_prev_stream = current_stream(cur.device)
+        set_stream(cur)
+
+    def __exit__(self, *exc):
+        cur = self.stream
+        if cur is None or self.idx == -1:
+            return
+        if self.src_prev_stream.device != cur.device:
+            set_stream(self.dst_prev_stream)
+        set_stream(self.src_prev_stream)
+
+
+def stream(stream):
+    """Context manager selecting ``stream`` for its block; nothing happens for None or without a device."""
+    return StreamContext(stream)
 
 
 # the composed docstrings (tensorlib/_docgen_lazy.py, scripts/gen_docs.py); this module loads on first

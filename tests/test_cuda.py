@@ -136,6 +136,36 @@ def test_elementwise_shapes(op, shape):
     assert tl.equal(tl._C._hd_apply(op, a.cuda(), b.cuda()).cpu(), tl._C._hd_apply(op, a, b))
 
 
+def test_streams_and_events():
+    c = tl.cuda
+    d = c.default_stream()
+    assert d.cuda_stream == 0 and c.current_stream() == d and d.device == tl.device("cuda", 0)
+    s = c.Stream()
+    assert s.cuda_stream != 0 and s != d and c.Stream(priority=-1).priority == -1
+    a = tl.arange(1 << 20, dtype=tl.float32).cuda()
+    start, end = c.Event(enable_timing=True), c.Event(enable_timing=True)
+    assert start.query() and start.cuda_event == 0
+    s.wait_stream(d)  # a was written on the default stream
+    with c.stream(s) as r:
+        assert r is None and c.current_stream() == s
+        start.record()
+        b = tl._C._hd_apply("MUL", a, a)  # launched on s; its block comes from s's free list
+        end.record()
+    assert c.current_stream() == d
+    end.synchronize()
+    assert end.query() and s.query() and start.elapsed_time(end) >= 0
+    d.wait_event(end)
+    assert tl.equal(b.cpu(), tl._C._hd_apply("MUL", a.cpu(), a.cpu()))
+    with s:  # a Stream is its own context manager too
+        assert c.current_stream() == s
+    ev = s.record_event()
+    ev.wait(d)
+    s.synchronize()
+    assert "cuda_stream=" in repr(s) and repr(ev).startswith("<tensorlib.cuda.Event 0x")
+    with c.device(0) as r:
+        assert r is None
+
+
 def test_unsupported_ops_raise_not_crash():
     g = tl.ones(3, device="cuda")
     with pytest.raises(NotImplementedError, match="not implemented for cuda tensors"):

@@ -90,10 +90,66 @@ def test_not_built_matches_cpu_torch():
                "pairs = [(lambda: tl.zeros(2, device='cuda'), lambda: torch.zeros(2, device='cuda')),\n"
                "         (lambda: tl.zeros(2).cuda(), lambda: torch.zeros(2).cuda()),\n"
                "         (tl.cuda.current_device, torch.cuda.current_device),\n"
-               "         (tl.cuda.get_device_name, torch.cuda.get_device_name)]\n"
+               "         (tl.cuda.get_device_name, torch.cuda.get_device_name),\n"
+               "         (tl.cuda.Stream, torch.cuda.Stream),\n"
+               "         (lambda: tl.cuda.Stream(priority=-1), lambda: torch.cuda.Stream(priority=-1)),\n"
+               "         (tl.cuda.Event, torch.cuda.Event),\n"
+               "         (lambda: tl.cuda.Event(enable_timing=True), lambda: torch.cuda.Event(enable_timing=True)),\n"
+               "         (tl.cuda.current_stream, torch.cuda.current_stream),\n"
+               "         (tl.cuda.default_stream, torch.cuda.default_stream),\n"
+               "         (lambda: tl.cuda.device(0).__enter__(), lambda: torch.cuda.device(0).__enter__())]\n"
+               "def ctx(m, s):\n"
+               "    with m.cuda.stream(s) as r: return r\n"
+               "same = [(tl.cuda.device(None).idx, torch.cuda.device(None).idx),\n"
+               "        (tl.cuda.device(-1).__enter__(), torch.cuda.device(-1).__enter__()),\n"
+               "        (ctx(tl, None), ctx(torch, None)), (ctx(tl, object()), ctx(torch, object()))]\n"
                "print(all(err(a) == err(b) and err(a) is not None for a, b in pairs), tl.cuda.is_built(),\n"
-               "      tl.cuda.is_available(), tl.cuda.device_count())")
-    assert out.split() == ["True", "False", "False", "0"]
+               "      tl.cuda.is_available(), tl.cuda.device_count(), same == [(None, None)] * 4)")
+    assert out.split() == ["True", "False", "False", "0", "True"]
+
+
+@no_gpu
+def test_streams_and_events_without_gpu():
+    """torch's answers where the module is built but there is no driver or device (torch's
+    CUDA build there), or where it is not built (torch's CPU-only build)."""
+    c = tl.cuda
+    if not c.is_built():
+        with pytest.raises(RuntimeError, match="^torch.cuda.Stream requires CUDA support$"):
+            c.Stream()
+        with pytest.raises(RuntimeError, match="^Tried to instantiate dummy base class Event$"):
+            c.Event()
+        with pytest.raises(RuntimeError, match="^PyTorch was compiled without CUDA support$"):
+            c.device(0).__enter__()
+    else:
+        exc, msg = _expected_error()
+        for call in (c.Stream, lambda: c.Stream(0, priority=-1), lambda: c.device(0).__enter__()):
+            with pytest.raises(exc, match=msg):
+                call()
+        e = c.Event(enable_timing=True)  # the CUDA event is created at the first record, as torch's
+        assert e.query() is True and e.synchronize() is None and e.cuda_event == 0
+        assert repr(e) == "<tensorlib.cuda.Event uninitialized>"
+        with pytest.raises(RuntimeError, match="^Both events must be recorded before calculating elapsed time.$"):
+            e.elapsed_time(c.Event())
+        for call in (e.record, e.wait):  # the current stream needs the device
+            with pytest.raises(exc, match=msg):
+                call()
+    exc, msg = _expected_error()
+    for call in (c.current_stream, c.default_stream, lambda: c.current_stream(0), lambda: c.set_stream(object())):
+        with pytest.raises(exc, match=msg):
+            call()
+    assert c.set_stream(None) is None
+    for s in (None, object()):  # without a device the context does nothing, as torch's
+        with c.stream(s) as r:
+            assert r is None
+    d = c.device(None)
+    assert d.idx is None and d.__enter__() is None and d.__exit__(None, None, None) is False
+    d = c.device(-1)
+    with d as r:
+        assert r is None
+    assert d.idx == -1 and c.device("cuda:1").idx == 1 and c.device(tl.device("cuda", 2)).idx == 2
+    with pytest.raises(ValueError, match="Expected a cuda device, but got: cpu"):
+        c.device("cpu")
+    assert c.is_initialized() is False
 
 
 def test_other_device_types_still_refused():

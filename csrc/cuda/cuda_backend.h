@@ -30,6 +30,11 @@ void tlc_reset_peak(int dev);
 int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);
 int tlc_memset_zero(void *dst, size_t nbytes, int dev);
 
+// The stream the element-wise kernels of a device are launched on: the one selected by
+// set_stream, or the legacy default stream (nullptr). Copies and cudaMemset stay
+// synchronous on the legacy default stream (created streams are blocking streams).
+cudaStream_t tlc_current_stream(int dev);
+
 int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int dev);
 int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev);
 

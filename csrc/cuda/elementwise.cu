@@ -1,6 +1,8 @@
 // elementwise.cu - the CUDA element-wise launcher: a grid-stride loop over contiguous
 // operands of one dtype that applies the host/device formulas of kernels/hd_math.h (the
-// same functions the CPU test suite checks through tensorlib._C._hd_apply).
+// same functions the CPU test suite checks through tensorlib._C._hd_apply), on the current
+// stream of the device (tensorlib.cuda.stream / set_stream; the legacy default stream
+// unless one was selected).
 #include "cuda/cuda_backend.h"
 #include "kernels/hd_math.h"
 
@@ -50,7 +52,7 @@ int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64
     if (dev >= 0) cudaSetDevice(dev);
 #define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_binary_ok_##S(op)) {                                         \
-        binary_##S<<<blocks_for(n), kThreads>>>(op, out, (const ST *)a, (const ST *)b, n); \
+        binary_##S<<<blocks_for(n), kThreads, 0, tlc_current_stream(dev)>>>(op, out, (const ST *)a, (const ST *)b, n); \
         return launched(dev);                                                                  \
     }
     TL_HD_DTYPES(TLC_LAUNCH)
@@ -64,7 +66,7 @@ int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev)
     if (dev >= 0) cudaSetDevice(dev);
 #define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_unary_ok_##S(op)) {                                          \
-        unary_##S<<<blocks_for(n), kThreads>>>(op, out, (const ST *)a, n); \
+        unary_##S<<<blocks_for(n), kThreads, 0, tlc_current_stream(dev)>>>(op, out, (const ST *)a, n); \
         return launched(dev);                                                                  \
     }
     TL_HD_DTYPES(TLC_LAUNCH)

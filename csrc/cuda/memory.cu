@@ -1,17 +1,22 @@
 // memory.cu - the CUDA backend's device memory: a per-device caching allocator (freed
-// blocks are kept in a free list keyed by their rounded size and reused; empty_cache hands
-// them back), its statistics, and the byte copies between host and device.
+// blocks are kept in a free list keyed by the stream they were allocated on and their
+// rounded size, and reused only by allocations on that stream, so work still queued on one
+// stream never sees its memory handed to another; empty_cache hands them back), its
+// statistics, and the byte copies between host and device.
 #include "cuda/cuda_backend.h"
 
 #include <string.h>
 
 #include <map>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
 
 struct DeviceCache {
-    std::multimap<size_t, void *> free_blocks;  // rounded size -> cached block
+    std::multimap<std::pair<cudaStream_t, size_t>, void *> free_blocks;  // (stream, rounded size) -> block
+    std::unordered_map<void *, cudaStream_t> live;                       // block in use -> its stream
     size_t allocated = 0, max_allocated = 0, reserved = 0, max_reserved = 0;
 };
 
@@ -45,7 +50,8 @@ void *tlc_alloc(size_t nbytes, int dev)
     if (!c) return nullptr;
     size_t n = round_size(nbytes);
     void *p = nullptr;
-    auto it = c->free_blocks.find(n);
+    cudaStream_t s = tlc_current_stream(dev);
+    auto it = c->free_blocks.find({s, n});
     if (it != c->free_blocks.end()) {
         p = it->second;
         c->free_blocks.erase(it);
@@ -67,6 +73,7 @@ void *tlc_alloc(size_t nbytes, int dev)
     }
     c->allocated += n;
     if (c->allocated > c->max_allocated) c->max_allocated = c->allocated;
+    c->live[p] = s;
     return p;
 }
 
@@ -76,7 +83,10 @@ void tlc_free(void *p, size_t nbytes, int dev)
     if (!p || !c) return;
     size_t n = round_size(nbytes);
     c->allocated -= n;
-    c->free_blocks.emplace(n, p);  // no streams yet: every launch is on the legacy default stream
+    auto it = c->live.find(p);
+    cudaStream_t s = it != c->live.end() ? it->second : nullptr;
+    if (it != c->live.end()) c->live.erase(it);
+    c->free_blocks.emplace(std::make_pair(s, n), p);
 }
 
 void tlc_empty_cache(void)
@@ -85,7 +95,7 @@ void tlc_empty_cache(void)
         DeviceGuard g((int)d);
         for (auto &kv : caches[d].free_blocks) {
             cudaFree(kv.second);
-            caches[d].reserved -= kv.first;
+            caches[d].reserved -= kv.first.second;
         }
         caches[d].free_blocks.clear();
     }

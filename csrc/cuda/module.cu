@@ -186,4 +186,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_C_cuda", "tensorlib's CUDA backend.", -1, methods,
                                         nullptr, nullptr, nullptr, nullptr};
 
-PyMODINIT_FUNC PyInit__C_cuda(void) { return PyModule_Create(&module_def); }
+extern PyMethodDef tlc_stream_methods[];  // stream.cu
+
+PyMODINIT_FUNC PyInit__C_cuda(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (m && PyModule_AddFunctions(m, tlc_stream_methods) < 0) Py_CLEAR(m);
+    return m;
+}
