@@ -330,15 +330,22 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False, **kw):
 
 
 def _resolve(dtype, device, requires_grad):
-    """The device the filled factories (arange, linspace, logspace, eye, range) make their
-    result on: None (the CPU) or "meta", where the C fill only shapes the result."""
+    """(where the C fill runs, where the result goes) for the filled factories (arange,
+    linspace, logspace, eye, range): (None, None) for the CPU, (meta, None) for meta, where the
+    C fill only shapes the result, and (None, device) for a backend's device (CUDA): the fill
+    runs on the host and the result is copied over once."""
     _check_no_grad(requires_grad)
     d = _device_ok(device if device is not None else _C._get_default_device())
     if d is None or d.type == "cpu":
-        return None
-    if d.type != "meta":  # the fill runs on the host
-        raise NotImplementedError(f"tensorlib: this factory is not implemented for {d.type} tensors yet")
-    return d
+        return None, None
+    if d.type == "meta":
+        return d, None
+    return None, d
+
+
+def _moved(r, target):
+    """r (made on the host) on the factory's device."""
+    return r if target is None else r.to(target)
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -353,7 +360,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         >>> tl.arange(0, 1, 0.25)
         tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
-    dev = _resolve(dtype, device, requires_grad)
+    dev, target = _resolve(dtype, device, requires_grad)
     if end is None:
         start, end = 0, start
     for v in (start, end, step):
@@ -365,7 +372,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
             dtype = _C.int64
         else:
             dtype = _C.get_default_dtype()
-    r = _C._arange(vals[0], vals[1], vals[2], dtype, dev)
+    r = _moved(_C._arange(vals[0], vals[1], vals[2], dtype, dev), target)
     if out is not None:
         return _into(out, r)
     return r
@@ -373,12 +380,12 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
 
 def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     """Deprecated in torch: values from start to end inclusive. Default dtype."""
-    dev = _resolve(dtype, device, requires_grad)
+    dev, target = _resolve(dtype, device, requires_grad)
     if end is None:
         start, end = 0, start
     n = int(math.floor((end - start) / step)) + 1
-    return _C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
-                      dtype or _C.get_default_dtype(), dev)
+    return _moved(_C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
+                             dtype or _C.get_default_dtype(), dev), target)
 
 
 def _into(out, r):
@@ -398,23 +405,23 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         >>> tl.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    dev = _resolve(dtype, device, requires_grad)
+    dev, target = _resolve(dtype, device, requires_grad)
     s, e = _scal(start), _scal(end)
     if dtype is None:
         dtype = _C.get_default_dtype().to_complex() if isinstance(s, complex) or isinstance(e, complex) \
             else _C.get_default_dtype()
-    r = _C._linspace(s, e, _steps(steps), dtype, 0.0, dev)
+    r = _moved(_C._linspace(s, e, _steps(steps), dtype, 0.0, dev), target)
     return _into(out, r) if out is not None else r
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     """base ** linspace(start, end, steps)."""
-    dev = _resolve(dtype, device, requires_grad)
+    dev, target = _resolve(dtype, device, requires_grad)
     s, e = _scal(start), _scal(end)
     if dtype is None:
         dtype = _C.get_default_dtype()
-    r = _C._linspace(s, e, _steps(steps), dtype, float(base), dev)
+    r = _moved(_C._linspace(s, e, _steps(steps), dtype, float(base), dev), target)
     return _into(out, r) if out is not None else r
 
 
@@ -444,21 +451,29 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
-    dev = _resolve(dtype, device, requires_grad)
+    dev, target = _resolve(dtype, device, requires_grad)
     for v, nm in ((n, "n"), (m, "m")):
         if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
             raise TypeError(f"eye(): argument '{nm}' must be int, not {type(v).__name__}")
-    r = _C._eye(n, n if m is None else m, dtype or _C.get_default_dtype(), dev)
+    r = _moved(_C._eye(n, n if m is None else m, dtype or _C.get_default_dtype(), dev), target)
     return _into(out, r) if out is not None else r
 
 
 def _like(input, dtype, layout, device, requires_grad, memory_format):
     if not isinstance(input, _C.TensorBase):
         raise TypeError(f"empty_like(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    dev = _resolve(dtype, device, requires_grad)
-    if device is not None and dev is not None and not input.is_meta:
-        input = input.to("meta")  # *_like(cpu, device="meta"): its geometry, no data
-    return _C._empty_like(input, dtype, memory_format)
+    dev, target = _resolve(dtype, device, requires_grad)
+    if device is None:
+        return _C._empty_like(input, dtype, memory_format)
+    want = dev or target or _C.device("cpu")
+    if want == input.device:
+        return _C._empty_like(input, dtype, memory_format)
+    if want.type == "meta":  # *_like(cpu, device="meta"): its geometry, no data
+        return _C._empty_like(input.to("meta"), dtype, memory_format)
+    # another backend's device (or the CPU from one): the geometry of a meta stand-in, then the tensor there
+    geom = _C._empty_like(_C.empty_strided(input.shape, input.stride(), dtype=input.dtype, device="meta"),
+                          dtype, memory_format)
+    return _C.empty_strided(geom.shape, geom.stride(), dtype=geom.dtype, device=want)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,

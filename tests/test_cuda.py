@@ -53,6 +53,36 @@ def test_factories_and_repr():
         z.numpy()
 
 
+@pytest.mark.parametrize("dtype", [None, tl.int32, tl.float16, tl.bfloat16, tl.float64, tl.complex64])
+def test_filled_factories_match_cpu(dtype):
+    kw = {} if dtype is None else {"dtype": dtype}
+    calls = [lambda **k: tl.arange(7, **k), lambda **k: tl.eye(3, 4, **k), lambda **k: tl.full((2, 3), 3, **k),
+             lambda **k: tl.ones(4, **k), lambda **k: tl.zeros(2, 5, **k)]
+    if dtype is None or dtype.is_floating_point:
+        calls += [lambda **k: tl.linspace(-1, 2, 9, **k), lambda **k: tl.logspace(0, 2, 5, **k),
+                  lambda **k: tl.arange(0, 1, 0.125, **k)]
+    for f in calls:
+        g, c = f(device="cuda", **kw), f(**kw)
+        assert g.is_cuda and g.dtype == c.dtype and g.stride() == c.stride()
+        assert tl.equal(g.cpu(), c)
+
+
+def test_like_factories_and_fill_keep_dense_strides():
+    x = tl.arange(120.).reshape(2, 3, 4, 5).to(memory_format=tl.channels_last)
+    for f in (tl.zeros_like, tl.ones_like):
+        g = f(x, device="cuda")
+        assert g.is_cuda and g.stride() == x.stride() and tl.equal(g.cpu(), f(x))
+    g = tl.full_like(x, 7, device="cuda", dtype=tl.int16)
+    assert g.stride() == x.stride() and tl.equal(g.cpu(), tl.full_like(x, 7, dtype=tl.int16))
+    g = x.cuda()
+    assert g.stride() == x.stride() and tl.equal(g.cpu(), x)
+    assert tl.full((3,), -0.0, device="cuda").cpu().signbit().all()
+    g = tl.empty(5, device="cuda").fill_(2.5)
+    assert g.tolist() == [2.5] * 5
+    with pytest.raises(NotImplementedError, match="non-dense"):
+        g[::2].fill_(1)
+
+
 def test_item_and_tolist_read_a_host_copy():
     x = tl.tensor([[1.5, -2.0], [3.0, 4.25]])
     g = x.cuda()

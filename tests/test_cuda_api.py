@@ -152,6 +152,53 @@ def test_streams_and_events_without_gpu():
     assert c.is_initialized() is False
 
 
+@no_gpu
+def test_factories_on_a_stand_in_backend():
+    """The CUDA factories' route (host fill, one copy; fills by memset or one host pattern
+    copy; dense strides kept) on the host-memory stand-in of tests/_fake_cuda.py."""
+    out = _run("import sys; sys.path.insert(0, 'tests')\n"
+               "import _fake_cuda; _fake_cuda.install()\n"
+               "import tensorlib as tl\n"
+               "L = _fake_cuda.LOG\n"
+               "def same(g, c):\n"
+               "    assert g.device == tl.device('cuda', 0) and g.dtype == c.dtype and g.stride() == c.stride(), (g, c)\n"
+               "    h = g.cpu()\n"
+               "    assert tl.equal(h, c) and h.stride() == c.stride() and tl.signbit(h.float()).tolist() == tl.signbit(c.float()).tolist()\n"
+               "for dt in (None, tl.int32, tl.float16, tl.bfloat16, tl.complex64, tl.float64):\n"
+               "    kw = {} if dt is None else {'dtype': dt}\n"
+               "    same(tl.arange(7, device='cuda', **kw), tl.arange(7, **kw))\n"
+               "    same(tl.eye(3, 4, device='cuda', **kw), tl.eye(3, 4, **kw))\n"
+               "    same(tl.full((2, 3), 3, device='cuda', **kw), tl.full((2, 3), 3, **kw))\n"
+               "    same(tl.ones(4, device='cuda', **kw), tl.ones(4, **kw))\n"
+               "    if dt is None or dt.is_floating_point:\n"
+               "        same(tl.arange(0, 1, 0.125, device='cuda', **kw), tl.arange(0, 1, 0.125, **kw))\n"
+               "        same(tl.linspace(-1, 2, 9, device='cuda', **kw), tl.linspace(-1, 2, 9, **kw))\n"
+               "        same(tl.logspace(0, 2, 5, device='cuda', **kw), tl.logspace(0, 2, 5, **kw))\n"
+               "same(tl.full((3,), -0.0, device='cuda'), tl.full((3,), -0.0))\n"
+               "same(tl.full((2,), True, device='cuda'), tl.full((2,), True))\n"
+               "same(tl.linspace(0, 1j, 3, device='cuda'), tl.linspace(0, 1j, 3))\n"
+               "same(tl.arange(0, device='cuda'), tl.arange(0))\n"
+               "x = tl.arange(120.).reshape(2, 3, 4, 5).to(memory_format=tl.channels_last)\n"
+               "for f in (tl.zeros_like, tl.ones_like, tl.empty_like):\n"
+               "    g = f(x, device='cuda')\n"
+               "    assert g.is_cuda and g.stride() == x.stride()\n"
+               "    if f is not tl.empty_like: same(g, f(x))\n"
+               "same(tl.full_like(x, 7, device='cuda', dtype=tl.int16), tl.full_like(x, 7, dtype=tl.int16))\n"
+               "g = x.cuda()\n"
+               "same(g, x)\n"
+               "same(tl.zeros_like(g), tl.zeros_like(x))\n"
+               "c = tl.ones_like(g, device='cpu')\n"
+               "assert not c.is_cuda and c.stride() == x.stride() and tl.equal(c, tl.ones_like(x))\n"
+               "same(x.t().cuda() if x.dim() == 2 else tl.ones(3, 4).t().cuda(), tl.ones(3, 4).t())\n"
+               "n = len(L); tl.zeros(1000, device='cuda'); tl.ones(1000, device='cuda')\n"
+               "assert [e[0] for e in L[n:]] == ['memset', 'copy'] and L[-1][3] == 4000, L[n:]\n"
+               "g = tl.empty(5, device='cuda'); g.fill_(2.5); assert g.tolist() == [2.5] * 5\n"
+               "try: g[::2].fill_(1)\n"
+               "except NotImplementedError as e: print(e)\n"
+               "print('ok')")
+    assert out.split("\n") == ["tensorlib: fill_ of a non-dense cuda tensor is not implemented yet", "ok"]
+
+
 def test_other_device_types_still_refused():
     with pytest.raises(RuntimeError, match="no backend is loaded for device type 'mps'"):
         tl.zeros(2, device="mps")

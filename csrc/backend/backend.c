@@ -1,6 +1,7 @@
 /* backend.c - the device-backend registry and the core API table handed to backend modules. */
 #include "backend/backend.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dtype.h"
@@ -57,9 +58,10 @@ static const tl_core_api core_api = {
 
 const tl_core_api *tl_core_api_get(void) { return &core_api; }
 
-/* Copy to another device: a CPU source is first cast and made contiguous on the host; a
- * device source must already be contiguous with the requested dtype (device-side casts and
- * strided copies are kernels the backend does not have yet). */
+/* Copy to another device: a dense source of the requested dtype moves as its bytes (strides
+ * kept); another CPU source is first cast and made contiguous on the host; another device
+ * source is refused (device-side casts and strided copies are kernels the backend does not
+ * have yet). */
 int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_)
 {
     tl_dtype dtype = (tl_dtype)dtype_;
@@ -72,20 +74,48 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
         like.device = dev;
         return tl_tensor_empty_like(out, &like, dtype, TL_MEMFMT_PRESERVE);
     }
-    if (src->device.type == TL_DEV_CPU) {
+    /* a dense source of the target dtype moves as its bytes and keeps its strides (channels_last,
+     * a transpose), as torch's preserve_format; anything else is made contiguous on the host */
+    bool raw = src->dtype == dtype && tl_is_non_overlapping_and_dense(src);
+    if (src->device.type == TL_DEV_CPU && !raw) {
         if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         from = &tmp;
-    } else if (!tl_is_contiguous(src) || src->dtype != dtype) {
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: copying a non-contiguous or differently typed %s tensor "
+    } else if (!raw) {
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: copying a non-dense or differently typed %s tensor "
                       "to another device is not implemented yet", tl_device_type_names[src->device.type]);
     }
     const tl_device_backend *b = tl_backend_get(dev.type != TL_DEV_CPU ? dev.type : src->device.type);
     int rc = -1;
-    if (tl_tensor_empty(out, from->ndim, from->sizes, dtype, dev, false) == 0) {
+    if ((from == src ? tl_tensor_empty_strided(out, src->ndim, src->sizes, src->strides, dtype, dev)
+                     : tl_tensor_empty(out, from->ndim, from->sizes, dtype, dev, false)) == 0) {
         rc = b->copy(tl_data(out), out->device, tl_data(from), from->device,
                      (size_t)tl_numel(from) * (size_t)tl_itemsize(from));
         if (rc < 0) tl_tensor_clear(out);
     }
     if (from == &tmp) tl_tensor_clear(&tmp);
+    return rc;
+}
+
+int tl_backend_fill(tl_tensor *t, const void *value)
+{
+    const tl_device_backend *b = tl_backend_get(t->device.type);
+    if (!b || !b->copy || !b->memset_zero)
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
+                      tl_device_type_names[t->device.type]);
+    if (!tl_is_non_overlapping_and_dense(t))
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ of a non-dense %s tensor is not implemented yet",
+                      tl_device_type_names[t->device.type]);
+    int64_t n = tl_numel(t);
+    size_t isz = (size_t)tl_itemsize(t), nbytes = (size_t)n * isz;
+    if (n == 0) return 0;
+    bool zero = true;
+    for (size_t i = 0; i < isz; i++) zero = zero && ((const unsigned char *)value)[i] == 0;
+    /* dense: the elements fill [data, data + nbytes) whatever the strides' order */
+    if (zero) return b->memset_zero(tl_data(t), nbytes, t->device.index);
+    char *host = malloc(nbytes);
+    if (!host) return tl_err(TL_ERR_MEMORY, "tensorlib: out of memory filling a %s tensor", tl_device_type_names[t->device.type]);
+    for (int64_t i = 0; i < n; i++) memcpy(host + (size_t)i * isz, value, isz);
+    int rc = b->copy(tl_data(t), t->device, host, (tl_device){TL_DEV_CPU, -1}, nbytes);
+    free(host);
     return rc;
 }

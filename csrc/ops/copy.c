@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/overlap.h"
@@ -96,9 +97,6 @@ int tl_fill_(tl_tensor *t, tl_scalar s)
     char buf[16];
     if (tl_check_writable(t) < 0) return -1;
     if (t->device.type == TL_DEV_META) return 0; /* no elements to fill */
-    if (t->device.type != TL_DEV_CPU) /* host loop below; no device fill kernel yet */
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
-                      tl_device_type_names[t->device.type]);
     if (t->dtype == TL_FLOAT4_E2M1FN_X2) {
         if (s.kind != TL_KIND_BOOL && !(s.kind == TL_KIND_INT && s.v.i == 0) && !(s.kind == TL_KIND_FLOAT && s.v.d == 0))
             return tl_err(TL_ERR_RUNTIME, "fill_: only zero can fill a float4_e2m1fn_x2 tensor");
@@ -106,6 +104,8 @@ int tl_fill_(tl_tensor *t, tl_scalar s)
     } else if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, buf) < 0) {
         return -1;
     }
+    if (t->device.type != TL_DEV_CPU) /* the host makes the bytes, the backend stores them */
+        return tl_backend_fill(t, buf);
     const tl_tensor *ops[1] = {t};
     tl_iter it;
     if (tl_iter_init(&it, 1, ops, t->sizes, t->ndim, 0) < 0) return -1;

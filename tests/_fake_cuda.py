@@ -1,0 +1,65 @@
+"""A host-memory stand-in for the CUDA backend, for tests on machines without a GPU: it
+registers through the same capsule and table as tensorlib._C_cuda (device type cuda), its
+"device" memory is malloc'ed host memory, its copies memmove and its memset zeroes. What
+it checks is the core's side of the backend interface (allocation, fills, copies, the
+factories' routing); the CUDA code itself is never run by it. Load it in a subprocess: the
+registration lasts for the process."""
+import ctypes as C
+import tensorlib as tl
+import tensorlib.cuda as tc
+
+
+class Dev(C.Structure):
+    _fields_ = [("type", C.c_int16), ("index", C.c_int16)]
+
+
+CURDEV = C.CFUNCTYPE(C.c_int)
+ALLOC = C.CFUNCTYPE(C.c_void_p, C.c_size_t, C.c_int)
+FREE = C.CFUNCTYPE(None, C.c_void_p, C.c_size_t, C.c_int)
+COPY = C.CFUNCTYPE(C.c_int, C.c_void_p, Dev, C.c_void_p, Dev, C.c_size_t)
+MEMSET = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_size_t, C.c_int)
+BIN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
+UN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
+
+
+class Backend(C.Structure):
+    _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("name", C.c_char_p),
+                ("current_device", CURDEV), ("alloc", ALLOC), ("free", FREE), ("copy", COPY),
+                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN)]
+
+
+class CoreApi(C.Structure):
+    _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32),
+                ("register_backend", C.CFUNCTYPE(C.c_int, C.c_int, C.POINTER(Backend)))]
+
+
+libc = C.CDLL(None)
+libc.malloc.restype, libc.malloc.argtypes = C.c_void_p, [C.c_size_t]
+libc.free.argtypes = [C.c_void_p]
+LOG = []
+
+
+def _copy(dst, dd, src, sd, n):
+    LOG.append(("copy", dd.type, sd.type, n))
+    C.memmove(dst, src, n)
+    return 0
+
+
+def _memset(dst, n, dev):
+    LOG.append(("memset", n))
+    C.memset(dst, 0, n)
+    return 0
+
+
+KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(lambda p, n, d: libc.free(p)),
+        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1)]
+BACKEND = Backend(1, C.sizeof(Backend), b"fake-cuda", *KEEP)
+
+
+def install():
+    """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
+    get = C.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v1"))
+    assert api.register_backend(1, C.byref(BACKEND)) == 0
+    tc._initialized = True  # what _lazy_init sets after registering
