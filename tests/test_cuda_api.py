@@ -193,6 +193,8 @@ def test_factories_on_a_stand_in_backend():
                "n = len(L); tl.zeros(1000, device='cuda'); tl.ones(1000, device='cuda')\n"
                "assert [e[0] for e in L[n:]] == ['memset', 'copy'] and L[-1][3] == 4000, L[n:]\n"
                "g = tl.empty(5, device='cuda'); g.fill_(2.5); assert g.tolist() == [2.5] * 5\n"
+               "n = len(L); g = tl.full((3 << 20,), 3, dtype=tl.int16, device='cuda')\n"
+               "assert [e[3] for e in L[n:]] == [4 << 20, 2 << 20] and tl.equal(g.cpu(), tl.full((3 << 20,), 3, dtype=tl.int16))\n"
                "try: g[::2].fill_(1)\n"
                "except NotImplementedError as e: print(e)\n"
                "print('ok')")

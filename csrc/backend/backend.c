@@ -112,10 +112,16 @@ int tl_backend_fill(tl_tensor *t, const void *value)
     for (size_t i = 0; i < isz; i++) zero = zero && ((const unsigned char *)value)[i] == 0;
     /* dense: the elements fill [data, data + nbytes) whatever the strides' order */
     if (zero) return b->memset_zero(tl_data(t), nbytes, t->device.index);
-    char *host = malloc(nbytes);
+    /* the pattern on the host, at most 4 MiB of it, copied over in as few copies as that allows
+     * (one for up to 4 MiB) */
+    size_t per = (size_t)1 << 22, chunk = nbytes < per ? nbytes : per / isz * isz;
+    char *host = malloc(chunk);
     if (!host) return tl_err(TL_ERR_MEMORY, "tensorlib: out of memory filling a %s tensor", tl_device_type_names[t->device.type]);
-    for (int64_t i = 0; i < n; i++) memcpy(host + (size_t)i * isz, value, isz);
-    int rc = b->copy(tl_data(t), t->device, host, (tl_device){TL_DEV_CPU, -1}, nbytes);
+    for (size_t i = 0; i < chunk; i += isz) memcpy(host + i, value, isz);
+    int rc = 0;
+    for (size_t at = 0; at < nbytes && rc == 0; at += chunk)
+        rc = b->copy((char *)tl_data(t) + at, t->device, host, (tl_device){TL_DEV_CPU, -1},
+                     nbytes - at < chunk ? nbytes - at : chunk);
     free(host);
     return rc;
 }

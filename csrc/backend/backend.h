@@ -122,7 +122,8 @@ int tl_backend_check(tl_device device);
 struct tl_tensor;
 /* Sets every element of a dense tensor on a backend's device to `value` (tl_itemsize(t)
  * bytes): cudaMemset-style zeroing when the bytes are all zero, else the pattern written on
- * the host and copied over once. NotImplementedError for a non-dense tensor. */
+ * the host and copied over (once up to 4 MiB, in 4 MiB pieces above). NotImplementedError for
+ * a non-dense tensor. */
 int tl_backend_fill(struct tl_tensor *t, const void *value);
 /* out = src moved to dev (one side is the CPU, the other a registered backend). */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype);
