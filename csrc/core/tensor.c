@@ -167,6 +167,9 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
     int perm[TL_MAX_DIMS];
     int n = src->ndim;
     if (fmt == TL_MEMFMT_PRESERVE) {
+        tl_contiguous_strides(src->sizes, n, strides);
+        if (!memcmp(strides, src->strides, sizeof(int64_t) * n)) /* the common case: sized once */
+            return tl_tensor_empty(t, n, src->sizes, dtype, src->device, false);
         if (tl_is_non_overlapping_and_dense(src) || tl_numel(src) == 0)
             return tl_tensor_empty_strided(t, n, src->sizes, src->strides, dtype, src->device);
         /* torch's infer_dense_strides: dense strides in the source's stride order */
