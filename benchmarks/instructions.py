@@ -5,7 +5,7 @@ op runs in a child process under callgrind twice, k=0 and k=N times; the per-cal
 (Ir(N) - Ir(0)) / N minus the same for a call that only returns its operand, so the Python
 loop and the lambda call are not counted. Inputs: 16 float32 elements.
 
-    python benchmarks/instructions.py [--calls N] [--libs tensorlib,numpy,torch] [--ops sum,idx,add]
+    python benchmarks/instructions.py [--calls N] [--libs tensorlib,numpy,torch] [--ops sum,idx,add|all]
 
 Needs valgrind on PATH. Prints a Markdown table (tensorlib's ratio to the cheaper peer).
 """
@@ -17,7 +17,9 @@ import subprocess
 import sys
 import tempfile
 
-OPS = {"sum": "x.sum()", "idx": "x[3]", "add": "a + b"}
+OPS = {"sum": "x.sum()", "idx": "x[3]", "add": "a + b", "slice": "x[1:3]", "view": "x.view(-1)",
+       "clone": "x.clone()", "muls": "x * 2.0", "exp": "x.exp()", "mean": "x.mean()"}
+DEFAULT_OPS = "sum,idx,add"  # the issue 15 goals; --ops all for every row
 
 CHILD = """
 import sys
@@ -32,7 +34,9 @@ elif lib == "numpy":
 else:
     import torch as m
     x = m.from_numpy(a0); a = x; b = x.clone()
-f = {"nop": lambda: x, "sum": lambda: x.sum(), "idx": lambda: x[3], "add": lambda: a + b}[op]
+f = {"nop": lambda: x, "sum": lambda: x.sum(), "idx": lambda: x[3], "add": lambda: a + b,
+     "slice": lambda: x[1:3], "view": lambda: x.view(-1) if lib != "numpy" else x.reshape(-1), "clone": lambda: x.clone() if lib != "numpy" else x.copy(),
+     "muls": lambda: x * 2.0, "exp": lambda: x.exp() if lib != "numpy" else np.exp(x), "mean": lambda: x.mean()}[op]
 for _ in range(k):
     f()
 """
@@ -65,11 +69,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=5000)
     ap.add_argument("--libs", default="tensorlib,numpy,torch")
-    ap.add_argument("--ops", default=",".join(OPS))
+    ap.add_argument("--ops", default=DEFAULT_OPS)
     args = ap.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed")
-    libs, ops = args.libs.split(","), args.ops.split(",")
+    libs, ops = args.libs.split(","), list(OPS) if args.ops == "all" else args.ops.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "child.py")
         with open(script, "w") as f:

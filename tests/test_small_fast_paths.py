@@ -101,3 +101,27 @@ def test_storage_records_survive_threads():
     for t in ts:
         t.join()
     assert res == [sum(k + 1.0 for k in range(3000))] * 4
+
+
+def test_reused_tensor_objects_start_clean():
+    """Freed tensor objects are reused (csrc/python/tensor.c freelist): a reused one must
+    carry nothing of its previous life — names, _base, weak references, geometry."""
+    import gc
+    import weakref
+
+    named = tl.zeros(2, 3, 4, names=("N", "C", "H"))
+    root = tl.arange(60.0).reshape(3, 4, 5).clone()
+    for _ in range(3):
+        dead = [named[1] for _ in range(200)]  # more than the list keeps
+        refs = [weakref.ref(v) for v in dead[:10]]
+        del dead
+        gc.collect()
+        assert all(r() is None for r in refs)
+        fresh = [root[i % 3] for i in range(200)]
+        for i, v in enumerate(fresh):
+            assert v.names == (None, None) and v._base is root and v.shape == (4, 5)
+            assert v.stride() == (5, 1) and v.storage_offset() == 20 * (i % 3)
+        plain = [tl.ones(2) + i for i in range(100)]
+        assert all(p._base is None and p.tolist() == [1.0 + i] * 2 for i, p in enumerate(plain))
+        del fresh, plain
+

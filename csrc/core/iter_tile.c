@@ -72,7 +72,81 @@ static void transpose4(char *dst, int64_t ld, const char *src, int64_t nr, int64
     }
     if (i < nc) transpose4_any((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
 }
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TILE_AVX2 1
+#include <immintrin.h>
+/* 8x8 blocks of 4-byte elements in AVX2 registers (picked at run time, transpose_for). */
+__attribute__((target("avx2"))) static void transpose4_avx2(char *dst, int64_t ld, const char *src, int64_t nr,
+                                                            int64_t nc, int64_t si, int64_t sj)
+{
+    if (sj != 4) {
+        transpose4_any(dst, ld, src, nr, nc, si, sj);
+        return;
+    }
+    float *d = (float *)dst;
+    int64_t i = 0;
+    for (; i + 8 <= nc; i += 8) {
+        const char *s = src + i * si;
+        if (i + TILE_PREFETCH < nc)
+            for (int a = 0; a < 8; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
+        int64_t j = 0;
+        for (; j + 8 <= nr; j += 8) {
+            __m256 r[8], t[8], u[8];
+            for (int a = 0; a < 8; a++) r[a] = _mm256_loadu_ps((const float *)(s + a * si + 4 * j));
+            for (int a = 0; a < 8; a += 2) {
+                t[a] = _mm256_unpacklo_ps(r[a], r[a + 1]);
+                t[a + 1] = _mm256_unpackhi_ps(r[a], r[a + 1]);
+            }
+            for (int a = 0; a < 8; a += 4) {
+                u[a] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(1, 0, 1, 0));
+                u[a + 1] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(3, 2, 3, 2));
+                u[a + 2] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(1, 0, 1, 0));
+                u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(3, 2, 3, 2));
+            }
+            for (int a = 0; a < 4; a++) {
+                _mm256_storeu_ps(d + (j + a) * ld + i, _mm256_permute2f128_ps(u[a], u[a + 4], 0x20));
+                _mm256_storeu_ps(d + (j + a + 4) * ld + i, _mm256_permute2f128_ps(u[a], u[a + 4], 0x31));
+            }
+        }
+        if (j < nr) transpose4((char *)(d + j * ld + i), ld, s + 4 * j, nr - j, 8, si, sj);
+    }
+    if (i < nc) transpose4((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+}
+#endif
 /* 2x2 blocks of 8-byte elements. */
+static void transpose8(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj);
+#ifdef TILE_AVX2
+/* 4x4 blocks of 8-byte elements in AVX2 registers. */
+__attribute__((target("avx2"))) static void transpose8_avx2(char *dst, int64_t ld, const char *src, int64_t nr,
+                                                            int64_t nc, int64_t si, int64_t sj)
+{
+    if (sj != 8) {
+        transpose8_any(dst, ld, src, nr, nc, si, sj);
+        return;
+    }
+    double *d = (double *)dst;
+    int64_t i = 0;
+    for (; i + 4 <= nc; i += 4) {
+        const char *s = src + i * si;
+        if (i + TILE_PREFETCH < nc)
+            for (int a = 0; a < 4; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
+        int64_t j = 0;
+        for (; j + 4 <= nr; j += 4) {
+            __m256d r0 = _mm256_loadu_pd((const double *)(s + 8 * j)), r1 = _mm256_loadu_pd((const double *)(s + si + 8 * j));
+            __m256d r2 = _mm256_loadu_pd((const double *)(s + 2 * si + 8 * j));
+            __m256d r3 = _mm256_loadu_pd((const double *)(s + 3 * si + 8 * j));
+            __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+            __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+            _mm256_storeu_pd(d + j * ld + i, _mm256_permute2f128_pd(t0, t2, 0x20));
+            _mm256_storeu_pd(d + (j + 1) * ld + i, _mm256_permute2f128_pd(t1, t3, 0x20));
+            _mm256_storeu_pd(d + (j + 2) * ld + i, _mm256_permute2f128_pd(t0, t2, 0x31));
+            _mm256_storeu_pd(d + (j + 3) * ld + i, _mm256_permute2f128_pd(t1, t3, 0x31));
+        }
+        if (j < nr) transpose8((char *)(d + j * ld + i), ld, s + 8 * j, nr - j, 4, si, sj);
+    }
+    if (i < nc) transpose8((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+}
+#endif
 static void transpose8(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj)
 {
     if (sj != 8) {
@@ -108,8 +182,13 @@ static transpose_fn transpose_for(int64_t isz)
     switch (isz) {
     case 1: return transpose1;
     case 2: return transpose2;
+#ifdef TILE_AVX2
+    case 4: return __builtin_cpu_supports("avx2") ? transpose4_avx2 : transpose4;
+    case 8: return __builtin_cpu_supports("avx2") ? transpose8_avx2 : transpose8;
+#else
     case 4: return transpose4;
     case 8: return transpose8;
+#endif
     case 16: return transpose16;
     default: return NULL;
     }

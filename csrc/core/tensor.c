@@ -167,6 +167,9 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
     int perm[TL_MAX_DIMS];
     int n = src->ndim;
     if (fmt == TL_MEMFMT_PRESERVE) {
+        tl_contiguous_strides(src->sizes, n, strides);
+        if (!memcmp(strides, src->strides, sizeof(int64_t) * n)) /* the common case: sized once */
+            return tl_tensor_empty(t, n, src->sizes, dtype, src->device, false);
         if (tl_is_non_overlapping_and_dense(src) || tl_numel(src) == 0)
             return tl_tensor_empty_strided(t, n, src->sizes, src->strides, dtype, src->device);
         /* torch's infer_dense_strides: dense strides in the source's stride order */
@@ -192,14 +195,27 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
     return tl_tensor_empty(t, n, src->sizes, dtype, src->device, false);
 }
 
+/* a view is strided even of a sparse tensor's shell, whose components it does not share */
+static int as_view_of(tl_tensor *t, const tl_tensor *src)
+{
+    t->device = src->device;
+    t->layout = TL_LAYOUT_STRIDED;
+    return 0;
+}
+
 int tl_tensor_view_init(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
                         const int64_t *strides, int64_t offset)
 {
     if (tl_tensor_init(t, src->storage, offset, ndim, sizes, strides, (tl_dtype)src->dtype) < 0) return -1;
-    t->device = src->device;
-    /* a view is strided even of a sparse tensor's shell, whose components it does not share */
-    t->layout = TL_LAYOUT_STRIDED;
-    return 0;
+    return as_view_of(t, src);
+}
+
+int tl_tensor_view_within(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
+                          const int64_t *strides, int64_t offset)
+{
+    tl_storage_retain(src->storage);
+    if (adopt(t, src->storage, offset, ndim, sizes, strides, (tl_dtype)src->dtype) < 0) return -1;
+    return as_view_of(t, src);
 }
 
 int tl_tensor_alias(tl_tensor *t, const tl_tensor *src)

@@ -55,6 +55,10 @@ int tl_tensor_empty_like(tl_tensor *t, const tl_tensor *src, tl_dtype dtype, tl_
 /* A view: `t` shares src's storage with new geometry; names are not copied. */
 int tl_tensor_view_init(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
                         const int64_t *strides, int64_t offset);
+/* The same view without the geometry check, for a geometry derived from src's own by steps
+ * that stay inside src's extent (select, slice, unsqueeze: ops/view.h's tl_geom steps). */
+int tl_tensor_view_within(tl_tensor *t, const tl_tensor *src, int ndim, const int64_t *sizes,
+                          const int64_t *strides, int64_t offset);
 /* A borrowed geometry over base's storage (sizes/strides arrays supplied by the caller):
  * no reference is taken, names are dropped, and it must never be cleared. */
 static inline tl_tensor tl_tensor_geom(const tl_tensor *base, int ndim, int64_t *sizes, int64_t *strides)

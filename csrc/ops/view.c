@@ -131,7 +131,8 @@ void tl_geom_of(tl_geom *g, const tl_tensor *t)
 
 int tl_geom_view(tl_tensor *out, const tl_tensor *t, const tl_geom *g)
 {
-    if (tl_tensor_view_init(out, t, g->ndim, g->sizes, g->strides, g->offset) < 0) return -1;
+    /* every step keeps the geometry inside t's extent: no second check */
+    if (tl_tensor_view_within(out, t, g->ndim, g->sizes, g->strides, g->offset) < 0) return -1;
     return t->names ? tl_tensor_set_names(out, g->names) : 0;
 }
 

@@ -244,6 +244,13 @@ static bool not_a_view_op(const char *op, PyObject *const *args, Py_ssize_t n)
     return !strcmp(op, "detach") || (!strcmp(op, "view") && n > 1 && Py_TYPE(args[1]) == &Dtype_Type);
 }
 
+/* r (a tensor without a base, not o itself) becomes a view of o's root. */
+static void mark_view(PyObject *r, PyObject *o)
+{
+    PyObject *root = ((TensorObject *)o)->base ? ((TensorObject *)o)->base : o;
+    ((TensorObject *)r)->base = Py_NewRef(root);
+}
+
 static void set_base(PyObject *r, const char *op, PyObject *const *args, Py_ssize_t n)
 {
     if (!tl_is_tensor(r) || ((TensorObject *)r)->base) return;
@@ -253,9 +260,7 @@ static void set_base(PyObject *r, const char *op, PyObject *const *args, Py_ssiz
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = args[i];
         if (!tl_is_tensor(o) || TL_TENSOR(o)->storage != s) continue;
-        if (not_a_view_op(op, args, n)) return;
-        PyObject *root = ((TensorObject *)o)->base ? ((TensorObject *)o)->base : o;
-        ((TensorObject *)r)->base = Py_NewRef(root);
+        if (!not_a_view_op(op, args, n)) mark_view(r, o);
         return;
     }
 }
@@ -504,9 +509,15 @@ static PyObject *gated_richcompare(PyObject *a, PyObject *b, int op)
 static binaryfunc orig_mp_subscript;
 static PyObject *gated_mp_subscript(PyObject *a, PyObject *key)
 {
-    PyObject *args[2] = {a, key};
-    return is_sparse(a) ? dispatch_sparse("__getitem__", a, args, 2, NULL)
-                        : note_views(orig_mp_subscript(a, key), "__getitem__", args, 1);
+    if (is_sparse(a)) {
+        PyObject *args[2] = {a, key};
+        return dispatch_sparse("__getitem__", a, args, 2, NULL);
+    }
+    /* set_base for one tensor argument and an op that always counts as a view */
+    PyObject *r = orig_mp_subscript(a, key);
+    if (r && r != a && tl_is_tensor(r) && !((TensorObject *)r)->base && TL_TENSOR(r)->storage == TL_TENSOR(a)->storage)
+        mark_view(r, a);
+    return r;
 }
 
 static objobjargproc orig_mp_ass_subscript;

@@ -10,10 +10,30 @@
 
 PyTypeObject *tl_tensor_class = &TensorBase_Type;
 
+/* Freed objects of the tensor class are kept for reuse, so a view or a small result costs no
+ * allocator round trip (x[3] and a + b make and drop one each). The GIL guards the list;
+ * a build without one keeps no list. Only the exact class, and only when its instances are
+ * plain TensorObjects (m_set_tensor_class decides), goes on it. */
+#ifdef Py_GIL_DISABLED
+#define TL_FREELIST_MAX 0
+#else
+#define TL_FREELIST_MAX 64
+#endif
+static TensorObject *freelist[TL_FREELIST_MAX + 1];
+static int nfree;
+static bool freelist_ok;
+
 TensorObject *tl_tensor_alloc(void)
 {
-    TensorObject *o = (TensorObject *)tl_tensor_class->tp_alloc(tl_tensor_class, 0);
-    if (!o) return NULL;
+    TensorObject *o;
+    if (nfree) {
+        o = freelist[--nfree];
+        memset((char *)o + sizeof(PyObject), 0, sizeof(TensorObject) - sizeof(PyObject));
+        PyObject_Init((PyObject *)o, tl_tensor_class);
+    } else {
+        o = (TensorObject *)tl_tensor_class->tp_alloc(tl_tensor_class, 0);
+        if (!o) return NULL;
+    }
     o->t.sizes = o->t.small;
     o->t.strides = o->t.small + TL_SMALL_DIMS;
     return o;
@@ -24,6 +44,10 @@ static void tensor_dealloc(TensorObject *self)
     if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
     tl_tensor_clear(&self->t);
     Py_CLEAR(self->base);
+    if (freelist_ok && Py_TYPE(self) == tl_tensor_class && nfree < TL_FREELIST_MAX) {
+        freelist[nfree++] = self; /* subtype_dealloc still drops its reference to the class */
+        return;
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -986,6 +1010,9 @@ static PyObject *m_set_tensor_class(PyObject *mod, PyObject *cls)
         t->tp_traverse = NULL;
         t->tp_clear = NULL;
     }
+    while (nfree) PyObject_Free(freelist[--nfree]); /* objects of the previous class */
+    freelist_ok = t->tp_basicsize == (Py_ssize_t)sizeof(TensorObject) && t->tp_itemsize == 0 &&
+                  !(t->tp_flags & Py_TPFLAGS_HAVE_GC) && t->tp_free == PyObject_Free;
     Py_INCREF(cls);
     tl_tensor_class = t;
     Py_RETURN_NONE;
