@@ -98,7 +98,7 @@ static const double ERF_R[14] = {0.99887063377484497, -1.1199235206709031, 0.970
  * |x| <= 1: x P(x^2); 1 < |x|: 1 - e^(-x^2) R(|x|) with |x| clamped to 4, where erf rounds
  * to 1 in float32 (erfc(4) ~ 1.5e-8 is below half an ulp of 1). The error in double is
  * under 1e-9, so the float result is the correctly rounded one but for rare near-ties.
- * float64 (hp) uses the C library's erf. */
+ * float64 (hp) uses vm_erf64 above. */
 /* float64 erf: fdlibm's s_erf.c (published coefficients), its intervals as selects so that the
  * loop vectorizes: |x| < 0.84375: x + x P(z)/Q(z), z = x^2; |x| < 1.25: erx + P(s)/Q(s), s = |x| - 1;
  * |x| < 6: 1 - e^(-x^2 - 0.5625 + R(t)/S(t)) / x, t = 1/x^2, R/S per lane from fdlibm's two sets (|x| below or above 1/0.35); 1 beyond.
