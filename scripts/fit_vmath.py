@@ -95,8 +95,24 @@ def fits_f32():
               lambda c, z: 1 - z / 2 + z * z * horner(c, z))
 
 
+def fits_f32_lean():
+    """The lean float32 kernels (vf_tanh, vf_expm1_fast, vf_log_lean)."""
+    # tanh x = x + x z T(z), z = x^2, |x| < 0.875 (+1%)
+    Z = mp.mpf("0.875") ** 2 * mp.mpf("1.01")
+    fit32("f32 tanh T(z)", lambda z: (mp.tanh(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 1e-30 else -mp.mpf(1) / 3,
+          mp.mpf(0), Z, 7, lambda z: mp.tanh(mp.sqrt(z)), lambda c, z: mp.sqrt(z) * (1 + z * horner(c, z)), npts=400)
+    # expm1 / tanh's e^y: e^r = 1 + r + r^2 q(r), q of degree 4
+    R = mp.log(2) / 2 * mp.mpf("1.01")
+    fit32("f32 exp q(r), degree 4", q_exp, -R, R, 4, mp.exp, lambda c, r: 1 + r + r * r * horner(c, r), npts=400)
+    # lean log: log1p(f) = f - f^2/2 + f^3 P(f), P of degree 7
+    a, b = mp.sqrt(2) / 2 - 1 - mp.mpf("1e-3"), mp.sqrt(2) - 1 + mp.mpf("1e-3")
+    fit32("f32 log P(f), degree 7", lambda f: (mp.log1p(f) - f + f * f / 2) / f ** 3 if abs(f) > 1e-12 else mp.mpf(1) / 3 - f / 4,
+          a, b, 7, mp.log1p, lambda c, f: f - f * f / 2 + f ** 3 * horner(c, f), npts=400)
+
+
 if __name__ == "__main__":
     fits_f32()
+    fits_f32_lean()
     # erf (float32 kernel, in double): x P(x^2) on |x| <= 1, 1 - e^(-x^2) R(x) on 1 <= x <= 4
     fit("erf P(z) f32: erf x = x P(x^2)", lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > 1e-30 else 2 / mp.sqrt(mp.pi),
         mp.mpf(0), mp.mpf(1), 7)

@@ -98,10 +98,57 @@ static const double ERF_R[14] = {0.99887063377484497, -1.1199235206709031, 0.970
  * |x| <= 1: x P(x^2); 1 < |x|: 1 - e^(-x^2) R(|x|) with |x| clamped to 4, where erf rounds
  * to 1 in float32 (erfc(4) ~ 1.5e-8 is below half an ulp of 1). The error in double is
  * under 1e-9, so the float result is the correctly rounded one but for rare near-ties.
- * float64 (hp) uses the C library's erf. */
+ * float64 (hp) uses vm_erf64 above. */
+/* float64 erf: fdlibm's s_erf.c (published coefficients), its intervals as selects so that the
+ * loop vectorizes: |x| < 0.84375: x + x P(z)/Q(z), z = x^2; |x| < 1.25: erx + P(s)/Q(s), s = |x| - 1;
+ * |x| < 6: 1 - e^(-x^2 - 0.5625 + R(t)/S(t)) / x, t = 1/x^2, R/S per lane from fdlibm's two sets (|x| below or above 1/0.35); 1 beyond.
+ * The three rational functions share one division (each lane needs one of them). */
+static inline double vm_erf64(double x)
+{
+    double ax = fabs(x), z = x * x;
+    int small = ax < 0.84375, mid = ax < 1.25;
+    /* |x| < 0.84375 */
+    double n0 = 1.28379167095512558561e-01 + z * (-3.25042107247001499370e-01 + z * (-2.84817495755985104766e-02 +
+                z * (-5.77027029648944159157e-03 + z * -2.37630166566501626084e-05)));
+    double d0 = 1.0 + z * (3.97917223959155352819e-01 + z * (6.50222499887672944485e-02 + z * (5.08130628187576562776e-03 +
+                z * (1.32494738004321644526e-04 + z * -3.96022827877536812320e-06))));
+    /* 0.84375 <= |x| < 1.25 */
+    double s = ax - 1.0;
+    double n1 = -2.36211856075265944077e-03 + s * (4.14856118683748331666e-01 + s * (-3.72207876035701323847e-01 +
+                s * (3.18346619901161753674e-01 + s * (-1.10894694282396677476e-01 + s * (3.54783043256182359371e-02 +
+                s * -2.16637559486879084300e-03)))));
+    double d1 = 1.0 + s * (1.06420880400844228286e-01 + s * (5.40397917702171048937e-01 + s * (7.18286544141962662868e-02 +
+                s * (1.26171219808761642112e-01 + s * (1.36370839120290507362e-02 + s * 1.19844998467991074170e-02)))));
+    /* 1.25 <= |x| < 6 (clamped into it), coefficients chosen per lane */
+    double xl = ax < 1.25 ? 1.25 : ax > 6.0 ? 6.0 : ax;
+    double t = 1.0 / (xl * xl), rxl = xl * t; /* 1/x^2, 1/x */
+    int a = xl < 1.0 / 0.35;
+#define ERF_C(ca, cb) (a ? (ca) : (cb))
+    double n2 = ERF_C(-9.86494403484714822705e-03, -9.86494292470009928597e-03) + t * (ERF_C(-6.93858572707181764372e-01, -7.99283237680523006574e-01) +
+                t * (ERF_C(-1.05586262253232909814e+01, -1.77579549177547519889e+01) + t * (ERF_C(-6.23753324503260060396e+01, -1.60636384855821916062e+02) +
+                t * (ERF_C(-1.62396669462573470355e+02, -6.37566443368389627722e+02) + t * (ERF_C(-1.84605092906711035994e+02, -1.02509513161107724954e+03) +
+                t * (ERF_C(-8.12874355063065934246e+01, -4.83519191608651397019e+02) + t * ERF_C(-9.81432934416914548592e+00, 0.0)))))));
+    double d2 = 1.0 + t * (ERF_C(1.96512716674392571292e+01, 3.03380607434824582924e+01) + t * (ERF_C(1.37657754143519042600e+02, 3.25792512996573918826e+02) +
+                t * (ERF_C(4.34565877475229228821e+02, 1.53672958608443695994e+03) + t * (ERF_C(6.45387271733267880336e+02, 3.19985821950859553908e+03) +
+                t * (ERF_C(4.29008140027567833386e+02, 2.55305040643316442583e+03) + t * (ERF_C(1.08635005541779435134e+02, 4.74528541206955367215e+02) +
+                t * (ERF_C(6.57024977031928170135e+00, -2.24409524465858183362e+01) + t * ERF_C(-6.04244152148580987438e-02, 0.0))))))));
+#undef ERF_C
+    double num = small ? n0 : mid ? n1 : n2, den = small ? d0 : mid ? d1 : d2;
+    double q = num / den;
+    /* fdlibm splits e^(-x^2) in two to keep erfc accurate; erf = 1 - erfc needs erfc only to
+     * ~2^-49 relative (erfc(x)/x <= 0.077 here), which one exponential of the rounded sum gives */
+    double r = vm_exp(fma(-xl, xl, q - 0.5625), 1);
+    double y = 1.0 - r * rxl;
+    y = mid ? 8.45062911510467529297e-01 + q : y; /* erx: erf(1) rounded to float */
+    y = ax >= 6.0 ? 1.0 : y;
+    y = copysign(y, x);
+    y = small ? fma(x, q, x) : y; /* one rounding: also right for subnormal x */
+    return x != x ? x : y;
+}
+
 static inline double vm_erf(double x, int hp)
 {
-    if (hp) return erf(x);
+    if (hp) return vm_erf64(x);
     double ax = fabs(x), z = ax * ax;
     double p = ERF_P[7];
     for (int i = 6; i >= 0; i--) p = p * z + ERF_P[i];
@@ -366,6 +413,20 @@ static inline void two_sum(float a, float b, float *s, float *e)
     *e = (a - (t - bv)) + (b - bv);
 }
 
+/* e^r = 1 + r + r^2 q(r) on |r| <= ln2/2, q of degree 4 (scripts/fit_vmath.py, rel. error 2^-26.5). */
+static inline float vf_expq(float r)
+{
+    return 0.5f + r * (0.166665733f + r * (0.0416665487f + r * (0.00836377405f + r * 0.00139269268f)));
+}
+
+/* y = k ln2 + r (two FMAs) for |y| <= 88; returns k. */
+static inline float vf_reduce_ln2(float y, float *r)
+{
+    float k = (y * LOG2EF + SHIFTF) - SHIFTF;
+    *r = fmaf(-k, LN2F_LO, fmaf(-k, LN2F_HI, y));
+    return k;
+}
+
 static inline float vf_exp_core(float x, float *thi, float *tlo)
 {
     float k = (x * LOG2EF + SHIFTF) - SHIFTF;
@@ -435,6 +496,21 @@ static inline float vf_expm1(float x)
     return !(fabsf(x) >= 0x1p-25f) ? x : y; /* signed zeros, subnormals, NaN */
 }
 
+/* expm1 for -17 <= x <= 16.5 (k in [-25, 24]): x = k ln2 + r (two FMAs), e^r - 1 =
+ * p = r + r^2 q(r), expm1 x = p 2^k + (2^k - 1) in one FMA (2^k - 1 exact for these k).
+ * No hi + lo parts: measured peak 1.6 ULP (k = 1, r < 0). Lanes with |x| < 2^-25 (signed
+ * zeros, subnormals) return x; the other lanes are recomputed by vf_expm1 (VM_FIX_expm1). */
+static inline float vf_expm1_fast(float x)
+{
+    float r, k = vf_reduce_ln2(x, &r);
+    float p = r + r * r * vf_expq(r);
+    float t = asf((lane_int(k) + 127u) << 23);
+    float y = fmaf(p, t, t - 1.0f);
+    return fabsf(x) < 0x1p-25f ? x : y;
+}
+#define VF_EXPM1_FAST_LO -17.0f
+#define VF_EXPM1_FAST_HI 16.5f
+
 /* n / d with n = nh + nl, d = dh + dl: one division, one FMA residual correction. */
 static inline float div_dd(float nh, float nl, float dh, float dl)
 {
@@ -443,16 +519,19 @@ static inline float div_dd(float nh, float nl, float dh, float dl)
     return q + rho * inv;
 }
 
-/* tanh|x| = -t / (2 + t), t = expm1(-2|x|) in (-1, 0]. */
+/* tanh: |x| < 0.875: x + x z T(z), z = x^2 (degree 7, scripts/fit_vmath.py); beyond,
+ * 1 - 2 / (1 + e^(2|x|)) with a plain e^y (no hi + lo parts), |x| clamped to 10 where tanh
+ * rounds to 1. Measured peak 0.96 ULP (the large branch near 0.9). */
 static inline float vf_tanh(float x)
 {
-    float ax = fabsf(x);
-    float tl, th = vf_expm1_dd(-2.0f * ax, &tl);
-    float dh = 2.0f + th, dl = ((2.0f - dh) + th) + tl;
-    float z = div_dd(-th, -tl, dh, dl);
-    z = ax > 10.0f ? 1.0f : z;
-    z = !(ax >= 0x1p-13f) ? ax : z; /* also NaN */
-    return copysignf(z, x);
+    float ax = fabsf(x), z = ax * ax;
+    float ps = ax + ax * z * (-0.333333343f + z * (0.133333281f + z * (-0.0539668761f + z * (0.0218548793f +
+               z * (-0.00878593512f + z * (0.0033638773f + z * (-0.00106236851f + z * 0.000191055384f)))))));
+    float r, k = vf_reduce_ln2(ax < 10.0f ? 2.0f * ax : 20.0f, &r);
+    float e = asf(asuf(1.0f + (r + r * r * vf_expq(r))) + (lane_int(k) << 23)); /* e^(2|x|) */
+    float pl = 1.0f - 2.0f / (1.0f + e);
+    float y = ax >= 0.875f ? pl : ps; /* NaN takes ps: NaN */
+    return copysignf(y, x);
 }
 
 /* sigmoid(x) = 1 / (2 + t), t = expm1(-x); 0 once e^-x overflows float, as torch. */
@@ -561,34 +640,64 @@ static inline float vf_log1p(float x)
     return fabsf(x) < 0x1p-25f ? x : y; /* signed zeros, subnormals */
 }
 
-/* sin (cosine = 0) or cos (cosine = 1) for |x| <= TRIGF_MAX; other lanes are fixed by the caller.
- * x - k pi/2 = r + rl: the first product is exact, the second one's error comes from an FMA. */
-static inline float vf_sincos(float x, int cosine)
+
+/* log for normal x > 0 (lean): x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1,
+ * log x = k LN2F_HI + (k LN2F_LO + (f + f^2 (f P(f) - 1/2) + c)) with P of degree 7
+ * (scripts/fit_vmath.py) and the product k LN2F_HI exact; no hi + lo parts (measured peak
+ * about 1.1 ULP, k = -1). c adds log1p's correction. Other inputs: the callers' fix lanes. */
+static inline float vf_log_lean(float u, float c)
+{
+    uint32_t ix = asuf(u) - 0x3f3504f3u;
+    float k = (float)((int32_t)ix >> 23);
+    float f = asf(asuf(u) - (ix & 0xff800000u)) - 1.0f;
+    float P = 0.333333313f + f * (-0.250003129f + f * (0.200010791f + f * (-0.166409403f + f * (0.142130941f +
+              f * (-0.130012542f + f * (0.126365349f + f * -0.0791176111f))))));
+    float y = f + (f * f * (f * P - 0.5f) + c);
+    return fmaf(k, LN2F_HI, fmaf(k, LN2F_LO, y));
+}
+#define VF_LOG_FAST_LO 0x1p-126f
+#define VF_LOG_FAST_HI 0x1.fffffep127f
+
+static inline float vf_log_fast(float x) { return vf_log_lean(x, 0.0f); }
+
+/* log1p for -1 < x <= 2^100 (lean): u = 1 + x rounded, log1p x = log u + (x - (u - 1)) / u,
+ * the small correction divided by u = 2^k (1 + f) through 2^-k (1 - f + f^2) (its relative
+ * error f^3 matters only where the correction is below an ULP); |x| < 2^-25 returns x. Other
+ * lanes: vf_log1p (VM_FIX_log1p). */
+static inline float vf_log1p_fast(float x)
+{
+    float u = 1.0f + x, c = x - (u - 1.0f);
+    uint32_t ix = asuf(u) - 0x3f3504f3u;
+    float f = asf(asuf(u) - (ix & 0xff800000u)) - 1.0f;
+    float inv = asf((127u << 23) - (ix & 0xff800000u)) * (1.0f - f + f * f); /* 2^-k / (1 + f), roughly */
+    float y = vf_log_lean(u, c * inv);
+    return fabsf(x) < 0x1p-25f ? x : y;
+}
+#define VF_LOG1P_FAST_LO -0x1.fffffep-1f
+#define VF_LOG1P_FAST_HI 0x1p100f
+
+/* Lean sin/cos for |x| <= TRIGF_MAX: r = x - k pi/2 by three FMAs (the first exact), sin r =
+ * r + r z S(z), cos r = 1 + z (z C(z) - 1/2), z = r^2, S and C of degree 3 (scripts/fit_vmath.py);
+ * no hi + lo parts: measured peak 1.5 ULP (|r| near pi/4, where r's and z's roundings add up;
+ * keeping them as hi + lo parts, as before 2026-11, gave 0.8 ULP at 1.5x the time). */
+static inline float vf_sincos_lean(float x, int cosine)
 {
     float k = (x * TWO_OVER_PIF + SHIFTF) - SHIFTF;
     uint32_t n = lane_int(k) + (uint32_t)cosine;
-    float r1 = fmaf(-k, PIO2F_1, x);
-    float w = k * PIO2F_2, wl = fmaf(k, PIO2F_2, -w);
-    float r2 = r1 - w, bb = r2 - r1, e2 = (r1 - (r2 - bb)) + (-w - bb);
-    float tail = (e2 - wl) - k * PIO2F_3;
-    float r = r2 + tail, rl = (r2 - r) + tail;
-    float z = r * r, zl = fmaf(r, r, -z);
-    float c3 = r * z, c3l = fmaf(r, z, -c3) + r * zl; /* r^3 = c3 + c3l */
-    float sn = r + ((rl - 0.166666672f * c3l) +
-                    c3 * (-0.166666672f + z * (0.00833333191f + z * (-0.00019840039f + z * 2.72437819e-06f))));
-    float hz = 0.5f * z, wc = 1.0f - hz;
-    float cs = wc + (((1.0f - wc) - hz) + (z * z * (0.0416666642f + z * (-0.00138882792f + z * 2.4542871e-05f)) -
-                                           (0.5f * zl + r * rl)));
+    float r = fmaf(-k, PIO2F_3, fmaf(-k, PIO2F_2, fmaf(-k, PIO2F_1, x)));
+    float z = r * r;
+    float sn = r + r * z * (-0.166666672f + z * (0.00833333191f + z * (-0.00019840039f + z * 2.72437819e-06f)));
+    float cs = 1.0f + z * (z * (0.0416666642f + z * (-0.00138882792f + z * 2.4542871e-05f)) - 0.5f);
     float y = (n & 1) ? cs : sn;
     return asf(asuf(y) ^ ((n & 2) << 30));
 }
 
 static inline float vf_sin(float x)
 {
-    float y = vf_sincos(x, 0);
+    float y = vf_sincos_lean(x, 0);
     return x == 0.0f ? x : y;
 }
-static inline float vf_cos(float x) { return vf_sincos(x, 1); }
+static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 
 /* Inputs are copied per block into a local array, so o may alias a. EL(x) computes one
  * element; FIX(T, lim) recomputes the lanes a kernel does not cover (sin/cos beyond lim). */
@@ -616,9 +725,15 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 #define VM_FIX_exp(T, lim) VM_FIX_exp_##T
 #define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
 #define VM_FIX_exp_double
-#define VM_FIX_expm1(T, lim)
-#define VM_FIX_log(T, lim)
-#define VM_FIX_log1p(T, lim)
+#define VM_FIX_expm1(T, lim) VM_FIX_expm1_##T
+#define VM_FIX_expm1_float VM_FIX_RANGE(vf_expm1, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
+#define VM_FIX_expm1_double
+#define VM_FIX_log(T, lim) VM_FIX_log_##T
+#define VM_FIX_log_float VM_FIX_RANGE(vf_log, VF_LOG_FAST_LO, VF_LOG_FAST_HI)
+#define VM_FIX_log_double
+#define VM_FIX_log1p(T, lim) VM_FIX_log1p_##T
+#define VM_FIX_log1p_float VM_FIX_RANGE(vf_log1p, VF_LOG1P_FAST_LO, VF_LOG1P_FAST_HI)
+#define VM_FIX_log1p_double
 #define VM_FIX_log2(T, lim)
 #define VM_FIX_log10(T, lim)
 #define VM_FIX_atan(T, lim)
@@ -640,9 +755,9 @@ static inline float vf_cos(float x) { return vf_sincos(x, 1); }
 
 /* float32 element functions: native float kernels, or the double ones rounded once */
 #define F32_exp(x) vf_exp_fast(x)
-#define F32_expm1(x) vf_expm1(x)
-#define F32_log(x) vf_log(x)
-#define F32_log1p(x) vf_log1p(x)
+#define F32_expm1(x) vf_expm1_fast(x)
+#define F32_log(x) vf_log_fast(x)
+#define F32_log1p(x) vf_log1p_fast(x)
 #define F32_log2(x) vf_log2(x)
 #define F32_log10(x) vf_log10(x)
 #define F32_atan(x) ((float)vm_atan((double)(x), 0))

@@ -2,8 +2,8 @@
  * (exp, expm1, log, log1p, log2, log10, sin, cos, tanh, sigmoid, erf, atan). Branch-free
  * polynomial kernels that the compiler vectorizes, dispatched at run time to AVX-512 /
  * AVX2+FMA clones on x86-64 (baseline code elsewhere). float32 uses native float kernels
- * (erf, atan: double, rounded once), float64 double ones (erf: the C library), within about
- * 1 ULP. Used by the contiguous fast path of ew_unary.c. */
+ * (erf, atan: double, rounded once), float64 double ones, float64 within 1 ULP, float32 within
+ * 0.5-1.75 ULP by op (docs/performance.md). Used by the contiguous fast path of ew_unary.c. */
 #ifndef TL_KERNELS_VMATH_H
 #define TL_KERNELS_VMATH_H
 
