@@ -123,3 +123,37 @@ def test_methods_are_documented_and_unbound_forms_work():
         assert getattr(tl.Tensor, op)(tl.ones(3)).item() == (3.0 if "sum" in op else 1.0)
     with pytest.raises(TypeError):
         tl.Tensor.sum(3)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64", "uint64", "int32", "int16"])
+@pytest.mark.parametrize("n", [1, 7, 8, 31, 32, 33, 70, 2047, 2048, 2049, 4100])
+def test_argmax_argmin_first_index_at_every_position(dt, n):
+    """arg-extremes find the winning block's first matching element a vector at a time
+    (reduce_kernels.c FINDEQ): the extreme at vector and block edges, ties, signed zeros
+    and NaNs, against NumPy's first-occurrence rule (torch's too)."""
+    rng = np.random.default_rng(n)
+    base = rng.integers(0, 50, size=n).astype(dt)
+    spots = sorted({0, n - 1, n // 2, min(n - 1, 8), min(n - 1, 31), min(n - 1, 2047), min(n - 1, 2048)})
+    for p in spots:
+        for q in sorted({p, n - 1, max(0, p - 1)}):
+            a = base.copy()
+            a[q] = 100
+            a[p] = 100  # ties: the first of p and q wins
+            t = tl.from_numpy(a)
+            assert t.argmax().item() == int(np.argmax(a)) and t.argmax(0).item() == int(np.argmax(a))
+            b = base.copy()
+            b[q] = 0 if dt.startswith("u") else -5
+            b[p] = b[q]
+            assert tl.from_numpy(b).argmin().item() == int(np.argmin(b))
+            # rows: the same vector as every row of a matrix, argmax along the last dim
+            m = np.stack([a, np.roll(a, 3), a[::-1].copy()])
+            np.testing.assert_array_equal(tl.from_numpy(m).argmax(-1).numpy(), np.argmax(m, -1))
+    if dt.startswith("float"):
+        z = np.zeros(n, dtype=dt)
+        z[n // 2:] = -0.0
+        assert tl.from_numpy(z).argmax().item() == 0 and tl.from_numpy(z).argmin().item() == 0
+        for p in spots:
+            w = base.copy()
+            w[p] = np.nan
+            w[-1] = np.nan
+            assert tl.from_numpy(w).argmax().item() == p and tl.from_numpy(w).argmin().item() == p

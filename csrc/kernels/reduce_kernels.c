@@ -86,7 +86,7 @@ TL_CLONES static double sum_f32(const float *p, int64_t n)
 /* Max/min of n > 0 elements with four vector accumulators; *nan says a NaN was seen
  * (then the returned value is meaningless). For integer T the NaN test folds away. */
 #define EXTREME(NAME, T, VT, MT, CMP)                                           \
-    TL_CLONES static T NAME(const T *p, int64_t n, int *nan)                   \
+    TL_CLONES_WIDE static T NAME(const T *p, int64_t n, int *nan)                 \
     {                                                                           \
         enum { W = sizeof(VT) / sizeof(T) };                                    \
         T init = p[0];                                                          \
@@ -132,7 +132,29 @@ EXT_TYPES(EXT_DEF)
  * treats as the extreme. Returns the index; *val gets the value, *nan whether it is a
  * NaN. n must be > 0. */
 #define ARG_BLOCK 2048
-#define ARGEXT(NAME, T, EXT, CMP)                                               \
+/* The first index in [k, n) whose element equals v (one is known to), a vector at a time. */
+#define FINDEQ(NAME, T, VT, MT)                                                 \
+    TL_CLONES_WIDE static int64_t NAME(const T *p, int64_t k, int64_t n, T v)    \
+    {                                                                           \
+        enum { W = sizeof(VT) / sizeof(T) };                                    \
+        VT s = (VT){0} + v;                                                     \
+        for (; k + 4 * W <= n; k += 4 * W) {                                    \
+            VT a, b, c, d;                                                      \
+            memcpy(&a, p + k, sizeof a);                                        \
+            memcpy(&b, p + k + W, sizeof b);                                    \
+            memcpy(&c, p + k + 2 * W, sizeof c);                                \
+            memcpy(&d, p + k + 3 * W, sizeof d);                                \
+            MT m = (MT)((a == s) | (b == s) | (c == s) | (d == s));             \
+            int64_t any = 0;                                                    \
+            for (int q = 0; q < W; q++) any |= m[q];                            \
+            if (any) break;                                                     \
+        }                                                                       \
+        while (p[k] != v) k++;                                                  \
+        return k;                                                               \
+    }
+#define FINDEQ_DEF(S, T, ID, I) FINDEQ(find_eq_##S, T, v_##S, m_##S)
+EXT_TYPES(FINDEQ_DEF)
+#define ARGEXT(NAME, T, EXT, FIND, CMP)                                         \
     static int64_t NAME(const T *p, int64_t n, T *val, int *nan)               \
     {                                                                           \
         T best = p[0];                                                          \
@@ -148,12 +170,11 @@ EXT_TYPES(EXT_DEF)
                     }                                                           \
             if (m CMP best) best = m, bb = s;                                   \
         }                                                                       \
-        int64_t k = bb;                                                         \
-        while (p[k] != best) k++;                                               \
         *val = best;                                                            \
-        return k;                                                               \
+        return FIND(p, bb, n, best);                                            \
     }
-#define ARG_DEF(S, T, ID, I) ARGEXT(arg_max_##S, T, ext_max_##S, >) ARGEXT(arg_min_##S, T, ext_min_##S, <)
+#define ARG_DEF(S, T, ID, I) ARGEXT(arg_max_##S, T, ext_max_##S, find_eq_##S, >) \
+    ARGEXT(arg_min_##S, T, ext_min_##S, find_eq_##S, <)
 EXT_TYPES(ARG_DEF)
 
 /* Column-wise arg-extreme over nrows rows of w <= TL_COLARG_W contiguous columns (row
