@@ -629,3 +629,31 @@ def test_out_of_place_scatters_strides(op):
         r = op(m, x, m.zeros(2, 4, dtype=m.int64))
         return r.stride(), r.tolist()
     assert run(tl) == run(torch)
+
+
+@pytest.mark.parametrize("shape", [(1000, 1000), (40, 1031), (7, 70000), (300, 129)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int8"])
+def test_scatter_index_add_inner_dim_split_threads(shape, dtype):
+    # along dim 0 the threaded scatter splits the columns (the innermost dim) into slabs of
+    # at least 2 KB; every thread count gives torch's values (bit for bit: each element sees
+    # its updates in row order)
+    import torch
+    rng = np.random.default_rng(11)
+    a = (rng.standard_normal(shape) * 50).astype(dtype)
+    idx = rng.integers(0, shape[0], shape)
+    vi = rng.integers(0, shape[0], shape[0])
+    t, ti, tvi = torch.from_numpy(a), torch.from_numpy(idx), torch.from_numpy(vi)
+    want_s = t.scatter_add(0, ti, t).numpy()
+    want_i = t.index_add(0, tvi, t).numpy()
+    x, xi, xvi = tl.from_numpy(a), tl.from_numpy(idx), tl.from_numpy(vi)
+    old = tl.get_num_threads()
+    try:
+        for nt in (1, 2, 3):
+            tl.set_num_threads(nt)
+            np.testing.assert_array_equal(x.scatter_add(0, xi, x).numpy(), want_s)
+            np.testing.assert_array_equal(x.index_add(0, xvi, x).numpy(), want_i)
+            y = x.clone()
+            y.index_add_(0, xvi, x[:, :])
+            np.testing.assert_array_equal(y.numpy(), want_i)
+    finally:
+        tl.set_num_threads(old)

@@ -179,3 +179,29 @@ def test_tie_indices_match_torch(op, dt, n):
         # along dim 0 of the transpose: the same rows through a strided plan
         got, want = getattr(x.t(), op)(*args[:-1], 0, **kw), getattr(t.t(), op)(*args[:-1], 0, **kw)
         assert got.indices.tolist() == want.indices.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "float16"])
+@pytest.mark.parametrize("shape,dim", [((1000,), 0), ((7, 130), -1), ((3, 4, 50), 2), ((3, 4, 50), 1), ((0, 5), -1)])
+def test_sort_last_dim_results_are_own_contiguous_tensors(dtype, shape, dim):
+    # along the last dim the sort's buffers become the results (no copy): they must still be
+    # fresh, row-major tensors equal to torch's, and writing to them leaves the input alone
+    import torch
+    a = (np.random.default_rng(3).standard_normal(shape) * 100).astype(dtype)
+    x = tl.from_numpy(a.copy())
+    t = torch.from_numpy(a.copy())
+    for desc in (False, True):
+        v, i = x.sort(dim=dim, descending=desc, stable=True)
+        tv, ti = t.sort(dim=dim, descending=desc, stable=True)
+        np.testing.assert_array_equal(v.numpy(), tv.numpy())
+        np.testing.assert_array_equal(i.numpy(), ti.numpy())
+        assert v.is_contiguous() and i.is_contiguous() and v.dtype == x.dtype
+        if v.numel():
+            v.fill_(0)
+            i.fill_(0)
+        np.testing.assert_array_equal(x.numpy(), a)
+    if shape[-1] >= 5:
+        v, i = x.topk(5, dim=-1)
+        tv, ti = t.topk(5, dim=-1)
+        np.testing.assert_array_equal(v.numpy(), tv.numpy())
+        np.testing.assert_array_equal(i.numpy(), ti.numpy())

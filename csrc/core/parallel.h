@@ -8,6 +8,9 @@
 
 /* Below this many elements an op runs on the calling thread. */
 #define TL_GRAIN_SIZE 32768
+/* A split along an op's innermost (contiguous) dim keeps each piece at least this many
+ * bytes wide: narrower pieces turn one long loop into many short ones on every thread. */
+#define TL_MIN_RUN_BYTES 2048
 
 /* Set by the linalg code so tl_set_num_threads also sets OpenBLAS's thread count. */
 extern void (*tl_blas_set_threads_hook)(int);

@@ -219,17 +219,61 @@ EXT_TYPES(ARG_DEF)
 #define COLARG_DEF(S, T, ID, I) COLARG(colarg_max_##S, T, v_##S, m_##S, I, >) COLARG(colarg_min_##S, T, v_##S, m_##S, I, <)
 EXT_TYPES(COLARG_DEF)
 
-TL_CLONES static void colsum_f32(const float *p, int64_t nrows, int64_t ld, int64_t w, double *acc)
-{
-    for (int64_t r = 0; r < nrows; r++, p += ld)
-        for (int64_t j = 0; j < w; j++) acc[j] += (double)p[j];
-}
+/* ---- column passes: blocks of COL_RB rows in registers ----------------------------------
+ * Each output column takes the rows of a block one after another in a register (in row
+ * order, so every column sees the same additions / comparisons in the same order as one row
+ * at a time, and every clone agrees bit for bit), and the running value in memory is read
+ * and written once per block instead of once per row. The rows of a block are read as
+ * COL_RB sequential streams. The vectors are 64 bytes (one AVX-512 register in the
+ * x86-64-v4 clone, two or four in the others). */
+#define COL_RB 16
+#if TL_HAVE_VECTORS
+typedef float c_f32x8 __attribute__((vector_size(32)));
+typedef double c_f64x8 __attribute__((vector_size(64)));
+#endif
 
-TL_CLONES static void colsum_f64(const double *p, int64_t nrows, int64_t ld, int64_t w, double *acc)
-{
-    for (int64_t r = 0; r < nrows; r++, p += ld)
-        for (int64_t j = 0; j < w; j++) acc[j] += p[j];
-}
+/* acc[j] += the column sums of nrows rows, in double, row by row. */
+#define COLSUM(NAME, T)                                                                       \
+    TL_CLONES_WIDE static void NAME(const T *restrict p, int64_t nrows, int64_t ld, int64_t w, \
+                                    double *restrict acc)                                     \
+    {                                                                                         \
+        int64_t r = 0;                                                                        \
+        for (; r + COL_RB <= nrows; r += COL_RB, p += COL_RB * ld) {                          \
+            int64_t j = 0;                                                                    \
+            COLSUM_VEC(T)                                                                     \
+            for (; j < w; j++) {                                                              \
+                double s = acc[j];                                                            \
+                for (int k = 0; k < COL_RB; k++) s += (double)p[k * ld + j];                  \
+                acc[j] = s;                                                                   \
+            }                                                                                 \
+        }                                                                                     \
+        for (; r < nrows; r++, p += ld)                                                       \
+            for (int64_t j = 0; j < w; j++) acc[j] += (double)p[j];                           \
+    }
+#if TL_HAVE_VECTORS
+/* eight columns at a time: one 64-byte vector of double sums */
+#define COLSUM_LOAD_float(v, q)                                                               \
+    do {                                                                                      \
+        c_f32x8 f_;                                                                           \
+        memcpy(&f_, (q), sizeof f_);                                                          \
+        v = __builtin_convertvector(f_, c_f64x8);                                             \
+    } while (0)
+#define COLSUM_LOAD_double(v, q) memcpy(&v, (q), sizeof v)
+#define COLSUM_VEC(T)                                                                         \
+    for (; j + 8 <= w; j += 8) {                                                              \
+        c_f64x8 s, x;                                                                         \
+        memcpy(&s, acc + j, sizeof s);                                                        \
+        for (int k = 0; k < COL_RB; k++) {                                                    \
+            COLSUM_LOAD_##T(x, p + k * ld + j);                                               \
+            s += x;                                                                           \
+        }                                                                                     \
+        memcpy(acc + j, &s, sizeof s);                                                        \
+    }
+#else
+#define COLSUM_VEC(T)
+#endif
+COLSUM(colsum_f32, float)
+COLSUM(colsum_f64, double)
 
 void tl_colsum(tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, double *acc)
 {
@@ -240,18 +284,56 @@ void tl_colsum(tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t
 }
 
 /* Values only (amax/amin/max/min over outer dims): out holds the running bests of w
- * columns and is updated row after row (contiguous reads), NaN winning. */
-#define COLEXT(NAME, T, VT, MT, CMP)                                                  \
-    TL_CLONES static void NAME(const T *base, int64_t nrows, int64_t ld, int64_t w, T *out) \
-    {                                                                                 \
-        memcpy(out, base, sizeof(T) * (size_t)w);                                     \
-        for (int64_t r = 1; r < nrows; r++) {                                         \
-            const T *row = base + r * ld;                                             \
-            for (int64_t c = 0; c < w; c++) {                                         \
-                T v = row[c], b = out[c];                                             \
-                out[c] = ((v CMP b) | ((v != v) & (b == b))) ? v : b;                 \
-            }                                                                         \
-        }                                                                             \
+ * columns and is updated once per block of COL_RB rows (the block's rows taken in order
+ * in registers; contiguous reads), NaN winning. The 32-byte vector types: GCC turns the
+ * same masks on 64-byte vectors, and the plain loop over 8 rows, into scalar code. */
+#if TL_HAVE_VECTORS
+#define COLEXT_VEC(T, VT, MT, CMP)                                                            \
+    for (; c + 2 * (int64_t)(32 / sizeof(T)) <= w; c += 2 * (32 / sizeof(T))) {              \
+        enum { W = 32 / sizeof(T) };                                                          \
+        VT b0, b1, v0, v1;                                                                    \
+        memcpy(&b0, out + c, sizeof b0);                                                      \
+        memcpy(&b1, out + c + W, sizeof b1);                                                  \
+        for (int k = 0; k < COL_RB; k++) {                                                    \
+            memcpy(&v0, row + k * ld + c, sizeof v0);                                         \
+            memcpy(&v1, row + k * ld + c + W, sizeof v1);                                     \
+            MT u0 = (v0 CMP b0) | ((v0 != v0) & (b0 == b0));                                  \
+            MT u1 = (v1 CMP b1) | ((v1 != v1) & (b1 == b1));                                  \
+            b0 = VSEL(MT, VT, u0, v0, b0);                                                    \
+            b1 = VSEL(MT, VT, u1, v1, b1);                                                    \
+        }                                                                                     \
+        memcpy(out + c, &b0, sizeof b0);                                                      \
+        memcpy(out + c + W, &b1, sizeof b1);                                                  \
+    }
+#else
+#define COLEXT_VEC(T, VT, MT, CMP)
+#endif
+#define COLEXT(NAME, T, VT, MT, CMP)                                                          \
+    TL_CLONES_WIDE static void NAME(const T *restrict base, int64_t nrows, int64_t ld, int64_t w, \
+                                    T *restrict out)                                          \
+    {                                                                                         \
+        memcpy(out, base, sizeof(T) * (size_t)w);                                             \
+        int64_t r = 1;                                                                        \
+        for (; r + COL_RB <= nrows; r += COL_RB) {                                            \
+            const T *row = base + r * ld;                                                     \
+            int64_t c = 0;                                                                    \
+            COLEXT_VEC(T, VT, MT, CMP)                                                        \
+            for (; c < w; c++) {                                                              \
+                T b = out[c];                                                                 \
+                for (int k = 0; k < COL_RB; k++) {                                            \
+                    T v = row[k * ld + c];                                                    \
+                    b = ((v CMP b) | ((v != v) & (b == b))) ? v : b;                          \
+                }                                                                             \
+                out[c] = b;                                                                   \
+            }                                                                                 \
+        }                                                                                     \
+        for (; r < nrows; r++) {                                                              \
+            const T *row = base + r * ld;                                                     \
+            for (int64_t c = 0; c < w; c++) {                                                 \
+                T v = row[c], b = out[c];                                                     \
+                out[c] = ((v CMP b) | ((v != v) & (b == b))) ? v : b;                         \
+            }                                                                                 \
+        }                                                                                     \
     }
 #define COLEXT_DEF(S, T, ID, I) COLEXT(colext_max_##S, T, v_##S, m_##S, >) COLEXT(colext_min_##S, T, v_##S, m_##S, <)
 EXT_TYPES(COLEXT_DEF)

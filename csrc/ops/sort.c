@@ -456,6 +456,16 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
         tl_parallel_for(p.M, grain > 0 ? grain : 1, job_rows, &j);
         if (j.failed) rc = tl_err(TL_ERR_MEMORY, "out of memory");
     }
+    /* Along the last dim of a tensor whose dtype is the buffer's, the buffers are the
+     * results already (same shape, row-major): hand them over instead of copying them. */
+    bool direct = rc == 0 && x->ndim > 0 && !drop && d == x->ndim - 1 && p.bt == (tl_dtype)x->dtype &&
+                  p.nk == x->ndim - 1;
+    for (int i = 0; direct && i < p.nk; i++) direct = p.kdims[i] == i;
+    if (direct) {
+        rc = tl_tensor_alias(values, &rv);
+        if (rc == 0) rc = tl_tensor_alias(indices, &ri);
+        goto names;
+    }
     if (rc == 0) rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
     if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
     if (rc == 0 && x->ndim > 0) {
