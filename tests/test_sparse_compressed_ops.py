@@ -201,6 +201,70 @@ def test_csr_times_csr_matches_torch(idx, dtype, shape, dense, density):
         same(ta * tb.to_sparse(), la * lb.to_sparse())
 
 
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", MUL_DTYPES)
+@pytest.mark.parametrize("shape,dense,density", [((7, 9), (), (0.5,)), ((6, 5), (3,), (0.6,)), ((0, 4), (), (0.5,)),
+                                                  ((5, 6), (), (0.0,)), ((41, 33), (), (0.2,)), ((1, 1), (2, 2), (1.0,))])
+def test_csr_times_strided_matches_torch(idx, dtype, shape, dense, density):
+    """CSR * strided and strided * CSR (mul, mul_, torch.mul): s's pattern, int64 indices
+    (mul_ keeps self's), promoted dtype, exactly torch's components; the strided operand's
+    elements at unstored positions (NaN here) are not read."""
+    rng = np.random.default_rng(shape[0] * 7 + len(dense))
+    ((ds, ts, ls),) = _pair(rng, "csr", idx, dtype, shape, dense, density=density)
+    full = shape + dense
+    dd = random_dense(rng, full, 1.0, dtype)
+    if dtype.is_floating_point or dtype.is_complex:
+        dd = torch.where(ds == 0, torch.tensor(float("nan"), dtype=dtype), dd)
+    ld = tt(dd)
+    same(ts * dd, ls * ld)
+    same(dd * ts, ld * ls)
+    same(ts.mul(dd), ls.mul(ld))
+    same(torch.mul(dd, ts), tl.mul(ld, ls))
+    dt = dd.t() if dd.dim() == 2 else dd.transpose(0, 1)  # a non-contiguous strided operand
+    same(ts * dt.contiguous().transpose(0, 1), ls * tt(dt.contiguous()).transpose(0, 1))
+    for other in (torch.float64, torch.int32, torch.complex64):
+        if dtype == torch.float16 and other == torch.complex64:
+            continue
+        same(ts * dd.to(other), ls * ld.to(TL_DT[other]))
+        same(dd.to(other) * ts, ld.to(TL_DT[other]) * ls)
+    c, d = ts.clone(), ls.clone()
+    vc, vd = c.values(), d.values()
+    c.mul_(dd.to(torch.float64))
+    d.mul_(ld.to(tl.float64))
+    same(c, d)
+    np.testing.assert_array_equal(vd.numpy(), vc.numpy())  # written in place: a values() view sees it
+    same(ts * torch.tensor(3, dtype=dtype), ls * tl.tensor(3, dtype=TL_DT[dtype]))
+
+
+def test_compressed_times_strided_errors_as_torch():
+    """Broadcasting, other shapes, batches, bool, CSC/BSR/BSC and a strided self of mul_:
+    torch's errors (whose wording depends on the operand order)."""
+    d = torch.tensor([[0., 2, 0, 3], [0, 0, 0, 0], [4, 0, 5, 0]])
+    pairs = [(lay, to_layout(torch, d, lay, (1, 2)), to_layout(tl, tt(d), lay, (1, 2))) for lay in LAYOUTS]
+    dense = [(3, 4), (4,), (3, 1), (1, 1), (1,), (2, 3, 4), (3, 5)]
+    def agree(x, y):
+        if isinstance(x, tuple) or isinstance(y, tuple):
+            assert x == y
+        else:
+            same(x, y)
+    for lay, a, b in pairs:
+        for shp in dense:
+            agree(outcome(lambda: a * torch.ones(shp)), outcome(lambda: b * tl.ones(shp)))
+            agree(outcome(lambda: torch.ones(shp) * a), outcome(lambda: tl.ones(shp) * b))
+            agree(outcome(lambda: a.clone().mul_(torch.ones(shp))), outcome(lambda: b.clone().mul_(tl.ones(shp))))
+        assert outcome(lambda: torch.ones(3, 4).mul_(a)) == outcome(lambda: tl.ones(3, 4).mul_(b))
+        same_or_dense = outcome(lambda: (a * torch.tensor(2.)).to_dense()), outcome(lambda: (b * tl.tensor(2.)).to_dense())
+        np.testing.assert_array_equal(same_or_dense[0].numpy(), same_or_dense[1].numpy())
+    ta, la = d.to_sparse_csr(), tt(d).to_sparse_csr()
+    assert outcome(lambda: ta.bool() * torch.ones(3, 4).bool()) == outcome(lambda: la.bool() * tl.ones(3, 4).bool())
+    same(torch.zeros(3, 4).to_sparse_csr().bool() * torch.ones(3, 4).bool(),
+         tl.zeros(3, 4).to_sparse_csr().bool() * tl.ones(3, 4).bool())  # nothing stored: no Bool refusal
+    bt, bl = torch.stack([d, 2 * d]).to_sparse_csr(), tl.stack([tt(d), 2 * tt(d)]).to_sparse_csr()
+    for shp in [(2, 3, 4), (3, 4)]:
+        assert outcome(lambda: bt * torch.ones(shp)) == outcome(lambda: bl * tl.ones(shp))
+    assert outcome(lambda: bt.bool() * torch.ones(2, 3, 4).bool()) == outcome(lambda: bl.bool() * tl.ones(2, 3, 4).bool())
+
+
 @pytest.mark.parametrize("lay,blocks", [("csc", (1, 1)), ("bsr", (2, 3)), ("bsc", (3, 2))])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.complex64, torch.int64])
 def test_compressed_times_compressed_beyond_torch(lay, blocks, dtype):
