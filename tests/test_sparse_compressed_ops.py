@@ -383,6 +383,56 @@ def _kernel_case(rng, idx, nrows=3000, ncols=1500):
     return m, m.indptr.astype(idx), m.indices.astype(idx)
 
 
+def _lanes_spmv(indptr, indices, data, x):
+    """float32 CSR @ x in the order of the float32 SpMV kernel: element i of a row into lane
+    i % 16 (in element order, from +0), then the lanes folded in halves."""
+    out = np.zeros(len(indptr) - 1, np.float32)
+    for r in range(len(out)):
+        p = (data[indptr[r]:indptr[r + 1]] * x[indices[indptr[r]:indptr[r + 1]]]).astype(np.float32)
+        acc = np.zeros(16, np.float32)
+        for j in range(0, len(p), 16):
+            q = np.zeros(16, np.float32)
+            q[:len(p) - j if len(p) - j < 16 else 16] = p[j:j + 16]
+            acc = (acc + q).astype(np.float32)
+        for h in (8, 4, 2, 1):
+            acc = (acc[:h] + acc[h:2 * h]).astype(np.float32)
+        out[r] = acc[0]
+    return out
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_float32_spmv_lanes_exact_on_both_loops(idx):
+    """float32 SpMV: the AVX-512 product loop (where the CPU has it) and the portable loop give
+    the bits of the documented order (16 lanes, folded in halves) for rows of 0..40 elements
+    and rows longer than a pass (1024 elements: 1300 and 2049, the lanes' phase kept across
+    passes), at 1 and 2 threads; both refuse an index out of range, never reading through it."""
+    rng = np.random.default_rng(5)
+    lens = list(range(41)) * 3 + [1300, 2049, 1024, 1025]
+    ncols = 2100
+    indptr = np.concatenate([[0], np.cumsum(lens)]).astype(idx)
+    indices = np.concatenate([np.sort(rng.choice(ncols, n, replace=False)) for n in lens]).astype(idx)
+    data = (rng.normal(size=len(indices)) * 1e3 ** rng.integers(-1, 2, len(indices))).astype(np.float32)
+    x = rng.normal(size=ncols).astype(np.float32)
+    want = _lanes_spmv(indptr, indices, data, x)
+    s = tl.sparse_csr_tensor(tl.from_numpy(indptr), tl.from_numpy(indices), tl.from_numpy(data), (len(lens), ncols))
+    bad = indices.copy()
+    bad[len(bad) // 2] = ncols
+    sb = tl.sparse_csr_tensor(tl.from_numpy(indptr), tl.from_numpy(bad), tl.from_numpy(data), (len(lens), ncols),
+                              check_invariants=False)
+    old, old_fast = tl.get_num_threads(), tl._C._csr_spmv_set_avx512(1)
+    try:
+        for fast in (1, 0):
+            tl._C._csr_spmv_set_avx512(fast)
+            for n in (1, 2):
+                tl.set_num_threads(n)
+                assert (s @ tl.from_numpy(x)).numpy().tobytes() == want.tobytes()
+                with pytest.raises(RuntimeError, match="0 <= col_indices < ncols"):
+                    sb @ tl.from_numpy(x)
+    finally:
+        tl.set_num_threads(old)
+        tl._C._csr_spmv_set_avx512(old_fast)
+
+
 @pytest.mark.parametrize("idx", [np.int32, np.int64])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int64, np.int8])
 def test_product_kernel_paths_against_scipy(idx, dtype):
