@@ -785,3 +785,34 @@ def test_conversion_fast_paths_match_torch(idx, dtype):
     ind = tl.from_numpy(np.ascontiguousarray(c.indices().numpy().T)).t()
     c2 = tl.sparse_coo_tensor(ind, c.values(), tuple(c.shape), is_coalesced=True)
     same(d.to_sparse().to_sparse_csr(), c2.to_sparse_csr())
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_large_csr_csc_to_coo_in_chunks_matches_scipy(idx):
+    """CSR/CSC -> COO of 6e5 elements (filled in chunks over the thread pool, each finding its
+    first row by binary search; rows spanning chunk edges, empty rows): SciPy's indices and
+    values at 1 and 2 threads."""
+    import scipy.sparse
+    rng = np.random.default_rng(3)
+    M, N, nnz = 20000, 3000, 600000
+    m = scipy.sparse.coo_array((rng.normal(size=nnz).astype(np.float32), (rng.integers(0, M // 2, nnz) * 2,
+                                rng.integers(0, N, nnz))), shape=(M, N)).tocsr()
+    m.sum_duplicates()
+    m.sort_indices()
+    s = tl.sparse_csr_tensor(tl.from_numpy(m.indptr.astype(idx)), tl.from_numpy(m.indices.astype(idx)),
+                             tl.from_numpy(m.data), (M, N))
+    w = m.tocoo()
+    old = tl.get_num_threads()
+    try:
+        for n in (1, 2):
+            tl.set_num_threads(n)
+            o = s.to_sparse_coo()
+            np.testing.assert_array_equal(o._indices().numpy(), np.stack([w.row, w.col]))
+            np.testing.assert_array_equal(o._values().numpy(), w.data)
+            assert o.is_coalesced()
+            oc = s.to_sparse_csc().to_sparse_coo()
+            order = np.lexsort((w.row, w.col))
+            np.testing.assert_array_equal(oc._indices().numpy(), np.stack([w.row[order], w.col[order]]))
+            np.testing.assert_array_equal(oc._values().numpy(), w.data[order])
+    finally:
+        tl.set_num_threads(old)
