@@ -136,11 +136,13 @@ typedef struct {
  * products into a buffer in L1 (the plain indices checked on the way, before any read through
  * them: AVX-512 gathers of 16 where the CPU has them, scalar loads otherwise; a product is
  * the same bits either way), then each row's lanes from the buffer: one masked vector add for
- * a row of up to 16 elements, no branch per element. Rows of ~10 elements spent more in the
- * scalar loop's exit branch (mispredicted once per row) and its one add chain than in the
- * products: 1e6 nnz, 1e5 rows, CPU time at 1 thread ~1.3-1.7 -> ~1.0-1.3 ms. float64 keeps
- * SPMV_KERNEL: the same scheme (8 doubles per gather, 16 lanes in two vectors) measured no
- * faster here. */
+ * a row of up to 16 elements, no branch per element. Rows of ~10 elements spent much of their
+ * time in the scalar loop's exit branch (mispredicted once per row) and its one add chain:
+ * 1e6 nnz over 1e5 rows (x in L2), CPU time at 1 thread, interleaved runs on a loaded Zen 4:
+ * 5-25% less; at 1e7 nnz over 1e6 columns no change (the reads of x, a different 64-byte
+ * line from L3 each, bound both kernels: a bare gather loop takes ~0.9 of the time).
+ * float64 keeps SPMV_KERNEL: the same scheme (8 doubles per gather, 16 lanes in two
+ * vectors) measured no faster here. */
 #define SPMV_LPASS 1024
 #define SPMV_LW(T) 16
 
@@ -251,7 +253,8 @@ static inline float FOLD_f32(VT_f32 a)
         for (int64_t j = 0; j < c; j += W) {                                                        \
             VT_##ID v;                                                                              \
             memcpy(&v, p + j, sizeof v);                                                            \
-            if (c - j < W) v = (VT_##ID)((MT_##ID)v & (LANE_##ID < (MT_##ID){0} + (__typeof__(LANE_##ID[0]))(c - j)));         \
+            if (c - j < W) /* the lanes past the row: +0 */                                         \
+                v = (VT_##ID)((MT_##ID)v & (LANE_##ID < (MT_##ID){0} + (__typeof__(LANE_##ID[0]))(c - j))); \
             a += v;                                                                                 \
         }                                                                                           \
         *ap = a;                                                                                    \
@@ -288,7 +291,7 @@ static inline float FOLD_f32(VT_f32 a)
                         goto bad_col;                                                               \
                     NAME##_lanes(buf, n, &acc);                                                     \
                 }                                                                                   \
-                out[r] = FOLD_##ID(acc);                                                          \
+                out[r] = FOLD_##ID(acc);                                                            \
             } else {                                                                                \
                 if (!(fast ? SPMV_PROD_FAST(ID, IS, col + lo, val + lo, b, buf, hi - lo, K)         \
                            : NAME##_prod(col + lo, val + lo, b, buf, hi - lo, K)))                  \
