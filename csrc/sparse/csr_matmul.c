@@ -138,11 +138,12 @@ typedef struct {
  * the same bits either way), then each row's lanes from the buffer: one masked vector add for
  * a row of up to 16 elements, no branch per element. Rows of ~10 elements spent much of their
  * time in the scalar loop's exit branch (mispredicted once per row) and its one add chain:
- * 1e6 nnz over 1e5 rows (x in L2), CPU time at 1 thread, interleaved runs on a loaded Zen 4:
- * 5-25% less; at 1e7 nnz over 1e6 columns no change (the reads of x, a different 64-byte
- * line from L3 each, bound both kernels: a bare gather loop takes ~0.9 of the time).
+ * wall-time minima on a Zen 4 with both cores free, int32 indices: 1e6 nnz over 1e5 rows
+ * 2 threads 0.59-0.62 -> 0.48-0.50 ms; 1e7 nnz over 1e6 rows 1 thread 19.3 -> 14.8 ms, 2
+ * threads 9.7-10.0 -> 7.4-7.6 ms (1.31-1.36 G nnz/s). What bounds it at 1e7: the reads of x
+ * (4 MB, in L3; each a different 64-byte line), a bare gather loop takes ~0.9 of the time.
  * float64 keeps SPMV_KERNEL: the same scheme (8 doubles per gather, 16 lanes in two
- * vectors) measured no faster here. */
+ * vectors) measured 1.2-1.5x slower. */
 #define SPMV_LPASS 1024
 #define SPMV_LW(T) 16
 
