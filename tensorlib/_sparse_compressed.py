@@ -515,7 +515,7 @@ def _first_compressed(args, kwargs):
 
 
 from ._sparse_compressed_ops import (  # noqa: E402  (it reads the helpers above)
-    _mm, _matmul, _mv, addmm, _add, _mul, _reduce, _unsupported_op, _empty_like, _factory, sampled_addmm, spsolve,
+    _mm, _matmul, _mv, addmm, _add, _mul, _mul_, _reduce, _unsupported_op, _empty_like, _factory, sampled_addmm, spsolve,
     softmax, log_softmax, _ns_mm, _ns_sum, _namespace_addmm)
 
 
@@ -535,8 +535,8 @@ for _n in _C._ew_op_indices():
     if _n.startswith("u_") and _n[2:] not in _OWN and not _n[2:].startswith(("round", "clamp")):
         _OWN[_n[2:]] = _OWN[_n[2:] + "_"] = functools.partial(
             lambda name, input, *args, **kwargs: (_sparse._tensor_input(name, input), _unsupported(input)), _n[2:])
-for _n in ("add", "mul", "multiply"):
-    _OWN[_n + "_"] = _inplace(_OWN[_n])
+_OWN["add_"] = _inplace(_OWN["add"])
+_OWN["mul_"] = _OWN["multiply_"] = _mul_
 for _n, _d in _sparse._CASTS.items():
     _OWN[_n] = functools.partial(lambda dt, self, memory_format=None: _to(self, getattr(_C, dt)), _d)
 

@@ -150,7 +150,54 @@ def _mul(input, other, *, out=None):
         return _mul_sparse(input, other)
     if isinstance(input, _C.TensorBase) and input.layout == _C.sparse_coo and _is_compressed(other):
         raise RuntimeError("Expected result Tensor to be of format CSR")  # torch's COO * CSR
+    if _is_compressed(input) and isinstance(other, _C.TensorBase) and other.layout == _C.strided:
+        return _mul_strided(input, other, True)
+    if _is_compressed(other) and isinstance(input, _C.TensorBase) and input.layout == _C.strided:
+        return _mul_strided(other, input, False)
     _refuse("mul.Tensor")
+
+
+def _mul_strided(s, d, s_first):
+    """compressed s times a strided d (not 0-d), as torch: CSR only, d of s's exact shape (no
+    broadcasting: torch masks d with s's pattern first), a CSR result with s's pattern and
+    int64 indices holding s's values times d's elements there (d's elements elsewhere, NaN
+    included, are not read). BSR/BSC/CSC refuse with torch's messages, which depend on the
+    operand order."""
+    if s.layout in _BLOCK and s_first:
+        raise RuntimeError("empty_sparse_compressed expected sparse compressed (non-block) tensor layout but got "
+                           f"{_name(s.layout)}")
+    if s.layout != _C.sparse_csr:
+        raise RuntimeError("Expected result Tensor to be of format CSR")
+    if tuple(d.shape) != tuple(s.shape):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {list(d.shape)} but "
+                           f"mask has size {list(s.shape)}")
+    dt = _C.promote_types(s.dtype, d.dtype)
+    ci, pi, v = _parts(s)
+    if dt == _C.bool and pi.numel() > 0:
+        raise NotImplementedError('"mul_out_sparse" not implemented for \'Bool\'')
+    if _batch_dim(s):
+        raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr for input tensors with "
+                           "sparse_dim()!=2 is not supported")
+    ind = _C._compressed_to_coo(s)._indices()  # (2, nse) int64, in storage order
+    flat = ind[0] * s.shape[1] + ind[1]
+    dv = d.reshape((-1,) + tuple(d.shape[2:])).index_select(0, flat).to(dt)
+    v = v.to(dt)
+    return _new(ci.to(_C.int64), pi.to(_C.int64), v * dv if s_first else dv * v, s.shape, s.layout)
+
+
+def _mul_(self, other):
+    """self.mul_(other): a compressed self takes the product's values cast to its dtype (for
+    a strided other torch casts without the can-cast check, complex to real included) and
+    keeps its index dtype; a strided self with a compressed other fails as torch."""
+    strided = isinstance(other, _C.TensorBase) and other.layout == _C.strided and other.dim() > 0
+    if not _is_compressed(self) or (strided and self.layout != _C.sparse_csr):
+        raise RuntimeError("Expected result Tensor to be of format CSR")
+    r = _mul(self, other)
+    if strided:  # the same pattern: the values are written in place (views of them see it, as torch)
+        _parts(self)[2].copy_(_parts(r)[2].to(self.dtype))
+        return self
+    from ._sparse_compressed import _set_from
+    return _set_from(self, r)
 
 
 def _mul_sparse(a, b):

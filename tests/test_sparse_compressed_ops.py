@@ -201,6 +201,70 @@ def test_csr_times_csr_matches_torch(idx, dtype, shape, dense, density):
         same(ta * tb.to_sparse(), la * lb.to_sparse())
 
 
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", MUL_DTYPES)
+@pytest.mark.parametrize("shape,dense,density", [((7, 9), (), (0.5,)), ((6, 5), (3,), (0.6,)), ((0, 4), (), (0.5,)),
+                                                  ((5, 6), (), (0.0,)), ((41, 33), (), (0.2,)), ((1, 1), (2, 2), (1.0,))])
+def test_csr_times_strided_matches_torch(idx, dtype, shape, dense, density):
+    """CSR * strided and strided * CSR (mul, mul_, torch.mul): s's pattern, int64 indices
+    (mul_ keeps self's), promoted dtype, exactly torch's components; the strided operand's
+    elements at unstored positions (NaN here) are not read."""
+    rng = np.random.default_rng(shape[0] * 7 + len(dense))
+    ((ds, ts, ls),) = _pair(rng, "csr", idx, dtype, shape, dense, density=density)
+    full = shape + dense
+    dd = random_dense(rng, full, 1.0, dtype)
+    if dtype.is_floating_point or dtype.is_complex:
+        dd = torch.where(ds == 0, torch.tensor(float("nan"), dtype=dtype), dd)
+    ld = tt(dd)
+    same(ts * dd, ls * ld)
+    same(dd * ts, ld * ls)
+    same(ts.mul(dd), ls.mul(ld))
+    same(torch.mul(dd, ts), tl.mul(ld, ls))
+    dt = dd.t() if dd.dim() == 2 else dd.transpose(0, 1)  # a non-contiguous strided operand
+    same(ts * dt.contiguous().transpose(0, 1), ls * tt(dt.contiguous()).transpose(0, 1))
+    for other in (torch.float64, torch.int32, torch.complex64):
+        if dtype == torch.float16 and other == torch.complex64:
+            continue
+        same(ts * dd.to(other), ls * ld.to(TL_DT[other]))
+        same(dd.to(other) * ts, ld.to(TL_DT[other]) * ls)
+    c, d = ts.clone(), ls.clone()
+    vc, vd = c.values(), d.values()
+    c.mul_(dd.to(torch.float64))
+    d.mul_(ld.to(tl.float64))
+    same(c, d)
+    np.testing.assert_array_equal(vd.numpy(), vc.numpy())  # written in place: a values() view sees it
+    same(ts * torch.tensor(3, dtype=dtype), ls * tl.tensor(3, dtype=TL_DT[dtype]))
+
+
+def test_compressed_times_strided_errors_as_torch():
+    """Broadcasting, other shapes, batches, bool, CSC/BSR/BSC and a strided self of mul_:
+    torch's errors (whose wording depends on the operand order)."""
+    d = torch.tensor([[0., 2, 0, 3], [0, 0, 0, 0], [4, 0, 5, 0]])
+    pairs = [(lay, to_layout(torch, d, lay, (1, 2)), to_layout(tl, tt(d), lay, (1, 2))) for lay in LAYOUTS]
+    dense = [(3, 4), (4,), (3, 1), (1, 1), (1,), (2, 3, 4), (3, 5)]
+    def agree(x, y):
+        if isinstance(x, tuple) or isinstance(y, tuple):
+            assert x == y
+        else:
+            same(x, y)
+    for lay, a, b in pairs:
+        for shp in dense:
+            agree(outcome(lambda: a * torch.ones(shp)), outcome(lambda: b * tl.ones(shp)))
+            agree(outcome(lambda: torch.ones(shp) * a), outcome(lambda: tl.ones(shp) * b))
+            agree(outcome(lambda: a.clone().mul_(torch.ones(shp))), outcome(lambda: b.clone().mul_(tl.ones(shp))))
+        assert outcome(lambda: torch.ones(3, 4).mul_(a)) == outcome(lambda: tl.ones(3, 4).mul_(b))
+        same_or_dense = outcome(lambda: (a * torch.tensor(2.)).to_dense()), outcome(lambda: (b * tl.tensor(2.)).to_dense())
+        np.testing.assert_array_equal(same_or_dense[0].numpy(), same_or_dense[1].numpy())
+    ta, la = d.to_sparse_csr(), tt(d).to_sparse_csr()
+    assert outcome(lambda: ta.bool() * torch.ones(3, 4).bool()) == outcome(lambda: la.bool() * tl.ones(3, 4).bool())
+    same(torch.zeros(3, 4).to_sparse_csr().bool() * torch.ones(3, 4).bool(),
+         tl.zeros(3, 4).to_sparse_csr().bool() * tl.ones(3, 4).bool())  # nothing stored: no Bool refusal
+    bt, bl = torch.stack([d, 2 * d]).to_sparse_csr(), tl.stack([tt(d), 2 * tt(d)]).to_sparse_csr()
+    for shp in [(2, 3, 4), (3, 4)]:
+        assert outcome(lambda: bt * torch.ones(shp)) == outcome(lambda: bl * tl.ones(shp))
+    assert outcome(lambda: bt.bool() * torch.ones(2, 3, 4).bool()) == outcome(lambda: bl.bool() * tl.ones(2, 3, 4).bool())
+
+
 @pytest.mark.parametrize("lay,blocks", [("csc", (1, 1)), ("bsr", (2, 3)), ("bsc", (3, 2))])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.complex64, torch.int64])
 def test_compressed_times_compressed_beyond_torch(lay, blocks, dtype):
@@ -317,6 +381,56 @@ def _kernel_case(rng, idx, nrows=3000, ncols=1500):
     m = m.tocsr()
     m.sort_indices()
     return m, m.indptr.astype(idx), m.indices.astype(idx)
+
+
+def _lanes_spmv(indptr, indices, data, x):
+    """float32 CSR @ x in the order of the float32 SpMV kernel: element i of a row into lane
+    i % 16 (in element order, from +0), then the lanes folded in halves."""
+    out = np.zeros(len(indptr) - 1, np.float32)
+    for r in range(len(out)):
+        p = (data[indptr[r]:indptr[r + 1]] * x[indices[indptr[r]:indptr[r + 1]]]).astype(np.float32)
+        acc = np.zeros(16, np.float32)
+        for j in range(0, len(p), 16):
+            q = np.zeros(16, np.float32)
+            q[:len(p) - j if len(p) - j < 16 else 16] = p[j:j + 16]
+            acc = (acc + q).astype(np.float32)
+        for h in (8, 4, 2, 1):
+            acc = (acc[:h] + acc[h:2 * h]).astype(np.float32)
+        out[r] = acc[0]
+    return out
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_float32_spmv_lanes_exact_on_both_loops(idx):
+    """float32 SpMV: the AVX-512 product loop (where the CPU has it) and the portable loop give
+    the bits of the documented order (16 lanes, folded in halves) for rows of 0..40 elements
+    and rows longer than a pass (1024 elements: 1300 and 2049, the lanes' phase kept across
+    passes), at 1 and 2 threads; both refuse an index out of range, never reading through it."""
+    rng = np.random.default_rng(5)
+    lens = list(range(41)) * 3 + [1300, 2049, 1024, 1025]
+    ncols = 2100
+    indptr = np.concatenate([[0], np.cumsum(lens)]).astype(idx)
+    indices = np.concatenate([np.sort(rng.choice(ncols, n, replace=False)) for n in lens]).astype(idx)
+    data = (rng.normal(size=len(indices)) * 1e3 ** rng.integers(-1, 2, len(indices))).astype(np.float32)
+    x = rng.normal(size=ncols).astype(np.float32)
+    want = _lanes_spmv(indptr, indices, data, x)
+    s = tl.sparse_csr_tensor(tl.from_numpy(indptr), tl.from_numpy(indices), tl.from_numpy(data), (len(lens), ncols))
+    bad = indices.copy()
+    bad[len(bad) // 2] = ncols
+    sb = tl.sparse_csr_tensor(tl.from_numpy(indptr), tl.from_numpy(bad), tl.from_numpy(data), (len(lens), ncols),
+                              check_invariants=False)
+    old, old_fast = tl.get_num_threads(), tl._C._csr_spmv_set_avx512(1)
+    try:
+        for fast in (1, 0):
+            tl._C._csr_spmv_set_avx512(fast)
+            for n in (1, 2):
+                tl.set_num_threads(n)
+                assert (s @ tl.from_numpy(x)).numpy().tobytes() == want.tobytes()
+                with pytest.raises(RuntimeError, match="0 <= col_indices < ncols"):
+                    sb @ tl.from_numpy(x)
+    finally:
+        tl.set_num_threads(old)
+        tl._C._csr_spmv_set_avx512(old_fast)
 
 
 @pytest.mark.parametrize("idx", [np.int32, np.int64])
@@ -671,3 +785,34 @@ def test_conversion_fast_paths_match_torch(idx, dtype):
     ind = tl.from_numpy(np.ascontiguousarray(c.indices().numpy().T)).t()
     c2 = tl.sparse_coo_tensor(ind, c.values(), tuple(c.shape), is_coalesced=True)
     same(d.to_sparse().to_sparse_csr(), c2.to_sparse_csr())
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_large_csr_csc_to_coo_in_chunks_matches_scipy(idx):
+    """CSR/CSC -> COO of 6e5 elements (filled in chunks over the thread pool, each finding its
+    first row by binary search; rows spanning chunk edges, empty rows): SciPy's indices and
+    values at 1 and 2 threads."""
+    import scipy.sparse
+    rng = np.random.default_rng(3)
+    M, N, nnz = 20000, 3000, 600000
+    m = scipy.sparse.coo_array((rng.normal(size=nnz).astype(np.float32), (rng.integers(0, M // 2, nnz) * 2,
+                                rng.integers(0, N, nnz))), shape=(M, N)).tocsr()
+    m.sum_duplicates()
+    m.sort_indices()
+    s = tl.sparse_csr_tensor(tl.from_numpy(m.indptr.astype(idx)), tl.from_numpy(m.indices.astype(idx)),
+                             tl.from_numpy(m.data), (M, N))
+    w = m.tocoo()
+    old = tl.get_num_threads()
+    try:
+        for n in (1, 2):
+            tl.set_num_threads(n)
+            o = s.to_sparse_coo()
+            np.testing.assert_array_equal(o._indices().numpy(), np.stack([w.row, w.col]))
+            np.testing.assert_array_equal(o._values().numpy(), w.data)
+            assert o.is_coalesced()
+            oc = s.to_sparse_csc().to_sparse_coo()
+            order = np.lexsort((w.row, w.col))
+            np.testing.assert_array_equal(oc._indices().numpy(), np.stack([w.row[order], w.col[order]]))
+            np.testing.assert_array_equal(oc._values().numpy(), w.data[order])
+    finally:
+        tl.set_num_threads(old)

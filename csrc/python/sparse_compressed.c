@@ -252,6 +252,14 @@ static PyObject *m_semi_set_kernel(PyObject *m, PyObject *o)
     return PyLong_FromLong(tl_semi_set_kernel((int)level));
 }
 
+/* _csr_spmv_set_avx512(on) -> previous (tests compare the float32 SpMV product loops) */
+static PyObject *m_csr_spmv_set_avx512(PyObject *m, PyObject *o)
+{
+    int64_t on;
+    if (tl_conv_int64(o, &on, "on") < 0) return NULL;
+    return PyLong_FromLong(tl_csr_spmv_set_avx512(on != 0));
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 PyMethodDef tl_module_methods_sparse_compressed[] = {
@@ -264,6 +272,7 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_dense_to_compressed", FASTCALL(m_from_dense), "_dense_to_compressed(t, layout, blocksize, dense_dim)"},
     {"_coo_to_compressed", FASTCALL(m_from_coo), "_coo_to_compressed(coo, layout)"},
     {"_csr_matmul", FASTCALL(m_csr_matmul), "_csr_matmul(csr, strided): CSR @ vector or matrix."},
+    {"_csr_spmv_set_avx512", m_csr_spmv_set_avx512, METH_O, "_csr_spmv_set_avx512(on) -> previous: pin the SpMV loop."},
     {"_csr_matmul_supports", m_csr_matmul_supports, METH_O, "Whether _csr_matmul has a kernel for the dtype."},
     {"_compressed_intersect", FASTCALL(m_intersect), "_compressed_intersect(a, b): the pattern of a * b."},
     {"_semi_compress", m_semi_compress, METH_O, "(values, metadata) of a 2:4 sparse matrix."},

@@ -53,6 +53,9 @@ int tl_compressed_intersect(tl_tensor *ci, tl_tensor *pi, tl_tensor *pa, tl_tens
 /* out = a @ b for a 2-D CSR `a` without dense dims and a strided 1-D or 2-D `b` of a's
  * dtype with a.size(1) rows (csr_matmul.c): rows split across threads by nnz. */
 int tl_csr_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b);
+/* 0 pins the portable float32 SpMV product loop, 1 lets the CPU pick; returns whether the
+ * AVX-512 loop was in use (tests compare the two). */
+int tl_csr_spmv_set_avx512(int on);
 /* Whether tl_csr_matmul has a kernel for the dtype (float, complex and integer types). */
 bool tl_csr_matmul_supports(int dtype);
 
