@@ -144,10 +144,8 @@ EXT_TYPES(EXT_DEF)
             memcpy(&b, p + k + W, sizeof b);                                    \
             memcpy(&c, p + k + 2 * W, sizeof c);                                \
             memcpy(&d, p + k + 3 * W, sizeof d);                                \
-            MT m = (MT)((a == s) | (b == s) | (c == s) | (d == s));             \
-            int64_t any = 0;                                                    \
-            for (int q = 0; q < W; q++) any |= m[q];                            \
-            if (any) break;                                                     \
+            MT m = (MT)((a == s) | (b == s) | (c == s) | (d == s)), zero = {0}; \
+            if (memcmp(&m, &zero, sizeof m)) break;                             \
         }                                                                       \
         while (p[k] != v) k++;                                                  \
         return k;                                                               \
