@@ -45,130 +45,88 @@ TRANSPOSE_FN(transpose16, tile_u128)
 #if defined(__SSE2__)
 TRANSPOSE_FN(transpose4_any, uint32_t)
 TRANSPOSE_FN(transpose8_any, uint64_t)
-/* 4x4 blocks of 4-byte elements in registers when the source runs forward along j. */
-static void transpose4(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj)
+/* The blocked transposes: B x B blocks of T in registers when the source runs forward
+ * along j (BLOCK(d, ld, s, si) moves one block from the rows s, s + si, ... to d, d + ld,
+ * ...), the edges through TAIL (a narrower transpose), other strides through ANY. */
+#define BLOCKED_TRANSPOSE(NAME, ATTR, T, B, BLOCK, TAIL, ANY)                                        \
+    ATTR static void NAME(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, \
+                          int64_t sj)                                                                \
+    {                                                                                                \
+        if (sj != sizeof(T)) {                                                                       \
+            ANY(dst, ld, src, nr, nc, si, sj);                                                       \
+            return;                                                                                  \
+        }                                                                                            \
+        T *d = (T *)dst;                                                                             \
+        int64_t i = 0;                                                                               \
+        for (; i + B <= nc; i += B) {                                                                \
+            const char *s = src + i * si;                                                            \
+            if (i + TILE_PREFETCH < nc)                                                              \
+                for (int a = 0; a < B; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);       \
+            int64_t j = 0;                                                                           \
+            for (; j + B <= nr; j += B) BLOCK(d + j * ld + i, ld, s + sizeof(T) * j, si);            \
+            if (j < nr) TAIL((char *)(d + j * ld + i), ld, s + sizeof(T) * j, nr - j, B, si, sj);    \
+        }                                                                                            \
+        if (i < nc) TAIL((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);                     \
+    }
+
+__attribute__((always_inline)) static inline void block4_sse(float *d, int64_t ld, const char *s, int64_t si)
 {
-    if (sj != 4) {
-        transpose4_any(dst, ld, src, nr, nc, si, sj);
-        return;
-    }
-    float *d = (float *)dst;
-    int64_t i = 0;
-    for (; i + 4 <= nc; i += 4) {
-        const char *s = src + i * si;
-        if (i + TILE_PREFETCH < nc)
-            for (int a = 0; a < 4; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
-        int64_t j = 0;
-        for (; j + 4 <= nr; j += 4) {
-            __m128 r0 = _mm_loadu_ps((const float *)(s + 4 * j)), r1 = _mm_loadu_ps((const float *)(s + si + 4 * j));
-            __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * si + 4 * j)), r3 = _mm_loadu_ps((const float *)(s + 3 * si + 4 * j));
-            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-            _mm_storeu_ps(d + j * ld + i, r0);
-            _mm_storeu_ps(d + (j + 1) * ld + i, r1);
-            _mm_storeu_ps(d + (j + 2) * ld + i, r2);
-            _mm_storeu_ps(d + (j + 3) * ld + i, r3);
-        }
-        if (j < nr) transpose4_any((char *)(d + j * ld + i), ld, s + 4 * j, nr - j, 4, si, sj);
-    }
-    if (i < nc) transpose4_any((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+    __m128 r0 = _mm_loadu_ps((const float *)s), r1 = _mm_loadu_ps((const float *)(s + si));
+    __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * si)), r3 = _mm_loadu_ps((const float *)(s + 3 * si));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps(d, r0);
+    _mm_storeu_ps(d + ld, r1);
+    _mm_storeu_ps(d + 2 * ld, r2);
+    _mm_storeu_ps(d + 3 * ld, r3);
 }
+__attribute__((always_inline)) static inline void block8_sse(double *d, int64_t ld, const char *s, int64_t si)
+{
+    __m128d r0 = _mm_loadu_pd((const double *)s), r1 = _mm_loadu_pd((const double *)(s + si));
+    _mm_storeu_pd(d, _mm_unpacklo_pd(r0, r1));
+    _mm_storeu_pd(d + ld, _mm_unpackhi_pd(r0, r1));
+}
+BLOCKED_TRANSPOSE(transpose4, , float, 4, block4_sse, transpose4_any, transpose4_any)
+BLOCKED_TRANSPOSE(transpose8, , double, 2, block8_sse, transpose8_any, transpose8_any)
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TILE_AVX2 1
 #include <immintrin.h>
-/* 8x8 blocks of 4-byte elements in AVX2 registers (picked at run time, transpose_for). */
-__attribute__((target("avx2"))) static void transpose4_avx2(char *dst, int64_t ld, const char *src, int64_t nr,
-                                                            int64_t nc, int64_t si, int64_t sj)
+#define AVX2_ATTR __attribute__((target("avx2")))
+/* 8x8 float32 and 4x4 float64 blocks in AVX2 registers (picked at run time, transpose_for). */
+AVX2_ATTR __attribute__((always_inline)) static inline void block4_avx2(float *d, int64_t ld, const char *s, int64_t si)
 {
-    if (sj != 4) {
-        transpose4_any(dst, ld, src, nr, nc, si, sj);
-        return;
+    __m256 r[8], t[8], u[8];
+    for (int a = 0; a < 8; a++) r[a] = _mm256_loadu_ps((const float *)(s + a * si));
+    for (int a = 0; a < 8; a += 2) {
+        t[a] = _mm256_unpacklo_ps(r[a], r[a + 1]);
+        t[a + 1] = _mm256_unpackhi_ps(r[a], r[a + 1]);
     }
-    float *d = (float *)dst;
-    int64_t i = 0;
-    for (; i + 8 <= nc; i += 8) {
-        const char *s = src + i * si;
-        if (i + TILE_PREFETCH < nc)
-            for (int a = 0; a < 8; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
-        int64_t j = 0;
-        for (; j + 8 <= nr; j += 8) {
-            __m256 r[8], t[8], u[8];
-            for (int a = 0; a < 8; a++) r[a] = _mm256_loadu_ps((const float *)(s + a * si + 4 * j));
-            for (int a = 0; a < 8; a += 2) {
-                t[a] = _mm256_unpacklo_ps(r[a], r[a + 1]);
-                t[a + 1] = _mm256_unpackhi_ps(r[a], r[a + 1]);
-            }
-            for (int a = 0; a < 8; a += 4) {
-                u[a] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(1, 0, 1, 0));
-                u[a + 1] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(3, 2, 3, 2));
-                u[a + 2] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(1, 0, 1, 0));
-                u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(3, 2, 3, 2));
-            }
-            for (int a = 0; a < 4; a++) {
-                _mm256_storeu_ps(d + (j + a) * ld + i, _mm256_permute2f128_ps(u[a], u[a + 4], 0x20));
-                _mm256_storeu_ps(d + (j + a + 4) * ld + i, _mm256_permute2f128_ps(u[a], u[a + 4], 0x31));
-            }
-        }
-        if (j < nr) transpose4((char *)(d + j * ld + i), ld, s + 4 * j, nr - j, 8, si, sj);
+    for (int a = 0; a < 8; a += 4) {
+        u[a] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[a + 1] = _mm256_shuffle_ps(t[a], t[a + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[a + 2] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], _MM_SHUFFLE(3, 2, 3, 2));
     }
-    if (i < nc) transpose4((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
+    for (int a = 0; a < 4; a++) {
+        _mm256_storeu_ps(d + a * ld, _mm256_permute2f128_ps(u[a], u[a + 4], 0x20));
+        _mm256_storeu_ps(d + (a + 4) * ld, _mm256_permute2f128_ps(u[a], u[a + 4], 0x31));
+    }
 }
+AVX2_ATTR __attribute__((always_inline)) static inline void block8_avx2(double *d, int64_t ld, const char *s, int64_t si)
+{
+    __m256d r0 = _mm256_loadu_pd((const double *)s), r1 = _mm256_loadu_pd((const double *)(s + si));
+    __m256d r2 = _mm256_loadu_pd((const double *)(s + 2 * si)), r3 = _mm256_loadu_pd((const double *)(s + 3 * si));
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(d, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(d + ld, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(d + 2 * ld, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(d + 3 * ld, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+BLOCKED_TRANSPOSE(transpose4_avx2, AVX2_ATTR, float, 8, block4_avx2, transpose4, transpose4_any)
+BLOCKED_TRANSPOSE(transpose8_avx2, AVX2_ATTR, double, 4, block8_avx2, transpose8, transpose8_any)
 #endif
-/* 2x2 blocks of 8-byte elements. */
-static void transpose8(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj);
-#ifdef TILE_AVX2
-/* 4x4 blocks of 8-byte elements in AVX2 registers. */
-__attribute__((target("avx2"))) static void transpose8_avx2(char *dst, int64_t ld, const char *src, int64_t nr,
-                                                            int64_t nc, int64_t si, int64_t sj)
-{
-    if (sj != 8) {
-        transpose8_any(dst, ld, src, nr, nc, si, sj);
-        return;
-    }
-    double *d = (double *)dst;
-    int64_t i = 0;
-    for (; i + 4 <= nc; i += 4) {
-        const char *s = src + i * si;
-        if (i + TILE_PREFETCH < nc)
-            for (int a = 0; a < 4; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
-        int64_t j = 0;
-        for (; j + 4 <= nr; j += 4) {
-            __m256d r0 = _mm256_loadu_pd((const double *)(s + 8 * j)), r1 = _mm256_loadu_pd((const double *)(s + si + 8 * j));
-            __m256d r2 = _mm256_loadu_pd((const double *)(s + 2 * si + 8 * j));
-            __m256d r3 = _mm256_loadu_pd((const double *)(s + 3 * si + 8 * j));
-            __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-            __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-            _mm256_storeu_pd(d + j * ld + i, _mm256_permute2f128_pd(t0, t2, 0x20));
-            _mm256_storeu_pd(d + (j + 1) * ld + i, _mm256_permute2f128_pd(t1, t3, 0x20));
-            _mm256_storeu_pd(d + (j + 2) * ld + i, _mm256_permute2f128_pd(t0, t2, 0x31));
-            _mm256_storeu_pd(d + (j + 3) * ld + i, _mm256_permute2f128_pd(t1, t3, 0x31));
-        }
-        if (j < nr) transpose8((char *)(d + j * ld + i), ld, s + 8 * j, nr - j, 4, si, sj);
-    }
-    if (i < nc) transpose8((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
-}
-#endif
-static void transpose8(char *dst, int64_t ld, const char *src, int64_t nr, int64_t nc, int64_t si, int64_t sj)
-{
-    if (sj != 8) {
-        transpose8_any(dst, ld, src, nr, nc, si, sj);
-        return;
-    }
-    double *d = (double *)dst;
-    int64_t i = 0;
-    for (; i + 2 <= nc; i += 2) {
-        const char *s = src + i * si;
-        if (i + TILE_PREFETCH < nc)
-            for (int a = 0; a < 2; a++) __builtin_prefetch(s + (TILE_PREFETCH + a) * si);
-        int64_t j = 0;
-        for (; j + 2 <= nr; j += 2) {
-            __m128d r0 = _mm_loadu_pd((const double *)(s + 8 * j)), r1 = _mm_loadu_pd((const double *)(s + si + 8 * j));
-            _mm_storeu_pd(d + j * ld + i, _mm_unpacklo_pd(r0, r1));
-            _mm_storeu_pd(d + (j + 1) * ld + i, _mm_unpackhi_pd(r0, r1));
-        }
-        if (j < nr) transpose8_any((char *)(d + j * ld + i), ld, s + 8 * j, nr - j, 2, si, sj);
-    }
-    if (i < nc) transpose8_any((char *)(d + i), ld, src + i * si, nr, nc - i, si, sj);
-}
+#undef BLOCKED_TRANSPOSE
 #else
 TRANSPOSE_FN(transpose4, uint32_t)
 TRANSPOSE_FN(transpose8, uint64_t)
