@@ -134,6 +134,13 @@ class BuildExt(build_ext):
         for ext in self.extensions:
             ext.include_dirs.append(numpy.get_include())
         super().run()
+        if not any(ext.name == "tensorlib._C_cuda" for ext in self.extensions):
+            # a CPU-only build never ships (or, in place, imports) a _C_cuda left by an
+            # earlier build with the toolkit
+            stale = self.get_ext_fullpath("tensorlib._C_cuda")
+            if os.path.exists(stale):
+                os.remove(stale)
+                print(f"tensorlib: removed {stale} (built earlier; this build has no CUDA backend)")
         if BLAS_SO:
             for ext in self.extensions:
                 dest = os.path.dirname(self.get_ext_fullpath(ext.name))
