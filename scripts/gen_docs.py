@@ -264,9 +264,9 @@ def example_globals():
 @contextlib.contextmanager
 def example_state(key):
     """What an entry's example runs under, here and in tests/test_docstrings.py: the tl.cuda
-    examples see tensorlib.cuda as a build without its CUDA backend (what torch's CPU-only build
+    examples (and D.CUDA_STATE's) see tensorlib.cuda as a build without its CUDA backend (what torch's CPU-only build
     answers, on every machine: with or without a GPU, the examples print the same)."""
-    if not key.startswith("cuda."):
+    if not (key.startswith("cuda.") or key in D.CUDA_STATE):
         yield
         return
     import tensorlib.cuda as c

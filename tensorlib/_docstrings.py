@@ -33,7 +33,7 @@ ARGS = {
     "device": "the device of the result; None means the default device.",
     "layout": "the layout of the result (only ``tl.strided`` for dense factories).",
     "requires_grad": "accepted for compatibility; tensorlib has no autograd, True raises.",
-    "pin_memory": "accepted for compatibility (CPU memory is not pinned).",
+    "pin_memory": "True puts the result in pinned (page-locked) host memory; needs a usable CUDA device, else torch's RuntimeError.",
     "memory_format": "the memory layout of the result (``tl.preserve_format`` keeps input's strides).",
     "generator": "the random generator to draw from; None uses the default one.",
     "*size": "the shape, as ints or one sequence of ints.",
@@ -43,7 +43,7 @@ ARGS = {
     "*tensors": "the tensors, as separate arguments or one sequence.",
     "descending": "sort from largest to smallest.",
     "stable": "keep equal elements in their original order.",
-    "non_blocking": "accepted for compatibility (copies on the CPU are synchronous).",
+    "non_blocking": "True lets a copy between a CUDA device and pinned host memory run asynchronously (a device-to-host result is allocated pinned), as torch's.",
     "copy": "always copy, even when nothing changes.",
     "dim0": "the first dim (an int or a name).",
     "dim1": "the second dim (an int or a name).",
@@ -131,6 +131,8 @@ PROPS = _part3.PROPS
 # entries whose example shows an exception (doctest's traceback form): the tl.cuda examples of what
 # needs a device (scripts/gen_docs.py runs them as a build without CUDA, torch's CPU-only build)
 RAISES = _part3.RAISES
+# entries besides the tl.cuda ones whose example runs as a build without CUDA (they need a device)
+CUDA_STATE = _part3.CUDA_STATE
 # Array API entries whose example NumPy (the oracle of array_api.*) does not show alike, and why
 NOT_NUMPY = _part3.NOT_NUMPY
 assert not (set(OPS) & set(CLASSES) or set(OPS) & set(PROPS) or set(CLASSES) & set(PROPS))

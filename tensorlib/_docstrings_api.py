@@ -126,6 +126,24 @@ RAISES |= {"cuda.current_stream", "cuda.default_stream", "cuda.Stream", "cuda.St
 NOT_TORCH |= {  # torch's message names torch.cuda.Stream, which the comparison reads as tensorlib.cuda.Stream
     "cuda.Stream", "cuda.Stream.query", "cuda.Stream.synchronize", "cuda.Stream.wait_event",
     "cuda.Stream.wait_stream", "cuda.Stream.record_event"}
+# ---- pinned host memory and record_stream: Tensor methods of the CUDA backend ----
+OPS.update({
+    "Tensor.is_pinned": ("Tells whether the tensor lives in pinned (page-locked) host memory, which copies to and "
+                         "from a CUDA device can use asynchronously (``non_blocking=True``).", "a Python bool.",
+                         "tl.zeros(2).is_pinned()", {"device": "deprecated (a DeprecationWarning), as in torch."}),
+    "Tensor.pin_memory": ("Copies the tensor into pinned host memory, keeping its strides when dense (``self`` "
+                          "when it is already pinned; a sparse tensor pins its components)." + _NO_CUDA,
+                          "a CPU tensor in pinned memory.", "tl.zeros(2).pin_memory()",
+                          {"device": "deprecated (a DeprecationWarning); a CPU device raises, as in torch."}),
+    "Tensor.record_stream": ("Marks a CUDA tensor's memory as used by ``stream``: once the tensor is freed, the "
+                             "caching allocator hands the memory out again only after the work queued on that "
+                             "stream by then is done." + _NO_CUDA, "None.",
+                             "tl.zeros(2).record_stream(tl.cuda.current_stream())",
+                             {"stream": "the stream: a ``tl.cuda.Stream``."}),
+})
+RAISES |= {"Tensor.pin_memory", "Tensor.record_stream"}
+CUDA_STATE = {"Tensor.pin_memory", "Tensor.record_stream"}  # besides the "cuda." entries
+
 CLASSES["cuda.Stream"] = (
     "Stream(device=None, priority=0, **kwargs)", "A CUDA stream of a device: an ordered queue of work (streams "
     "come from a pool per device and priority, as torch's). ``device``, ``device_index``, ``cuda_stream`` (the "

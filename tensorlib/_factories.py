@@ -253,7 +253,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     _check_no_grad(requires_grad)
     d = _device_ok(device)
     if d is not None and d.type != "cpu":  # built on the host, then copied
-        return tensor(data, dtype=dtype, names=names).to(d)
+        return _pinned(tensor(data, dtype=dtype, names=names).to(d), pin_memory)
     np = _numpy() if not isinstance(data, (int, float, bool, complex)) else None
     if dtype is not None and not isinstance(dtype, _C.dtype):
         dtype = _C.empty(0, dtype=dtype).dtype
@@ -266,25 +266,25 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     elif np is not None and isinstance(data, (np.ndarray, np.generic)):
         arr = np.asarray(data)
         if arr.dtype == object:
-            return tensor(arr.tolist(), dtype=dtype, names=names)
+            return tensor(arr.tolist(), dtype=dtype, names=names, pin_memory=pin_memory)
         src = _from_numpy_any(arr)  # a view; the copy keeps its strides where dense (torch)
         out = src.to(dtype if dtype is not None else src.dtype, copy=True)
     elif isinstance(data, (list, tuple)):
         out = _from_nested(data, dtype)
     elif isinstance(data, (bytes, bytearray, memoryview)) or hasattr(data, "__buffer__"):
         arr = np.array(memoryview(data))
-        return tensor(arr, dtype=dtype, names=names)
+        return tensor(arr, dtype=dtype, names=names, pin_memory=pin_memory)
     elif hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
-        return tensor(np.asarray(data), dtype=dtype, names=names)
+        return tensor(np.asarray(data), dtype=dtype, names=names, pin_memory=pin_memory)
     else:
         try:
             mv = memoryview(data)
         except TypeError:
             raise _not_a_number(data, dtype) from None
-        return tensor(np.array(mv), dtype=dtype, names=names)
+        return tensor(np.array(mv), dtype=dtype, names=names, pin_memory=pin_memory)
     if names is not None:
         out = out.refine_names(*names)
-    return out
+    return _pinned(out, pin_memory)
 
 
 def _from_numpy_any(arr):
@@ -323,10 +323,10 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return t
 
 
-def scalar_tensor(s, dtype=None, device=None, requires_grad=False, **kw):
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
     """A 0-d tensor holding s (default dtype unless given)."""
     _check_no_grad(requires_grad)
-    return _C.full((), s, dtype=dtype or _C.get_default_dtype(), device=device)
+    return _C.full((), s, dtype=dtype or _C.get_default_dtype(), device=device, pin_memory=pin_memory)
 
 
 def _resolve(dtype, device, requires_grad):
@@ -343,13 +343,27 @@ def _resolve(dtype, device, requires_grad):
     return None, d
 
 
+def _pinned(r, pin_memory):
+    """pin_memory=True: r moved to pinned host memory (torch's RuntimeError without a pinned
+    allocator); meta results ignore it, as torch's."""
+    if not pin_memory or r.device.type == "meta":
+        return r
+    if r.device.type != "cpu":
+        raise RuntimeError("Only dense CPU tensors can be pinned")
+    if r.layout != _C.strided:  # pins the components: torch's wording of pin_memory()
+        from ._tensor import _rebuild_sparse, _sparse_components
+        return _rebuild_sparse(r, [_C._pin_memory(c, False) for c in _sparse_components(r)])
+    return _C._pin_memory(r, True)
+
+
 def _moved(r, target):
     """r (made on the host) on the factory's device."""
     return r if target is None else r.to(target)
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """arange(start=0, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    """arange(start=0, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
 
     A 1-D tensor of the values from start (inclusive) to end (exclusive) spaced by step;
     ``arange(n)`` counts from 0. The dtype is int64 when every argument is an integer, else
@@ -375,17 +389,17 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     r = _moved(_C._arange(vals[0], vals[1], vals[2], dtype, dev), target)
     if out is not None:
         return _into(out, r)
-    return r
+    return _pinned(r, pin_memory)
 
 
-def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Deprecated in torch: values from start to end inclusive. Default dtype."""
     dev, target = _resolve(dtype, device, requires_grad)
     if end is None:
         start, end = 0, start
     n = int(math.floor((end - start) / step)) + 1
-    return _moved(_C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
-                             dtype or _C.get_default_dtype(), dev), target)
+    return _pinned(_moved(_C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
+                                     dtype or _C.get_default_dtype(), dev), target), pin_memory)
 
 
 def _into(out, r):
@@ -396,8 +410,9 @@ def _into(out, r):
     return out
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
 
     A 1-D tensor of ``steps`` evenly spaced values from start to end, both included, in the
     default dtype unless dtype= says otherwise.
@@ -411,18 +426,18 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         dtype = _C.get_default_dtype().to_complex() if isinstance(s, complex) or isinstance(e, complex) \
             else _C.get_default_dtype()
     r = _moved(_C._linspace(s, e, _steps(steps), dtype, 0.0, dev), target)
-    return _into(out, r) if out is not None else r
+    return _into(out, r) if out is not None else _pinned(r, pin_memory)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
+             requires_grad=False, pin_memory=False):
     """base ** linspace(start, end, steps)."""
     dev, target = _resolve(dtype, device, requires_grad)
     s, e = _scal(start), _scal(end)
     if dtype is None:
         dtype = _C.get_default_dtype()
     r = _moved(_C._linspace(s, e, _steps(steps), dtype, float(base), dev), target)
-    return _into(out, r) if out is not None else r
+    return _into(out, r) if out is not None else _pinned(r, pin_memory)
 
 
 def _scal(v):
@@ -441,8 +456,8 @@ def _steps(steps):
     return int(steps)
 
 
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
 
     A 2-D tensor with ones on the diagonal and zeros elsewhere, n rows by m columns (m
     defaults to n), in the default dtype unless dtype= says otherwise.
@@ -456,10 +471,14 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
         if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
             raise TypeError(f"eye(): argument '{nm}' must be int, not {type(v).__name__}")
     r = _moved(_C._eye(n, n if m is None else m, dtype or _C.get_default_dtype(), dev), target)
-    return _into(out, r) if out is not None else r
+    return _into(out, r) if out is not None else _pinned(r, pin_memory)
 
 
-def _like(input, dtype, layout, device, requires_grad, memory_format):
+def _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory):
+    return _pinned(_like_here(input, dtype, layout, device, requires_grad, memory_format), pin_memory)
+
+
+def _like_here(input, dtype, layout, device, requires_grad, memory_format):
     if not isinstance(input, _C.TensorBase):
         raise TypeError(f"empty_like(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     dev, target = _resolve(dtype, device, requires_grad)
@@ -477,13 +496,14 @@ def _like(input, dtype, layout, device, requires_grad, memory_format):
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
+               memory_format=None, pin_memory=False):
     """An uninitialized tensor shaped like input (its dtype, strides by preserve_format)."""
-    return _like(input, dtype, layout, device, requires_grad, memory_format)
+    return _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory)
 
 
-def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               pin_memory=False):
+    """zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False) -> Tensor
 
     A tensor of zeros with input's shape, and its dtype, layout and device unless given;
     memory_format (default preserve_format) decides the strides. Sparse input gives an
@@ -493,11 +513,12 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         tensor([[0, 0],
                 [0, 0]], dtype=tensorlib.int32)
     """
-    return _like(input, dtype, layout, device, requires_grad, memory_format).zero_()
+    return _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory).zero_()
 
 
-def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False):
+    """ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False) -> Tensor
 
     A tensor of ones with input's shape and names, and its dtype and device unless given;
     memory_format (default preserve_format) decides the strides. Strided input only.
@@ -506,12 +527,12 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
         tensor([[1., 1.],
                 [1., 1.]])
     """
-    return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(1)
+    return _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory).fill_(1)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
-    """full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)
+              memory_format=None, pin_memory=False):
+    """full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False)
 
     A tensor with input's shape and names, every element fill_value, in input's dtype and
     on its device unless given (returns a Tensor). Strided input only.
@@ -520,7 +541,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
         tensor([[7., 7.],
                 [7., 7.]])
     """
-    return _like(input, dtype, layout, device, requires_grad, memory_format).fill_(fill_value)
+    return _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory).fill_(fill_value)
 
 
 def _rebuild_tensor(data, dtype, shape, stride, names):

@@ -43,7 +43,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 
     Samples from the uniform distribution on [0, 1)."""
     _check_factory(layout, requires_grad, pin_memory)
-    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names, **kw)
+    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names,
+                 pin_memory=pin_memory, **kw)
     return _finish(t.uniform_(0.0, 1.0, generator=generator), out, "rand")
 
 
@@ -53,7 +54,8 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
     Samples from the standard normal distribution (complex dtypes: each part has variance 1/2)."""
     _check_factory(layout, requires_grad, pin_memory)
-    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names, **kw)
+    t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names,
+                 pin_memory=pin_memory, **kw)
     return _finish(t.normal_(0.0, 1.0, generator=generator), out, "randn")
 
 
@@ -72,7 +74,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         low = args.pop() if args else 0
     if args or high is None or size is None:
         raise TypeError("randint() expects (low=0, high, size)")
-    t = _C.empty(tuple(size), dtype=dtype or _C.int64, device=device)
+    t = _C.empty(tuple(size), dtype=dtype or _C.int64, device=device, pin_memory=pin_memory)
     return _finish(t.random_(int(low), int(high), generator=generator), out, "randint")
 
 
@@ -82,7 +84,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
     A random permutation of 0 .. n-1."""
     _check_factory(layout, requires_grad, pin_memory)
-    t = _C.empty(n, dtype=dtype or _C.int64, device=device)
+    t = _C.empty(n, dtype=dtype or _C.int64, device=device, pin_memory=pin_memory)
     return _finish(_C._randperm_(t, generator), out, "randperm")
 
 
@@ -124,7 +126,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if size is None:
             raise TypeError("normal() missing required argument 'size' when mean and std are numbers")
         _check_factory(layout, requires_grad, pin_memory)
-        t = _C.empty(tuple(_size_args((size,), None)), dtype=dtype, device=device, names=names)
+        t = _C.empty(tuple(_size_args((size,), None)), dtype=dtype, device=device, names=names,
+                     pin_memory=pin_memory)
         return _finish(t.normal_(mean, std, generator=generator), out, "normal")
     r = _C._normal(mean, std, generator)
     src = mean if tm else std

@@ -93,7 +93,8 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
         size = tuple(size)
         return sparse_coo_tensor(_C.zeros((len(size), 0), dtype=_C.int64),
                                  _C.zeros((0,), dtype=dtype or _C.get_default_dtype()), size,
-                                 device=device, requires_grad=requires_grad, is_coalesced=True)
+                                 device=device, pin_memory=pin_memory, requires_grad=requires_grad,
+                                 is_coalesced=True)
     _no_grad(requires_grad)
     if device is not None and _C.device(device).type != "cpu":
         raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(device).type}'")
@@ -110,7 +111,8 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
     if size is not None and not isinstance(size, (tuple, list, _C.Size)):
         raise TypeError(f"sparse_coo_tensor(): argument 'size' must be tuple of ints, not {type(size).__name__}")
     check = check_invariants is not False
-    return _C._sparse_coo_new(indices, values, size, check, is_coalesced)
+    from ._factories import _pinned
+    return _pinned(_C._sparse_coo_new(indices, values, size, check, is_coalesced), pin_memory)
 
 
 def _new(indices, values, size, coalesced):

@@ -107,7 +107,8 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
             raise TypeError(f"sparse_compressed_tensor(): argument 'size' must be tuple of ints, not "
                             f"{type(size).__name__}")
         size = tuple(size)
-    return _C._sparse_compressed_new(ci, pi, values, size, layout, check_invariants is not False)
+    from ._factories import _pinned
+    return _pinned(_C._sparse_compressed_new(ci, pi, values, size, layout, check_invariants is not False), pin_memory)
 
 
 def _constructor(kind, layout, cname, pname):

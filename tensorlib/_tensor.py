@@ -155,9 +155,12 @@ class Tensor(_C.TensorBase):
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """With no argument, the legacy type string ('tensorlib.FloatTensor'); else to(dtype)."""
-        if dtype is None:
-            t = _legacy_type(self.dtype)
-            return t.replace("tensorlib.", "tensorlib.sparse.") if self.layout == _C.sparse_coo else t
+        if dtype is None:  # torch's names: tensorlib[.cuda|.meta][.sparse].FloatTensor
+            dev = self.device.type
+            if self.layout not in (_C.strided, _C.sparse_coo):
+                raise RuntimeError(f"Unimplemented backend SparseCsr{dev.upper() if dev != 'meta' else 'Meta'}")
+            where = ("" if dev == "cpu" else dev + ".") + ("sparse." if self.layout == _C.sparse_coo else "")
+            return _legacy_type(self.dtype).replace("tensorlib.", "tensorlib." + where)
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
             for dt in {v for v in vars(_C).values() if isinstance(v, _C.dtype)}:
@@ -425,7 +428,39 @@ class Tensor(_C.TensorBase):
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         """Copies to a CUDA device (needs the CUDA backend)."""
-        return self.to(device if device is not None else "cuda")
+        return self.to(device if device is not None else "cuda", non_blocking=non_blocking)
+
+    def is_pinned(self, device=None):
+        """True when the tensor lives in pinned (page-locked) host memory."""
+        if device is not None:
+            _deprecated_device_arg("is_pinned")
+        if self.device.type != "cpu":
+            return False
+        if self.layout != _C.strided:
+            return all(c.is_pinned() for c in _sparse_components(self))
+        return _C._is_pinned(self)
+
+    def pin_memory(self, device=None):
+        """A copy in pinned host memory (self when already pinned); needs the CUDA backend."""
+        if device is not None:
+            _deprecated_device_arg("pin_memory")
+            if _C.device(device).type == "cpu":
+                raise RuntimeError("CPU device type not an accelerator.")
+        if self.device.type != "cpu":
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+        if self.is_pinned():
+            return self
+        if self.layout != _C.strided:
+            return _rebuild_sparse(self, [c.pin_memory() for c in _sparse_components(self)])
+        return _C._pin_memory(self, False)
+
+    def record_stream(self, stream):
+        """Marks the memory as used by a CUDA stream: once freed, it is reused only after the
+        work queued on that stream by then is done."""
+        from .cuda import Stream
+        if not isinstance(stream, Stream):
+            raise TypeError(f"record_stream(): argument 'stream' must be Stream, not {type(stream).__name__}")
+        _C._record_stream(self, stream.cuda_stream)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kw):
         """empty(size) with self's dtype and device by default."""
@@ -477,6 +512,28 @@ class Tensor(_C.TensorBase):
     def align_as(self, other):
         """align_to(*other.names)."""
         return self.align_to(*other.names)
+
+
+def _deprecated_device_arg(method):
+    import warnings
+    warnings.warn(f"The argument 'device' of Tensor.{method}() is deprecated. Please do not pass this argument.",
+                  DeprecationWarning, stacklevel=3)
+
+
+def _sparse_components(t):
+    """The component tensors of a sparse tensor (indices..., values)."""
+    if t.layout == _C.sparse_coo:
+        return [t._indices(), t._values()]
+    return list(_C._compressed_parts(t))
+
+
+def _rebuild_sparse(t, parts):
+    """t's sparse tensor over new component tensors of the same shapes."""
+    if t.layout == _C.sparse_coo:
+        from ._sparse import _new
+        return _new(parts[0], parts[1], t.shape, t.is_coalesced())
+    from ._sparse_compressed import _new
+    return _new(parts[0], parts[1], parts[2], t.shape, t.layout)
 
 
 _NO_NUMPY = (_C.complex32, _C.float4_e2m1fn_x2, _C.bfloat16, _C.float8_e4m3fn, _C.float8_e5m2,

@@ -80,6 +80,12 @@ def _lazy_init():
         manual_seed_all(_seed)
 
 
+def _init_if_available():
+    """Initialises CUDA when a device can be used (before a pinned host allocation)."""
+    if not _initialized and is_available():
+        _lazy_init()
+
+
 def init():
     """Initialises CUDA state; raises when CUDA cannot be used (torch.cuda.init)."""
     _lazy_init()

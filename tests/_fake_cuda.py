@@ -1,6 +1,8 @@
 """A host-memory stand-in for the CUDA backend, for tests on machines without a GPU: it
 registers through the same capsule and table as tensorlib._C_cuda (device type cuda), its
-"device" memory is malloc'ed host memory, its copies memmove and its memset zeroes. What
+"device" memory is malloc'ed host memory, its copies memmove and its memset zeroes; its
+"pinned" host memory is malloc'ed too (PINNED holds the live blocks), its asynchronous
+copies are logged as "copy_async", record_stream as ("record_stream", ptr, stream). What
 it checks is the core's side of the backend interface (allocation, fills, copies, the
 factories' routing); the CUDA code itself is never run by it. Load it in a subprocess: the
 registration lasts for the process."""
@@ -20,12 +22,16 @@ COPY = C.CFUNCTYPE(C.c_int, C.c_void_p, Dev, C.c_void_p, Dev, C.c_size_t)
 MEMSET = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_size_t, C.c_int)
 BIN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
 UN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
+HALLOC = C.CFUNCTYPE(C.c_void_p, C.c_size_t)
+HFREE = C.CFUNCTYPE(None, C.c_void_p)
+RECORD = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_int, C.c_size_t)
 
 
 class Backend(C.Structure):
     _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("name", C.c_char_p),
                 ("current_device", CURDEV), ("alloc", ALLOC), ("free", FREE), ("copy", COPY),
-                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN)]
+                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("host_alloc", HALLOC),
+                ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD)]
 
 
 class CoreApi(C.Structure):
@@ -45,6 +51,33 @@ def _copy(dst, dd, src, sd, n):
     return 0
 
 
+def _copy_async(dst, dd, src, sd, n):
+    LOG.append(("copy_async", dd.type, sd.type, n))
+    C.memmove(dst, src, n)
+    return 0
+
+
+PINNED = set()
+
+
+def _host_alloc(n):
+    p = libc.malloc(max(n, 1))
+    PINNED.add(p)
+    LOG.append(("host_alloc", n))
+    return p
+
+
+def _host_free(p):
+    PINNED.remove(p)
+    LOG.append(("host_free",))
+    libc.free(p)
+
+
+def _record(p, dev, stream):
+    LOG.append(("record_stream", p, stream))
+    return 0
+
+
 def _memset(dst, n, dev):
     LOG.append(("memset", n))
     C.memset(dst, 0, n)
@@ -52,14 +85,15 @@ def _memset(dst, n, dev):
 
 
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(lambda p, n, d: libc.free(p)),
-        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1)]
-BACKEND = Backend(1, C.sizeof(Backend), b"fake-cuda", *KEEP)
+        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), HALLOC(_host_alloc),
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record)]
+BACKEND = Backend(2, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 
 def install():
     """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
     get = C.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
-    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v1"))
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v2"))
     assert api.register_backend(1, C.byref(BACKEND)) == 0
     tc._initialized = True  # what _lazy_init sets after registering

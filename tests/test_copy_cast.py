@@ -186,6 +186,11 @@ def test_legacy_type_strings():
     for name in REGULAR_DTYPE_NAMES:
         a, b = make_pair((1,), name)
         assert a.type() == b.type().replace("torch.", "tensorlib.")
+    # the device and layout parts of the name, and torch's refusal for compressed layouts
+    assert tl.empty(2, device="meta").type() == torch.empty(2, device="meta").type().replace("torch.", "tensorlib.")
+    assert x.to_sparse().type() == t.to_sparse().type().replace("torch.", "tensorlib.")
+    for f in (lambda a: a.reshape(1, 2).to_sparse_csr().type(), lambda a: a.reshape(1, 2).to_sparse_csc().type()):
+        assert_same_outcome(lambda: f(x), lambda: f(t), message=True)
 
 
 @pytest.mark.parametrize("name", REGULAR_DTYPE_NAMES + ["complex32"])

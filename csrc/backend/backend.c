@@ -6,6 +6,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/storage.h"
 #include "core/tensor.h"
 #include "ops/copy.h"
 
@@ -62,7 +63,46 @@ const tl_core_api *tl_core_api_get(void) { return &core_api; }
  * kept); another CPU source is first cast and made contiguous on the host; another device
  * source is refused (device-side casts and strided copies are kernels the backend does not
  * have yet). */
-int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_)
+/* A fresh CPU tensor shaped like src (its strides when src is dense, else contiguous) in
+ * pinned memory. */
+static int empty_pinned_like(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, const char *no_allocator)
+{
+    /* the geometry of a meta tensor (no bytes), the bytes pinned */
+    tl_tensor proto = tl_tensor_geom(src, src->ndim, src->sizes, src->strides), like = {0};
+    proto.device = (tl_device){TL_DEV_META, -1};
+    if (tl_tensor_empty_like(&like, &proto, dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
+    tl_storage *s = tl_storage_new_pinned(like.storage->nbytes, no_allocator);
+    int rc = s ? tl_tensor_init(out, s, like.offset, like.ndim, like.sizes, like.strides, dtype) : -1;
+    tl_storage_release(s);
+    tl_tensor_clear(&like);
+    return rc;
+}
+
+int tl_backend_pin(tl_tensor *out, const tl_tensor *src, bool factory)
+{
+    const char *no_allocator = factory ? "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                                         "memory allocator is available on this system."
+                                       : "Cannot access accelerator device when none is available.";
+    if (empty_pinned_like(out, src, (tl_dtype)src->dtype, no_allocator) < 0) return -1;
+    if (tl_copy_(out, src) < 0 || tl_tensor_copy_names(out, src) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
+    return 0;
+}
+
+int tl_backend_record_stream(const tl_tensor *t, uintptr_t stream)
+{
+    const tl_device_backend *b = tl_backend_get(t->device.type);
+    if (t->device.type == TL_DEV_CPU || !b || !b->record_stream)
+        return tl_err(TL_ERR_NOTIMPL, "Could not run 'aten::record_stream' with arguments from the '%s' backend. "
+                      "This could be because the operator doesn't exist for this backend.",
+                      t->device.type == TL_DEV_CPU ? "CPU" : t->device.type == TL_DEV_META ? "Meta"
+                                                                                              : tl_device_type_names[t->device.type]);
+    return b->record_stream(t->storage->data, t->device.index, stream);
+}
+
+int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_, bool non_blocking)
 {
     tl_dtype dtype = (tl_dtype)dtype_;
     tl_tensor tmp = {0};
@@ -85,11 +125,20 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
                       "to another device is not implemented yet", tl_device_type_names[src->device.type]);
     }
     const tl_device_backend *b = tl_backend_get(dev.type != TL_DEV_CPU ? dev.type : src->device.type);
+    /* non_blocking: a device-to-host copy lands in pinned memory, a host-to-device copy from
+     * pinned memory is queued; pageable host memory is copied synchronously (torch's rules) */
+    bool async = non_blocking && b->copy_async;
     int rc = -1;
-    if ((from == src ? tl_tensor_empty_strided(out, src->ndim, src->sizes, src->strides, dtype, dev)
-                     : tl_tensor_empty(out, from->ndim, from->sizes, dtype, dev, false)) == 0) {
-        rc = b->copy(tl_data(out), out->device, tl_data(from), from->device,
-                     (size_t)tl_numel(from) * (size_t)tl_itemsize(from));
+    if (async && dev.type == TL_DEV_CPU) {
+        rc = empty_pinned_like(out, from, dtype, "Cannot access accelerator device when none is available.");
+    } else {
+        async = async && from->storage->pinned;
+        rc = from == src ? tl_tensor_empty_strided(out, src->ndim, src->sizes, src->strides, dtype, dev)
+                         : tl_tensor_empty(out, from->ndim, from->sizes, dtype, dev, false);
+    }
+    if (rc == 0) {
+        rc = (async ? b->copy_async : b->copy)(tl_data(out), out->device, tl_data(from), from->device,
+                                               (size_t)tl_numel(from) * (size_t)tl_itemsize(from));
         if (rc < 0) tl_tensor_clear(out);
     }
     if (from == &tmp) tl_tensor_clear(&tmp);

@@ -6,6 +6,7 @@
 #ifndef TL_BACKEND_H
 #define TL_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,8 +14,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 1
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v1"
+#define TL_BACKEND_ABI_VERSION 2
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v2"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -88,6 +89,17 @@ typedef struct tl_device_backend {
      * dtype (above); -1 "not supported" */
     int (*binary)(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int device_index);
     int (*unary)(int op, int dtype, void *out, const void *a, int64_t n, int device_index);
+    /* Page-locked host memory (pinned: the device reads and writes it directly, so copies
+     * from and to it can run asynchronously); NULL after set_error. */
+    void *(*host_alloc)(size_t nbytes);
+    void (*host_free)(void *ptr);
+    /* As copy, queued on the current stream of the device side and returning before it is
+     * done; the host side is memory from host_alloc. */
+    int (*copy_async)(void *dst, tl_device dst_dev, const void *src, tl_device src_dev, size_t nbytes);
+    /* Marks the block at ptr (from alloc on device_index) as used by `stream` (the
+     * backend's stream handle): once freed, it is handed out again only after the work
+     * queued on that stream by then is done (torch's Tensor.record_stream). */
+    int (*record_stream)(void *ptr, int device_index, uintptr_t stream);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -125,7 +137,16 @@ struct tl_tensor;
  * the host and copied over (once up to 4 MiB, in 4 MiB pieces above). NotImplementedError for
  * a non-dense tensor. */
 int tl_backend_fill(struct tl_tensor *t, const void *value);
-/* out = src moved to dev (one side is the CPU, the other a registered backend). */
-int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype);
+/* out = src moved to dev (one side is the CPU, the other a registered backend). With
+ * non_blocking, a copy between device memory and pinned host memory is queued on the
+ * stream (a device-to-host result is allocated pinned for that), as torch's. */
+int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype,
+                         bool non_blocking);
+/* out = a copy of the CPU tensor src in pinned host memory of the CUDA backend (src's
+ * strides kept when dense, else contiguous). Without a pinned allocator: torch's
+ * RuntimeError, in the wording of the factories' pin_memory=True when `factory`. */
+int tl_backend_pin(struct tl_tensor *out, const struct tl_tensor *src, bool factory);
+/* Tensor.record_stream: the CUDA tensor t's memory is used by `stream` (a handle). */
+int tl_backend_record_stream(const struct tl_tensor *t, uintptr_t stream);
 
 #endif

@@ -262,13 +262,54 @@ static size_t shared_len(size_t nbytes)
     return nbytes ? (nbytes + page - 1) / page * page : page;
 }
 
+/* nbytes of pinned host memory from the CUDA backend, or NULL with the error set. */
+static char *pinned_alloc(size_t nbytes, const char *no_allocator)
+{
+    const tl_device_backend *b = tl_backend_get(TL_DEV_CUDA);
+    if (!b || !b->host_alloc || !b->host_free) {
+        tl_err(TL_ERR_RUNTIME, "%s", no_allocator);
+        return NULL;
+    }
+    return b->host_alloc(nbytes ? nbytes : 1);
+}
+
+tl_storage *tl_storage_new_pinned(size_t nbytes, const char *no_allocator)
+{
+    tl_storage *s = record_new();
+    if (!s) return NULL;
+    if (!(s->data = pinned_alloc(nbytes, no_allocator))) {
+        record_free(s);
+        return NULL;
+    }
+    s->refcnt = 1;
+    s->nbytes = nbytes;
+    s->device = (tl_device){TL_DEV_CPU, -1};
+    s->pinned = true;
+    s->resizable = true;
+    return s;
+}
+
+/* Gives back the bytes of a storage tensorlib allocated (not a foreign one). */
+static void free_own_data(tl_storage *s)
+{
+    if (s->device.type != TL_DEV_CPU) {
+        tl_backend_get(s->device.type)->free(s->data, s->nbytes, s->device.index);
+    } else if (s->pinned) {
+        /* the backend stays registered for the process; without it the memory is left */
+        const tl_device_backend *b = tl_backend_get(TL_DEV_CUDA);
+        if (b && b->host_free) b->host_free(s->data);
+    } else if (s->shared) {
+        munmap(s->data, shared_len(s->nbytes));
+    } else {
+        tl_free(s->data, s->nbytes);
+    }
+}
+
 void tl_storage_release(tl_storage *s)
 {
     if (!s || __atomic_sub_fetch(&s->refcnt, 1, __ATOMIC_ACQ_REL) > 0) return;
     if (s->release) s->release(s->owner);
-    else if (s->device.type != TL_DEV_CPU) tl_backend_get(s->device.type)->free(s->data, s->nbytes, s->device.index);
-    else if (s->shared) munmap(s->data, shared_len(s->nbytes));
-    else tl_free(s->data, s->nbytes);
+    else free_own_data(s);
     record_free(s);
 }
 
@@ -285,9 +326,10 @@ int tl_storage_share(tl_storage *s)
     char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return tl_err(TL_ERR_MEMORY, "share_memory_: can't map %zu bytes of shared memory", n);
     memcpy(p, s->data, s->nbytes);
-    tl_free(s->data, s->nbytes);
+    free_own_data(s);
     s->data = p;
     s->shared = true;
+    s->pinned = false;
     s->resizable = false;
     return 0;
 }
@@ -300,10 +342,14 @@ int tl_storage_resize(tl_storage *s, size_t nbytes)
     if (s->exports > 0)
         return tl_err(TL_ERR_RUNTIME, "Trying to resize storage while it is exported (%lld live buffer exports)",
                       (long long)s->exports);
-    char *p = tl_alloc_zeroed(nbytes);
+    /* a pinned storage stays pinned, as torch's resize of a pinned tensor */
+    char *p = s->pinned ? pinned_alloc(nbytes, "Cannot access accelerator device when none is available.")
+                        : tl_alloc_zeroed(nbytes);
+    if (!p && s->pinned) return -1;
     if (!p) return tl_err(TL_ERR_MEMORY, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %zu bytes.", nbytes);
+    if (s->pinned) memset(p + s->nbytes, 0, nbytes - s->nbytes);
     memcpy(p, s->data, s->nbytes);
-    tl_free(s->data, s->nbytes);
+    free_own_data(s);
     s->data = p;
     s->nbytes = nbytes;
     return 0;

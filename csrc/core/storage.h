@@ -20,6 +20,7 @@ typedef struct tl_storage {
     bool readonly;       /* imported from a read-only buffer: in-place writes raise */
     bool resizable;      /* owned by tensorlib's allocator */
     bool shared;         /* lives in a MAP_SHARED mapping (share_memory_): forked children see writes */
+    bool pinned;         /* page-locked host memory of the CUDA backend (pin_memory) */
     int64_t exports;     /* live buffer-protocol / NumPy exports, and ops running without the GIL
                             (python/nogil.c): resize_, set_, share_memory_ refuse while > 0;
                             changed with the GIL held only */
@@ -29,6 +30,9 @@ typedef struct tl_storage {
 
 /* New reference; zero-filled when `zero`. Returns NULL with MemoryError set. */
 tl_storage *tl_storage_new(size_t nbytes, tl_device device, bool zero);
+/* New reference to nbytes of pinned host memory from the CUDA backend's host_alloc; NULL
+ * with the error set (RuntimeError `no_allocator` when no backend offers it). */
+tl_storage *tl_storage_new_pinned(size_t nbytes, const char *no_allocator);
 /* New reference wrapping foreign memory; `release(owner)` runs when the storage dies. */
 tl_storage *tl_storage_new_foreign(void *data, size_t nbytes, tl_device device, void *owner,
                                    tl_release_fn release, bool readonly);

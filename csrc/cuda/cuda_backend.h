@@ -29,6 +29,10 @@ int tlc_memory_stat(const char *name, int dev, size_t *out);
 void tlc_reset_peak(int dev);
 int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);
 int tlc_memset_zero(void *dst, size_t nbytes, int dev);
+int tlc_copy_async(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);  // current stream
+void *tlc_host_alloc(size_t nbytes);  // pinned host memory (cudaHostAlloc)
+void tlc_host_free(void *p);
+int tlc_record_stream(void *p, int dev, uintptr_t stream);
 
 // The stream the element-wise kernels of a device are launched on: the one selected by
 // set_stream, or the legacy default stream (nullptr). Copies and cudaMemset stay

@@ -1,8 +1,9 @@
 // memory.cu - the CUDA backend's device memory: a per-device caching allocator (freed
 // blocks are kept in a free list keyed by the stream they were allocated on and their
 // rounded size, and reused only by allocations on that stream, so work still queued on one
-// stream never sees its memory handed to another; empty_cache hands them back), its
-// statistics, and the byte copies between host and device.
+// stream never sees its memory handed to another; empty_cache hands them back; a block
+// used on other streams too (record_stream) waits for their work before it is reused), its
+// statistics, pinned host memory, and the byte copies between host and device.
 #include "cuda/cuda_backend.h"
 
 #include <string.h>
@@ -14,9 +15,18 @@
 
 namespace {
 
+struct Pending {  // a freed block waiting for the work of the streams recorded on it
+    void *block;
+    size_t size;
+    cudaStream_t stream;                // the stream it was allocated on
+    std::vector<cudaEvent_t> events;    // one per recorded stream, recorded at the free
+};
+
 struct DeviceCache {
     std::multimap<std::pair<cudaStream_t, size_t>, void *> free_blocks;  // (stream, rounded size) -> block
     std::unordered_map<void *, cudaStream_t> live;                       // block in use -> its stream
+    std::unordered_map<void *, std::vector<cudaStream_t>> recorded;      // block in use -> other streams using it
+    std::vector<Pending> pending;
     size_t allocated = 0, max_allocated = 0, reserved = 0, max_reserved = 0;
 };
 
@@ -42,12 +52,37 @@ struct DeviceGuard {  // selects `dev` for the scope, restores the previous devi
     ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
 };
 
+// Moves the pending blocks whose streams are done (all when `wait`) to the free list.
+void collect_pending(DeviceCache *c, bool wait)
+{
+    size_t kept = 0;
+    for (Pending &p : c->pending) {
+        bool done = true;
+        for (cudaEvent_t e : p.events) {
+            cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+            if (r == cudaErrorNotReady) {
+                done = false;
+                break;
+            }
+            if (r != cudaSuccess) cudaGetLastError();  // a failed stream leaves nothing to wait for
+        }
+        if (!done) {
+            c->pending[kept++] = std::move(p);
+            continue;
+        }
+        for (cudaEvent_t e : p.events) cudaEventDestroy(e);
+        c->free_blocks.emplace(std::make_pair(p.stream, p.size), p.block);
+    }
+    c->pending.resize(kept);
+}
+
 }  // namespace
 
 void *tlc_alloc(size_t nbytes, int dev)
 {
     DeviceCache *c = cache_of(dev);
     if (!c) return nullptr;
+    if (!c->pending.empty()) collect_pending(c, false);
     size_t n = round_size(nbytes);
     void *p = nullptr;
     cudaStream_t s = tlc_current_stream(dev);
@@ -86,13 +121,60 @@ void tlc_free(void *p, size_t nbytes, int dev)
     auto it = c->live.find(p);
     cudaStream_t s = it != c->live.end() ? it->second : nullptr;
     if (it != c->live.end()) c->live.erase(it);
+    auto rec = c->recorded.find(p);
+    if (rec != c->recorded.end()) {  // reused once the work queued on those streams by now is done
+        Pending pend{p, n, s, {}};
+        DeviceGuard g(dev);
+        for (cudaStream_t other : rec->second) {
+            cudaEvent_t e;
+            if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
+                cudaGetLastError();
+                cudaStreamSynchronize(other);  // no event: wait here instead
+                continue;
+            }
+            cudaEventRecord(e, other);
+            pend.events.push_back(e);
+        }
+        c->recorded.erase(rec);
+        c->pending.push_back(std::move(pend));
+        return;
+    }
     c->free_blocks.emplace(std::make_pair(s, n), p);
 }
+
+int tlc_record_stream(void *p, int dev, uintptr_t stream)
+{
+    DeviceCache *c = cache_of(dev);
+    if (!c) return -1;
+    auto it = c->live.find(p);
+    cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+    if (it == c->live.end() || it->second == s) return 0;  // not this allocator's, or its own stream
+    std::vector<cudaStream_t> &v = c->recorded[p];
+    for (cudaStream_t o : v)
+        if (o == s) return 0;
+    v.push_back(s);
+    return 0;
+}
+
+void *tlc_host_alloc(size_t nbytes)
+{
+    void *p = nullptr;
+    cudaError_t e = cudaHostAlloc(&p, nbytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        tlc_error(e == cudaErrorMemoryAllocation ? TL_ERR_MEMORY : TL_ERR_RUNTIME, e,
+                  "cudaHostAlloc of %zu bytes (pinned memory) failed", nbytes);
+        return nullptr;
+    }
+    return p;
+}
+
+void tlc_host_free(void *p) { cudaFreeHost(p); }  // waits for the device work using it
 
 void tlc_empty_cache(void)
 {
     for (size_t d = 0; d < caches.size(); d++) {
         DeviceGuard g((int)d);
+        collect_pending(&caches[d], true);
         for (auto &kv : caches[d].free_blocks) {
             cudaFree(kv.second);
             caches[d].reserved -= kv.first.second;
@@ -130,6 +212,18 @@ int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbyt
     DeviceGuard g(scuda ? sd.index : dd.index);
     cudaError_t e = cudaMemcpy(dst, src, nbytes, kind);  // synchronous: host buffers may be pageable
     return e == cudaSuccess ? 0 : tlc_error(TL_ERR_RUNTIME, e, "copy of %zu bytes failed", nbytes);
+}
+
+int tlc_copy_async(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes)
+{
+    if (nbytes == 0) return 0;
+    bool dcuda = dd.type == TL_DEV_CUDA, scuda = sd.type == TL_DEV_CUDA;
+    cudaMemcpyKind kind = dcuda ? (scuda ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                                : (scuda ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    int dev = scuda ? sd.index : dd.index;
+    DeviceGuard g(dev);
+    cudaError_t e = cudaMemcpyAsync(dst, src, nbytes, kind, tlc_current_stream(dev));
+    return e == cudaSuccess ? 0 : tlc_error(TL_ERR_RUNTIME, e, "asynchronous copy of %zu bytes failed", nbytes);
 }
 
 int tlc_memset_zero(void *dst, size_t nbytes, int dev)

@@ -25,6 +25,18 @@ int tl_py_device_ready(tl_device *dev)
     return 0;
 }
 
+int tl_py_pinned_ready(void)
+{
+    if (tl_backend_get(TL_DEV_CUDA)) return 0;
+    /* loads and initialises the CUDA backend when a device is usable; else nothing, and the
+     * pinned allocation raises torch's error */
+    PyObject *mod = PyImport_ImportModule("tensorlib.cuda");
+    PyObject *r = mod ? PyObject_CallMethod(mod, "_init_if_available", NULL) : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 int tl_py_add_backend_api(PyObject *m)
 {
     PyObject *cap = PyCapsule_New((void *)tl_core_api_get(), TL_BACKEND_CAPSULE_NAME, NULL);
@@ -33,9 +45,9 @@ int tl_py_add_backend_api(PyObject *m)
     return rc;
 }
 
-PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype)
+PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype, bool non_blocking)
 {
-    TL_NEW_TENSOR(r, tl_backend_to_device(&r->t, &((TensorObject *)self)->t, dev, dtype));
+    TL_NEW_TENSOR(r, tl_backend_to_device(&r->t, &((TensorObject *)self)->t, dev, dtype, non_blocking));
     return (PyObject *)r;
 }
 
@@ -64,7 +76,41 @@ static PyObject *m_hd_apply(PyObject *m, PyObject *args)
     return (PyObject *)r;
 }
 
+/* _pin_memory(t, factory): a copy of the dense CPU tensor t in pinned memory (the CUDA
+ * backend's); factory picks the wording of the error without an allocator. */
+static PyObject *m_pin_memory(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    int factory;
+    if (!PyArg_ParseTuple(args, "O!p:_pin_memory", &TensorBase_Type, &a, &factory) || tl_py_pinned_ready() < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_backend_pin(&r->t, &((TensorObject *)a)->t, factory));
+    return (PyObject *)r;
+}
+
+static PyObject *m_is_pinned(PyObject *m, PyObject *a)
+{
+    if (!tl_is_tensor(a)) {
+        PyErr_SetString(PyExc_TypeError, "_is_pinned expects a tensor");
+        return NULL;
+    }
+    const tl_tensor *t = &((TensorObject *)a)->t;
+    return PyBool_FromLong(t->layout == TL_LAYOUT_STRIDED && t->storage && t->storage->pinned);
+}
+
+/* _record_stream(t, handle): Tensor.record_stream with the stream's handle. */
+static PyObject *m_record_stream(PyObject *m, PyObject *args)
+{
+    PyObject *a;
+    unsigned long long handle;
+    if (!PyArg_ParseTuple(args, "O!K:_record_stream", &TensorBase_Type, &a, &handle)) return NULL;
+    if (tl_backend_record_stream(&((TensorObject *)a)->t, (uintptr_t)handle) < 0) return tl_raise();
+    Py_RETURN_NONE;
+}
+
 PyMethodDef tl_module_methods_backend[] = {
     {"_hd_apply", m_hd_apply, METH_VARARGS, "Backend element math on the CPU (tests)."},
+    {"_pin_memory", m_pin_memory, METH_VARARGS, "A copy of a dense CPU tensor in pinned host memory."},
+    {"_is_pinned", m_is_pinned, METH_O, "Whether a tensor's memory is pinned host memory."},
+    {"_record_stream", m_record_stream, METH_VARARGS, "Tensor.record_stream with a stream handle."},
     {NULL, NULL, 0, NULL},
 };

@@ -73,7 +73,10 @@ int tl_conv_device(PyObject *o, tl_device *out);         /* None leaves *out unc
  * when none was given. */
 int tl_py_device_ready(tl_device *dev);
 int tl_py_add_backend_api(PyObject *m);
-PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype);
+PyObject *tl_py_to_device(PyObject *self, tl_device dev, tl_dtype dtype, bool non_blocking);
+/* Loads the CUDA backend, where a device is usable, before a pinned allocation; -1 with a
+ * Python error. */
+int tl_py_pinned_ready(void);
 /* self.cpu().<method>(): item()/tolist() of a device tensor read a host copy. */
 PyObject *tl_py_call_on_host(PyObject *self, const char *method);
 int tl_conv_memfmt(PyObject *o, tl_memory_format *out);  /* None leaves *out unchanged */

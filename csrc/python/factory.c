@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/promote.h"
 #include "kernels/cast.h"
 #include "ops/copy.h"
@@ -15,6 +16,7 @@ typedef struct {
     tl_device device;
     tl_memory_format fmt;
     PyObject *names;
+    int pin;
 } factory_opts;
 
 /* Parses the keyword options every factory shares. `kw` holds dtype, layout, device,
@@ -32,6 +34,8 @@ static int parse_opts(PyObject **kw, factory_opts *o, tl_dtype default_dtype)
     }
     if (tl_conv_device(kw[2], &o->device) < 0) return -1;
     int grad = 0;
+    o->pin = 0;
+    if (kw[3] && tl_conv_flag(kw[3], &o->pin) < 0) return -1;
     if (kw[4] && tl_conv_flag(kw[4], &grad) < 0) return -1;
     if (grad) {
         PyErr_SetString(PyExc_RuntimeError, "tensorlib has no autograd yet: requires_grad=True is not supported");
@@ -72,6 +76,29 @@ static TensorObject *alloc_with(const int64_t *sz, int n, factory_opts *o, bool 
         }
     }
     return r;
+}
+
+/* pin_memory=True: the CPU result moves to pinned memory (torch's error without a pinned
+ * allocator); meta results ignore it, as torch's. Steals r. */
+static PyObject *pinned_if_asked(TensorObject *r, const factory_opts *o)
+{
+    if (!r || !o->pin || r->t.device.type == TL_DEV_META) return (PyObject *)r;
+    if (r->t.device.type != TL_DEV_CPU) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_RuntimeError, "Only dense CPU tensors can be pinned");
+        return NULL;
+    }
+    if (tl_py_pinned_ready() < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    TensorObject *p = tl_tensor_alloc();
+    if (p && tl_backend_pin(&p->t, &r->t, true) < 0) {
+        Py_DECREF(p);
+        p = (TensorObject *)tl_raise();
+    }
+    Py_DECREF(r);
+    return (PyObject *)p;
 }
 
 static const char *const kw_names[] = {"dtype", "layout", "device", "pin_memory", "requires_grad", "names",
@@ -147,7 +174,7 @@ static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_
     TensorObject *r = alloc_with(sz, n, &o, mode == 1);
     if (!r) return NULL;
     if ((mode == 2 || mode == 3) && tl_fill_(&r->t, fill) < 0) { Py_DECREF(r); return tl_raise(); }
-    return (PyObject *)r;
+    return pinned_if_asked(r, &o);
 }
 
 static PyObject *f_empty(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *k) { return make_filled("empty", a, n, k, 0); }
@@ -171,7 +198,7 @@ static PyObject *f_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t 
     kw[0] = a[2]; kw[1] = a[3]; kw[2] = a[4]; kw[3] = a[5]; kw[4] = a[6];
     if (parse_opts(kw, &o, tl_default_float()) < 0) return NULL;
     TL_NEW_TENSOR(r, tl_tensor_empty_strided(&r->t, n, sz, st, o.dtype, o.device));
-    return (PyObject *)r;
+    return pinned_if_asked(r, &o);
 }
 
 /* The device of the filled factories (_arange, _linspace, _eye): the CPU (None) or meta, where

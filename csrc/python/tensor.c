@@ -288,16 +288,18 @@ static PyObject *m_to(FASTARGS)
     tl_dtype dt = (tl_dtype)SELF->dtype;
     tl_device dev = SELF->device;
     tl_memory_format fmt = TL_MEMFMT_PRESERVE;
-    int copy = 0;
-    PyObject *copy_obj = a[6];
+    int copy = 0, non_blocking = 0, nbools = 0;
+    PyObject *copy_obj = a[6], *nb_obj = a[7];
     for (int i = 0; i < 4 && a[i]; i++) {
         PyObject *o = a[i];
         if (PyObject_TypeCheck(o, &Dtype_Type)) dt = ((DtypeObject *)o)->dtype;
         else if (tl_is_tensor(o)) { dt = (tl_dtype)TL_TENSOR(o)->dtype; dev = TL_TENSOR(o)->device; }
         else if (PyObject_TypeCheck(o, &Device_Type) || PyUnicode_Check(o) || (PyLong_Check(o) && !PyBool_Check(o))) {
             if (tl_conv_device(o, &dev) < 0) return NULL;
-        } else if (PyBool_Check(o) && i >= 1) {
-            if (!copy_obj && i >= 2) copy_obj = o; /* to(dtype, non_blocking, copy) */
+        } else if (PyBool_Check(o) && i >= 1 && nbools < 2) {
+            /* to(dtype, non_blocking, copy), to(device, dtype, non_blocking, copy) */
+            if (nbools++ == 0) nb_obj = o;
+            else copy_obj = o;
         } else {
             PyErr_Format(PyExc_TypeError, "to() received an invalid combination of arguments - got (%s, ...)",
                          Py_TYPE(o)->tp_name);
@@ -306,6 +308,7 @@ static PyObject *m_to(FASTARGS)
     }
     if (tl_conv_dtype(a[4], &dt) < 0 || tl_conv_device(a[5], &dev) < 0 || tl_conv_memfmt(a[8], &fmt) < 0) return NULL;
     if (copy_obj && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
+    if (nb_obj && (non_blocking = PyObject_IsTrue(nb_obj)) < 0) return NULL;
     bool meta_to_meta = dev.type == TL_DEV_META && SELF->device.type == TL_DEV_META; /* a CPU-like clone, no loop */
     if (!meta_to_meta && (dev.type != TL_DEV_CPU || SELF->device.type != TL_DEV_CPU)) { /* a copy by a device backend */
         if (tl_py_device_ready(&dev) < 0) return NULL;
@@ -313,7 +316,7 @@ static PyObject *m_to(FASTARGS)
             Py_INCREF(self);
             return self;
         }
-        return tl_py_to_device(self, dev, dt);
+        return tl_py_to_device(self, dev, dt, non_blocking);
     }
     if (!copy && dt == SELF->dtype && (fmt == TL_MEMFMT_PRESERVE || tl_suggest_memory_format(SELF) == fmt)) {  /* torch's to_will_alias */
         Py_INCREF(self);
