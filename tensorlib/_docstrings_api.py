@@ -868,7 +868,9 @@ OPS.update({
     "Tensor.__dlpack__": ("Exports the tensor through DLPack (``np.from_dlpack(x)``, ``torch.from_dlpack(x)``), "
                           "sharing its memory.", "a PyCapsule holding a DLPack tensor.",
                           "import numpy as np\nnp.from_dlpack(tl.tensor([1, 2]))",
-                          {"stream": "the consumer's stream (None on the CPU).",
+                          {"stream": "the consumer's stream for a CUDA tensor, an int handle (1: the legacy default "
+                                     "stream; -1: no synchronisation): it waits for the work queued on the tensor's "
+                                     "current stream; None or -1 on the CPU.",
                            "max_version": "the newest DLPack version the consumer reads (None: the legacy one).",
                            "dl_device": "the device the consumer wants (None: the tensor's).",
                            "copy": "True: export a copy; False: never copy; None: as needed."}),

@@ -86,6 +86,31 @@ def _init_if_available():
         _lazy_init()
 
 
+def _dlpack_stream(idx):
+    """The stream a DLPack consumer names to a CUDA producer of device idx: the current one
+    (1 for the legacy default stream: 0 is not allowed for CUDA), as torch's from_dlpack."""
+    _lazy_init()
+    return _backend.get_stream(idx) or 1
+
+
+def _dlpack_sync(idx, stream):
+    """The producer's side of ``__dlpack__(stream=...)`` for a tensor of device idx: the
+    consumer's stream waits for the work queued on the current one (-1: no synchronisation;
+    1 is the legacy default stream), as torch's Tensor.__dlpack__."""
+    if stream == -1:
+        return
+    _lazy_init()
+    cur = _backend.get_stream(idx)
+    if stream == (cur or 1) or stream == cur:
+        return
+    ev = _backend.event_create(idx, False, False, False)
+    try:
+        _backend.event_record(ev, cur)
+        _backend.stream_wait_event(stream, ev)
+    finally:
+        _backend.event_destroy(ev)
+
+
 def init():
     """Initialises CUDA state; raises when CUDA cannot be used (torch.cuda.init)."""
     _lazy_init()

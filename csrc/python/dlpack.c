@@ -117,6 +117,10 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_BufferError, "Can't export sparse tensors through DLPack; call to_dense() first");
         return NULL;
     }
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_CUDA) {
+        PyErr_Format(PyExc_BufferError, "Cannot pack tensors on %s", tl_device_type_names[t->device.type]);
+        return NULL;
+    }
     if (a[2] && a[2] != Py_None) {
         int dtype_, idx;
         if (!PyTuple_Check(a[2]))
@@ -130,6 +134,26 @@ static PyObject *t_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     int copy = a[3] && a[3] != Py_None ? PyObject_IsTrue(a[3]) : 0;
     if (copy < 0) return NULL;
+    if (a[0] && a[0] != Py_None && (!PyLong_Check(a[0]) || PyBool_Check(a[0]))) {
+        PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
+        return NULL;
+    }
+    if (t->device.type == TL_DEV_CPU && a[0] && a[0] != Py_None) {
+        long v = PyLong_AsLong(a[0]);
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v != -1) {
+            PyErr_SetString(PyExc_AssertionError, "stream should be None on cpu.");
+            return NULL;
+        }
+    }
+    if (t->device.type == TL_DEV_CUDA && a[0] && a[0] != Py_None) {
+        /* the consumer's stream waits for the work queued on ours (tensorlib.cuda._dlpack_sync) */
+        PyObject *mod = PyImport_ImportModule("tensorlib.cuda");
+        PyObject *r = mod ? PyObject_CallMethod(mod, "_dlpack_sync", "iO", (int)t->device.index, a[0]) : NULL;
+        Py_XDECREF(mod);
+        if (!r) return NULL;
+        Py_DECREF(r);
+    }
     PyObject *src = self;
     if (copy) {
         src = PyObject_CallMethod(self, "clone", NULL);
@@ -188,6 +212,8 @@ fail:
 static PyObject *t_dlpack_device(PyObject *self, PyObject *u)
 {
     const tl_tensor *t = TL_TENSOR(self);
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_CUDA)
+        return PyErr_Format(PyExc_ValueError, "Unknown device type %s for Dlpack", tl_device_type_names[t->device.type]);
     return Py_BuildValue("(ii)", t->device.type == TL_DEV_CUDA ? kDLCUDA : kDLCPU, t->device.index < 0 ? 0 : t->device.index);
 }
 
@@ -227,7 +253,11 @@ static PyObject *from_capsule(PyObject *cap)
     } else {
         dl = &((DLManagedTensor *)managed)->dl_tensor;
     }
-    if (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost) {
+    tl_device dev = {TL_DEV_CPU, -1};
+    if (dl->device.device_type == kDLCUDA) { /* device memory: a CUDA tensor (loads the backend) */
+        dev = (tl_device){TL_DEV_CUDA, (int16_t)dl->device.device_id};
+        if (tl_py_device_ready(&dev) < 0) return NULL;
+    } else if (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost) {
         PyErr_Format(PyExc_RuntimeError, "from_dlpack: device type %d needs a backend tensorlib has not loaded",
                      dl->device.device_type);
         return NULL;
@@ -266,8 +296,7 @@ static PyObject *from_capsule(PyObject *cap)
     own->managed = managed;
     own->versioned = versioned;
     char *base = (char *)dl->data + dl->byte_offset;
-    tl_storage *s = tl_storage_new_foreign(base, (size_t)(hi + 1) * isz, (tl_device){TL_DEV_CPU, -1}, own, release_import,
-                                           readonly);
+    tl_storage *s = tl_storage_new_foreign(base, (size_t)(hi + 1) * isz, dev, own, release_import, readonly);
     if (!s) { free(own); return tl_raise(); }
     /* from here the storage owns the managed tensor: mark the capsule consumed */
     PyCapsule_SetName(cap, versioned ? "used_dltensor_versioned" : "used_dltensor");
@@ -289,14 +318,38 @@ static PyObject *from_dlpack(PyObject *m, PyObject *obj)
                      Py_TYPE(obj)->tp_name);
         return NULL;
     }
-    PyObject *kw = Py_BuildValue("{s(ii)}", "max_version", 1, 1);
+    /* a CUDA producer gets the stream the result will be used on (torch's from_dlpack) */
+    bool has_dev = PyObject_HasAttrString(obj, "__dlpack_device__");
+    PyObject *stream = NULL, *devt = has_dev ? PyObject_CallMethod(obj, "__dlpack_device__", NULL) : NULL;
+    if (has_dev && !devt) { /* the producer refuses (torch: a meta tensor) */
+        Py_DECREF(fn);
+        return NULL;
+    }
+    int dtype_ = 0, idx = 0;
+    if (devt && PyArg_ParseTuple(devt, "ii", &dtype_, &idx) && dtype_ == kDLCUDA) {
+        PyObject *mod = PyImport_ImportModule("tensorlib.cuda");
+        stream = mod ? PyObject_CallMethod(mod, "_dlpack_stream", "i", idx) : NULL;
+        Py_XDECREF(mod);
+        if (!stream) {
+            Py_XDECREF(devt);
+            Py_DECREF(fn);
+            return NULL;
+        }
+    }
+    PyErr_Clear(); /* a producer with an odd __dlpack_device__ is asked without a stream */
+    Py_XDECREF(devt);
+    PyObject *kw = stream ? Py_BuildValue("{s(ii)sO}", "max_version", 1, 1, "stream", stream)
+                          : Py_BuildValue("{s(ii)}", "max_version", 1, 1);
     PyObject *empty = PyTuple_New(0);
     PyObject *cap = kw && empty ? PyObject_Call(fn, empty, kw) : NULL;
-    if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) { /* producer predates max_version */
-        PyErr_Clear();
-        cap = PyObject_CallNoArgs(fn);
-    }
     Py_XDECREF(kw);
+    if (!cap && empty && PyErr_ExceptionMatches(PyExc_TypeError)) { /* producer predates max_version */
+        PyErr_Clear();
+        kw = stream ? Py_BuildValue("{sO}", "stream", stream) : NULL;
+        cap = !stream || kw ? PyObject_Call(fn, empty, kw) : NULL;
+        Py_XDECREF(kw);
+    }
+    Py_XDECREF(stream);
     Py_XDECREF(empty);
     Py_DECREF(fn);
     if (!cap) return NULL;

@@ -1,6 +1,7 @@
-"""Pinned host memory (pin_memory, is_pinned, the factories' pin_memory=), non_blocking copies
-and Tensor.record_stream: torch's answers where no pinned allocator exists (this machine), and
-the core's side of them on the host-memory stand-in backend of tests/_fake_cuda.py."""
+"""Host memory and interop of the CUDA backend: pinned host memory (pin_memory, is_pinned, the
+factories' pin_memory=), non_blocking copies, Tensor.record_stream and DLPack of CUDA tensors:
+torch's answers where no device is usable (this machine), and the core's side of them on the
+host-memory stand-in backend of tests/_fake_cuda.py."""
 import os
 import subprocess
 import sys
@@ -234,6 +235,79 @@ def test_pinned_memory_on_a_stand_in_backend():
         "ok"]
 
 
+def test_dlpack_stream_argument_and_meta_like_torch():
+    x, m = tl.ones(2), tl.empty(2, device="meta")
+    cases = [lambda lib, a: a.__dlpack__(stream=1.5), lambda lib, a: a.__dlpack__(stream=True),
+             lambda lib, a: a.__dlpack__(stream=1), lambda lib, a: a.__dlpack__(stream=-1) is not None,
+             lambda lib, a: a.__dlpack__(stream=None) is not None]
+    want = [(TypeError, "stream must be ``int`` or ``none``"), (TypeError, "stream must be ``int`` or ``none``"),
+            (AssertionError, "stream should be None on cpu."), None, None]
+    assert [_raises(lambda: f(tl, x)) for f in cases] == want
+    assert _raises(m.__dlpack_device__) == (ValueError, "Unknown device type meta for Dlpack")
+    assert _raises(m.__dlpack__) == (BufferError, "Cannot pack tensors on meta")
+    assert _raises(lambda: tl.from_dlpack(m)) == (ValueError, "Unknown device type meta for Dlpack")
+    if torch is not None:
+        t, tm = torch.ones(2), torch.empty(2, device="meta")
+        assert [_raises(lambda: f(torch, t)) for f in cases] == want
+        assert _raises(tm.__dlpack_device__) == _raises(m.__dlpack_device__)
+        assert _raises(tm.__dlpack__) == _raises(m.__dlpack__)
+        assert _raises(lambda: torch.from_dlpack(tm)) == _raises(lambda: tl.from_dlpack(m))
+
+
+DLPACK_STAND_IN = r"""
+import sys
+sys.path.insert(0, 'tests')
+import _fake_cuda
+_fake_cuda.install()
+import tensorlib as tl
+L, Streams = _fake_cuda.LOG, _fake_cuda.Streams
+sync = lambda n: [e for e in L[n:] if e[0].startswith(('event', 'stream'))]
+
+g = tl.arange(12.).reshape(3, 4).t().cuda()
+assert g.__dlpack_device__() == (2, 0)
+# a capsule of device memory comes back as a CUDA tensor over the same memory, strides kept
+h = tl.from_dlpack(g.__dlpack__(stream=-1))
+assert h.is_cuda and h.data_ptr() == g.data_ptr() and h.stride() == g.stride() and tl.equal(h.cpu(), g.cpu())
+v = tl.from_dlpack(g.__dlpack__(stream=-1, max_version=(1, 0)))
+assert v.is_cuda and tl.equal(v.cpu(), g.cpu())
+del h, v
+
+class Producer:  # records the stream a consumer names
+    def __init__(self, t): self.t, self.seen = t, []
+    def __dlpack_device__(self): return self.t.__dlpack_device__()
+    def __dlpack__(self, stream=None, max_version=None):
+        self.seen.append(stream)
+        return self.t.__dlpack__(stream=-1, max_version=max_version)
+p = Producer(g)
+tl.from_dlpack(p)                     # the legacy default stream is named 1
+Streams.CURRENT = 55
+tl.from_dlpack(p)                     # another current stream: its handle
+assert p.seen == [1, 55], p.seen
+c = Producer(tl.ones(2))
+tl.from_dlpack(c)                     # a CPU producer is asked without a stream
+assert c.seen == [None], c.seen
+
+# the producer makes the consumer's stream wait for its current one, unless they are the same
+n = len(L); g.__dlpack__(stream=77)
+assert sync(n) == [('event_create', 0), ('event_record', 1001, 55), ('stream_wait_event', 77, 1001),
+                   ('event_destroy', 1001)], sync(n)
+n = len(L); g.__dlpack__(stream=55); g.__dlpack__(); g.__dlpack__(stream=-1)
+assert sync(n) == []
+Streams.CURRENT = 0
+n = len(L); g.__dlpack__(stream=1)    # 1 is the legacy default stream, the current one here
+assert sync(n) == []
+print('ok')
+"""
+
+
+@no_gpu
+def test_dlpack_of_cuda_tensors_on_a_stand_in_backend():
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(DLPACK_STAND_IN)], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
 @pytest.mark.skipif(not tl.cuda.is_available(), reason="needs a CUDA device")
 def test_pinned_memory_on_a_device():
     """The same route on a real device (scripts/gpu_check.sh runs it where a GPU is lent)."""
@@ -253,3 +327,8 @@ def test_pinned_memory_on_a_device():
     tl.cuda.synchronize()
     assert tl.cuda.memory_allocated() < before
     assert tl.equal(tl.ones(3, device="cuda").cpu(), tl.ones(3))
+    # DLPack round trip of device memory on a side stream
+    with tl.cuda.stream(s):
+        d = tl.arange(10., device="cuda")
+        e = tl.from_dlpack(d)
+    assert e.is_cuda and e.data_ptr() == d.data_ptr() and tl.equal(e.cpu(), tl.arange(10.))
