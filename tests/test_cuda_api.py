@@ -201,6 +201,35 @@ def test_factories_on_a_stand_in_backend():
     assert out.split("\n") == ["tensorlib: fill_ of a non-dense cuda tensor is not implemented yet", "ok"]
 
 
+@no_gpu
+def test_host_kernels_never_run_on_device_memory():
+    """On the stand-in (whose device memory is host memory, so a host loop over it would pass
+    silently where a GPU would crash), every op whose CPU path reads the data refuses a CUDA
+    tensor with NotImplementedError; copies within the device move bytes through the backend."""
+    out = _run("import sys; sys.path.insert(0, 'tests')\n"
+               "import _fake_cuda; _fake_cuda.install()\n"
+               "import tensorlib as tl\n"
+               "L = _fake_cuda.LOG\n"
+               "g = tl.arange(12.).reshape(3, 4).cuda(); v = tl.ones(4).cuda()\n"
+               "ops = [lambda: g.sum(), lambda: g.sum(0), lambda: g.mean(), lambda: g.amax(1), lambda: g.argmax(),\n"
+               "       lambda: g.max(1), lambda: g.sort(), lambda: g.topk(2), lambda: tl.cat([g, g]), lambda: g.norm(),\n"
+               "       lambda: g.var(), lambda: g.prod(), lambda: g.all(), lambda: g.median(), lambda: g.kthvalue(1),\n"
+               "       lambda: g @ g.t(), lambda: g.mv(v), lambda: v.dot(v), lambda: tl.bmm(g[None], g.t()[None]),\n"
+               "       lambda: g.double(), lambda: g.int(), lambda: g.t().contiguous(), lambda: g.copy_(g.t().t() * 1),\n"
+               "       lambda: g.copy_(g.int()), lambda: g[:, :2].copy_(g[:, 2:]), lambda: g.uniform_(),\n"
+               "       lambda: tl.rand(3, device='cuda'), lambda: g.cumsum(0), lambda: g.flip(0), lambda: g.unique()]\n"
+               "bad = []\n"
+               "for i, f in enumerate(ops):\n"
+               "    try: f(); bad.append(i)\n"
+               "    except NotImplementedError: pass\n"
+               "print(bad)\n"
+               "n = len(L); c = g.t().clone(); h = tl.empty_like(g); h.copy_(g)\n"
+               "assert [e[:3] for e in L[n:] if e[0] == 'copy'] == [('copy', 1, 1)] * 2, L[n:]\n"
+               "assert c.stride() == (1, 4) and tl.equal(c.cpu(), g.cpu().t()) and tl.equal(h.cpu(), g.cpu())\n"
+               "print('ok')")
+    assert out.split("\n") == ["[]", "ok"]
+
+
 def test_other_device_types_still_refused():
     with pytest.raises(RuntimeError, match="no backend is loaded for device type 'mps'"):
         tl.zeros(2, device="mps")

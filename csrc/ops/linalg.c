@@ -34,7 +34,7 @@ static int check_cpu_strided(const tl_tensor *t)
     if (t->layout != TL_LAYOUT_STRIDED)
         return tl_err(TL_ERR_RUNTIME, "linear algebra ops here take strided tensors; use the sparse ops for sparse layouts");
     if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META) /* meta: products shape, tl_gemm skips */
-        return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found a tensor on %s",
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
                       tl_device_type_names[t->device.type]);
     return 0;
 }
@@ -248,8 +248,10 @@ static int vec_as_matrix(tl_tensor *v, const tl_tensor *t, bool column)
 
 static int check_inputs(const tl_tensor *a, const tl_tensor *b)
 {
-    if (check_cpu_strided(a) < 0 || check_cpu_strided(b) < 0) return -1;
-    return tl_device_expect(a->device, b->device);
+    /* two devices: torch's RuntimeError before the refusal of a device without products */
+    if (a->layout == TL_LAYOUT_STRIDED && b->layout == TL_LAYOUT_STRIDED && tl_device_expect(a->device, b->device) < 0)
+        return -1;
+    return check_cpu_strided(a) < 0 || check_cpu_strided(b) < 0 ? -1 : 0;
 }
 
 /* mm and matmul with a matrix b: as torch's meta kernel, a meta a takes a CPU b (the result

@@ -74,9 +74,10 @@ static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
  * Ops whose C implementation handles tensors on other devices: geometry only (views, queries),
  * the strided iterator (element-wise ops, copies, casts, fills: it runs no loop for meta
  * and refuses other devices), or an explicit meta path that shapes the result and returns
- * (reductions, sort/topk/max(dim), products, samplers, cat). Every other op refuses a device
- * tensor here, before any kernel could read device memory on the host (meta memory is a
- * guard page). The element-wise tables (arith.c) are accepted as a whole. */
+ * (reductions, sort/topk/max(dim), products, samplers, cat: meta_path_ops, for meta tensors
+ * only). Every other op refuses a device tensor here, before any kernel could read device
+ * memory on the host (meta memory is a guard page). The element-wise tables (arith.c) are
+ * accepted as a whole. */
 static const char *const device_ops[] = {
     /* geometry, queries, copies */
     "as_strided", "contiguous", "clone", "copy_", "data_ptr", "detach", "diagonal", "expand", "narrow", "permute",
@@ -86,7 +87,11 @@ static const char *const device_ops[] = {
     "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat", "_record_stream", "__dlpack__", "__dlpack_device__", "from_dlpack",
     /* factories */
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
-    /* explicit meta paths */
+    NULL};
+/* Ops with an explicit meta path (shape the result, skip the data) whose other path runs the CPU
+ * kernels over host memory: meta tensors only, a CUDA tensor is refused like an op without a
+ * device path (a host loop over device memory would crash). */
+static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
     NULL};
@@ -188,7 +193,7 @@ static bool in_list(const char *const *list, const char *name)
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    return in_list(device_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
+    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -438,7 +443,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->device_ok = !primitive && device_ok(def);
     int k = meta_op(def->ml_name);
     g->devrule = k >= 0 ? meta_ops[k].rule : DEV_ANY;
-    g->meta_only = k >= 0;
+    g->meta_only = k >= 0 || in_list(meta_path_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
