@@ -12,9 +12,8 @@ from conftest import REGULAR_DTYPE_NAMES, assert_same, make_pair, sample_values,
 torch = pytest.importorskip("torch")
 
 # (rows, cols) of the result; b is made (cols, rows) and used as b.T. Edges that do not
-# divide the 64-row tile, column counts split into several parts (512 float32 columns
-# per part at most, 128 for complex128), a 5-row contiguous dim, and one too narrow to
-# tile (5 columns: the plain loop).
+# divide the tile's rows (512 bytes of the widest input: 128 float32, 64 float64, 512 bool),
+# column counts split into several parts (256 columns per part at most), a 5-row contiguous dim, and one too narrow to tile (5 columns: the plain loop).
 SHAPES = [(67, 131), (130, 75), (5, 1001), (64, 64), (70, 1500), (1001, 5)]
 
 
@@ -218,3 +217,35 @@ def test_small_stays_on_the_plain_loop():
     assert_same(r, ta + tb.T)
     vals = sample_values((64, 64), "float64", 29)
     assert tl.tensor(vals).T.contiguous().numpy().tolist() == vals.T.tolist()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_outputs_stream_whole_lines(threads):
+    """Outputs of 32 MiB and more are written through non-temporal stores of their whole
+    cache lines (the edges of each row part with plain stores): odd shapes whose rows start
+    off a line, an offset output, in-place, float64 and a cast."""
+    old = tl.get_num_threads()
+    tl.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(7)
+        a = rng.standard_normal((2897, 2901), dtype=np.float32)
+        b = rng.standard_normal((2901, 2897), dtype=np.float32)
+        ta, tb = tl.from_numpy(a), tl.from_numpy(b)
+        with Tiled() as t:
+            r = ta + tb.T
+        assert t.count == 1 and r.numel() * 4 >= 32 << 20
+        np.testing.assert_array_equal(r.numpy(), a + b.T)
+        np.testing.assert_array_equal(tb.T.contiguous().numpy(), b.T)
+        big = tl.empty(2897 * 2901 + 3)
+        out = big[3:].view(2897, 2901)  # rows start 12 bytes into a line
+        tl.add(ta, tb.T, out=out)
+        np.testing.assert_array_equal(out.numpy(), a + b.T)
+        c = ta.clone()
+        c.add_(tb.T)
+        np.testing.assert_array_equal(c.numpy(), a + b.T)
+        d = rng.standard_normal((2051, 2049))
+        np.testing.assert_array_equal(tl.from_numpy(d).T.contiguous().numpy(), d.T)
+        np.testing.assert_array_equal(tl.from_numpy(d).T.to(tl.float32).numpy(), d.T.astype(np.float32))
+    finally:
+        tl.set_num_threads(old)
+
