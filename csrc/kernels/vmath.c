@@ -89,6 +89,24 @@ static inline double vm_exp(double x, int hp)
     return p * pow2i(k1) * pow2i(k - k1);
 }
 
+/* exp for -707 <= x <= 709 (normal results): x = k ln2 + r, r = rhi - rlo kept with its
+ * rounding c, e^r = 1 + (r + (r^2 q(r) + c)) with q of degree 9, 2^k added to the exponent
+ * field of e^r in [0.7, 1.42] (no clamps, one scale). Other lanes (NaN, +-inf, overflow,
+ * subnormal results) are recomputed by vm_exp (VM_FIX_exp). */
+static inline double vm_exp_fast(double x)
+{
+    double kd = x * LOG2E + SHIFT, k = kd - SHIFT;
+    double rhi = x - k * LN2_HI, rlo = k * LN2_LO, r = rhi - rlo, c = (rhi - r) - rlo;
+    /* q(r) = (e^r - 1 - r) / r^2 (scripts/fit_vmath.py: abs. error of r^2 q 1.3e-17) */
+    double q = 0.5000000000000001 + r * (0.16666666666666669 + r * (0.041666666666624164 + r * (0.008333333333330065 +
+               r * (0.0013888888917196719 + r * (0.00019841269863040545 + r * (2.4801521322367984e-05 +
+               r * (2.755726848030948e-06 + r * (2.762007588032101e-07 + r * 2.5100375832820886e-08))))))));
+    double p = 1.0 + (r + (r * r * q + c));
+    return asd(asu(p) + (asu(kd) << 52));
+}
+#define VM_EXP_FAST_LO -707.0
+#define VM_EXP_FAST_HI 709.0
+
 /* erf(x) = x P(x^2) on |x| <= 1: degree 7 in z = x^2, max abs error of the fit 3.4e-11 */
 static const double ERF_P[8] = {1.1283791670615435, -0.37612638468028708, 0.11283782495236845, -0.026865430727670243, 0.0052210318078580228, -0.00084840804055351068, 0.00011265959025606609, -9.6670445714869965e-06};
 /* erfc(x) exp(x^2) on 1 <= x <= 4: degree 13, max abs error of the fit 3.1e-10 */
@@ -546,24 +564,17 @@ static inline float vf_sigmoid(float x)
     return x != x ? x : y;
 }
 
-/* sigmoid for |x| <= 86: e^-x = 2^k (s + lo) as in vf_exp_fast, 1 + e^-x kept as hi + lo,
- * one corrected division. Other lanes are recomputed by vf_sigmoid (VM_FIX_sigmoid). */
-static inline float vf_sigmoid_fast(float x)
-{
-    float xn = -x;
-    float k = (xn * LOG2EF + SHIFTF) - SHIFTF;
-    float rh = xn - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
-    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
-              r * 0.000198919806f))));
-    float s = 1.0f + r, e = (1.0f - s) + r;
-    float sc = asf((lane_int(k) + 127u) << 23);
-    float lo = e + (rl + r * r * q), ph = s + lo, pl = (s - ph) + lo; /* e^r = ph + pl */
-    float eh = ph * sc, el = pl * sc;                                  /* e^-x = eh + el */
-    float dh, dl;
-    two_sum(1.0f, eh, &dh, &dl);
-    return div_dd(1.0f, 0.0f, dh, dl + el);
-}
 #define VF_SIGMOID_FAST_LIM 86.0f
+
+/* sigmoid for |x| <= 86 (lean): e^-x = 2^k (1 + r + r^2 q(r)) with the exponent added to the
+ * field (as vf_tanh's e^2|x|), then one plain division 1 / (1 + e^-x), as torch and NumPy's
+ * 1 / (1 + exp(-x)). Other lanes: vf_sigmoid (VM_FIX_sigmoid). */
+static inline float vf_sigmoid_lean(float x)
+{
+    float r, k = vf_reduce_ln2(-x, &r);
+    float e = asf(asuf(1.0f + (r + r * r * vf_expq(r))) + (lane_int(k) << 23));
+    return 1.0f / (1.0f + e);
+}
 
 /* log x for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact),
  * log x = k ln2 + f - f^2/2 + f^3 P(f), the leading sums kept exact. */
@@ -699,17 +710,23 @@ static inline float vf_sin(float x)
 }
 static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 
-/* Inputs are copied per block into a local array, so o may alias a. EL(x) computes one
+/* Inputs that overlap the output are copied per block into a local array (o may alias a);
+ * apart, the kernels read them in place (ivdep: no overlap). EL(x) computes one
  * element; FIX(T, lim) recomputes the lanes a kernel does not cover (sin/cos beyond lim). */
 #define VM_LOOP(op, T, EL, lim)                                                 \
-    T in[VM_BLK];                                                               \
+    T buf[VM_BLK];                                                              \
     T *o = (T *)ov;                                                             \
     const T *a = (const T *)av;                                                 \
+    int apart = (uintptr_t)(o + n) <= (uintptr_t)a || (uintptr_t)(a + n) <= (uintptr_t)o; \
     for (int64_t b = 0; b < n; b += VM_BLK) {                                   \
         int m = n - b < VM_BLK ? (int)(n - b) : VM_BLK;                         \
-        memcpy(in, a + b, (size_t)m * sizeof(T));                               \
+        const T *in = a + b;                                                    \
+        if (!apart) {                                                           \
+            memcpy(buf, a + b, (size_t)m * sizeof(T));                          \
+            in = buf;                                                           \
+        }                                                                       \
         T *ob = o + b;                                                          \
-        for (int i = 0; i < m; i++) ob[i] = EL(in[i]);                          \
+        _Pragma("GCC ivdep") for (int i = 0; i < m; i++) ob[i] = EL(in[i]);     \
         VM_FIX_##op(T, lim)                                                     \
     }
 
@@ -724,7 +741,7 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
     }
 #define VM_FIX_exp(T, lim) VM_FIX_exp_##T
 #define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
-#define VM_FIX_exp_double
+#define VM_FIX_exp_double VM_FIX_RANGE(vm_exp_hp, VM_EXP_FAST_LO, VM_EXP_FAST_HI)
 #define VM_FIX_expm1(T, lim) VM_FIX_expm1_##T
 #define VM_FIX_expm1_float VM_FIX_RANGE(vf_expm1, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
 #define VM_FIX_expm1_double
@@ -764,12 +781,25 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 #define F32_sin(x) vf_sin(x)
 #define F32_cos(x) vf_cos(x)
 #define F32_tanh(x) vf_tanh(x)
-#define F32_sigmoid(x) vf_sigmoid_fast(x)
+#define F32_sigmoid(x) vf_sigmoid_lean(x)
 #define F32_erf(x) ((float)vm_erf((double)(x), 0))
 #define VM_HP(op) static inline double vm_##op##_hp(double x) { return vm_##op(x, 1); }
 TL_VM_OPS(VM_HP)
+/* float64 element functions: the lean kernels where there are some, else vm_<op>(x, 1) */
+#define F64_exp(x) vm_exp_fast(x)
+#define F64_expm1(x) vm_expm1_hp(x)
+#define F64_log(x) vm_log_hp(x)
+#define F64_log1p(x) vm_log1p_hp(x)
+#define F64_log2(x) vm_log2_hp(x)
+#define F64_log10(x) vm_log10_hp(x)
+#define F64_sin(x) vm_sin_hp(x)
+#define F64_cos(x) vm_cos_hp(x)
+#define F64_tanh(x) vm_tanh_hp(x)
+#define F64_sigmoid(x) vm_sigmoid_hp(x)
+#define F64_erf(x) vm_erf_hp(x)
+#define F64_atan(x) vm_atan_hp(x)
 
 #define VM_DEF(op)                                                                                       \
     TL_CLONES_WIDE void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, F32_##op, TRIGF_MAX) } \
-    TL_CLONES_WIDE void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, vm_##op##_hp, TRIG_MAX) }
+    TL_CLONES_WIDE void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, F64_##op, TRIG_MAX) }
 TL_VM_OPS(VM_DEF)
