@@ -245,6 +245,40 @@ static inline double log_special(double x, double y)
 
 static inline double vm_log(double x, int hp) { return log_special(x, log_core(x, 0.0, hp)); }
 
+/* log for normal x > 0 (the float64 fast path): log_reduce without the subnormal scaling, and
+ * log1p's correction c; other lanes (0, negative, subnormal, inf, NaN) are recomputed by vm_log
+ * (VM_FIX_log). */
+static inline double vm_log_lean(double x, double c)
+{
+    uint64_t ix = asu(x) + (0x3ff0000000000000ULL - 0x3fe6a09e00000000ULL);
+    double k = asd(0x4330000000000000ULL | (ix >> 52)) - (0x1p52 + 1023.0);
+    double f = asd((ix & 0x000fffffffffffffULL) + 0x3fe6a09e00000000ULL) - 1.0;
+    double hfsq = 0.5 * f * f, s = f / (2.0 + f), z = s * s, w = z * z;
+    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 +
+                w * 1.479819860511658591e-01)));
+    double sr = s * (hfsq + (t2 + t1));
+    return k * LN2_HI - ((hfsq - (sr + (k * LN2_LO + c))) - f);
+}
+static inline double vm_log_fast(double x) { return vm_log_lean(x, 0.0); }
+#define VM_LOG_FAST_LO 0x1p-1022
+#define VM_LOG_FAST_HI 0x1.fffffffffffffp1023
+
+/* log1p for -1 < x <= 2^1000 (fast path): u = 1 + x rounded, log1p x = log u + (x - (u - 1)) / u
+ * with the small correction divided by u = 2^k (1 + f) through 2^-k (1 - f + f^2) (as
+ * vf_log1p_fast); |x| < 2^-54 returns x. Other lanes: vm_log1p (VM_FIX_log1p). */
+static inline double vm_log1p_fast(double x)
+{
+    double u = 1.0 + x, c = x - (u - 1.0);
+    uint64_t ix = asu(u) + (0x3ff0000000000000ULL - 0x3fe6a09e00000000ULL);
+    double f = asd((ix & 0x000fffffffffffffULL) + 0x3fe6a09e00000000ULL) - 1.0;
+    double inv = asd(0x7fe0000000000000ULL - (ix & 0xfff0000000000000ULL)) * (1.0 - f + f * f); /* 2^-k / (1 + f), roughly */
+    double y = vm_log_lean(u, c * inv);
+    return fabs(x) < 0x1p-54 ? x : y;
+}
+#define VM_LOG1P_FAST_LO -0x1.fffffffffffffp-1
+#define VM_LOG1P_FAST_HI 0x1p1000
+
 /* log m = hi + lo with hi's low 32 bits cleared, so that hi times a 33-bit constant is exact. */
 static inline double log_hi_lo(vm_logred r, double *lo)
 {
@@ -377,6 +411,30 @@ static inline double vm_tanh(double x, int hp)
     z = ax < 0x1p-28 ? ax : z;
     return copysign(z, x);
 }
+
+/* tanh for |x| <= 19 (the float64 fast path; beyond, tanh rounds to +-1 and vm_tanh takes the
+ * lanes with NaN and inf, VM_FIX_tanh): vm_tanh without expm1_dd's clamps and special cases
+ * (|2x| <= 38), and one division shared by both branches (1 - 2/(t + 2) as 1 - 2 inv). */
+static inline double vm_tanh_fast(double x)
+{
+    double ax = fabs(x);
+    int big = ax >= 1.0;
+    double y = big ? 2.0 * ax : -2.0 * ax;
+    double rhi, rlo, k = reduce_ln2(y, &rhi, &rlo);
+    double r = rhi - rlo, c = (rhi - r) - rlo;
+    double pl = r * r * exp_q(r, 1);
+    double h = pow2i(k - 1.0);
+    double a = h - 0.5, b = h * r, s = a + b, e = b - (s - a);
+    double cc = e + h * (pl + c), thh = s + cc;
+    double tl = 2.0 * (cc - (thh - s)), t = 2.0 * thh; /* expm1(y) = t + tl */
+    double d = t + 2.0, dl = (t - (d - 2.0)) + tl, inv = 1.0 / d;
+    double q = -t * inv;
+    double zs = q + (fma(-q, d, -t) - tl - q * dl) * inv;
+    double z = big ? 1.0 - 2.0 * inv : zs;
+    z = ax < 0x1p-28 ? ax : z;
+    return copysign(z, x);
+}
+#define VM_TANH_FAST_LIM 19.0
 
 /* For float32 torch (and NumPy's 1/(1+exp(-x))) give 0 once exp(-x) overflows float; so do we. */
 static inline double vm_sigmoid(double x, int hp)
@@ -537,19 +595,21 @@ static inline float div_dd(float nh, float nl, float dh, float dl)
     return q + rho * inv;
 }
 
-/* tanh: |x| < 0.875: x + x z T(z), z = x^2 (degree 7, scripts/fit_vmath.py); beyond,
- * 1 - 2 / (1 + e^(2|x|)) with a plain e^y (no hi + lo parts), |x| clamped to 10 where tanh
- * rounds to 1. Measured peak 0.96 ULP (the large branch near 0.9). */
-static inline float vf_tanh(float x)
+/* tanh (lean): tanh |x| = -t / (t + 2), t = expm1(-2|x|) = p 2^k + (2^k - 1) as in
+ * vf_expm1_fast (|x| clamped to 10, where tanh rounds to 1), one division; no polynomial
+ * branch for small |x|, where t is accurate relative to itself. Measured peak 2.49 ULP (|x| near
+ * 4.5, where t + 2's and t's roundings add up); the two-branch kernel it replaced (an odd
+ * polynomial below 0.875, 1 - 2/(1 + e^2|x|) above) reached 1.05 at 1.4x the time. NaN stays NaN. */
+static inline float vf_tanh_lean(float x)
 {
-    float ax = fabsf(x), z = ax * ax;
-    float ps = ax + ax * z * (-0.333333343f + z * (0.133333281f + z * (-0.0539668761f + z * (0.0218548793f +
-               z * (-0.00878593512f + z * (0.0033638773f + z * (-0.00106236851f + z * 0.000191055384f)))))));
-    float r, k = vf_reduce_ln2(ax < 10.0f ? 2.0f * ax : 20.0f, &r);
-    float e = asf(asuf(1.0f + (r + r * r * vf_expq(r))) + (lane_int(k) << 23)); /* e^(2|x|) */
-    float pl = 1.0f - 2.0f / (1.0f + e);
-    float y = ax >= 0.875f ? pl : ps; /* NaN takes ps: NaN */
-    return copysignf(y, x);
+    float ax = fabsf(x), y = ax < 10.0f ? -2.0f * ax : -20.0f;
+    float r, k = vf_reduce_ln2(y, &r);
+    float p = r + r * r * vf_expq(r);
+    float sc = asf((lane_int(k) + 127u) << 23);
+    float t = fmaf(p, sc, sc - 1.0f);
+    float z = -t / (t + 2.0f);
+    z = ax != ax ? x : z;
+    return copysignf(z, x);
 }
 
 /* sigmoid(x) = 1 / (2 + t), t = expm1(-x); 0 once e^-x overflows float, as torch. */
@@ -567,7 +627,7 @@ static inline float vf_sigmoid(float x)
 #define VF_SIGMOID_FAST_LIM 86.0f
 
 /* sigmoid for |x| <= 86 (lean): e^-x = 2^k (1 + r + r^2 q(r)) with the exponent added to the
- * field (as vf_tanh's e^2|x|), then one plain division 1 / (1 + e^-x), as torch and NumPy's
+ * field (as vf_exp_fast), then one plain division 1 / (1 + e^-x), as torch and NumPy's
  * 1 / (1 + exp(-x)). Other lanes: vf_sigmoid (VM_FIX_sigmoid). */
 static inline float vf_sigmoid_lean(float x)
 {
@@ -747,14 +807,16 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 #define VM_FIX_expm1_double
 #define VM_FIX_log(T, lim) VM_FIX_log_##T
 #define VM_FIX_log_float VM_FIX_RANGE(vf_log, VF_LOG_FAST_LO, VF_LOG_FAST_HI)
-#define VM_FIX_log_double
+#define VM_FIX_log_double VM_FIX_RANGE(vm_log_hp, VM_LOG_FAST_LO, VM_LOG_FAST_HI)
 #define VM_FIX_log1p(T, lim) VM_FIX_log1p_##T
 #define VM_FIX_log1p_float VM_FIX_RANGE(vf_log1p, VF_LOG1P_FAST_LO, VF_LOG1P_FAST_HI)
-#define VM_FIX_log1p_double
+#define VM_FIX_log1p_double VM_FIX_RANGE(vm_log1p_hp, VM_LOG1P_FAST_LO, VM_LOG1P_FAST_HI)
 #define VM_FIX_log2(T, lim)
 #define VM_FIX_log10(T, lim)
 #define VM_FIX_atan(T, lim)
-#define VM_FIX_tanh(T, lim)
+#define VM_FIX_tanh(T, lim) VM_FIX_tanh_##T
+#define VM_FIX_tanh_float
+#define VM_FIX_tanh_double VM_FIX_RANGE(vm_tanh_hp, -VM_TANH_FAST_LIM, VM_TANH_FAST_LIM)
 #define VM_FIX_erf(T, lim)
 #define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
 #define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
@@ -780,7 +842,7 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 #define F32_atan(x) ((float)vm_atan((double)(x), 0))
 #define F32_sin(x) vf_sin(x)
 #define F32_cos(x) vf_cos(x)
-#define F32_tanh(x) vf_tanh(x)
+#define F32_tanh(x) vf_tanh_lean(x)
 #define F32_sigmoid(x) vf_sigmoid_lean(x)
 #define F32_erf(x) ((float)vm_erf((double)(x), 0))
 #define VM_HP(op) static inline double vm_##op##_hp(double x) { return vm_##op(x, 1); }
@@ -788,13 +850,13 @@ TL_VM_OPS(VM_HP)
 /* float64 element functions: the lean kernels where there are some, else vm_<op>(x, 1) */
 #define F64_exp(x) vm_exp_fast(x)
 #define F64_expm1(x) vm_expm1_hp(x)
-#define F64_log(x) vm_log_hp(x)
-#define F64_log1p(x) vm_log1p_hp(x)
+#define F64_log(x) vm_log_fast(x)
+#define F64_log1p(x) vm_log1p_fast(x)
 #define F64_log2(x) vm_log2_hp(x)
 #define F64_log10(x) vm_log10_hp(x)
 #define F64_sin(x) vm_sin_hp(x)
 #define F64_cos(x) vm_cos_hp(x)
-#define F64_tanh(x) vm_tanh_hp(x)
+#define F64_tanh(x) vm_tanh_fast(x)
 #define F64_sigmoid(x) vm_sigmoid_hp(x)
 #define F64_erf(x) vm_erf_hp(x)
 #define F64_atan(x) vm_atan_hp(x)
