@@ -771,8 +771,10 @@ static inline float vf_sin(float x)
 static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 
 /* Inputs that overlap the output are copied per block into a local array (o may alias a);
- * apart, the kernels read them in place (ivdep: no overlap). EL(x) computes one
- * element; FIX(T, lim) recomputes the lanes a kernel does not cover (sin/cos beyond lim). */
+ * apart, the kernels read them in place (ivdep: no overlap). EL(x) computes one element; the
+ * same loop notes whether any input lies outside the kernel's range (VM_OUT_<op>, a vectorized
+ * or-reduction), and only then FIX recomputes those lanes (VM_FIX_<op>: the full kernels, or
+ * the C library for sin/cos beyond lim). */
 #define VM_LOOP(op, T, EL, lim)                                                 \
     T buf[VM_BLK];                                                              \
     T *o = (T *)ov;                                                             \
@@ -786,51 +788,81 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
             in = buf;                                                           \
         }                                                                       \
         T *ob = o + b;                                                          \
-        _Pragma("GCC ivdep") for (int i = 0; i < m; i++) ob[i] = EL(in[i]);     \
-        VM_FIX_##op(T, lim)                                                     \
+        int out = 0;                                                            \
+        _Pragma("GCC ivdep") for (int i = 0; i < m; i++) {                      \
+            T v = in[i];                                                        \
+            ob[i] = EL(v);                                                      \
+            out |= VM_OUT_##op(T, lim, v);                                      \
+        }                                                                       \
+        if (out) {                                                              \
+            VM_FIX_##op(T, lim)                                                 \
+        }                                                                       \
     }
 
-/* lanes outside [lo, hi] (or NaN) recomputed by f; the scan is vectorized, the fix rare */
+/* lanes outside [lo, hi] (or NaN) recomputed by f (rare) */
+#define VM_OUTSIDE(v, lo, hi) (!((v) >= (lo) && (v) <= (hi)))
 #define VM_FIX_RANGE(f, lo, hi)                                                 \
-    {                                                                           \
-        int out = 0;                                                            \
-        for (int i = 0; i < m; i++) out |= !(in[i] >= (lo) && in[i] <= (hi));   \
-        if (out)                                                                \
-            for (int i = 0; i < m; i++)                                         \
-                if (!(in[i] >= (lo) && in[i] <= (hi))) ob[i] = f(in[i]);        \
-    }
-#define VM_FIX_exp(T, lim) VM_FIX_exp_##T
-#define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
-#define VM_FIX_exp_double VM_FIX_RANGE(vm_exp_hp, VM_EXP_FAST_LO, VM_EXP_FAST_HI)
+    for (int i = 0; i < m; i++)                                                 \
+        if (VM_OUTSIDE(in[i], lo, hi)) ob[i] = f(in[i]);
+#define VM_NOFIX(T, lim)
+#define VM_NOOUT(T, lim, v) 0
+#define VM_FIX_exp(T, lim) VM_FIX_RANGE(VM_EXP_F_##T, VM_EXP_LO_##T, VM_EXP_HI_##T)
+#define VM_OUT_exp(T, lim, v) VM_OUTSIDE(v, VM_EXP_LO_##T, VM_EXP_HI_##T)
+#define VM_EXP_F_float vf_exp
+#define VM_EXP_LO_float VF_EXP_FAST_LO
+#define VM_EXP_HI_float VF_EXP_FAST_HI
+#define VM_EXP_F_double vm_exp_hp
+#define VM_EXP_LO_double VM_EXP_FAST_LO
+#define VM_EXP_HI_double VM_EXP_FAST_HI
 #define VM_FIX_expm1(T, lim) VM_FIX_expm1_##T
 #define VM_FIX_expm1_float VM_FIX_RANGE(vf_expm1, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
 #define VM_FIX_expm1_double
-#define VM_FIX_log(T, lim) VM_FIX_log_##T
-#define VM_FIX_log_float VM_FIX_RANGE(vf_log, VF_LOG_FAST_LO, VF_LOG_FAST_HI)
-#define VM_FIX_log_double VM_FIX_RANGE(vm_log_hp, VM_LOG_FAST_LO, VM_LOG_FAST_HI)
-#define VM_FIX_log1p(T, lim) VM_FIX_log1p_##T
-#define VM_FIX_log1p_float VM_FIX_RANGE(vf_log1p, VF_LOG1P_FAST_LO, VF_LOG1P_FAST_HI)
-#define VM_FIX_log1p_double VM_FIX_RANGE(vm_log1p_hp, VM_LOG1P_FAST_LO, VM_LOG1P_FAST_HI)
-#define VM_FIX_log2(T, lim)
-#define VM_FIX_log10(T, lim)
-#define VM_FIX_atan(T, lim)
+#define VM_OUT_expm1(T, lim, v) VM_OUT_expm1_##T(v)
+#define VM_OUT_expm1_float(v) VM_OUTSIDE(v, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
+#define VM_OUT_expm1_double(v) 0
+#define VM_FIX_log(T, lim) VM_FIX_RANGE(VM_LOG_F_##T, VM_LOG_LO_##T, VM_LOG_HI_##T)
+#define VM_OUT_log(T, lim, v) VM_OUTSIDE(v, VM_LOG_LO_##T, VM_LOG_HI_##T)
+#define VM_LOG_F_float vf_log
+#define VM_LOG_LO_float VF_LOG_FAST_LO
+#define VM_LOG_HI_float VF_LOG_FAST_HI
+#define VM_LOG_F_double vm_log_hp
+#define VM_LOG_LO_double VM_LOG_FAST_LO
+#define VM_LOG_HI_double VM_LOG_FAST_HI
+#define VM_FIX_log1p(T, lim) VM_FIX_RANGE(VM_LOG1P_F_##T, VM_LOG1P_LO_##T, VM_LOG1P_HI_##T)
+#define VM_OUT_log1p(T, lim, v) VM_OUTSIDE(v, VM_LOG1P_LO_##T, VM_LOG1P_HI_##T)
+#define VM_LOG1P_F_float vf_log1p
+#define VM_LOG1P_LO_float VF_LOG1P_FAST_LO
+#define VM_LOG1P_HI_float VF_LOG1P_FAST_HI
+#define VM_LOG1P_F_double vm_log1p_hp
+#define VM_LOG1P_LO_double VM_LOG1P_FAST_LO
+#define VM_LOG1P_HI_double VM_LOG1P_FAST_HI
+#define VM_FIX_log2 VM_NOFIX
+#define VM_OUT_log2 VM_NOOUT
+#define VM_FIX_log10 VM_NOFIX
+#define VM_OUT_log10 VM_NOOUT
+#define VM_FIX_atan VM_NOFIX
+#define VM_OUT_atan VM_NOOUT
+#define VM_FIX_erf VM_NOFIX
+#define VM_OUT_erf VM_NOOUT
 #define VM_FIX_tanh(T, lim) VM_FIX_tanh_##T
 #define VM_FIX_tanh_float
 #define VM_FIX_tanh_double VM_FIX_RANGE(vm_tanh_hp, -VM_TANH_FAST_LIM, VM_TANH_FAST_LIM)
-#define VM_FIX_erf(T, lim)
+#define VM_OUT_tanh(T, lim, v) VM_OUT_tanh_##T(v)
+#define VM_OUT_tanh_float(v) 0
+#define VM_OUT_tanh_double(v) VM_OUTSIDE(v, -VM_TANH_FAST_LIM, VM_TANH_FAST_LIM)
 #define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
 #define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
 #define VM_FIX_sigmoid_double
+#define VM_OUT_sigmoid(T, lim, v) VM_OUT_sigmoid_##T(v)
+#define VM_OUT_sigmoid_float(v) VM_OUTSIDE(v, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
+#define VM_OUT_sigmoid_double(v) 0
 #define VM_FIX_TRIG(T, f, lim)                                                  \
-    {                                                                           \
-        int out = 0; /* a vectorized scan first: the fix itself is rare */       \
-        for (int i = 0; i < m; i++) out |= !(in[i] >= -(T)(lim) && in[i] <= (T)(lim)); \
-        if (out)                                                                \
-            for (int i = 0; i < m; i++)                                         \
-                if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]); \
-    }
+    for (int i = 0; i < m; i++)                                                 \
+        if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]);
 #define VM_FIX_sin(T, lim) VM_FIX_TRIG(T, sin, lim)
 #define VM_FIX_cos(T, lim) VM_FIX_TRIG(T, cos, lim)
+#define VM_OUT_sin(T, lim, v) VM_OUTSIDE(v, -(T)(lim), (T)(lim))
+#define VM_OUT_cos(T, lim, v) VM_OUTSIDE(v, -(T)(lim), (T)(lim))
 
 /* float32 element functions: native float kernels, or the double ones rounded once */
 #define F32_exp(x) vf_exp_fast(x)
