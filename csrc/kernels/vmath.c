@@ -89,6 +89,24 @@ static inline double vm_exp(double x, int hp)
     return p * pow2i(k1) * pow2i(k - k1);
 }
 
+/* exp for -707 <= x <= 709 (normal results): x = k ln2 + r, r = rhi - rlo kept with its
+ * rounding c, e^r = 1 + (r + (r^2 q(r) + c)) with q of degree 9, 2^k added to the exponent
+ * field of e^r in [0.7, 1.42] (no clamps, one scale). Other lanes (NaN, +-inf, overflow,
+ * subnormal results) are recomputed by vm_exp (VM_FIX_exp). */
+static inline double vm_exp_fast(double x)
+{
+    double kd = x * LOG2E + SHIFT, k = kd - SHIFT;
+    double rhi = x - k * LN2_HI, rlo = k * LN2_LO, r = rhi - rlo, c = (rhi - r) - rlo;
+    /* q(r) = (e^r - 1 - r) / r^2 (scripts/fit_vmath.py: abs. error of r^2 q 1.3e-17) */
+    double q = 0.5000000000000001 + r * (0.16666666666666669 + r * (0.041666666666624164 + r * (0.008333333333330065 +
+               r * (0.0013888888917196719 + r * (0.00019841269863040545 + r * (2.4801521322367984e-05 +
+               r * (2.755726848030948e-06 + r * (2.762007588032101e-07 + r * 2.5100375832820886e-08))))))));
+    double p = 1.0 + (r + (r * r * q + c));
+    return asd(asu(p) + (asu(kd) << 52));
+}
+#define VM_EXP_FAST_LO -707.0
+#define VM_EXP_FAST_HI 709.0
+
 /* erf(x) = x P(x^2) on |x| <= 1: degree 7 in z = x^2, max abs error of the fit 3.4e-11 */
 static const double ERF_P[8] = {1.1283791670615435, -0.37612638468028708, 0.11283782495236845, -0.026865430727670243, 0.0052210318078580228, -0.00084840804055351068, 0.00011265959025606609, -9.6670445714869965e-06};
 /* erfc(x) exp(x^2) on 1 <= x <= 4: degree 13, max abs error of the fit 3.1e-10 */
@@ -227,6 +245,40 @@ static inline double log_special(double x, double y)
 
 static inline double vm_log(double x, int hp) { return log_special(x, log_core(x, 0.0, hp)); }
 
+/* log for normal x > 0 (the float64 fast path): log_reduce without the subnormal scaling, and
+ * log1p's correction c; other lanes (0, negative, subnormal, inf, NaN) are recomputed by vm_log
+ * (VM_FIX_log). */
+static inline double vm_log_lean(double x, double c)
+{
+    uint64_t ix = asu(x) + (0x3ff0000000000000ULL - 0x3fe6a09e00000000ULL);
+    double k = asd(0x4330000000000000ULL | (ix >> 52)) - (0x1p52 + 1023.0);
+    double f = asd((ix & 0x000fffffffffffffULL) + 0x3fe6a09e00000000ULL) - 1.0;
+    double hfsq = 0.5 * f * f, s = f / (2.0 + f), z = s * s, w = z * z;
+    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 +
+                w * 1.479819860511658591e-01)));
+    double sr = s * (hfsq + (t2 + t1));
+    return k * LN2_HI - ((hfsq - (sr + (k * LN2_LO + c))) - f);
+}
+static inline double vm_log_fast(double x) { return vm_log_lean(x, 0.0); }
+#define VM_LOG_FAST_LO 0x1p-1022
+#define VM_LOG_FAST_HI 0x1.fffffffffffffp1023
+
+/* log1p for -1 < x <= 2^1000 (fast path): u = 1 + x rounded, log1p x = log u + (x - (u - 1)) / u
+ * with the small correction divided by u = 2^k (1 + f) through 2^-k (1 - f + f^2) (as
+ * vf_log1p_fast); |x| < 2^-54 returns x. Other lanes: vm_log1p (VM_FIX_log1p). */
+static inline double vm_log1p_fast(double x)
+{
+    double u = 1.0 + x, c = x - (u - 1.0);
+    uint64_t ix = asu(u) + (0x3ff0000000000000ULL - 0x3fe6a09e00000000ULL);
+    double f = asd((ix & 0x000fffffffffffffULL) + 0x3fe6a09e00000000ULL) - 1.0;
+    double inv = asd(0x7fe0000000000000ULL - (ix & 0xfff0000000000000ULL)) * (1.0 - f + f * f); /* 2^-k / (1 + f), roughly */
+    double y = vm_log_lean(u, c * inv);
+    return fabs(x) < 0x1p-54 ? x : y;
+}
+#define VM_LOG1P_FAST_LO -0x1.fffffffffffffp-1
+#define VM_LOG1P_FAST_HI 0x1p1000
+
 /* log m = hi + lo with hi's low 32 bits cleared, so that hi times a 33-bit constant is exact. */
 static inline double log_hi_lo(vm_logred r, double *lo)
 {
@@ -359,6 +411,30 @@ static inline double vm_tanh(double x, int hp)
     z = ax < 0x1p-28 ? ax : z;
     return copysign(z, x);
 }
+
+/* tanh for |x| <= 19 (the float64 fast path; beyond, tanh rounds to +-1 and vm_tanh takes the
+ * lanes with NaN and inf, VM_FIX_tanh): vm_tanh without expm1_dd's clamps and special cases
+ * (|2x| <= 38), and one division shared by both branches (1 - 2/(t + 2) as 1 - 2 inv). */
+static inline double vm_tanh_fast(double x)
+{
+    double ax = fabs(x);
+    int big = ax >= 1.0;
+    double y = big ? 2.0 * ax : -2.0 * ax;
+    double rhi, rlo, k = reduce_ln2(y, &rhi, &rlo);
+    double r = rhi - rlo, c = (rhi - r) - rlo;
+    double pl = r * r * exp_q(r, 1);
+    double h = pow2i(k - 1.0);
+    double a = h - 0.5, b = h * r, s = a + b, e = b - (s - a);
+    double cc = e + h * (pl + c), thh = s + cc;
+    double tl = 2.0 * (cc - (thh - s)), t = 2.0 * thh; /* expm1(y) = t + tl */
+    double d = t + 2.0, dl = (t - (d - 2.0)) + tl, inv = 1.0 / d;
+    double q = -t * inv;
+    double zs = q + (fma(-q, d, -t) - tl - q * dl) * inv;
+    double z = big ? 1.0 - 2.0 * inv : zs;
+    z = ax < 0x1p-28 ? ax : z;
+    return copysign(z, x);
+}
+#define VM_TANH_FAST_LIM 19.0
 
 /* For float32 torch (and NumPy's 1/(1+exp(-x))) give 0 once exp(-x) overflows float; so do we. */
 static inline double vm_sigmoid(double x, int hp)
@@ -519,19 +595,22 @@ static inline float div_dd(float nh, float nl, float dh, float dl)
     return q + rho * inv;
 }
 
-/* tanh: |x| < 0.875: x + x z T(z), z = x^2 (degree 7, scripts/fit_vmath.py); beyond,
- * 1 - 2 / (1 + e^(2|x|)) with a plain e^y (no hi + lo parts), |x| clamped to 10 where tanh
- * rounds to 1. Measured peak 0.96 ULP (the large branch near 0.9). */
-static inline float vf_tanh(float x)
+/* tanh (lean): tanh |x| = -t / (t + 2), t = expm1(-2|x|) = p 2^k + (2^k - 1) as in
+ * vf_expm1_fast (|x| clamped to 10, where tanh rounds to 1), one division; no polynomial
+ * branch for small |x|, where t is accurate relative to itself. Measured peak 2.01 ULP (2.08
+ * without hardware FMA; |x| near 0.125, where p's, 2 + p's and the quotient's roundings add
+ * up); the two-branch kernel it replaced (an odd polynomial below 0.875, 1 - 2/(1 + e^2|x|)
+ * above) reached 1.05 at 1.4x the time. NaN stays NaN. */
+static inline float vf_tanh_lean(float x)
 {
-    float ax = fabsf(x), z = ax * ax;
-    float ps = ax + ax * z * (-0.333333343f + z * (0.133333281f + z * (-0.0539668761f + z * (0.0218548793f +
-               z * (-0.00878593512f + z * (0.0033638773f + z * (-0.00106236851f + z * 0.000191055384f)))))));
-    float r, k = vf_reduce_ln2(ax < 10.0f ? 2.0f * ax : 20.0f, &r);
-    float e = asf(asuf(1.0f + (r + r * r * vf_expq(r))) + (lane_int(k) << 23)); /* e^(2|x|) */
-    float pl = 1.0f - 2.0f / (1.0f + e);
-    float y = ax >= 0.875f ? pl : ps; /* NaN takes ps: NaN */
-    return copysignf(y, x);
+    float ax = fabsf(x), y = ax < 10.0f ? -2.0f * ax : -20.0f;
+    float r, k = vf_reduce_ln2(y, &r);
+    float p = r + r * r * vf_expq(r);
+    float sc = asf((lane_int(k) + 127u) << 23);
+    /* -t = 1 - 2^k (1 + p) and t + 2 = 1 + 2^k (1 + p), each rounded once (1 -+ 2^k exact for k >= -24) */
+    float z = fmaf(-p, sc, 1.0f - sc) / fmaf(p, sc, 1.0f + sc);
+    z = ax != ax ? x : z;
+    return copysignf(z, x);
 }
 
 /* sigmoid(x) = 1 / (2 + t), t = expm1(-x); 0 once e^-x overflows float, as torch. */
@@ -546,24 +625,17 @@ static inline float vf_sigmoid(float x)
     return x != x ? x : y;
 }
 
-/* sigmoid for |x| <= 86: e^-x = 2^k (s + lo) as in vf_exp_fast, 1 + e^-x kept as hi + lo,
- * one corrected division. Other lanes are recomputed by vf_sigmoid (VM_FIX_sigmoid). */
-static inline float vf_sigmoid_fast(float x)
-{
-    float xn = -x;
-    float k = (xn * LOG2EF + SHIFTF) - SHIFTF;
-    float rh = xn - k * LN2F_HI, r = rh - k * LN2F_LO, rl = (rh - r) - k * LN2F_LO;
-    float q = 0.5f + r * (0.166666672f + r * (0.0416664556f + r * (0.00833331048f + r * (0.00139345415f +
-              r * 0.000198919806f))));
-    float s = 1.0f + r, e = (1.0f - s) + r;
-    float sc = asf((lane_int(k) + 127u) << 23);
-    float lo = e + (rl + r * r * q), ph = s + lo, pl = (s - ph) + lo; /* e^r = ph + pl */
-    float eh = ph * sc, el = pl * sc;                                  /* e^-x = eh + el */
-    float dh, dl;
-    two_sum(1.0f, eh, &dh, &dl);
-    return div_dd(1.0f, 0.0f, dh, dl + el);
-}
 #define VF_SIGMOID_FAST_LIM 86.0f
+
+/* sigmoid for |x| <= 86 (lean): e^-x = 2^k (1 + r + r^2 q(r)) with the exponent added to the
+ * field (as vf_exp_fast), then one plain division 1 / (1 + e^-x), as torch and NumPy's
+ * 1 / (1 + exp(-x)). Other lanes: vf_sigmoid (VM_FIX_sigmoid). */
+static inline float vf_sigmoid_lean(float x)
+{
+    float r, k = vf_reduce_ln2(-x, &r);
+    float e = asf(asuf(1.0f + (r + r * r * vf_expq(r))) + (lane_int(k) << 23));
+    return 1.0f / (1.0f + e);
+}
 
 /* log x for x > 0: x = 2^k m, m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact),
  * log x = k ln2 + f - f^2/2 + f^3 P(f), the leading sums kept exact. */
@@ -699,59 +771,99 @@ static inline float vf_sin(float x)
 }
 static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 
-/* Inputs are copied per block into a local array, so o may alias a. EL(x) computes one
- * element; FIX(T, lim) recomputes the lanes a kernel does not cover (sin/cos beyond lim). */
+/* Inputs that overlap the output are copied per block into a local array (o may alias a);
+ * apart, the kernels read them in place (ivdep: no overlap). EL(x) computes one element; the
+ * same loop notes whether any input lies outside the kernel's range (VM_OUT_<op>, a vectorized
+ * or-reduction), and only then FIX recomputes those lanes (VM_FIX_<op>: the full kernels, or
+ * the C library for sin/cos beyond lim). */
 #define VM_LOOP(op, T, EL, lim)                                                 \
-    T in[VM_BLK];                                                               \
+    T buf[VM_BLK];                                                              \
     T *o = (T *)ov;                                                             \
     const T *a = (const T *)av;                                                 \
+    int apart = (uintptr_t)(o + n) <= (uintptr_t)a || (uintptr_t)(a + n) <= (uintptr_t)o; \
     for (int64_t b = 0; b < n; b += VM_BLK) {                                   \
         int m = n - b < VM_BLK ? (int)(n - b) : VM_BLK;                         \
-        memcpy(in, a + b, (size_t)m * sizeof(T));                               \
+        const T *in = a + b;                                                    \
+        if (!apart) {                                                           \
+            memcpy(buf, a + b, (size_t)m * sizeof(T));                          \
+            in = buf;                                                           \
+        }                                                                       \
         T *ob = o + b;                                                          \
-        for (int i = 0; i < m; i++) ob[i] = EL(in[i]);                          \
-        VM_FIX_##op(T, lim)                                                     \
+        int out = 0;                                                            \
+        _Pragma("GCC ivdep") for (int i = 0; i < m; i++) {                      \
+            T v = in[i];                                                        \
+            ob[i] = EL(v);                                                      \
+            out |= VM_OUT_##op(T, lim, v);                                      \
+        }                                                                       \
+        if (out) {                                                              \
+            VM_FIX_##op(T, lim)                                                 \
+        }                                                                       \
     }
 
-/* lanes outside [lo, hi] (or NaN) recomputed by f; the scan is vectorized, the fix rare */
+/* lanes outside [lo, hi] (or NaN) recomputed by f (rare) */
+#define VM_OUTSIDE(v, lo, hi) (!((v) >= (lo) && (v) <= (hi)))
 #define VM_FIX_RANGE(f, lo, hi)                                                 \
-    {                                                                           \
-        int out = 0;                                                            \
-        for (int i = 0; i < m; i++) out |= !(in[i] >= (lo) && in[i] <= (hi));   \
-        if (out)                                                                \
-            for (int i = 0; i < m; i++)                                         \
-                if (!(in[i] >= (lo) && in[i] <= (hi))) ob[i] = f(in[i]);        \
-    }
-#define VM_FIX_exp(T, lim) VM_FIX_exp_##T
-#define VM_FIX_exp_float VM_FIX_RANGE(vf_exp, VF_EXP_FAST_LO, VF_EXP_FAST_HI)
-#define VM_FIX_exp_double
+    for (int i = 0; i < m; i++)                                                 \
+        if (VM_OUTSIDE(in[i], lo, hi)) ob[i] = f(in[i]);
+#define VM_NOFIX(T, lim)
+#define VM_NOOUT(T, lim, v) 0
+#define VM_FIX_exp(T, lim) VM_FIX_RANGE(VM_EXP_F_##T, VM_EXP_LO_##T, VM_EXP_HI_##T)
+#define VM_OUT_exp(T, lim, v) VM_OUTSIDE(v, VM_EXP_LO_##T, VM_EXP_HI_##T)
+#define VM_EXP_F_float vf_exp
+#define VM_EXP_LO_float VF_EXP_FAST_LO
+#define VM_EXP_HI_float VF_EXP_FAST_HI
+#define VM_EXP_F_double vm_exp_hp
+#define VM_EXP_LO_double VM_EXP_FAST_LO
+#define VM_EXP_HI_double VM_EXP_FAST_HI
 #define VM_FIX_expm1(T, lim) VM_FIX_expm1_##T
 #define VM_FIX_expm1_float VM_FIX_RANGE(vf_expm1, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
 #define VM_FIX_expm1_double
-#define VM_FIX_log(T, lim) VM_FIX_log_##T
-#define VM_FIX_log_float VM_FIX_RANGE(vf_log, VF_LOG_FAST_LO, VF_LOG_FAST_HI)
-#define VM_FIX_log_double
-#define VM_FIX_log1p(T, lim) VM_FIX_log1p_##T
-#define VM_FIX_log1p_float VM_FIX_RANGE(vf_log1p, VF_LOG1P_FAST_LO, VF_LOG1P_FAST_HI)
-#define VM_FIX_log1p_double
-#define VM_FIX_log2(T, lim)
-#define VM_FIX_log10(T, lim)
-#define VM_FIX_atan(T, lim)
-#define VM_FIX_tanh(T, lim)
-#define VM_FIX_erf(T, lim)
+#define VM_OUT_expm1(T, lim, v) VM_OUT_expm1_##T(v)
+#define VM_OUT_expm1_float(v) VM_OUTSIDE(v, VF_EXPM1_FAST_LO, VF_EXPM1_FAST_HI)
+#define VM_OUT_expm1_double(v) 0
+#define VM_FIX_log(T, lim) VM_FIX_RANGE(VM_LOG_F_##T, VM_LOG_LO_##T, VM_LOG_HI_##T)
+#define VM_OUT_log(T, lim, v) VM_OUTSIDE(v, VM_LOG_LO_##T, VM_LOG_HI_##T)
+#define VM_LOG_F_float vf_log
+#define VM_LOG_LO_float VF_LOG_FAST_LO
+#define VM_LOG_HI_float VF_LOG_FAST_HI
+#define VM_LOG_F_double vm_log_hp
+#define VM_LOG_LO_double VM_LOG_FAST_LO
+#define VM_LOG_HI_double VM_LOG_FAST_HI
+#define VM_FIX_log1p(T, lim) VM_FIX_RANGE(VM_LOG1P_F_##T, VM_LOG1P_LO_##T, VM_LOG1P_HI_##T)
+#define VM_OUT_log1p(T, lim, v) VM_OUTSIDE(v, VM_LOG1P_LO_##T, VM_LOG1P_HI_##T)
+#define VM_LOG1P_F_float vf_log1p
+#define VM_LOG1P_LO_float VF_LOG1P_FAST_LO
+#define VM_LOG1P_HI_float VF_LOG1P_FAST_HI
+#define VM_LOG1P_F_double vm_log1p_hp
+#define VM_LOG1P_LO_double VM_LOG1P_FAST_LO
+#define VM_LOG1P_HI_double VM_LOG1P_FAST_HI
+#define VM_FIX_log2 VM_NOFIX
+#define VM_OUT_log2 VM_NOOUT
+#define VM_FIX_log10 VM_NOFIX
+#define VM_OUT_log10 VM_NOOUT
+#define VM_FIX_atan VM_NOFIX
+#define VM_OUT_atan VM_NOOUT
+#define VM_FIX_erf VM_NOFIX
+#define VM_OUT_erf VM_NOOUT
+#define VM_FIX_tanh(T, lim) VM_FIX_tanh_##T
+#define VM_FIX_tanh_float
+#define VM_FIX_tanh_double VM_FIX_RANGE(vm_tanh_hp, -VM_TANH_FAST_LIM, VM_TANH_FAST_LIM)
+#define VM_OUT_tanh(T, lim, v) VM_OUT_tanh_##T(v)
+#define VM_OUT_tanh_float(v) 0
+#define VM_OUT_tanh_double(v) VM_OUTSIDE(v, -VM_TANH_FAST_LIM, VM_TANH_FAST_LIM)
 #define VM_FIX_sigmoid(T, lim) VM_FIX_sigmoid_##T
 #define VM_FIX_sigmoid_float VM_FIX_RANGE(vf_sigmoid, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
 #define VM_FIX_sigmoid_double
+#define VM_OUT_sigmoid(T, lim, v) VM_OUT_sigmoid_##T(v)
+#define VM_OUT_sigmoid_float(v) VM_OUTSIDE(v, -VF_SIGMOID_FAST_LIM, VF_SIGMOID_FAST_LIM)
+#define VM_OUT_sigmoid_double(v) 0
 #define VM_FIX_TRIG(T, f, lim)                                                  \
-    {                                                                           \
-        int out = 0; /* a vectorized scan first: the fix itself is rare */       \
-        for (int i = 0; i < m; i++) out |= !(in[i] >= -(T)(lim) && in[i] <= (T)(lim)); \
-        if (out)                                                                \
-            for (int i = 0; i < m; i++)                                         \
-                if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]); \
-    }
+    for (int i = 0; i < m; i++)                                                 \
+        if (!(fabs((double)in[i]) <= (lim))) ob[i] = (T)f((double)in[i]);
 #define VM_FIX_sin(T, lim) VM_FIX_TRIG(T, sin, lim)
 #define VM_FIX_cos(T, lim) VM_FIX_TRIG(T, cos, lim)
+#define VM_OUT_sin(T, lim, v) VM_OUTSIDE(v, -(T)(lim), (T)(lim))
+#define VM_OUT_cos(T, lim, v) VM_OUTSIDE(v, -(T)(lim), (T)(lim))
 
 /* float32 element functions: native float kernels, or the double ones rounded once */
 #define F32_exp(x) vf_exp_fast(x)
@@ -763,13 +875,26 @@ static inline float vf_cos(float x) { return vf_sincos_lean(x, 1); }
 #define F32_atan(x) ((float)vm_atan((double)(x), 0))
 #define F32_sin(x) vf_sin(x)
 #define F32_cos(x) vf_cos(x)
-#define F32_tanh(x) vf_tanh(x)
-#define F32_sigmoid(x) vf_sigmoid_fast(x)
+#define F32_tanh(x) vf_tanh_lean(x)
+#define F32_sigmoid(x) vf_sigmoid_lean(x)
 #define F32_erf(x) ((float)vm_erf((double)(x), 0))
 #define VM_HP(op) static inline double vm_##op##_hp(double x) { return vm_##op(x, 1); }
 TL_VM_OPS(VM_HP)
+/* float64 element functions: the lean kernels where there are some, else vm_<op>(x, 1) */
+#define F64_exp(x) vm_exp_fast(x)
+#define F64_expm1(x) vm_expm1_hp(x)
+#define F64_log(x) vm_log_fast(x)
+#define F64_log1p(x) vm_log1p_fast(x)
+#define F64_log2(x) vm_log2_hp(x)
+#define F64_log10(x) vm_log10_hp(x)
+#define F64_sin(x) vm_sin_hp(x)
+#define F64_cos(x) vm_cos_hp(x)
+#define F64_tanh(x) vm_tanh_fast(x)
+#define F64_sigmoid(x) vm_sigmoid_hp(x)
+#define F64_erf(x) vm_erf_hp(x)
+#define F64_atan(x) vm_atan_hp(x)
 
 #define VM_DEF(op)                                                                                       \
     TL_CLONES_WIDE void tl_vm_##op##_f32(void *ov, const void *av, int64_t n) { VM_LOOP(op, float, F32_##op, TRIGF_MAX) } \
-    TL_CLONES_WIDE void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, vm_##op##_hp, TRIG_MAX) }
+    TL_CLONES_WIDE void tl_vm_##op##_f64(void *ov, const void *av, int64_t n) { VM_LOOP(op, double, F64_##op, TRIG_MAX) }
 TL_VM_OPS(VM_DEF)
