@@ -128,8 +128,8 @@ def test_methods_are_documented_and_unbound_forms_work():
 @pytest.mark.parametrize("dt", ["float32", "float64", "int64", "uint64", "int32", "int16"])
 @pytest.mark.parametrize("n", [1, 7, 8, 31, 32, 33, 70, 2047, 2048, 2049, 4100])
 def test_argmax_argmin_first_index_at_every_position(dt, n):
-    """arg-extremes find the winning block's first matching element a vector at a time
-    (reduce_kernels.c FINDEQ): the extreme at vector and block edges, ties, signed zeros
+    """arg-extremes keep the first index of each lane's best and meet the lanes at the end
+    (reduce_kernels.c ARGBLK): the extreme at vector and block edges, ties, signed zeros
     and NaNs, against NumPy's first-occurrence rule (torch's too)."""
     rng = np.random.default_rng(n)
     base = rng.integers(0, 50, size=n).astype(dt)
@@ -157,3 +157,65 @@ def test_argmax_argmin_first_index_at_every_position(dt, n):
             w[p] = np.nan
             w[-1] = np.nan
             assert tl.from_numpy(w).argmax().item() == p and tl.from_numpy(w).argmin().item() == p
+
+
+@pytest.fixture(params=[1, 0], ids=["avx512-if-present", "portable"])
+def argext_path(request):
+    """Both float32/float64 row searches: the AVX-512 one (where the CPU has it) and the
+    portable vector-extension loop."""
+    old = tl._C._argext_set_avx512(request.param)
+    yield request.param
+    tl._C._argext_set_avx512(old)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_argext_search_every_position_and_tail(dt, argext_path):
+    """Every position of the extreme (and of a tie after it, and of a first NaN) for lengths
+    around the 4-vector steps of both searches (64/128 float32 lanes, 32/64 float64) and
+    their scalar tails; the value returned by max(dim) is the element at the index."""
+    for n in (1, 5, 31, 32, 33, 63, 64, 65, 127, 128, 129, 130, 191, 192, 193, 255, 256, 257, 300):
+        rng = np.random.default_rng(n)
+        base = rng.integers(-20, 20, n).astype(dt)
+        rows = []
+        for p in range(n):
+            a = base.copy()
+            a[p] = 50
+            a[(p + 1 + (p * 7) % max(1, n - p)) % n if p + 1 < n else p] = 50  # a later tie (or none)
+            rows.append(a)
+            b = base.copy()
+            b[p] = -50
+            b[min(n - 1, p + 3)] = -50
+            rows.append(b)
+            c = base.copy()
+            c[p] = np.nan
+            c[min(n - 1, p + 1 + p % 5)] = np.nan
+            c[min(n - 1, p + 2)] = 50
+            rows.append(c)
+        m = np.stack(rows)
+        x = tl.from_numpy(m.copy())
+        for op in ("argmax", "argmin"):
+            got = getattr(x, op)(-1).numpy()
+            want = getattr(np, op)(m, -1)  # first occurrence; a NaN is the extreme (as torch)
+            np.testing.assert_array_equal(got, want, err_msg=f"{op} n={n}")
+        v, i = x.max(-1)
+        np.testing.assert_array_equal(i.numpy(), np.argmax(m, -1))
+        np.testing.assert_array_equal(v.numpy(), m[np.arange(len(m)), np.argmax(m, -1)])
+    # signed zeros: the first of -0.0 / +0.0 wins, and max(dim) returns that element
+    for n in (64, 129, 257, 1000):
+        for p in (0, 1, 17, n // 2, n - 1):
+            z = np.full(n, -1.0, dtype=dt)
+            z[p:] = -0.0
+            z[min(n - 1, p + 40):] = 0.0
+            t = tl.from_numpy(z.copy())
+            assert t.argmax().item() == p and t.argmax(0).item() == p
+            v, i = t.max(0)
+            assert i.item() == p and np.signbit(v.item()) == np.signbit(z[p])
+            assert tl.from_numpy(-z).argmin().item() == p
+    # non-contiguous rows and a row longer than one chunk of lanes is not practical here;
+    # transposed inputs take the column path, sliced rows the row path
+    r = np.random.default_rng(1).standard_normal((9, 517)).astype(dt)
+    xr = tl.from_numpy(r.copy())
+    np.testing.assert_array_equal(xr[:, 3:500:2].argmax(-1).numpy(), r[:, 3:500:2].argmax(-1))
+    np.testing.assert_array_equal(xr[::2, 1:].argmin(-1).numpy(), r[::2, 1:].argmin(-1))
+    inf = np.full(300, -np.inf, dtype=dt)
+    assert tl.from_numpy(inf).argmax().item() == 0 and tl.from_numpy(-inf).argmin().item() == 0

@@ -205,3 +205,49 @@ def test_sort_last_dim_results_are_own_contiguous_tensors(dtype, shape, dim):
         tv, ti = t.topk(5, dim=-1)
         np.testing.assert_array_equal(v.numpy(), tv.numpy())
         np.testing.assert_array_equal(i.numpy(), ti.numpy())
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64", "int32", "uint8"])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_streamed_rows_skip_runs_exactly(dt, largest):
+    """topk with k * 64 <= n keeps a heap of k and skips runs of elements none of which beats
+    the heap top (sort.c TOPK_ANY): late NaNs (the largest key), ties with the top, -0.0 next
+    to +0.0, infinities and integer extremes must reach the heap exactly as torch's
+    partial_sort sees them (same indices), for row lengths around the run size."""
+    rng = np.random.default_rng(7)
+    isf = dt.startswith("float")
+    for n in (64, 65, 79, 128, 143, 257, 1000, 4099):
+        rows = []
+        for variant in range(6):
+            if isf:
+                a = rng.integers(-1000, 1000, n).astype(np.float64) / 8
+            else:
+                lo, hi = (0, 256) if dt == "uint8" else (-1000, 1000)
+                a = rng.integers(lo, hi, n).astype(np.float64)
+            if variant == 1:
+                a[n // 2:] = np.round(a[n // 2:] / 100) * 100  # many ties, late
+            if variant == 2 and isf:
+                a[rng.integers(n // 3, n, 3)] = np.nan
+                a[-1] = np.nan
+            if variant == 3 and isf:
+                a[rng.random(n) < 0.3] = 0.0
+                a[rng.random(n) < 0.3] = -0.0
+                a[rng.integers(0, n, 2)] = np.inf
+                a[rng.integers(0, n, 2)] = -np.inf
+            if variant == 4:
+                a = np.sort(a)[:: (1 if largest else -1)].copy()  # every element beats the top
+            if variant == 5 and not isf:
+                a[rng.integers(0, n, 4)] = {"uint8": 255, "int32": 2**31 - 1, "int64": 2**62}[dt]
+                a[rng.integers(0, n, 4)] = {"uint8": 0, "int32": -2**31, "int64": -2**62}[dt]
+            rows.append(a)
+        m = np.stack(rows).astype(dt)
+        x, t = tl.from_numpy(m.copy()), torch.from_numpy(m.copy())
+        for k in sorted({1, 2, 3, n // 64}):
+            for srt in (True, False):
+                got = x.topk(k, dim=-1, largest=largest, sorted=srt)
+                want = t.topk(k, dim=-1, largest=largest, sorted=srt)
+                assert got.indices.tolist() == want.indices.tolist(), (n, k, srt)
+                np.testing.assert_array_equal(got.values.numpy(), want.values.numpy())
+        v, i = x[0].topk(1, largest=largest)  # one long row (1-D)
+        tv, ti = t[0].topk(1, largest=largest)
+        assert i.tolist() == ti.tolist()

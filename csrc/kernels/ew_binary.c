@@ -3,6 +3,7 @@
  * division by zero sets zd instead of trapping; INT_MIN / -1 wraps. */
 #include <tgmath.h>
 
+#include "core/simd.h"
 #include "kernels/ew_gen.h"
 
 static inline double fdivfloor_d(double a, double b)
@@ -215,8 +216,15 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_isclose_C(T, U, x, y) ((x) == (y) || (prm->flag && ((x) != (x)) && ((y) != (y))) || \
     (isfinite(fabs((x) - (y))) && fabs((x) - (y)) <= prm->d[1] + fabs(prm->d[0] * (y))))
 
+/* Kernels with a bool output (comparisons, logical ops, isclose) carry AVX2 and AVX-512
+ * clones: their values do not depend on the vector width, and the compare-to-byte
+ * narrowing is where the baseline SSE2 body spends its time (a shuffle chain per 16
+ * lanes against a k-mask compare and one narrowing per 64 lanes with AVX-512). */
+#define KB_CLONES_SAME
+#define KB_CLONES_REAL
+#define KB_CLONES_BOOL TL_CLONES_WIDE
 #define KB(op, out, ID, T, U, RT, CAT)                                                      \
-    static void kb_##op##_##ID(char **d, const int64_t *s, int64_t n, void *ctx)           \
+    KB_CLONES_##out static void kb_##op##_##ID(char **d, const int64_t *s, int64_t n, void *ctx)           \
     {                                                                                       \
         typedef EW_OUT_##out(T, RT) OT;                                                     \
         EW_BEGIN(T);                                                                        \

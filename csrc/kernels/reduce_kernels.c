@@ -125,54 +125,205 @@ TL_CLONES static double sum_f32(const float *p, int64_t n)
 #define EXT_DEF(S, T, ID, I) EXTREME(ext_max_##S, T, v_##S, m_##S, >) EXTREME(ext_min_##S, T, v_##S, m_##S, <)
 EXT_TYPES(EXT_DEF)
 
-/* Single-pass arg-extreme: the extreme of each block of ARG_BLOCK elements comes from
- * EXTREME (vectorized); only a block strictly beating the best so far is remembered, and
- * at the end the first index holding the best value is looked up inside that one block
- * (cache-resident). A block holding a NaN ends the scan at its first NaN, which torch
- * treats as the extreme. Returns the index; *val gets the value, *nan whether it is a
- * NaN. n must be > 0. */
-#define ARG_BLOCK 2048
-/* The first index in [k, n) whose element equals v (one is known to), a vector at a time. */
-#define FINDEQ(NAME, T, VT, MT)                                                 \
-    TL_CLONES_WIDE static int64_t NAME(const T *p, int64_t k, int64_t n, T v)    \
+/* Single-pass arg-extreme. Each lane of four vector accumulators keeps its best value and
+ * the vector step where it first saw it (strict comparison, so the first occurrence), the
+ * lanes meet at the end (the best value, then the smallest index holding a value equal to
+ * it: of -0.0 and +0.0 the first), and the tail goes element by element with the same
+ * strict comparison. No second pass over the data. A NaN seen (the vector lanes test
+ * a != a on the side) ends the search at the first NaN of the chunk (one more scan), which
+ * torch treats as the extreme. Chunks of ARG_CHUNK elements keep the step in the index lanes (T's width) in
+ * range; a later chunk wins only when strictly better. Returns the index; *val gets the
+ * value at it, *nan whether it is a NaN. n must be > 0. */
+#define ARG_CHUNK ((int64_t)1 << 30)
+/* The lanes lv/lx (4 W of them, lane j at offset j of its step) meet: m, then k. */
+#define ARGBLK_LANES(W, CMP)                                                    \
+    m = lv[0];                                                                  \
+    for (int j = 1; j < 4 * W; j++) m = lv[j] CMP m ? lv[j] : m;               \
+    k = i;                                                                      \
+    for (int j = 0; j < 4 * W; j++)                                             \
+        if (lv[j] == m && (int64_t)lx[j] + j < k) k = (int64_t)lx[j] + j;
+/* The elements from i on, one by one; then the first NaN when one was seen. */
+#define ARGBLK_TAIL(CMP)                                                        \
+    for (; i < n; i++) {                                                        \
+        __typeof__(m) v = p[i];                                                 \
+        any |= v != v;                                                          \
+        if (v CMP m) m = v, k = i;                                              \
+    }                                                                           \
+    if (any) {                                                                  \
+        for (k = 0; p[k] == p[k]; k++) {}                                       \
+        *nan = 1;                                                               \
+    }                                                                           \
+    return k;
+#define ARGBLK(NAME, T, VT, MT, I, CMP)                                             \
+    TL_CLONES_WIDE static int64_t NAME(const T *p, int64_t n, int *nan)          \
     {                                                                           \
         enum { W = sizeof(VT) / sizeof(T) };                                    \
-        VT s = (VT){0} + v;                                                     \
-        for (; k + 4 * W <= n; k += 4 * W) {                                    \
-            VT a, b, c, d;                                                      \
-            memcpy(&a, p + k, sizeof a);                                        \
-            memcpy(&b, p + k + W, sizeof b);                                    \
-            memcpy(&c, p + k + 2 * W, sizeof c);                                \
-            memcpy(&d, p + k + 3 * W, sizeof d);                                \
-            MT m = (MT)((a == s) | (b == s) | (c == s) | (d == s)), zero = {0}; \
-            if (memcmp(&m, &zero, sizeof m)) break;                             \
+        int64_t i = 0, k = 0;                                                   \
+        T m = p[0];                                                             \
+        int any = 0;                                                            \
+        if (n >= 8 * W) {                                                       \
+            VT l0, l1, l2, l3;                                                  \
+            memcpy(&l0, p, sizeof l0);                                          \
+            memcpy(&l1, p + W, sizeof l1);                                      \
+            memcpy(&l2, p + 2 * W, sizeof l2);                                  \
+            memcpy(&l3, p + 3 * W, sizeof l3);                                  \
+            MT z = (l0 != l0) | (l1 != l1) | (l2 != l2) | (l3 != l3);           \
+            MT x0 = (MT){0}, x1 = x0, x2 = x0, x3 = x0, step = x0;              \
+            for (i = 4 * W; i + 4 * W <= n; i += 4 * W) {                       \
+                VT a, b, c, d;                                                  \
+                memcpy(&a, p + i, sizeof a);                                    \
+                memcpy(&b, p + i + W, sizeof b);                                \
+                memcpy(&c, p + i + 2 * W, sizeof c);                            \
+                memcpy(&d, p + i + 3 * W, sizeof d);                            \
+                step += 4 * W;                                                  \
+                z |= (a != a) | (b != b) | (c != c) | (d != d);                 \
+                MT u0 = a CMP l0, u1 = b CMP l1, u2 = c CMP l2, u3 = d CMP l3;  \
+                l0 = VSEL(MT, VT, u0, a, l0);                                   \
+                l1 = VSEL(MT, VT, u1, b, l1);                                   \
+                l2 = VSEL(MT, VT, u2, c, l2);                                   \
+                l3 = VSEL(MT, VT, u3, d, l3);                                   \
+                x0 = VSEL(MT, MT, u0, step, x0);                                \
+                x1 = VSEL(MT, MT, u1, step, x1);                                \
+                x2 = VSEL(MT, MT, u2, step, x2);                                \
+                x3 = VSEL(MT, MT, u3, step, x3);                                \
+            }                                                                   \
+            MT zero = (MT){0};                                                  \
+            any = memcmp(&z, &zero, sizeof z) != 0;                             \
+            T lv[4 * W];                                                        \
+            I lx[4 * W];                                                        \
+            memcpy(lv, &l0, sizeof l0);                                         \
+            memcpy(lv + W, &l1, sizeof l1);                                     \
+            memcpy(lv + 2 * W, &l2, sizeof l2);                                 \
+            memcpy(lv + 3 * W, &l3, sizeof l3);                                 \
+            memcpy(lx, &x0, sizeof x0);                                         \
+            memcpy(lx + W, &x1, sizeof x1);                                     \
+            memcpy(lx + 2 * W, &x2, sizeof x2);                                 \
+            memcpy(lx + 3 * W, &x3, sizeof x3);                                 \
+            ARGBLK_LANES(W, CMP)                                                \
         }                                                                       \
-        while (p[k] != v) k++;                                                  \
-        return k;                                                               \
+        ARGBLK_TAIL(CMP)                                                        \
     }
-#define FINDEQ_DEF(S, T, ID, I) FINDEQ(find_eq_##S, T, v_##S, m_##S)
-EXT_TYPES(FINDEQ_DEF)
-#define ARGEXT(NAME, T, EXT, FIND, CMP)                                         \
+#define ARGBLK_DEF(S, T, ID, I) ARGBLK(argblk_max_##S, T, v_##S, m_##S, I, >) \
+    ARGBLK(argblk_min_##S, T, v_##S, m_##S, I, <)
+EXT_TYPES(ARGBLK_DEF)
+/* The same search in AVX-512 for float32/float64 (GCC's code for the vector-extension
+ * loop above turns each mask into a vector and blends bytewise; this keeps the masks in k
+ * registers and takes 64-byte vectors): same lanes' rule, same results. Picked at run time
+ * when the CPU has AVX-512F; tl_argext_set_avx512(0) pins the portable loop (tests). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(TL_NO_CLONES)
+#include <immintrin.h>
+#define ARG_HAVE_AVX512 1
+/* a, xa <- the better of lanes (a, xa) and (b, xb): the extreme, the first index on a tie */
+#define ARG512_MEET(SFX, ISFX, MK, PRED, a, xa, b, xb)                                        \
+    {                                                                                         \
+        MK u_ = _mm512_cmp_##SFX##_mask(b, a, PRED) |                                         \
+                _mm512_mask_cmplt_##ISFX##_mask(_mm512_cmp_##SFX##_mask(b, a, _CMP_EQ_OQ), xb, xa); \
+        a = _mm512_mask_mov_##SFX(a, u_, b);                                                  \
+        xa = _mm512_mask_mov_##ISFX(xa, u_, xb);                                              \
+    }
+#define ARGBLK512(NAME, T, VT, VI, SFX, ISFX, MK, PRED, CMP, RED, IOTA)                                  \
+    __attribute__((target("avx512f"), noinline)) static int64_t NAME(const T *p, int64_t n, int *nan) \
+    {                                                                                         \
+        enum { W = 64 / sizeof(T) };                                                          \
+        int64_t i = 0, k = 0;                                                                 \
+        T m = p[0];                                                                           \
+        int any = 0;                                                                          \
+        if (n >= 8 * W) {                                                                     \
+            VT l0 = _mm512_loadu_##SFX(p), l1 = _mm512_loadu_##SFX(p + W);                    \
+            VT l2 = _mm512_loadu_##SFX(p + 2 * W), l3 = _mm512_loadu_##SFX(p + 3 * W);        \
+            MK z = _mm512_cmp_##SFX##_mask(l0, l1, _CMP_UNORD_Q) | _mm512_cmp_##SFX##_mask(l2, l3, _CMP_UNORD_Q); \
+            VI x0 = _mm512_setzero_si512(), x1 = x0, x2 = x0, x3 = x0, step = x0;             \
+            const VI inc = _mm512_set1_##ISFX(4 * W);                                         \
+            for (i = 4 * W; i + 4 * W <= n; i += 4 * W) {                                    \
+                VT a = _mm512_loadu_##SFX(p + i), b = _mm512_loadu_##SFX(p + i + W);          \
+                VT c = _mm512_loadu_##SFX(p + i + 2 * W), d = _mm512_loadu_##SFX(p + i + 3 * W); \
+                step = _mm512_add_##ISFX(step, inc);                                          \
+                z |= _mm512_cmp_##SFX##_mask(a, b, _CMP_UNORD_Q) | _mm512_cmp_##SFX##_mask(c, d, _CMP_UNORD_Q); \
+                MK u0 = _mm512_cmp_##SFX##_mask(a, l0, PRED), u1 = _mm512_cmp_##SFX##_mask(b, l1, PRED); \
+                MK u2 = _mm512_cmp_##SFX##_mask(c, l2, PRED), u3 = _mm512_cmp_##SFX##_mask(d, l3, PRED); \
+                l0 = _mm512_mask_mov_##SFX(l0, u0, a);                                        \
+                l1 = _mm512_mask_mov_##SFX(l1, u1, b);                                        \
+                l2 = _mm512_mask_mov_##SFX(l2, u2, c);                                        \
+                l3 = _mm512_mask_mov_##SFX(l3, u3, d);                                        \
+                x0 = _mm512_mask_mov_##ISFX(x0, u0, step);                                    \
+                x1 = _mm512_mask_mov_##ISFX(x1, u1, step);                                    \
+                x2 = _mm512_mask_mov_##ISFX(x2, u2, step);                                    \
+                x3 = _mm512_mask_mov_##ISFX(x3, u3, step);                                    \
+            }                                                                                 \
+            any = z != 0;                                                                     \
+            /* lane indices, then the four accumulators meet lane by lane, then the lanes */ \
+            VI io = IOTA;                                                                     \
+            const VI w1 = _mm512_set1_##ISFX(W);                                              \
+            x0 = _mm512_add_##ISFX(x0, io), io = _mm512_add_##ISFX(io, w1);                   \
+            x1 = _mm512_add_##ISFX(x1, io), io = _mm512_add_##ISFX(io, w1);                   \
+            x2 = _mm512_add_##ISFX(x2, io), io = _mm512_add_##ISFX(io, w1);                   \
+            x3 = _mm512_add_##ISFX(x3, io);                                                   \
+            ARG512_MEET(SFX, ISFX, MK, PRED, l0, x0, l1, x1)                                  \
+            ARG512_MEET(SFX, ISFX, MK, PRED, l2, x2, l3, x3)                                  \
+            ARG512_MEET(SFX, ISFX, MK, PRED, l0, x0, l2, x2)                                  \
+            m = _mm512_reduce_##RED##_##SFX(l0);                                              \
+            k = _mm512_mask_reduce_min_##ISFX(_mm512_cmp_##SFX##_mask(l0, _mm512_set1_##SFX(m), _CMP_EQ_OQ), x0); \
+        }                                                                                     \
+        ARGBLK_TAIL(CMP)                                                                      \
+    }
+#define IOTA32 _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define IOTA64 _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)
+ARGBLK512(argblk512_max_f32, float, __m512, __m512i, ps, epi32, __mmask16, _CMP_GT_OQ, >, max, IOTA32)
+ARGBLK512(argblk512_min_f32, float, __m512, __m512i, ps, epi32, __mmask16, _CMP_LT_OQ, <, min, IOTA32)
+ARGBLK512(argblk512_max_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP_GT_OQ, >, max, IOTA64)
+ARGBLK512(argblk512_min_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP_LT_OQ, <, min, IOTA64)
+#endif
+
+static int arg_avx512 = -1;
+static int arg_use_avx512(void)
+{
+    int v = __atomic_load_n(&arg_avx512, __ATOMIC_RELAXED);
+    if (v < 0) {
+#ifdef ARG_HAVE_AVX512
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx512f");
+#else
+        v = 0;
+#endif
+        __atomic_store_n(&arg_avx512, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
+int tl_argext_set_avx512(int on)
+{
+    int old = arg_use_avx512();
+    __atomic_store_n(&arg_avx512, on ? -1 : 0, __ATOMIC_RELAXED);
+    return old;
+}
+
+/* The block search of a type: AVX-512 where it has one and the CPU allows. */
+#ifdef ARG_HAVE_AVX512
+#define ARG_PICK_f32(dir) (arg_use_avx512() ? argblk512_##dir##_f32 : argblk_##dir##_f32)
+#define ARG_PICK_f64(dir) (arg_use_avx512() ? argblk512_##dir##_f64 : argblk_##dir##_f64)
+#else
+#define ARG_PICK_f32(dir) argblk_##dir##_f32
+#define ARG_PICK_f64(dir) argblk_##dir##_f64
+#endif
+#define ARG_PICK_i64(dir) argblk_##dir##_i64
+#define ARG_PICK_u64(dir) argblk_##dir##_u64
+#define ARGEXT(NAME, T, BLK, CMP)                                               \
     static int64_t NAME(const T *p, int64_t n, T *val, int *nan)               \
     {                                                                           \
-        T best = p[0];                                                          \
-        int64_t bb = 0;                                                         \
-        for (int64_t s = 0; s < n; s += ARG_BLOCK) {                            \
-            int64_t e = n - s < ARG_BLOCK ? n : s + ARG_BLOCK;                 \
-            T m = EXT(p + s, e - s, nan);                                       \
-            if (*nan)                                                           \
-                for (int64_t i = s;; i++)                                       \
-                    if (p[i] != p[i]) {                                         \
-                        *val = p[i];                                            \
-                        return i;                                               \
-                    }                                                           \
-            if (m CMP best) best = m, bb = s;                                   \
+        int64_t (*blk)(const T *, int64_t, int *) = BLK;                        \
+        int64_t bi = 0;                                                         \
+        *nan = 0;                                                               \
+        for (int64_t s = 0; s < n; s += ARG_CHUNK) {                            \
+            int64_t e = n - s < ARG_CHUNK ? n : s + ARG_CHUNK;                 \
+            int64_t k = s + blk(p + s, e - s, nan);                             \
+            if (*nan || s == 0 || p[k] CMP p[bi]) bi = k;                      \
+            if (*nan) break;                                                    \
         }                                                                       \
-        *val = best;                                                            \
-        return FIND(p, bb, n, best);                                            \
+        *val = p[bi];                                                           \
+        return bi;                                                              \
     }
-#define ARG_DEF(S, T, ID, I) ARGEXT(arg_max_##S, T, ext_max_##S, find_eq_##S, >) \
-    ARGEXT(arg_min_##S, T, ext_min_##S, find_eq_##S, <)
+#define ARG_DEF(S, T, ID, I) ARGEXT(arg_max_##S, T, ARG_PICK_##S(max), >) ARGEXT(arg_min_##S, T, ARG_PICK_##S(min), <)
 EXT_TYPES(ARG_DEF)
 
 /* Column-wise arg-extreme over nrows rows of w <= TL_COLARG_W contiguous columns (row

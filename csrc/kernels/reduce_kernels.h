@@ -53,6 +53,10 @@ bool tl_colext(bool is_max, tl_dtype bt, const char *base, int64_t nrows, int64_
  * float32 or float64 rows (bt); rows added in order, so the result does not depend on
  * the clone or the thread count. */
 void tl_colsum(tl_dtype bt, const char *base, int64_t nrows, int64_t ld, int64_t w, double *acc);
+/* 1 (the default where the CPU has AVX-512F): float32/64 argmax/argmin rows take the
+ * AVX-512 search; 0 pins the portable vector loop (tests compare both). Returns the
+ * previous setting. */
+int tl_argext_set_avx512(int on);
 /* a <- a (earlier stretch) combined with b (the following stretch). */
 void tl_racc_combine(tl_kop op, tl_dtype bt, tl_racc *a, const tl_racc *b);
 

@@ -141,15 +141,55 @@ static void partial_sort_kv(tl_kv *a, int64_t m, int64_t n, kv_cmp c)
     for (int64_t l = m - 1; l > 0; l--) heap_pop(a, l, l, c);
 }
 
+/* Whether any of p[0..n) could come before the heap top t (a raw value of the row): the
+ * key order in the row's own type (NaN's key is the largest, -0 and +0 share a key), as
+ * loops the compiler vectorizes. False only when none does. */
+#define TOPK_ANY(NAME, T, ISF)                                                            \
+    static bool NAME(const T *p, int64_t n, T t, bool desc)                               \
+    {                                                                                     \
+        int hit = 0;                                                                      \
+        if (desc) {                                                                       \
+            int tn = ISF ? t == t : 1;                                                    \
+            for (int64_t i = 0; i < n; i++) hit |= (p[i] > t) | (ISF && (p[i] != p[i]) & tn); \
+        } else {                                                                          \
+            int tnan = ISF ? t != t : 0;                                                  \
+            for (int64_t i = 0; i < n; i++) hit |= (p[i] < t) | (ISF && (p[i] == p[i]) & tnan); \
+        }                                                                                 \
+        return hit != 0;                                                                  \
+    }
+TOPK_ANY(topk_any_f32, float, 1)
+TOPK_ANY(topk_any_f64, double, 1)
+TOPK_ANY(topk_any_i64, int64_t, 0)
+TOPK_ANY(topk_any_u64, uint64_t, 0)
+
+static bool topk_any(const char *row, int64_t i, int64_t n, int64_t top, tl_dtype bt, bool desc)
+{
+    switch (bt) {
+    case TL_FLOAT32: return topk_any_f32((const float *)row + i, n, ((const float *)row)[top], desc);
+    case TL_FLOAT64: return topk_any_f64((const double *)row + i, n, ((const double *)row)[top], desc);
+    case TL_UINT64: return topk_any_u64((const uint64_t *)row + i, n, ((const uint64_t *)row)[top], desc);
+    default: return topk_any_i64((const int64_t *)row + i, n, ((const int64_t *)row)[top], desc);
+    }
+}
+
 /* The same partial_sort over the keys of row[0..n) with only the m kept pairs stored:
- * an element beyond m is read once, and the heap top it displaces is never read again. */
+ * an element beyond m is read once, and the heap top it displaces is never read again.
+ * Runs of TOPK_RUN elements none of which comes before the heap top are skipped whole (the
+ * top changes rarely once the heap holds good values); a run with one is taken element by
+ * element as before, so the heap sees the same elements in the same order. */
+#define TOPK_RUN 16
 static void partial_sort_row(tl_kv *a, int64_t m, const char *row, int64_t n, tl_dtype bt, kv_cmp c)
 {
     tl_sort_keys(a, row, m, bt);
     for (int64_t parent = (m - 2) / 2; m >= 2 && parent >= 0; parent--) heap_adjust(a, parent, m, a[parent], c);
-    for (int64_t i = m; i < n; i++) {
-        tl_kv v = {key_at(row, i, bt), i};
-        if (kv_before(&v, &a[0], c)) heap_adjust(a, 0, m, v, c);
+    for (int64_t i = m; i < n;) {
+        int64_t e = n - i < TOPK_RUN ? n : i + TOPK_RUN;
+        if (topk_any(row, i, e - i, a[0].idx, bt, c == KV_KEY_GT))
+            for (; i < e; i++) {
+                tl_kv v = {key_at(row, i, bt), i};
+                if (kv_before(&v, &a[0], c)) heap_adjust(a, 0, m, v, c);
+            }
+        i = e;
     }
     for (int64_t l = m - 1; l > 0; l--) heap_pop(a, l, l, c);
 }

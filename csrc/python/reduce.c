@@ -5,6 +5,7 @@
 
 #include "ops/reduce.h"
 #include "ops/sort.h"
+#include "kernels/reduce_kernels.h"
 
 static int get_tensor(PyObject *o, const char *fname, tl_tensor **t)
 {
@@ -342,7 +343,16 @@ static PyObject *m_reduce_op_codes(PyObject *m, PyObject *u)
     return d;
 }
 
+/* _argext_set_avx512(on) -> previous (tests compare the arg-extreme row searches) */
+static PyObject *m_argext_set_avx512(PyObject *m, PyObject *o)
+{
+    int64_t on;
+    if (tl_conv_int64(o, &on, "on") < 0) return NULL;
+    return PyLong_FromLong(tl_argext_set_avx512(on != 0));
+}
+
 PyMethodDef tl_module_methods_reduce[] = {
+    {"_argext_set_avx512", m_argext_set_avx512, METH_O, "_argext_set_avx512(on) -> previous: pin the argmax/argmin row search."},
     {"_reduce_op_codes", m_reduce_op_codes, METH_NOARGS, "Codes of the reduction, index-reduction and scan ops by name."},
     {"_reduce", FC(m_reduce), METH_FASTCALL, "_reduce(x, op, dims, keepdim, dtype, param): reduction primitive."},
     {"_set_reduce_methods", m_set_reduce_methods, METH_O, "Python forms of Tensor.sum/nansum/mean/nanmean (fallbacks)."},
