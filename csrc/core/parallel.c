@@ -19,8 +19,9 @@
  *   for a scheduler tick (milliseconds) and the region runs on the caller alone, paying
  *   neither the wake call (~7 us in this VM) nor a worker that arrives to hold the last
  *   chunk. Every 16th region that skips waking wakes anyway, so the estimate follows the
- *   machine from busy back to idle. Regions of fewer than 8 chunks (a split by rows or
- *   batch entries) wake at once: timing a quarter of the work first would serialise it.
+ *   machine from busy back to idle. Regions of fewer than 16 chunks (a split by rows or
+ *   batch entries) wake at once: timing one of so few chunks first would serialise a large
+ *   share of the work.
  * - Chunks of 1024 and more are rounded to a multiple of 64 indices, so a split of a flat
  *   element range starts every chunk on the same cache-line offset as element 0 (unaligned
  *   chunk starts made every vector load of add 1e6 float32 straddle two lines: +10% CPU).
@@ -45,7 +46,7 @@
 /* Chunks per participating thread: enough that late or descheduled threads balance out. */
 #define CHUNKS_PER_THREAD 32
 /* Regions of at least this many chunks time their first chunk before waking workers. */
-#define TIMED_MIN_CHUNKS 8
+#define TIMED_MIN_CHUNKS 16
 /* A region that skipped waking wakes anyway every this many, to re-measure the latency. */
 #define PROBE_EVERY 16
 /* Chunk sizes from this many indices up are multiples of CHUNK_ALIGN. */
