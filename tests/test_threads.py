@@ -71,6 +71,85 @@ def test_results_identical_across_thread_counts(threads, dtype):
             np.testing.assert_array_equal(_at(nt, f), one, err_msg="%s at %d threads" % (name, nt))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_extremes_identical_across_thread_counts(threads, dtype):
+    # amax/amin over axis 0 cut their columns into equal tasks that follow the thread count
+    # (fewer than two per thread otherwise); widths that leave ragged last tasks
+    rng = np.random.default_rng(7)
+    for shape in ((200, 12345), (64, 8193), (3000, 700), (40, 40000)):
+        m = rng.standard_normal(shape).astype(dtype)
+        m[rng.integers(0, shape[0], 50), rng.integers(0, shape[1], 50)] = np.nan
+        m[0, :7] = -0.0
+        tm = tl.from_numpy(m)
+        for f, want in ((lambda: tm.amin(0).numpy(), np.min(m, 0)), (lambda: tm.amax(0).numpy(), np.max(m, 0))):
+            one = _at(1, f)
+            np.testing.assert_array_equal(one, want)
+            for nt in (2, 3, 4):
+                got = _at(nt, f)
+                assert got.tobytes() == one.tobytes(), (shape, nt)
+
+
+def _cover(n, grain, nested=False, wake=False):
+    counts, woke = tl._C._pool_cover(n, grain, nested, wake)
+    return np.frombuffer(counts, dtype=np.int32), woke
+
+
+@pytest.mark.parametrize("nt", [1, 2, 3, 4])
+def test_pool_runs_every_index_exactly_once(threads, nt):
+    # tl_parallel_for directly: tiny and large ranges, grains above and below the chunk
+    # alignment (chunks of 1024+ indices are rounded to multiples of 64), one chunk, n < grain,
+    # with the workers woken whatever the timing says and with the caller's own choice
+    tl.set_num_threads(nt)
+    sizes = [(1, 1), (2, 1), (3, 2), (7, 1), (64, 1), (100, 7), (1023, 1), (1025, 1), (4097, 1),
+             (65 * 1024 + 3, 1), (1_000_003, 1), (1_000_003, 32768), (1_000_003, 999_999), (5, 10), (1 << 20, 1 << 14)]
+    for n, grain in sizes:
+        for wake in (False, True):
+            counts, woke = _cover(n, grain, wake=wake)
+            assert counts.min() == 1 and counts.max() == 1, (n, grain, wake)
+            if nt == 1 or n <= grain:
+                assert woke == 0, (n, grain)
+    counts, woke = _cover(0, 1, wake=True)
+    assert counts.size == 0 and woke == 0
+
+
+@pytest.mark.parametrize("nt", [2, 4])
+def test_pool_nested_regions_run_serially(threads, nt):
+    # a tl_parallel_for inside a chunk runs on that thread and covers its range once
+    tl.set_num_threads(nt)
+    for n, grain in ((10, 1), (4099, 1), (300_001, 1000)):
+        for wake in (False, True):
+            counts, _ = _cover(n, grain, nested=True, wake=wake)
+            assert counts.min() == 1 and counts.max() == 1, (n, grain, wake)
+
+
+def test_pool_many_regions_back_to_back(threads):
+    # regions in quick succession (a worker may still be arriving from the last wake, or
+    # may never arrive before the region ends) and Python threads contending for the pool
+    tl.set_num_threads(2)
+    for i in range(300):
+        counts, _ = _cover(1000 + i * 37, 1 + i % 5, wake=i % 3 == 0)
+        assert counts.min() == 1 and counts.max() == 1, i
+    errors = []
+
+    def run(k):
+        try:
+            for i in range(100):
+                c, _ = _cover(20_000 + k * 101 + i, 1 + k, wake=bool(i % 2))
+                if c.min() != 1 or c.max() != 1:
+                    errors.append((k, i))
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors
+    lat, cost, woken = tl._C._pool_stats()
+    assert lat >= 0 and cost >= 0 and woken > 0
+
+
 def test_matmul_identical_across_thread_counts(threads):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((64, 128, 128)).astype(np.float32)

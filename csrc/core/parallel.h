@@ -20,8 +20,17 @@ void tl_set_num_threads(int n);
 /* Calls fn(begin, end, ctx) over [0, n) split into contiguous chunks of at least `grain`
  * that the calling thread and up to tl_get_num_threads()-1 workers claim one at a time.
  * Runs fn(0, n, ctx) on the calling thread when n <= grain, one thread is configured,
- * the call is nested in a region, or another thread's region holds the pool. fn must not
- * depend on which thread runs which chunk. */
+ * the call is nested in a region, or another thread's region holds the pool; after a
+ * timed first chunk it runs the rest there too when waking a worker would not pay (see
+ * parallel.c). fn must not depend on which thread runs which chunk or on where the chunk
+ * edges fall. */
 void tl_parallel_for(int64_t n, int64_t grain, void (*fn)(int64_t begin, int64_t end, void *ctx), void *ctx);
+/* Tests: one region over [0, n) that adds 1 to counts[i] for every index it visits (nested:
+ * each chunk runs half of itself through a nested tl_parallel_for; wake: wake the workers
+ * whatever the timing says). Returns how many regions woke workers. */
+uint64_t tl_parallel_cover(int64_t n, int64_t grain, int nested, int wake, int32_t *counts);
+/* The pool's running averages of a woken worker's start latency and of the wake call's cost
+ * (ns), and how many regions have woken workers (diagnostics). */
+void tl_parallel_stats(int64_t *latency_ns, int64_t *cost_ns, uint64_t *woken);
 
 #endif

@@ -350,12 +350,18 @@ static int outer_sums(const tl_tensor *x, const tl_rplan *p, double *sums)
  * row is read as one long contiguous stretch (measured: 2048 columns 3.5 ms, 8192 3.2 ms for
  * amax(0) of 1000x10000 float32, NumPy 2.3-3.6 ms on the loaded machine). */
 #define COLEXT_W 8192
+/* At more than one thread, a values pass with fewer than two tasks per thread is cut into
+ * equal tasks (still at least this many bytes of each row): 8192 + 1808 columns of amin(0)
+ * of 1000x10000 float64 gave one thread 82% of the work and made 2 threads 1.10x slower
+ * than 1. Each column's extreme does not depend on the column split, so the split may
+ * follow the thread count. */
+#define COLEXT_MIN_BYTES 16384
 
 typedef struct {
     const char *base;
     tl_dtype bt;
     bool is_max, values; /* values: the extremes (amax...), else their row indices */
-    int64_t N, M;
+    int64_t N, M, cw; /* cw: columns per task */
     char *out;
 } colarg_ctx;
 
@@ -363,7 +369,7 @@ static void colarg_fn(int64_t b, int64_t e, void *c)
 {
     colarg_ctx *o = c;
     int64_t isz = tl_dtype_itemsize(o->bt);
-    int64_t cw = o->values ? COLEXT_W : TL_COLARG_W;
+    int64_t cw = o->cw;
     for (int64_t t = b; t < e; t++) {
         int64_t c0 = t * cw, w = c0 + cw < o->M ? cw : o->M - c0;
         if (o->values) tl_colext(o->is_max, o->bt, o->base + c0 * isz, o->N, o->M, w, o->out + c0 * isz);
@@ -377,9 +383,19 @@ static int outer_args(const tl_tensor *x, const tl_rplan *p, bool is_max, bool v
 {
     tl_dtype bt = (tl_dtype)x->dtype;
     if (!tl_col_supports(bt, p->N) || !outer_layout(x, p)) return 0;
-    colarg_ctx o = {tl_data(x), bt, is_max, values, p->N, p->M, out};
     int64_t cw = values ? COLEXT_W : TL_COLARG_W;
-    int64_t tasks = (p->M + cw - 1) / cw;
+    int64_t tasks = (p->M + cw - 1) / cw, isz = tl_dtype_itemsize(bt);
+    int nt = tl_get_num_threads();
+    if (values && nt > 1 && tasks < 2 * nt && p->M * p->N >= 4 * TL_GRAIN_SIZE) {
+        int64_t most = p->M * isz / COLEXT_MIN_BYTES;
+        if (most > tasks) {
+            tasks = most < 2 * nt ? most : 2 * nt;
+            int64_t line = 64 / isz > 0 ? 64 / isz : 1; /* whole cache lines per task */
+            cw = ((p->M + tasks - 1) / tasks + line - 1) / line * line;
+            tasks = (p->M + cw - 1) / cw;
+        }
+    }
+    colarg_ctx o = {tl_data(x), bt, is_max, values, p->N, p->M, cw, out};
     int64_t grain = TL_GRAIN_SIZE / (p->N * cw);
     tl_parallel_for(tasks, grain > 0 ? grain : 1, colarg_fn, &o);
     return 1;

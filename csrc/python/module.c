@@ -23,6 +23,34 @@ static PyObject *m_tiled_loops(PyObject *m, PyObject *u)
     return PyLong_FromLongLong(__atomic_load_n(&tl_iter_tiled_runs, __ATOMIC_RELAXED));
 }
 
+/* _pool_cover(n, grain, nested, wake) -> (bytes of n int32 visit counts, regions woken):
+ * one tl_parallel_for region over [0, n) (for the tests). */
+static PyObject *m_pool_cover(PyObject *m, PyObject *args)
+{
+    long long n, grain;
+    int nested, wake;
+    if (!PyArg_ParseTuple(args, "LLpp", &n, &grain, &nested, &wake)) return NULL;
+    if (n < 0 || n > (1LL << 28)) return PyErr_Format(PyExc_ValueError, "_pool_cover: n out of range");
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n * 4);
+    if (!b) return NULL;
+    int32_t *counts = (int32_t *)PyBytes_AS_STRING(b);
+    memset(counts, 0, (size_t)n * 4);
+    uint64_t woke;
+    Py_BEGIN_ALLOW_THREADS
+    woke = tl_parallel_cover(n, grain, nested, wake, counts);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(NK)", b, (unsigned long long)woke);
+}
+
+/* _pool_stats() -> (wake latency ns, wake call cost ns, regions woken): diagnostics. */
+static PyObject *m_pool_stats(PyObject *m, PyObject *u)
+{
+    int64_t lat, cost;
+    uint64_t woken;
+    tl_parallel_stats(&lat, &cost, &woken);
+    return Py_BuildValue("(LLK)", (long long)lat, (long long)cost, (unsigned long long)woken);
+}
+
 /* _write_out(result, out, fname, exact_dtype): out= for ops computed by value in Python. */
 static PyObject *m_write_out(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
@@ -39,6 +67,8 @@ static PyObject *m_write_out(PyObject *m, PyObject *const *a, Py_ssize_t n)
 
 static PyMethodDef module_methods[] = {
     {"_write_out", (PyCFunction)(void (*)(void))m_write_out, METH_FASTCALL, "_write_out(result, out, fname, exact_dtype)"},
+    {"_pool_cover", m_pool_cover, METH_VARARGS, "_pool_cover(n, grain, nested, wake) (tests)."},
+    {"_pool_stats", m_pool_stats, METH_NOARGS, "_pool_stats() -> (wake latency ns, wake cost ns, regions woken)."},
     {"_tiled_loops", m_tiled_loops, METH_NOARGS, "How many loops took the iterator's tiled path (tests)."},
     {"get_num_threads", m_get_num_threads, METH_NOARGS, "Number of threads tensorlib's ops (and OpenBLAS) use."},
     {"set_num_threads", m_set_num_threads, METH_O, "Sets the number of threads for tensorlib's ops and OpenBLAS."},
