@@ -551,8 +551,11 @@ int tl_compressed_to_coo(tl_tensor *out, const tl_tensor *src)
                         o[(v.bd + 1) * m + e] = C * v.bw + q;
                     }
             }
-    /* CSR and batched CSR give lexicographically sorted unique indices: torch flags them */
-    rc = tl_coo_wrap(out, &ind, &val, src->ndim, src->sizes, src->layout == TL_LAYOUT_SPARSE_CSR);
+    /* CSR and batched CSR give lexicographically sorted unique indices, and so does BSR of
+     * one-row blocks (a block row is one element row, its blocks sorted by column): torch
+     * flags them */
+    rc = tl_coo_wrap(out, &ind, &val, src->ndim, src->sizes,
+                     src->layout == TL_LAYOUT_SPARSE_CSR || (src->layout == TL_LAYOUT_SPARSE_BSR && v.bh == 1));
 done:
     cview_close(&v);
     tl_tensor_clear(&ind);
