@@ -140,7 +140,8 @@ def _add(input, other, *, alpha=1, out=None):
 
 
 def _mul(input, other, *, out=None):
-    _sparse._no_out("mul", out)
+    if out is not None:
+        return _mul_out(input, other, out)
     if _is_compressed(input) and _sparse._scalar_operand(other):
         return _with_values(input, _values(input) * other)
     if _is_compressed(other) and _sparse._scalar_operand(input):
@@ -155,6 +156,63 @@ def _mul(input, other, *, out=None):
     if _is_compressed(other) and isinstance(input, _C.TensorBase) and input.layout == _C.strided:
         return _mul_strided(other, input, False)
     _refuse("mul.Tensor")
+
+
+def _as_coo(x):
+    """An operand of the general out= product as torch's to_sparse() makes it: compressed
+    layouts element-level COO (explicit zeros kept), a strided tensor the COO of its
+    non-zeros, a Python number as it is (the COO product scales by it)."""
+    if not isinstance(x, _C.TensorBase):
+        return x
+    if _is_compressed(x):
+        return _C._compressed_to_coo(x)
+    return x if x.layout == _C.sparse_coo else x.to_sparse()
+
+
+def _mul_out(t, s, out):
+    """mul(t, s, out=) as torch's mul_out_sparse_csr: a CSR operand with a strided (or
+    scalar) one masks the strided one by the CSR pattern first (the sizes must match, a
+    scalar's are []), then both are taken to COO, multiplied where both store, and the CSR
+    of the product is written into out, which must be CSR: out keeps its dtype and index
+    dtype and takes the product's shape; a component whose storage holds the result is
+    written in place (views of it see the new entries, as torch's resize_ + copy_ gives)."""
+    strided = lambda x: not isinstance(x, _C.TensorBase) or x.layout == _C.strided
+    csr = lambda x: isinstance(x, _C.TensorBase) and x.layout == _C.sparse_csr
+    if csr(t) and strided(s) or strided(t) and csr(s):
+        m, d = (t, s) if csr(t) else (s, t)
+        dshape = list(d.shape) if isinstance(d, _C.TensorBase) else []
+        if dshape != list(m.shape):
+            raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {dshape} but "
+                               f"mask has size {list(m.shape)}")
+    if not isinstance(out, _C.TensorBase) or out.layout != _C.sparse_csr:
+        raise RuntimeError("Expected result Tensor to be of format CSR")
+    if csr(t) and strided(s):
+        r = _mul_strided(t, s, True)
+    elif strided(t) and csr(s):
+        r = _mul_strided(s, t, False)
+    else:
+        p = _as_coo(t) * _as_coo(s)
+        if not isinstance(p, _C.TensorBase) or p.sparse_dim() != 2:  # two numbers: torch's 0-d product
+            raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr for input tensors with "
+                               "sparse_dim()!=2 is not supported")
+        r = p.to_sparse_csr()
+    ci, pi, v = _parts(r)
+    oci, opi, ov = _parts(out)
+    return _C._set_compressed_(out, _into(oci, ci, oci.dtype), _into(opi, pi, oci.dtype), _into(ov, v, out.dtype),
+                               tuple(r.shape))
+
+
+def _into(old, new, dtype):
+    """new (cast to dtype) written into old's storage where old (contiguous, same dtype and
+    trailing shape) is long enough, as torch's resize_ keeps a storage that holds the new
+    size; a fresh tensor otherwise."""
+    if (old.dtype == dtype and old.dim() == new.dim() and tuple(old.shape[1:]) == tuple(new.shape[1:])
+            and old.shape[0] >= new.shape[0] and old.is_contiguous()):
+        dst = old.narrow(0, 0, new.shape[0])
+    else:
+        dst = _C.empty(tuple(new.shape), dtype=dtype)
+    dst.copy_(new)
+    return dst
 
 
 def _mul_strided(s, d, s_first):

@@ -553,3 +553,44 @@ def test_scipy_round_trip(lay, idx):
             np.testing.assert_array_equal(getattr(back, n)().numpy(), getattr(b, n)().numpy())
     coo = tl.sparse.from_scipy(scipy.sparse.coo_array(m.toarray()))
     assert coo.layout == tl.sparse_coo
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_coo_to_csr_large_coalesced_both_paths(threads):
+    """Coalesced COO -> CSR above the threaded path's size (chunks starting at row
+    boundaries, empty rows filled by the running max) and at one thread (the count loop):
+    torch's components; out-of-range indices and a coalesced flag on unsorted rows (given
+    with check_invariants=False) are caught or handled on both."""
+    old = tl.get_num_threads()
+    tl.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(threads)
+        for rows, cols, nnz in [(300_000, 1000, 1_500_000), (3_000_000, 7, 700_000), (5, 400_000, 1_200_000)]:
+            d = np.unique(rng.integers(0, rows * cols, size=nnz))
+            ind, v = np.stack([d // cols, d % cols]), rng.standard_normal(d.size)
+            t = torch.sparse_coo_tensor(torch.from_numpy(ind), torch.from_numpy(v), (rows, cols)).coalesce()
+            x = tl.sparse_coo_tensor(tl.from_numpy(ind), tl.from_numpy(v), (rows, cols)).coalesce()
+            a, b = t.to_sparse_csr(), x.to_sparse_csr()
+            for n in ("crow_indices", "col_indices", "values"):
+                np.testing.assert_array_equal(getattr(a, n)().numpy(), getattr(b, n)().numpy())
+            for k, (r, c) in enumerate([(rows, 0), (0, cols), (-1, 0), (0, -1)]):
+                bad = ind.copy()
+                bad[:, (k * 7919) % d.size] = (r, c)
+                y = tl.sparse_coo_tensor(tl.from_numpy(bad), tl.from_numpy(v), (rows, cols), is_coalesced=True,
+                                         check_invariants=False)
+                with pytest.raises(RuntimeError, match="size is inconsistent with indices"):
+                    y.to_sparse_csr()
+            perm = rng.permutation(d.size)[: d.size // 3]
+            shuffled = ind.copy()
+            shuffled[:, np.sort(perm)] = ind[:, perm]  # rows out of order, flag still set
+            y = tl.sparse_coo_tensor(tl.from_numpy(shuffled), tl.from_numpy(v), (rows, cols), is_coalesced=True,
+                                     check_invariants=False)
+            z = torch.sparse_coo_tensor(torch.from_numpy(shuffled), torch.from_numpy(v), (rows, cols)).coalesce()
+            got = y.to_sparse_csr()
+            np.testing.assert_array_equal(got.crow_indices().numpy(), z.to_sparse_csr().crow_indices().numpy())
+            if threads > 1:  # the chunked pass sees the order and scatters; one thread trusts the flag as torch
+                crow, col = got.crow_indices().numpy(), got.col_indices().numpy()
+                key = np.repeat(np.arange(rows), np.diff(crow)) * cols + col
+                np.testing.assert_array_equal(got.values().numpy()[np.argsort(key, kind="stable")], z.values().numpy())
+    finally:
+        tl.set_num_threads(old)

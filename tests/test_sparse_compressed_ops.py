@@ -816,3 +816,82 @@ def test_large_csr_csc_to_coo_in_chunks_matches_scipy(idx):
             np.testing.assert_array_equal(oc._values().numpy(), w.data[order])
     finally:
         tl.set_num_threads(old)
+
+
+# ---- mul(..., out=) -----------------------------------------------------------------------------
+
+def _out_csr(lib, shape, dtype, idx, nnz_like=None):
+    """An out= target: a CSR tensor of `shape` (zeros, or the pattern of nnz_like) with idx indices."""
+    t = nnz_like if nnz_like is not None else torch.zeros(shape, dtype=dtype).to_sparse_csr()
+    ci, pi = t.crow_indices().to(idx), t.col_indices().to(idx)
+    return build(lib, "csr", ci, pi, t.values().to(dtype), tuple(t.shape))
+
+
+def _operands(rng, idx, dtype, shape, dense):
+    """torch/tensorlib operand pairs for mul(out=): every layout, strided (contiguous and
+    not, NaN where the CSR pattern has nothing), a 0-d tensor and Python scalars."""
+    ((ds, ts, ls),) = _pair(rng, "csr", idx, dtype, shape, dense, density=(0.5,))
+    dd = random_dense(rng, shape + dense, 0.7, dtype)
+    if dtype.is_floating_point:
+        dd = torch.where(ds == 0, torch.tensor(float("nan"), dtype=dtype), dd)
+    nc = dd.transpose(0, 1).contiguous()
+    ops = [("csr", ts, ls), ("strided", dd, tt(dd)), ("strided-nc", nc.transpose(0, 1), tt(nc).transpose(0, 1)),
+           ("0d", torch.tensor(3, dtype=dtype), tl.tensor(3, dtype=TL_DT[dtype])), ("int", 2, 2), ("float", 2.5, 2.5)]
+    if not dense:
+        for lay in ("csc", "bsr", "coo"):
+            t = to_layout(torch, ds, lay, (1, 1))
+            ops.append((lay, t, to_layout(tl, tt(ds), lay, (1, 1))))
+    return ops
+
+
+@pytest.mark.parametrize("idx", [torch.int32, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
+@pytest.mark.parametrize("shape,dense", [((5, 7), ()), ((4, 3), (2,)), ((0, 3), ()), ((3, 0), ())])
+def test_mul_out_matches_torch(idx, dtype, shape, dense):
+    """mul(a, b, out=CSR) for every operand pair as torch 2.13's mul_out_sparse_csr: the
+    result is out itself, with out's dtype and index dtype and the product's shape and
+    pattern (or torch's error for the pair, e.g. CSR times a scalar); out of a strided, COO
+    or CSC layout refuses as torch does."""
+    rng = np.random.default_rng(shape[0] * 11 + len(dense))
+    ops = _operands(rng, idx, dtype, shape, dense)
+    for (na, ta, la), (nb, tb, lb) in [(x, y) for x in ops for y in ops]:
+        for odt, oidx, oshape in [(dtype, torch.int64, shape + dense), (torch.float64, torch.int32, (2, 2)),
+                                  (torch.int64, idx, shape + dense)]:
+            to, lo = _out_csr(torch, oshape, odt, oidx), _out_csr(tl, oshape, odt, oidx)
+            r1 = outcome(lambda: torch.mul(ta, tb, out=to))
+            r2 = outcome(lambda: tl.mul(la, lb, out=lo))
+            if isinstance(r1, tuple) or isinstance(r2, tuple):
+                assert r1 == r2, (na, nb)
+                continue
+            assert r1 is to and r2 is lo
+            same(to, lo)
+        if na not in ("csr", "csc", "bsr") and nb not in ("csr", "csc", "bsr"):
+            continue  # nothing compressed: not this layout's op
+        for ot, ol in [(torch.zeros(shape + dense), tl.zeros(shape + dense)),
+                       (torch.zeros(shape).to_sparse_csc(), tl.zeros(shape).to_sparse_csc()),
+                       (torch.zeros(shape).to_sparse(), tl.zeros(shape).to_sparse())]:
+            assert outcome(lambda: torch.mul(ta, tb, out=ot)) == outcome(lambda: tl.mul(la, lb, out=ol)), (na, nb)
+
+
+def test_mul_out_writes_in_place_and_errors():
+    """out's components are written in place where their storage holds the result (a
+    values() view sees it, as torch's resize_ + copy_), out may be an operand; batched and
+    Bool operands refuse as torch."""
+    d = torch.tensor([[1., 0, 2], [0, 0, 3]])
+    m = torch.tensor([[2., 5, 2], [7, 2, 2]])
+    for lib, c, dd, big in [(torch, d.to_sparse_csr(), m, torch.tensor([[9., 9, 9], [0, 0, 9]]).to_sparse_csr()),
+                            (tl, tt(d).to_sparse_csr(), tt(m), tl.tensor([[9., 9, 9], [0, 0, 9]]).to_sparse_csr())]:
+        v0 = big.values()
+        lib.mul(c, dd, out=big)
+        np.testing.assert_array_equal(v0.numpy(), [2., 4., 6., 9.])
+        cc = c.clone()
+        lib.mul(cc, dd, out=cc)
+        np.testing.assert_array_equal(cc.values().numpy(), [2., 4., 6.])
+    b = torch.stack([d, 2 * d])
+    bl = tt(b)
+    cases = [(lambda lib, x, y: lib.mul(x.to_sparse_csr(), lib.ones(2, 2, 3), out=lib.zeros(2, 3).to_sparse_csr()), b, bl),
+             (lambda lib, x, y: lib.mul(x.to_sparse_csr(), x.to_sparse_csr(), out=lib.zeros(2, 3).to_sparse_csr()), b, bl),
+             (lambda lib, x, y: lib.mul(x.bool().to_sparse_csr(), x.bool().to_sparse_csr(),
+                                        out=lib.zeros(2, 3).bool().to_sparse_csr()), d, tt(d))]
+    for f, x, y in cases:
+        assert outcome(lambda: f(torch, x, None)) == outcome(lambda: f(tl, y, None))
