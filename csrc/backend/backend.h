@@ -6,6 +6,7 @@
 #ifndef TL_BACKEND_H
 #define TL_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,8 +14,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 1
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v1"
+#define TL_BACKEND_ABI_VERSION 2
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v2"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -72,6 +73,48 @@ typedef enum {
     TL_NUM_UOPS
 } tl_backend_unary_op;
 
+/* The dtypes of the element-wise entry, by the backend's own codes (TL_BDT_*): a backend
+ * needs no copy of the core's dtype table for them. kernels/hd_math.h has one set of
+ * formulas and one converter per code. */
+#define TL_BACKEND_DTYPES(X) X(BOOL) X(UINT8) X(INT8) X(INT16) X(INT32) X(INT64) X(FLOAT16) X(BFLOAT16) \
+    X(FLOAT32) X(FLOAT64) X(COMPLEX64) X(COMPLEX128)
+typedef enum {
+#define TL_X_BDT(ID) TL_BDT_##ID,
+    TL_BACKEND_DTYPES(TL_X_BDT)
+#undef TL_X_BDT
+    TL_NUM_BDTS
+} tl_backend_dtype;
+
+/* One strided element-wise call (ABI 2): out = op(a[, b]) over `numel` elements laid out by
+ * an index calculator: `shape` (ndim dims, dim 0 innermost, broadcast, size-1 dims dropped and
+ * mergeable dims merged by the core) and, per operand, byte strides (0 for a broadcast dim;
+ * negative allowed). Element i of the iteration, split into the multi-index (i_0, i_1, ...)
+ * with i_0 fastest, is at data + sum_d i_d * strides[d] for each operand. Inputs are
+ * converted on load from their dtype to `compute`; the op runs in `compute` (one of the
+ * formula dtypes: never FLOAT16/BFLOAT16, which the core computes in FLOAT32) and its result
+ * (the op's OUT kind of `compute`) is converted on store to ops[0].dtype. An input with
+ * data == NULL is a scalar: `value` holds it in the compute dtype. The core has checked that
+ * the op is defined for `compute` and that every operand lies on `device_index`. */
+#define TL_BACKEND_EW_MAX_DIMS 25
+typedef struct tl_backend_ew_operand {
+    char *data;     /* device address of the operand's first element; NULL: `value` (inputs) */
+    int32_t dtype;  /* TL_BDT_* */
+    int32_t pad_;
+    double value[2];  /* a scalar input's bytes in the compute dtype (double: aligned for any) */
+    int64_t strides[TL_BACKEND_EW_MAX_DIMS];
+} tl_backend_ew_operand;
+typedef struct tl_backend_ew_call {
+    uint32_t size;          /* sizeof(tl_backend_ew_call): the backend checks it */
+    int32_t op;             /* TL_UOP_* (nin 1) or TL_BOP_* (nin 2) */
+    int32_t nin;            /* 1 or 2 */
+    int32_t compute;        /* TL_BDT_* */
+    int32_t device_index;
+    int32_t ndim;           /* 1..TL_BACKEND_EW_MAX_DIMS */
+    int64_t numel;          /* > 0 */
+    int64_t shape[TL_BACKEND_EW_MAX_DIMS];
+    tl_backend_ew_operand ops[3];  /* out, a, b */
+} tl_backend_ew_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -88,6 +131,9 @@ typedef struct tl_device_backend {
      * dtype (above); -1 "not supported" */
     int (*binary)(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int device_index);
     int (*unary)(int op, int dtype, void *out, const void *a, int64_t n, int device_index);
+    /* ABI 2: the strided, broadcasting, converting element-wise call above (every public
+     * element-wise op the lists cover runs through it); NULL: not supported */
+    int (*elementwise)(const tl_backend_ew_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -127,5 +173,8 @@ struct tl_tensor;
 int tl_backend_fill(struct tl_tensor *t, const void *value);
 /* out = src moved to dev (one side is the CPU, the other a registered backend). */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype);
+/* The host runner of a tl_backend_ew_call (kernels/hd_math.h through backend/hd_check.c):
+ * what a backend's elementwise entry computes, on host memory; for tests. */
+int tl_backend_ew_host(const tl_backend_ew_call *call);
 
 #endif
