@@ -2,7 +2,7 @@
 registers through the same capsule and table as tensorlib._C_cuda (device type cuda), its
 "device" memory is malloc'ed host memory, its copies memmove and its memset zeroes. What
 it checks is the core's side of the backend interface (allocation, fills, copies, the
-factories' routing); the CUDA code itself is never run by it. Load it in a subprocess: the
+factories' routing, the element-wise dispatch); the CUDA code itself is never run by it. Load it in a subprocess: the
 registration lasts for the process."""
 import ctypes as C
 import tensorlib as tl
@@ -20,12 +20,13 @@ COPY = C.CFUNCTYPE(C.c_int, C.c_void_p, Dev, C.c_void_p, Dev, C.c_size_t)
 MEMSET = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_size_t, C.c_int)
 BIN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
 UN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_int64, C.c_int)
+EW = C.CFUNCTYPE(C.c_int, C.c_void_p)
 
 
 class Backend(C.Structure):
     _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("name", C.c_char_p),
                 ("current_device", CURDEV), ("alloc", ALLOC), ("free", FREE), ("copy", COPY),
-                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN)]
+                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("elementwise", EW)]
 
 
 class CoreApi(C.Structure):
@@ -51,15 +52,35 @@ def _memset(dst, n, dev):
     return 0
 
 
-KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(lambda p, n, d: libc.free(p)),
-        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1)]
-BACKEND = Backend(1, C.sizeof(Backend), b"fake-cuda", *KEEP)
+# The element-wise entry is the core's host runner of the same call (backend/hd_check.c: the
+# hd_math.h functions per element through an int64 index calculator), so every element-wise
+# op on a "cuda" tensor goes through the core's whole device path and the formulas the CUDA
+# kernel runs. (The free entry is libc's free itself, the extra arguments ignored as the x86-64
+# ABI allows: a Python callback cannot run while an exception is pending, and tensors are
+# released while one propagates.) Each call is logged with its compute dtype code, ndim and numel.
+_HOST_EW = EW(tl._C._backend_ew_host)
+
+
+class EwCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("op", C.c_int32), ("nin", C.c_int32), ("compute", C.c_int32),
+                ("device_index", C.c_int32), ("ndim", C.c_int32), ("numel", C.c_int64)]
+
+
+def _elementwise(p):
+    c = EwCall.from_address(p)
+    LOG.append(("elementwise", c.op, c.nin, c.compute, c.ndim, c.numel))
+    return _HOST_EW(p)
+
+
+KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
+        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise)]
+BACKEND = Backend(2, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 
 def install():
     """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
     get = C.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
-    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v1"))
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v2"))
     assert api.register_backend(1, C.byref(BACKEND)) == 0
     tc._initialized = True  # what _lazy_init sets after registering
