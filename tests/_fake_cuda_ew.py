@@ -4,19 +4,28 @@ allocation, the index calculator) and the backend's strided element-wise entry, 
 is the core's host runner of the same hd_math.h formulas the CUDA kernel runs. Each result is
 compared with tensorlib's CPU result of the same call and with torch 2.13. Run as a script in
 a subprocess (the registration lasts for the process): `python _fake_cuda_ew.py SECTION`;
-prints failures, then `ok N` (N checks)."""
+prints failures, then `ok N` (N checks). With TL_EW_REAL=1 the grid runs on a real CUDA
+device instead (tests/test_cuda.py), the CUDA kernel's results compared the same way (the
+tolerances of the transcendental float ops cover libdevice's few ulps)."""
 import math
 import sys
 
 import numpy as np
 import torch
 
-import _fake_cuda  # noqa: E402 (tests/ on the path)
+import os
 
-_fake_cuda.install()
+# TL_EW_REAL=1: the same grid on a real CUDA device (tests/test_cuda.py runs it where one is usable)
+REAL = os.environ.get("TL_EW_REAL") == "1"
+if REAL:
+    LOG = []
+else:
+    import _fake_cuda  # noqa: E402 (tests/ on the path)
+
+    _fake_cuda.install()
+    LOG = _fake_cuda.LOG
 import tensorlib as tl  # noqa: E402
 
-LOG = _fake_cuda.LOG
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
           "complex64", "complex128"]
 UNARY = ("neg abs sign sgn ceil floor trunc round frac sqrt rsqrt square exp exp2 expm1 log log2 log10 log1p sin cos "
@@ -135,7 +144,7 @@ def compare(what, dt, call_dev, call_cpu, call_torch=None, exact=False, finite_o
     if not (isinstance(got, tl.Tensor) and got.is_cuda):
         FAIL.append(f"{what}: result not on cuda: {got!r}")
         return "bad"
-    if call_expected and not any(e[0] == "elementwise" for e in LOG[n:]) and got.numel() > 0:
+    if call_expected and not REAL and not any(e[0] == "elementwise" for e in LOG[n:]) and got.numel() > 0:
         FAIL.append(f"{what}: no elementwise call reached the backend")
     try:
         same(got, want, dt, exact, what, finite_only)
@@ -298,6 +307,11 @@ def section_errors():
     COUNT[0] += 1
     if o.shape != (5,):
         FAIL.append(f"refused out= resized to {o.shape}")
+    # ops with only a meta path (reductions, sort, cat, samplers) refuse device tensors at the
+    # gate instead of running their host kernels on device memory
+    for what, call in (("sum", lambda: g.sum()), ("amax", lambda: g.amax()), ("sort", lambda: g.sort()),
+                       ("cat", lambda: tl.cat([g, g])), ("uniform_", lambda: g.uniform_())):
+        expect(what, NotImplementedError, "with arguments from the 'CUDA' backend", call)
     # the CPU's own refusals and checks come first, with the CPU's messages
     i = tl.arange(6, device="cuda")
     expect("int // 0", RuntimeError, "ZeroDivisionError", lambda: i // 0)
@@ -313,6 +327,8 @@ def section_errors():
 
 def section_geometry():
     """The index calculator the core builds: coalesced dims, broadcast strides, 0-d values."""
+    if REAL:
+        return
     h = tl.arange(24.).reshape(2, 3, 4)
     a = h.cuda()
     def last(call):

@@ -86,7 +86,12 @@ static const char *const device_ops[] = {
     "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat",
     /* factories */
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
-    /* explicit meta paths */
+    NULL};
+
+/* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take
+ * meta tensors, and refuse other devices' tensors here (reading device memory on the host
+ * would crash) until a backend has kernels for them. */
+static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
     NULL};
@@ -188,7 +193,7 @@ static bool in_list(const char *const *list, const char *name)
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    return in_list(device_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
+    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -438,7 +443,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->device_ok = !primitive && device_ok(def);
     int k = meta_op(def->ml_name);
     g->devrule = k >= 0 ? meta_ops[k].rule : DEV_ANY;
-    g->meta_only = k >= 0;
+    g->meta_only = k >= 0 || in_list(meta_path_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
