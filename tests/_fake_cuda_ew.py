@@ -270,6 +270,54 @@ def section_mixed():
                         lambda: tl.add(a, b, out=tl.empty(16, dtype=o)), exact=True)
 
 
+def bits(t):
+    """The bytes of a tensor's elements in row-major order (read on the host)."""
+    t = t.cpu().contiguous()
+    if t.dtype in (tl.float16, tl.bfloat16):
+        t = t.view(tl.int16)
+    return t.numpy().tobytes()
+
+
+def section_copies():
+    """Copies and casts on the device (the entry's identity op): Tensor.to(dtype), contiguous,
+    clone, copy_ (broadcast, overlapping), .cpu() of a non-dense tensor; bit-exact with the CPU
+    (every dtype pair: the converter has the CPU's cast rules)."""
+    for da in DTYPES:
+        x, _ = values(da, 24, 8)
+        xs = x.reshape(4, 6)
+        g = xs.cuda()
+        for db in DTYPES:
+            o = getattr(tl, db)
+            for what, dev, cpu in (("to", lambda: g.t().to(o), lambda: xs.t().to(o)),
+                                   ("copy_ bcast", lambda: tl.empty(3, 4, 6, dtype=o, device="cuda").copy_(g),
+                                    lambda: tl.empty(3, 4, 6, dtype=o).copy_(xs)),
+                                   ("slice to cpu", lambda: g[1:, ::2].to(o).cpu(), lambda: xs[1:, ::2].to(o))):
+                COUNT[0] += 1
+                got, ge = attempt(dev)
+                want, we = attempt(cpu)
+                if we is not None or ge is not None:
+                    if type(ge) is not type(we) or str(ge) != str(we):
+                        FAIL.append(f"{what} {da}->{db}: {ge!r} vs {we!r}")
+                    continue
+                if got.dtype != want.dtype or got.shape != want.shape or bits(got) != bits(want):
+                    FAIL.append(f"{what} {da}->{db}: {got.cpu()} vs {want}")
+        for what, dev, cpu in (("contiguous", lambda: g.t().contiguous(), lambda: xs.t().contiguous()),
+                               ("clone", lambda: g[:, 1::2].clone(), lambda: xs[:, 1::2].clone()),
+                               ("expand clone", lambda: g[:1].expand(3, 6).contiguous(), lambda: xs[:1].expand(3, 6).contiguous()),
+                               ("non-dense cpu()", lambda: g[::2, ::3].cpu(), lambda: xs[::2, ::3])):
+            COUNT[0] += 1
+            got, want = dev(), cpu()
+            if got.dtype != want.dtype or got.shape != want.shape or bits(got) != bits(want):
+                FAIL.append(f"{what} {da}: {got.cpu()} vs {want}")
+    # an overlapping copy: torch's (and the CPU's) error
+    g = tl.arange(16.).reshape(4, 4).cuda()
+    expect("copy_ of its own transpose", RuntimeError, "refer to a single memory location", lambda: g.copy_(g.t()))
+    expect("copy_ uint16", NotImplementedError, "copy_ is not implemented for cuda tensors of dtype uint16",
+           lambda: tl.ones(3, dtype=tl.uint16, device="cuda").clone())
+    expect("copy_ across devices", RuntimeError, "copy_: tensors on different devices",
+           lambda: tl.ones(3, device="cuda").copy_(tl.ones(3)))
+
+
 def expect(what, exc, msg, call):
     COUNT[0] += 1
     _, e = attempt(call)

@@ -262,6 +262,7 @@ VALUES = {
 
 # tensorlib (and torch) callables of the ops whose names differ from the lower-case name
 CALLS = {
+    "COPY": lambda m, a: a.clone(),
     "DIV_TRUNC": lambda m, a, b: m.div(a, b, rounding_mode="trunc"),
     "DIV_FLOOR": lambda m, a, b: m.div(a, b, rounding_mode="floor"),
     "LSHIFT": lambda m, a, b: m.bitwise_left_shift(a, b),

@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (tests/test_cuda.py runs on it)")
-@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "geometry"])
+@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "geometry", "copies"])
 def test_elementwise_on_stand_in_backend(section):
     r = subprocess.run([sys.executable, os.path.join("tests", "_fake_cuda_ew.py"), section], cwd=ROOT,
                        capture_output=True, text=True, timeout=600,

@@ -59,9 +59,8 @@ static const tl_core_api core_api = {
 const tl_core_api *tl_core_api_get(void) { return &core_api; }
 
 /* Copy to another device: a dense source of the requested dtype moves as its bytes (strides
- * kept); another CPU source is first cast and made contiguous on the host; another device
- * source is refused (device-side casts and strided copies are kernels the backend does not
- * have yet). */
+ * kept); another source is first cast and made contiguous on its own device (the host's
+ * loops, or the backend's element-wise entry through tl_copy_). */
 int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_)
 {
     tl_dtype dtype = (tl_dtype)dtype_;
@@ -80,9 +79,9 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
     if (src->device.type == TL_DEV_CPU && !raw) {
         if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         from = &tmp;
-    } else if (!raw) {
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: copying a non-dense or differently typed %s tensor "
-                      "to another device is not implemented yet", tl_device_type_names[src->device.type]);
+    } else if (!raw) { /* cast and made contiguous on its own device first (the backend's copy kernel) */
+        if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
+        from = &tmp;
     }
     const tl_device_backend *b = tl_backend_get(dev.type != TL_DEV_CPU ? dev.type : src->device.type);
     int rc = -1;

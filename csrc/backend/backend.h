@@ -24,7 +24,9 @@
  *   B U I F H C  1 where the op is defined for bool / uint8 / int8..int64 / float32,float64 /
  *                float16,bfloat16 (computed in float32, rounded once on store) /
  *                complex64,complex128.
- * New ops are appended (op codes are positions in these lists). Integer division by zero
+ * New ops are appended (op codes are positions in these lists). COPY is the identity: in the
+ * strided entry it converts the input straight to the destination's dtype (the same bits for
+ * one dtype), whatever the compute dtype. Integer division by zero
  * (DIV_TRUNC, DIV_FLOOR, REMAINDER, FMOD) gives 0: the caller checks for zero divisors. */
 #define TL_BACKEND_UNARY_LIST(X)                                                          \
     X(NEG, SAME, 0, 1, 1, 1, 1, 1) X(ABS, REAL, 0, 1, 1, 1, 1, 1) X(EXP, SAME, 0, 0, 0, 1, 1, 1) \
@@ -45,7 +47,7 @@
     X(CONJ_PHYSICAL, SAME, 1, 1, 1, 1, 1, 1) X(ISNAN, BOOL, 1, 1, 1, 1, 1, 1) X(ISINF, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISPOSINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISNEGINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISFINITE, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISREAL, BOOL, 1, 1, 1, 1, 1, 1) X(SIGNBIT, BOOL, 1, 1, 1, 1, 1, 0) X(LOGICAL_NOT, BOOL, 1, 1, 1, 1, 1, 1) \
-    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0)
+    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0) X(COPY, SAME, 1, 1, 1, 1, 1, 1)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \

@@ -236,6 +236,11 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_RAD2DEG_F(M, x) ((x) * (T_)(180.0 / TL_HD_PI))
 #define E_ANGLE_F(M, x) ((x) != (x) ? (x) : (x) < 0 ? (T_)TL_HD_PI : (T_)0)
 #define E_ANGLE_C(M, x) M(atan2)((x).im, (x).re)
+#define E_COPY_B(M, x) (x)
+#define E_COPY_U E_COPY_B
+#define E_COPY_I E_COPY_B
+#define E_COPY_F E_COPY_B
+#define E_COPY_C E_COPY_B
 #define E_CONJ_PHYSICAL_B(M, x) (x)
 #define E_CONJ_PHYSICAL_U E_CONJ_PHYSICAL_B
 #define E_CONJ_PHYSICAL_I E_CONJ_PHYSICAL_B
@@ -593,6 +598,10 @@ static inline TL_HD void tl_hd_put(void *dst, int dt, int k, int64_t i, double f
 }
 static inline TL_HD void tl_hd_convert(void *dst, int ddt, const void *src, int sdt)
 {
+    if (sdt == ddt) { /* the same bits (a float16 signalling NaN too) */
+        memcpy(dst, src, (size_t)tl_hd_dt_size(sdt));
+        return;
+    }
     switch (sdt) {
     case TL_BDT_BOOL: case TL_BDT_UINT8: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const uint8_t *)src, 0, 0); break;
     case TL_BDT_INT8: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const int8_t *)src, 0, 0); break;
@@ -618,6 +627,10 @@ static inline TL_HD void tl_hd_convert(void *dst, int ddt, const void *src, int 
                                          const char *b, int bdt)                                          \
     {                                                                                                    \
         ST x, y;                                                                                          \
+        if (nin == 1 && op == TL_UOP_COPY) { /* a copy or cast: one conversion, no formula */            \
+            tl_hd_convert(o, odt, a, adt);                                                                \
+            return;                                                                                       \
+        }                                                                                                 \
         union { ST s; RST r; uint8_t b; double al[2]; } res;                                             \
         memset(&res, 0, sizeof res);                                                                      \
         if (adt == TL_BDT_##ID) x = *(const ST *)a;                                                       \

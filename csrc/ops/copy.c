@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/ew_core.h"
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/overlap.h"
@@ -78,6 +79,14 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
             return rc;
         }
         if (dst->dtype == src->dtype) return 0;
+    }
+    if (dst->device.type != TL_DEV_CPU) {
+        /* a backend's device: its strided element-wise entry with the identity op converts and
+         * copies through both tensors' strides (src broadcast to dst) */
+        if (!tl_device_eq(dst->device, src->device)) return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
+        const tl_tensor *ops[2] = {dst, src};
+        bool scalar = false;
+        return tl_backend_elementwise("copy", "copy_", 1, dst->dtype, ops, &scalar, dst->sizes, dst->ndim);
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
         /* the common case needs no iterator: one flat loop, split across threads */
