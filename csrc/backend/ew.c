@@ -59,18 +59,20 @@ static int op_defined(int op, int nin, int bdt)
     return 0;
 }
 
-static int refuse(const char *shown, tl_device dev, const char *what)
+static int refuse(const char *kname, const char *name, tl_device dev, const char *what)
 {
-    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors%s yet", shown,
-                  tl_device_type_names[dev.type], what);
+    size_t n = strlen(name);
+    int shown = n > 2 && strcmp(name + n - 2, "_s") == 0 ? (int)n - 2 : (int)n; /* clamp_s -> clamp */
+    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %.*s%s is not implemented for %s tensors%s yet", shown, name,
+                  strcmp(kname, "add_alpha") == 0 ? " with alpha" : "", tl_device_type_names[dev.type], what);
 }
 
-int tl_backend_ew_supported(const char *kname, const char *shown, int nin, int compute, int out_dtype,
+int tl_backend_ew_supported(const char *kname, const char *name, int nin, int compute, int out_dtype,
                             const int *in_dtypes, tl_device dev)
 {
     const tl_device_backend *b = tl_backend_get(dev.type);
     int op = op_code(kname, nin);
-    if (op < 0 || !b || !b->elementwise) return refuse(shown, dev, "");
+    if (op < 0 || !b || !b->elementwise) return refuse(kname, name, dev, "");
     char what[64];
     int bad = bdt_of(compute) < 0 ? compute : bdt_of(out_dtype) < 0 ? out_dtype : -1;
     for (int k = 0; k < nin && bad < 0; k++)
@@ -78,18 +80,18 @@ int tl_backend_ew_supported(const char *kname, const char *shown, int nin, int c
     if (bad < 0 && !op_defined(op, nin, bdt_of(compute))) bad = compute;
     if (bad >= 0) {
         snprintf(what, sizeof what, " of dtype %s", tl_dtype_infos[bad].name);
-        return refuse(shown, dev, what);
+        return refuse(kname, name, dev, what);
     }
     return 0;
 }
 
-int tl_backend_elementwise(const char *kname, const char *shown, int nin, int compute, const tl_tensor *const *ops,
+int tl_backend_elementwise(const char *kname, const char *name, int nin, int compute, const tl_tensor *const *ops,
                            const bool *scalar, const int64_t *shape, int ndim)
 {
     tl_device dev = ops[0]->device;
     int idt[2];
     for (int k = 0; k < nin; k++) idt[k] = scalar[k] ? compute : ops[k + 1]->dtype;
-    if (nin < 1 || nin > 2 || tl_backend_ew_supported(kname, shown, nin, compute, ops[0]->dtype, idt, dev) < 0) return -1;
+    if (nin < 1 || nin > 2 || tl_backend_ew_supported(kname, name, nin, compute, ops[0]->dtype, idt, dev) < 0) return -1;
     const tl_device_backend *b = tl_backend_get(dev.type);
     int op = op_code(kname, nin), cb = bdt_of(compute);
     char what[64];
@@ -98,7 +100,7 @@ int tl_backend_elementwise(const char *kname, const char *shown, int nin, int co
     if (it.numel == 0) return 0;
     if (it.ndim > TL_BACKEND_EW_MAX_DIMS) {
         snprintf(what, sizeof what, " with more than %d non-mergeable dims", TL_BACKEND_EW_MAX_DIMS);
-        return refuse(shown, dev, what);
+        return refuse(kname, name, dev, what);
     }
     tl_backend_ew_call call;
     memset(&call, 0, sizeof call);

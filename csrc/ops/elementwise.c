@@ -420,14 +420,10 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         (!on_backend || ops[2] == &st[1]) && has_zero(ops[2]))
         return tl_err(TL_ERR_ZERODIV, "ZeroDivisionError");
     /* a backend lacking the op or a dtype refuses here, before the destination changes */
-    char shown[48];  /* the op as messages name it: clamp_s -> clamp, add_alpha -> "add with alpha" */
-    size_t nl = strlen(c->name);
-    snprintf(shown, sizeof shown, "%.*s%s", (int)(nl > 2 && !strcmp(c->name + nl - 2, "_s") ? nl - 2 : nl), c->name,
-             !strcmp(c->kname, "add_alpha") ? " with alpha" : "");
     if (on_backend) {
         int idt[3];
         for (int k = 0; k < c->nin; k++) idt[k] = ops[k + 1] == &st[k] ? (int)cdt : ops[k + 1]->dtype;
-        if (tl_backend_ew_supported(c->kname, shown, c->nin, cdt, final_dt, idt, dev) < 0) return -1;
+        if (tl_backend_ew_supported(c->kname, c->name, c->nin, cdt, final_dt, idt, dev) < 0) return -1;
     }
     /* 4. names */
     int32_t names[TL_MAX_DIMS];
@@ -505,7 +501,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (on_backend) {
         bool scalar[3];
         for (int k = 0; k < c->nin; k++) scalar[k] = ops[k + 1] == &st[k];
-        return tl_backend_elementwise(c->kname, shown, c->nin, cdt, ops, scalar, shape, ndim);
+        return tl_backend_elementwise(c->kname, c->name, c->nin, cdt, ops, scalar, shape, ndim);
     }
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
