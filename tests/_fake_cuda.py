@@ -4,7 +4,7 @@ registers through the same capsule and table as tensorlib._C_cuda (device type c
 "pinned" host memory is malloc'ed too (PINNED holds the live blocks), its asynchronous
 copies are logged as "copy_async", record_stream as ("record_stream", ptr, stream). What
 it checks is the core's side of the backend interface (allocation, fills, copies, the
-factories' routing); the CUDA code itself is never run by it. Load it in a subprocess: the
+factories' routing, the element-wise dispatch); the CUDA code itself is never run by it. Load it in a subprocess: the
 registration lasts for the process."""
 import ctypes as C
 import tensorlib as tl
@@ -25,13 +25,14 @@ UN = C.CFUNCTYPE(C.c_int, C.c_int, C.c_int, C.c_void_p, C.c_void_p, C.c_int64, C
 HALLOC = C.CFUNCTYPE(C.c_void_p, C.c_size_t)
 HFREE = C.CFUNCTYPE(None, C.c_void_p)
 RECORD = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_int, C.c_size_t)
+EW = C.CFUNCTYPE(C.c_int, C.c_void_p)
 
 
 class Backend(C.Structure):
     _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("name", C.c_char_p),
                 ("current_device", CURDEV), ("alloc", ALLOC), ("free", FREE), ("copy", COPY),
-                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("host_alloc", HALLOC),
-                ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD)]
+                ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("elementwise", EW),
+                ("host_alloc", HALLOC), ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD)]
 
 
 class CoreApi(C.Structure):
@@ -84,8 +85,28 @@ def _memset(dst, n, dev):
     return 0
 
 
-KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(lambda p, n, d: libc.free(p)),
-        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), HALLOC(_host_alloc),
+# The element-wise entry is the core's host runner of the same call (backend/hd_check.c: the
+# hd_math.h functions per element through an int64 index calculator), so every element-wise
+# op on a "cuda" tensor goes through the core's whole device path and the formulas the CUDA
+# kernel runs. (The free entry is libc's free itself, the extra arguments ignored as the x86-64
+# ABI allows: a Python callback cannot run while an exception is pending, and tensors are
+# released while one propagates.) Each call is logged with its compute dtype code, ndim and numel.
+_HOST_EW = EW(tl._C._backend_ew_host)
+
+
+class EwCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("op", C.c_int32), ("nin", C.c_int32), ("compute", C.c_int32),
+                ("device_index", C.c_int32), ("ndim", C.c_int32), ("numel", C.c_int64)]
+
+
+def _elementwise(p):
+    c = EwCall.from_address(p)
+    LOG.append(("elementwise", c.op, c.nin, c.compute, c.ndim, c.numel))
+    return _HOST_EW(p)
+
+
+KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
+        COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
         HFREE(_host_free), COPY(_copy_async), RECORD(_record)]
 BACKEND = Backend(2, C.sizeof(Backend), b"fake-cuda", *KEEP)
 

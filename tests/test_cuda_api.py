@@ -204,8 +204,9 @@ def test_factories_on_a_stand_in_backend():
 @no_gpu
 def test_host_kernels_never_run_on_device_memory():
     """On the stand-in (whose device memory is host memory, so a host loop over it would pass
-    silently where a GPU would crash), every op whose CPU path reads the data refuses a CUDA
-    tensor with NotImplementedError; copies within the device move bytes through the backend."""
+    silently where a GPU would crash), every op whose CPU path reads the data and has no device
+    path refuses a CUDA tensor with NotImplementedError; copies within the device move bytes
+    through the backend's copy, casts and strided copies go through its element-wise entry."""
     out = _run("import sys; sys.path.insert(0, 'tests')\n"
                "import _fake_cuda; _fake_cuda.install()\n"
                "import tensorlib as tl\n"
@@ -215,9 +216,7 @@ def test_host_kernels_never_run_on_device_memory():
                "       lambda: g.max(1), lambda: g.sort(), lambda: g.topk(2), lambda: tl.cat([g, g]), lambda: g.norm(),\n"
                "       lambda: g.var(), lambda: g.prod(), lambda: g.all(), lambda: g.median(), lambda: g.kthvalue(1),\n"
                "       lambda: g @ g.t(), lambda: g.mv(v), lambda: v.dot(v), lambda: tl.bmm(g[None], g.t()[None]),\n"
-               "       lambda: g.double(), lambda: g.int(), lambda: g.t().contiguous(), lambda: g.copy_(g.t().t() * 1),\n"
-               "       lambda: g.copy_(g.int()), lambda: g[:, :2].copy_(g[:, 2:]), lambda: g.uniform_(),\n"
-               "       lambda: tl.rand(3, device='cuda'), lambda: g.cumsum(0), lambda: g.flip(0), lambda: g.unique()]\n"
+               "       lambda: g.uniform_(), lambda: tl.rand(3, device='cuda'), lambda: g.cumsum(0), lambda: g.unique()]\n"
                "bad = []\n"
                "for i, f in enumerate(ops):\n"
                "    try: f(); bad.append(i)\n"
@@ -226,6 +225,11 @@ def test_host_kernels_never_run_on_device_memory():
                "n = len(L); c = g.t().clone(); h = tl.empty_like(g); h.copy_(g)\n"
                "assert [e[:3] for e in L[n:] if e[0] == 'copy'] == [('copy', 1, 1)] * 2, L[n:]\n"
                "assert c.stride() == (1, 4) and tl.equal(c.cpu(), g.cpu().t()) and tl.equal(h.cpu(), g.cpu())\n"
+               "# casts and strided copies run on the device, through the backend's element-wise entry\n"
+               "x = g.cpu()\n"
+               "for f in (lambda a: a.double(), lambda a: a.int(), lambda a: a.t().contiguous(), lambda a: a.flip(0)):\n"
+               "    n = len(L); r = f(g)\n"
+               "    assert r.is_cuda and any(e[0] == 'elementwise' for e in L[n:]) and tl.equal(r.cpu(), f(x)), L[n:]\n"
                "print('ok')")
     assert out.split("\n") == ["[]", "ok"]
 
@@ -291,6 +295,7 @@ VALUES = {
 
 # tensorlib (and torch) callables of the ops whose names differ from the lower-case name
 CALLS = {
+    "COPY": lambda m, a: a.clone(),
     "DIV_TRUNC": lambda m, a, b: m.div(a, b, rounding_mode="trunc"),
     "DIV_FLOOR": lambda m, a, b: m.div(a, b, rounding_mode="floor"),
     "LSHIFT": lambda m, a, b: m.bitwise_left_shift(a, b),

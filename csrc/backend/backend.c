@@ -59,10 +59,6 @@ static const tl_core_api core_api = {
 
 const tl_core_api *tl_core_api_get(void) { return &core_api; }
 
-/* Copy to another device: a dense source of the requested dtype moves as its bytes (strides
- * kept); another CPU source is first cast and made contiguous on the host; another device
- * source is refused (device-side casts and strided copies are kernels the backend does not
- * have yet). */
 /* A fresh CPU tensor shaped like src (its strides when src is dense, else contiguous) in
  * pinned memory. */
 static int empty_pinned_like(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, const char *no_allocator)
@@ -102,6 +98,9 @@ int tl_backend_record_stream(const tl_tensor *t, uintptr_t stream)
     return b->record_stream(t->storage->data, t->device.index, stream);
 }
 
+/* Copy to another device: a dense source of the requested dtype moves as its bytes (strides
+ * kept); another source is first cast and made contiguous on its own device (the host's
+ * loops, or the backend's element-wise entry through tl_copy_). */
 int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, int dtype_, bool non_blocking)
 {
     tl_dtype dtype = (tl_dtype)dtype_;
@@ -115,14 +114,12 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
         return tl_tensor_empty_like(out, &like, dtype, TL_MEMFMT_PRESERVE);
     }
     /* a dense source of the target dtype moves as its bytes and keeps its strides (channels_last,
-     * a transpose), as torch's preserve_format; anything else is made contiguous on the host */
+     * a transpose), as torch's preserve_format; anything else is cast and made contiguous on its
+     * own device first (the host's loops, or the backend's copy kernel) */
     bool raw = src->dtype == dtype && tl_is_non_overlapping_and_dense(src);
-    if (src->device.type == TL_DEV_CPU && !raw) {
+    if (!raw) {
         if (tl_clone(&tmp, src, dtype, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         from = &tmp;
-    } else if (!raw) {
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: copying a non-dense or differently typed %s tensor "
-                      "to another device is not implemented yet", tl_device_type_names[src->device.type]);
     }
     const tl_device_backend *b = tl_backend_get(dev.type != TL_DEV_CPU ? dev.type : src->device.type);
     /* non_blocking: a device-to-host copy lands in pinned memory, a host-to-device copy from

@@ -24,7 +24,9 @@
  *   B U I F H C  1 where the op is defined for bool / uint8 / int8..int64 / float32,float64 /
  *                float16,bfloat16 (computed in float32, rounded once on store) /
  *                complex64,complex128.
- * New ops are appended (op codes are positions in these lists). Integer division by zero
+ * New ops are appended (op codes are positions in these lists). COPY is the identity: in the
+ * strided entry it converts the input straight to the destination's dtype (the same bits for
+ * one dtype), whatever the compute dtype. Integer division by zero
  * (DIV_TRUNC, DIV_FLOOR, REMAINDER, FMOD) gives 0: the caller checks for zero divisors. */
 #define TL_BACKEND_UNARY_LIST(X)                                                          \
     X(NEG, SAME, 0, 1, 1, 1, 1, 1) X(ABS, REAL, 0, 1, 1, 1, 1, 1) X(EXP, SAME, 0, 0, 0, 1, 1, 1) \
@@ -45,7 +47,7 @@
     X(CONJ_PHYSICAL, SAME, 1, 1, 1, 1, 1, 1) X(ISNAN, BOOL, 1, 1, 1, 1, 1, 1) X(ISINF, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISPOSINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISNEGINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISFINITE, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISREAL, BOOL, 1, 1, 1, 1, 1, 1) X(SIGNBIT, BOOL, 1, 1, 1, 1, 1, 0) X(LOGICAL_NOT, BOOL, 1, 1, 1, 1, 1, 1) \
-    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0)
+    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0) X(COPY, SAME, 1, 1, 1, 1, 1, 1)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
@@ -73,6 +75,48 @@ typedef enum {
     TL_NUM_UOPS
 } tl_backend_unary_op;
 
+/* The dtypes of the element-wise entry, by the backend's own codes (TL_BDT_*): a backend
+ * needs no copy of the core's dtype table for them. kernels/hd_math.h has one set of
+ * formulas and one converter per code. */
+#define TL_BACKEND_DTYPES(X) X(BOOL) X(UINT8) X(INT8) X(INT16) X(INT32) X(INT64) X(FLOAT16) X(BFLOAT16) \
+    X(FLOAT32) X(FLOAT64) X(COMPLEX64) X(COMPLEX128)
+typedef enum {
+#define TL_X_BDT(ID) TL_BDT_##ID,
+    TL_BACKEND_DTYPES(TL_X_BDT)
+#undef TL_X_BDT
+    TL_NUM_BDTS
+} tl_backend_dtype;
+
+/* One strided element-wise call (ABI 2): out = op(a[, b]) over `numel` elements laid out by
+ * an index calculator: `shape` (ndim dims, dim 0 innermost, broadcast, size-1 dims dropped and
+ * mergeable dims merged by the core) and, per operand, byte strides (0 for a broadcast dim;
+ * negative allowed). Element i of the iteration, split into the multi-index (i_0, i_1, ...)
+ * with i_0 fastest, is at data + sum_d i_d * strides[d] for each operand. Inputs are
+ * converted on load from their dtype to `compute`; the op runs in `compute` (one of the
+ * formula dtypes: never FLOAT16/BFLOAT16, which the core computes in FLOAT32) and its result
+ * (the op's OUT kind of `compute`) is converted on store to ops[0].dtype. An input with
+ * data == NULL is a scalar: `value` holds it in the compute dtype. The core has checked that
+ * the op is defined for `compute` and that every operand lies on `device_index`. */
+#define TL_BACKEND_EW_MAX_DIMS 25
+typedef struct tl_backend_ew_operand {
+    char *data;     /* device address of the operand's first element; NULL: `value` (inputs) */
+    int32_t dtype;  /* TL_BDT_* */
+    int32_t pad_;
+    double value[2];  /* a scalar input's bytes in the compute dtype (double: aligned for any) */
+    int64_t strides[TL_BACKEND_EW_MAX_DIMS];
+} tl_backend_ew_operand;
+typedef struct tl_backend_ew_call {
+    uint32_t size;          /* sizeof(tl_backend_ew_call): the backend checks it */
+    int32_t op;             /* TL_UOP_* (nin 1) or TL_BOP_* (nin 2) */
+    int32_t nin;            /* 1 or 2 */
+    int32_t compute;        /* TL_BDT_* */
+    int32_t device_index;
+    int32_t ndim;           /* 1..TL_BACKEND_EW_MAX_DIMS */
+    int64_t numel;          /* > 0 */
+    int64_t shape[TL_BACKEND_EW_MAX_DIMS];
+    tl_backend_ew_operand ops[3];  /* out, a, b */
+} tl_backend_ew_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -89,6 +133,9 @@ typedef struct tl_device_backend {
      * dtype (above); -1 "not supported" */
     int (*binary)(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int device_index);
     int (*unary)(int op, int dtype, void *out, const void *a, int64_t n, int device_index);
+    /* ABI 2: the strided, broadcasting, converting element-wise call above (every public
+     * element-wise op the lists cover runs through it); NULL: not supported */
+    int (*elementwise)(const tl_backend_ew_call *call);
     /* Page-locked host memory (pinned: the device reads and writes it directly, so copies
      * from and to it can run asynchronously); NULL after set_error. */
     void *(*host_alloc)(size_t nbytes);
@@ -148,5 +195,8 @@ int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_
 int tl_backend_pin(struct tl_tensor *out, const struct tl_tensor *src, bool factory);
 /* Tensor.record_stream: the CUDA tensor t's memory is used by `stream` (a handle). */
 int tl_backend_record_stream(const struct tl_tensor *t, uintptr_t stream);
+/* The host runner of a tl_backend_ew_call (kernels/hd_math.h through backend/hd_check.c):
+ * what a backend's elementwise entry computes, on host memory; for tests. */
+int tl_backend_ew_host(const tl_backend_ew_call *call);
 
 #endif

@@ -73,3 +73,35 @@ int tl_hd_apply(tl_tensor *out, int op, const tl_tensor *a, const tl_tensor *b)
 #undef TL_X_RUN
     return 0;
 }
+
+/* The host runner of the strided element-wise entry: the index calculator with int64
+ * offsets, and per element the same tl_hd_ew_S the CUDA kernel calls. tests/_fake_cuda.py
+ * registers it as its backend's elementwise entry, so the core's whole device path runs in
+ * the CPU suite. */
+int tl_backend_ew_host(const tl_backend_ew_call *c)
+{
+    if (c->size != sizeof *c || c->nin < 1 || c->nin > 2 || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS)
+        return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend element-wise call");
+    const tl_backend_ew_operand *o = c->ops;
+    const char *in1 = o[1].data ? o[1].data : (const char *)o[1].value;
+    const char *in2 = c->nin > 1 ? (o[2].data ? o[2].data : (const char *)o[2].value) : in1;
+    for (int64_t i = 0; i < c->numel; i++) {
+        int64_t r = i, off[3] = {0, 0, 0};
+        for (int d = 0; d < c->ndim; d++) {
+            int64_t q = r / c->shape[d], idx = r - q * c->shape[d];
+            r = q;
+            for (int k = 0; k <= c->nin; k++) off[k] += idx * o[k].strides[d];
+        }
+        switch (c->compute) {
+#define TL_X_RUN(S, ID, ...)                                                                         \
+        case TL_BDT_##ID:                                                                            \
+            tl_hd_ew_##S(c->op, c->nin, o[0].data + off[0], o[0].dtype, in1 + off[1], o[1].dtype,   \
+                         in2 + off[2], c->nin > 1 ? o[2].dtype : o[1].dtype);                        \
+            break;
+            TL_HD_DTYPES(TL_X_RUN)
+#undef TL_X_RUN
+        default: return tl_err(TL_ERR_RUNTIME, "tensorlib: backend element-wise call with compute dtype %d", c->compute);
+        }
+    }
+    return 0;
+}

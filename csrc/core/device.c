@@ -47,17 +47,18 @@ int tl_device_parse(const char *s, tl_device *out)
     return 0;
 }
 
-static void device_str(tl_device d, char *buf, size_t n)
+const char *tl_device_str(tl_device d, char *buf, size_t n)
 {
     if (d.index >= 0) snprintf(buf, n, "%s:%d", tl_device_type_names[d.type], d.index);
     else snprintf(buf, n, "%s", tl_device_type_names[d.type]);
+    return buf;
 }
 
 int tl_device_expect(tl_device expected, tl_device got)
 {
     if (tl_device_eq(expected, got)) return 0;
     char e[32], g[32];
-    device_str(expected, e, sizeof e);
-    device_str(got, g, sizeof g);
+    tl_device_str(expected, e, sizeof e);
+    tl_device_str(got, g, sizeof g);
     return tl_err(TL_ERR_RUNTIME, "Tensor on device %s is not on the expected device %s!", g, e);
 }

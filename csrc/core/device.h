@@ -3,6 +3,7 @@
 #define TL_DEVICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TL_DEVICE_TYPE_LIST(X) X(CPU, "cpu") X(CUDA, "cuda") X(META, "meta") X(MPS, "mps") \
@@ -25,6 +26,8 @@ extern const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES];
 static inline bool tl_device_eq(tl_device a, tl_device b) { return a.type == b.type && a.index == b.index; }
 /* Parses "cpu", "cuda:1", "meta"; returns -1 with the error set on a malformed string. */
 int tl_device_parse(const char *s, tl_device *out);
+/* "cuda:0", "cpu" (no index): written into buf (n bytes), returned. */
+const char *tl_device_str(tl_device d, char *buf, size_t n);
 /* torch's RuntimeError "Tensor on device X is not on the expected device Y!" when got and
  * expected differ; 0 otherwise. */
 int tl_device_expect(tl_device expected, tl_device got);

@@ -12,14 +12,14 @@ int tl_iter_init(tl_iter *it, int nops, const tl_tensor *const *ops, const int64
     int64_t sh[TL_MAX_DIMS];
     /* The CPU kernels run over host memory only. Operands share the output's device (a 0-d
      * CPU tensor goes with any, as in torch); a meta iteration checks the shapes and then
-     * runs no loop (see below); other devices reach their backend's kernels before this
-     * point or not at all (no op dispatches to CUDA yet). */
+     * runs no loop (see below); other devices take only the geometry from here
+     * (TL_ITER_GEOMETRY, for a backend's kernel) or are refused. */
     tl_device dev = ops[0]->device;
-    for (int k = 1; k < nops; k++)
+    for (int k = 1; k < nops && !(flags & TL_ITER_GEOMETRY); k++)
         if (ops[k] && !tl_device_eq(ops[k]->device, dev) && !(ops[k]->device.type == TL_DEV_CPU && ops[k]->ndim == 0) &&
             tl_device_expect(dev, ops[k]->device) < 0)
             return -1;
-    if (dev.type != TL_DEV_CPU && dev.type != TL_DEV_META)
+    if (dev.type != TL_DEV_CPU && dev.type != TL_DEV_META && !(flags & TL_ITER_GEOMETRY))
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
                       tl_device_type_names[dev.type]);
     it->nops = nops;

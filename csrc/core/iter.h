@@ -17,7 +17,9 @@
 /* TL_ITER_TILE_INPUTS: operand 0 is the only one the loop writes and the loop touches
  * operands only through data[k] and strides[k], so the iterator may feed inputs through
  * a scratch buffer (the tiled loop of iter_tile.c for operands in different layouts). */
-enum { TL_ITER_ALLOW_OUTPUT_BROADCAST = 1, TL_ITER_NO_REORDER = 2, TL_ITER_TILE_INPUTS = 4 };
+/* TL_ITER_GEOMETRY: the iterator only describes the operands' layout for a backend's kernel
+ * (backend/ew.c): the devices were checked by the caller, no loop runs on the host. */
+enum { TL_ITER_ALLOW_OUTPUT_BROADCAST = 1, TL_ITER_NO_REORDER = 2, TL_ITER_TILE_INPUTS = 4, TL_ITER_GEOMETRY = 8 };
 
 /* data[k] points at operand k's element; strides[k] is its byte stride; n elements. */
 typedef void (*tl_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);

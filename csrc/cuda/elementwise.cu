@@ -73,3 +73,96 @@ int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev)
 #undef TLC_LAUNCH
     return unsupported(op, dtype);
 }
+
+// ---------------------------------------------------------------- strided element-wise entry
+// One grid-stride kernel per compute dtype and index width: each thread splits its linear
+// index over the call's shape (the index calculator, passed by value) into the byte offset
+// of every operand, and tl_hd_ew_S (kernels/hd_math.h) loads, converts, computes and stores.
+// 32-bit index math when the element count and every operand's offsets fit.
+namespace {
+
+template <typename I>
+struct EwArgs {
+    int op, nin, ndim, dt[3];
+    char *data[3];
+    double value[2][2];  // scalar inputs
+    I shape[TL_BACKEND_EW_MAX_DIMS];
+    I strides[TL_BACKEND_EW_MAX_DIMS][3];
+};
+
+#define TLC_EW_KERNEL(S, ...)                                                                  \
+    template <typename I>                                                                      \
+    __global__ void ew_##S(EwArgs<I> g, I n)                                                   \
+    {                                                                                          \
+        const char *in0 = g.data[1] ? g.data[1] : (const char *)g.value[0];                    \
+        const char *in1 = g.nin > 1 && g.data[2] ? g.data[2] : (const char *)g.value[1];       \
+        for (I i = (I)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (I)(gridDim.x * blockDim.x)) { \
+            I r = i, o0 = 0, o1 = 0, o2 = 0;                                                   \
+            for (int d = 0; d < g.ndim; d++) {                                                 \
+                I q = r / g.shape[d], idx = r - q * g.shape[d];                                \
+                r = q;                                                                         \
+                o0 += idx * g.strides[d][0];                                                   \
+                o1 += idx * g.strides[d][1];                                                   \
+                o2 += idx * g.strides[d][2];                                                   \
+            }                                                                                  \
+            tl_hd_ew_##S(g.op, g.nin, g.data[0] + o0, g.dt[0], in0 + o1, g.dt[1], in1 + o2, g.dt[2]); \
+        }                                                                                      \
+    }
+TL_HD_DTYPES(TLC_EW_KERNEL)
+#undef TLC_EW_KERNEL
+
+template <typename I>
+int ew_launch(const tl_backend_ew_call *c, int dev)
+{
+    EwArgs<I> g;
+    memset(&g, 0, sizeof g);
+    g.op = c->op;
+    g.nin = c->nin;
+    g.ndim = c->ndim;
+    for (int k = 0; k < 3; k++) {
+        const tl_backend_ew_operand *o = &c->ops[k];
+        bool used = k <= c->nin;
+        g.dt[k] = used ? o->dtype : c->ops[1].dtype;
+        g.data[k] = used ? o->data : nullptr;
+        if (k > 0 && used && !o->data) memcpy(g.value[k - 1], o->value, sizeof o->value);
+        for (int d = 0; d < c->ndim; d++) g.strides[d][k] = used ? (I)o->strides[d] : 0;
+    }
+    for (int d = 0; d < c->ndim; d++) g.shape[d] = (I)c->shape[d];
+    I n = (I)c->numel;
+    cudaStream_t s = tlc_current_stream(dev);
+    switch (c->compute) {
+#define TLC_EW_CASE(S, ID, ...)                                                                \
+    case TL_BDT_##ID: ew_##S<I><<<blocks_for(c->numel), kThreads, 0, s>>>(g, n); return launched(dev);
+        TL_HD_DTYPES(TLC_EW_CASE)
+#undef TLC_EW_CASE
+    default: return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "element-wise call with compute dtype code %d", c->compute);
+    }
+}
+
+// Whether every offset and the grid-stride loop's indices stay below 2^31.
+bool fits_32bit(const tl_backend_ew_call *c)
+{
+    const int64_t lim = INT32_MAX;
+    if (c->numel > lim - (int64_t)65535 * 8 * kThreads) return false;
+    for (int k = 0; k <= c->nin; k++) {
+        int64_t reach = 0;
+        for (int d = 0; d < c->ndim; d++) {
+            int64_t s = c->ops[k].strides[d];
+            reach += (s < 0 ? -s : s) * (c->shape[d] - 1);
+            if (reach > lim) return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+int tlc_elementwise(const tl_backend_ew_call *c)
+{
+    if (c->size != sizeof *c || c->nin < 1 || c->nin > 2 || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS)
+        return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed element-wise call (tensorlib and _C_cuda differ?)");
+    if (c->numel <= 0) return 0;
+    int dev = c->device_index;
+    if (dev >= 0) cudaSetDevice(dev);
+    return fits_32bit(c) ? ew_launch<int32_t>(c, dev) : ew_launch<int64_t>(c, dev);
+}

@@ -38,6 +38,7 @@ int tlc_current_device(void)
 static const tl_device_backend cuda_backend = {
     TL_BACKEND_ABI_VERSION, (uint32_t)sizeof(tl_device_backend), "cuda",
     tlc_current_device, tlc_alloc, tlc_free, tlc_copy, tlc_memset_zero, tlc_binary, tlc_unary,
+    tlc_elementwise,
     tlc_host_alloc, tlc_host_free, tlc_copy_async, tlc_record_stream,
 };
 

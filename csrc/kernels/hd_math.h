@@ -236,6 +236,11 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_RAD2DEG_F(M, x) ((x) * (T_)(180.0 / TL_HD_PI))
 #define E_ANGLE_F(M, x) ((x) != (x) ? (x) : (x) < 0 ? (T_)TL_HD_PI : (T_)0)
 #define E_ANGLE_C(M, x) M(atan2)((x).im, (x).re)
+#define E_COPY_B(M, x) (x)
+#define E_COPY_U E_COPY_B
+#define E_COPY_I E_COPY_B
+#define E_COPY_F E_COPY_B
+#define E_COPY_C E_COPY_B
 #define E_CONJ_PHYSICAL_B(M, x) (x)
 #define E_CONJ_PHYSICAL_U E_CONJ_PHYSICAL_B
 #define E_CONJ_PHYSICAL_I E_CONJ_PHYSICAL_B
@@ -542,5 +547,107 @@ static inline TL_HD int tl_hd_binary_kind(int op)
     }
 TL_HD_DTYPES(TL_HD_DEFINE)
 #undef TL_HD_DEFINE
+
+/* ------------------------------------------------------------ conversions between dtypes
+ * One converter for every (source, destination) pair of the backend dtypes (TL_BDT_*), with
+ * the CPU's cast semantics (kernels/cast.c): a source is widened exactly to its natural
+ * value (int64 for bool and the integers, double for the floats, a double pair for complex),
+ * which is stored with the destination's rule: bool is != 0 (either part for complex);
+ * complex -> real takes the real part; float -> integer truncates as x86 does (NaN or out of
+ * range: INT32_MIN through int32 for the narrow types, INT64_MIN for int64); float16 and
+ * bfloat16 round from float32 (a float64 goes through float32 first, as torch's c10). */
+static inline TL_HD int32_t tl_hd_f2i32(double x)
+{
+    return (x != x || x <= -2147483649.0 || x >= 2147483648.0) ? INT32_MIN : (int32_t)x;
+}
+static inline TL_HD int64_t tl_hd_f2i64(double x)
+{
+    return (x != x || x < -9223372036854775808.0 || x >= 9223372036854775808.0) ? INT64_MIN : (int64_t)x;
+}
+static inline TL_HD int tl_hd_dt_size(int dt)
+{
+    switch (dt) {
+    case TL_BDT_BOOL: case TL_BDT_UINT8: case TL_BDT_INT8: return 1;
+    case TL_BDT_INT16: case TL_BDT_FLOAT16: case TL_BDT_BFLOAT16: return 2;
+    case TL_BDT_INT32: case TL_BDT_FLOAT32: return 4;
+    case TL_BDT_COMPLEX64: case TL_BDT_INT64: case TL_BDT_FLOAT64: return 8;
+    default: return 16;
+    }
+}
+/* Stores a natural value: an integer (i), a float (f) or a complex (f, g) per kind k. */
+enum { TL_HD_NAT_I, TL_HD_NAT_F, TL_HD_NAT_C };
+static inline TL_HD void tl_hd_put(void *dst, int dt, int k, int64_t i, double f, double g)
+{
+    double re = k == TL_HD_NAT_I ? (double)i : f;  /* not used for integer destinations of an integer */
+    float ref = k == TL_HD_NAT_I ? (float)i : (float)f;  /* int64 -> float32 rounds once */
+    int32_t n32 = k == TL_HD_NAT_I ? (int32_t)i : tl_hd_f2i32(f);
+    switch (dt) {
+    case TL_BDT_BOOL: *(uint8_t *)dst = (uint8_t)(k == TL_HD_NAT_I ? i != 0 : k == TL_HD_NAT_F ? f != 0 : (f != 0 || g != 0)); break;
+    case TL_BDT_UINT8: *(uint8_t *)dst = (uint8_t)n32; break;
+    case TL_BDT_INT8: *(int8_t *)dst = (int8_t)n32; break;
+    case TL_BDT_INT16: *(int16_t *)dst = (int16_t)n32; break;
+    case TL_BDT_INT32: *(int32_t *)dst = n32; break;
+    case TL_BDT_INT64: *(int64_t *)dst = k == TL_HD_NAT_I ? i : tl_hd_f2i64(f); break;
+    case TL_BDT_FLOAT16: *(uint16_t *)dst = tl_hd_f2h(ref); break;
+    case TL_BDT_BFLOAT16: *(uint16_t *)dst = tl_hd_f2bf(ref); break;
+    case TL_BDT_FLOAT32: *(float *)dst = ref; break;
+    case TL_BDT_FLOAT64: *(double *)dst = re; break;
+    case TL_BDT_COMPLEX64: ((float *)dst)[0] = ref; ((float *)dst)[1] = k == TL_HD_NAT_C ? (float)g : 0.0f; break;
+    default: ((double *)dst)[0] = re; ((double *)dst)[1] = k == TL_HD_NAT_C ? g : 0.0; break;
+    }
+}
+static inline TL_HD void tl_hd_convert(void *dst, int ddt, const void *src, int sdt)
+{
+    if (sdt == ddt) { /* the same bits (a float16 signalling NaN too) */
+        memcpy(dst, src, (size_t)tl_hd_dt_size(sdt));
+        return;
+    }
+    switch (sdt) {
+    case TL_BDT_BOOL: case TL_BDT_UINT8: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const uint8_t *)src, 0, 0); break;
+    case TL_BDT_INT8: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const int8_t *)src, 0, 0); break;
+    case TL_BDT_INT16: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const int16_t *)src, 0, 0); break;
+    case TL_BDT_INT32: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const int32_t *)src, 0, 0); break;
+    case TL_BDT_INT64: tl_hd_put(dst, ddt, TL_HD_NAT_I, *(const int64_t *)src, 0, 0); break;
+    case TL_BDT_FLOAT16: tl_hd_put(dst, ddt, TL_HD_NAT_F, 0, tl_hd_h2f(*(const uint16_t *)src), 0); break;
+    case TL_BDT_BFLOAT16: tl_hd_put(dst, ddt, TL_HD_NAT_F, 0, tl_hd_bf2f(*(const uint16_t *)src), 0); break;
+    case TL_BDT_FLOAT32: tl_hd_put(dst, ddt, TL_HD_NAT_F, 0, *(const float *)src, 0); break;
+    case TL_BDT_FLOAT64: tl_hd_put(dst, ddt, TL_HD_NAT_F, 0, *(const double *)src, 0); break;
+    case TL_BDT_COMPLEX64: tl_hd_put(dst, ddt, TL_HD_NAT_C, 0, ((const float *)src)[0], ((const float *)src)[1]); break;
+    default: tl_hd_put(dst, ddt, TL_HD_NAT_C, 0, ((const double *)src)[0], ((const double *)src)[1]); break;
+    }
+}
+
+/* ------------------------------------------------------------ one element of an element-wise call
+ * tl_hd_ew_S(op, nin, o, odt, a, adt, b, bdt) for each compute dtype S: loads a (and b) from
+ * their dtypes into S, runs the op in S, stores its result into o converted to odt. The CUDA
+ * kernel (csrc/cuda/elementwise.cu) and the host runner (backend/hd_check.c) call it per
+ * element with the addresses their index calculator found. */
+#define TL_HD_DEFINE_EW(S, ID, NAME, ST, T, W, CAT, LOAD, STORE, RT, RST, RSTORE, RID)                   \
+    static inline TL_HD void tl_hd_ew_##S(int op, int nin, char *o, int odt, const char *a, int adt,       \
+                                         const char *b, int bdt)                                          \
+    {                                                                                                    \
+        ST x, y;                                                                                          \
+        if (nin == 1 && op == TL_UOP_COPY) { /* a copy or cast: one conversion, no formula */            \
+            tl_hd_convert(o, odt, a, adt);                                                                \
+            return;                                                                                       \
+        }                                                                                                 \
+        union { ST s; RST r; uint8_t b; double al[2]; } res;                                             \
+        memset(&res, 0, sizeof res);                                                                      \
+        if (adt == TL_BDT_##ID) x = *(const ST *)a;                                                       \
+        else tl_hd_convert(&x, TL_BDT_##ID, a, adt);                                                      \
+        if (nin == 1) {                                                                                   \
+            tl_hd_unary_##S(op, &res, 0, x);                                                              \
+        } else {                                                                                          \
+            if (bdt == TL_BDT_##ID) y = *(const ST *)b;                                                   \
+            else tl_hd_convert(&y, TL_BDT_##ID, b, bdt);                                                  \
+            tl_hd_binary_##S(op, &res, 0, x, y);                                                          \
+        }                                                                                                 \
+        int kind = nin == 1 ? tl_hd_unary_kind(op) : tl_hd_binary_kind(op);                               \
+        int rdt = kind == TL_HD_OUT_BOOL_K ? TL_BDT_BOOL : kind == TL_HD_OUT_REAL_K ? TL_BDT_##RID : TL_BDT_##ID; \
+        if (rdt == odt) memcpy(o, &res, rdt == TL_BDT_BOOL ? 1 : rdt == TL_BDT_##ID ? sizeof(ST) : sizeof(RST)); \
+        else tl_hd_convert(o, odt, &res, rdt);                                                            \
+    }
+TL_HD_DTYPES(TL_HD_DEFINE_EW)
+#undef TL_HD_DEFINE_EW
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/ew_core.h"
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/overlap.h"
@@ -39,20 +40,13 @@ static tl_loop_fn cast_loop_or_err(tl_dtype from, tl_dtype to)
     return loop;
 }
 
-/* A copy within a backend's device (CUDA): a dense source into a destination of the same
- * dtype and geometry is one device-to-device copy of its bytes; anything else needs device
- * kernels (the CPU loops below read host memory only). */
-static int device_copy(tl_tensor *dst, const tl_tensor *src)
+/* A copy within a backend's device (CUDA) that only moves bytes: same dtype, dense, the same
+ * geometry (clone, copy_ between like tensors): one device-to-device copy. */
+static bool bytes_copy(const tl_tensor *dst, const tl_tensor *src)
 {
-    const tl_device_backend *b = tl_backend_get(dst->device.type);
-    bool bytes = b && dst->dtype == src->dtype && dst->ndim == src->ndim && tl_is_non_overlapping_and_dense(src) &&
-                 !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * dst->ndim) &&
-                 !memcmp(dst->strides, src->strides, sizeof(int64_t) * dst->ndim);
-    if (!bytes)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
-                      tl_device_type_names[dst->device.type]);
-    if (tl_data(dst) == tl_data(src)) return 0;
-    return b->copy(tl_data(dst), dst->device, tl_data(src), src->device, (size_t)tl_numel(src) * (size_t)tl_itemsize(src));
+    return dst->dtype == src->dtype && dst->ndim == src->ndim && tl_is_non_overlapping_and_dense(src) &&
+           !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * dst->ndim) &&
+           !memcmp(dst->strides, src->strides, sizeof(int64_t) * dst->ndim);
 }
 
 int tl_copy_(tl_tensor *dst, const tl_tensor *src)
@@ -79,7 +73,6 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         tl_iter it;
         return tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, 0);
     }
-    if (dst->device.type != TL_DEV_CPU) return device_copy(dst, src);
     if (tl_check_internal_overlap(dst) < 0) return -1;
     if (tl_may_overlap(dst, src)) {
         /* torch's rule: dense operands overlapping other than exactly are an error;
@@ -95,6 +88,18 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
             return rc;
         }
         if (dst->dtype == src->dtype) return 0;
+    }
+    if (dst->device.type != TL_DEV_CPU) {
+        /* a backend's device: its strided element-wise entry with the identity op converts and
+         * copies through both tensors' strides (src broadcast to dst) */
+        if (!tl_device_eq(dst->device, src->device)) return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
+        const tl_device_backend *b = tl_backend_get(dst->device.type);
+        if (bytes_copy(dst, src) && b && b->copy)
+            return b->copy(tl_data(dst), dst->device, tl_data(src), src->device,
+                           (size_t)tl_numel(src) * (size_t)tl_itemsize(src));
+        const tl_tensor *ops[2] = {dst, src};
+        bool scalar = false;
+        return tl_backend_elementwise("copy", "copy_", 1, dst->dtype, ops, &scalar, dst->sizes, dst->ndim);
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
         /* the common case needs no iterator: one flat loop, split across threads */

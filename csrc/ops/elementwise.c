@@ -18,6 +18,7 @@
 #include "core/promote.h"
 #include "kernels/cast.h"
 #include "named/unify.h"
+#include "backend/ew_core.h"
 #include "ops/copy.h"
 
 #define EW_CHUNK 256
@@ -79,6 +80,7 @@ static tl_dtype compute_of(tl_dtype d)
 /* The description of one call the driver runs. */
 typedef struct {
     const char *name;
+    const char *kname;       /* the registry entry (name may be the user-facing one: "sub" for add_alpha) */
     int out_kind, flags;
     tl_loop_fn kernel;
     int nin;
@@ -257,6 +259,25 @@ static tl_device common_device(const ew_call *c, const tl_tensor *const *tin)
     return dev;
 }
 
+/* Operands on a backend's device (CUDA) run on its kernels: every tensor input on the common
+ * device or a 0-d CPU tensor (a scalar), as torch's TensorIterator, whose message this is.
+ * Mixes of only the CPU and meta are left to the iterator's check, as before. Sets *on_backend
+ * when the common device has a backend. */
+static int check_devices(const ew_call *c, const tl_tensor *const *tin, tl_device dev, int *on_backend)
+{
+    *on_backend = dev.type != TL_DEV_CPU && dev.type != TL_DEV_META;
+    for (int k = 0; k < c->nin; k++) {
+        const tl_tensor *t = tin[k];
+        if (!t || tl_device_eq(t->device, dev) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
+        if (*on_backend || (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META)) {
+            char a[32], b[32];
+            return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
+                          tl_device_str(dev, a, sizeof a), tl_device_str(t->device, b, sizeof b));
+        }
+    }
+    return 0;
+}
+
 /* out= on another device than the inputs' common one (all inputs on it, or 0-d CPU): torch
  * computes there and refuses the copy into out with this text. Mixed inputs are left to the
  * iterator's device check, as torch's. */
@@ -316,6 +337,9 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
         }
         tin[k] = t;
     }
+    tl_device dev = common_device(c, tin);
+    int on_backend;
+    if (check_devices(c, tin, dev, &on_backend) < 0) return -1;
     /* 2. result dtype */
     tl_dtype rdt;
     if (c->force_dtype >= 0) rdt = (tl_dtype)c->force_dtype;
@@ -357,7 +381,8 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     for (int k = 0; k < c->nin; k++) {
         tl_dtype want = c->in_compute[k] >= 0 ? (tl_dtype)c->in_compute[k] : cdt;
         const tl_tensor *t = c->in[k].t;
-        if (!t || (t->ndim == 0 && t->dtype != want)) {
+        /* on a backend device every host value (0-d CPU tensor) is passed as a scalar */
+        if (!t || (t->ndim == 0 && (on_backend ? t->device.type == TL_DEV_CPU : t->dtype != want))) {
             /* a device tensor's value is not read on the host (meta has none; the iterator refuses
              * other devices) */
             tl_scalar s = !t ? c->in[k].s : t->device.type != TL_DEV_CPU ? tl_scalar_int(0)
@@ -389,8 +414,17 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     int64_t numel = 1;
     for (int i = 0; i < ndim; i++)
         if (__builtin_mul_overflow(numel, shape[i], &numel)) numel = 1; /* refused when allocated */
-    if ((c->flags & EWF_ZERODIV) && tl_dtype_kind(cdt) <= TL_KIND_INT && c->nin > 1 && numel > 0 && has_zero(ops[2]))
+    /* (on a backend device only a host scalar divisor is checked: a device tensor is not read
+     * on the host, and the device math gives 0) */
+    if ((c->flags & EWF_ZERODIV) && tl_dtype_kind(cdt) <= TL_KIND_INT && c->nin > 1 && numel > 0 &&
+        (!on_backend || ops[2] == &st[1]) && has_zero(ops[2]))
         return tl_err(TL_ERR_ZERODIV, "ZeroDivisionError");
+    /* a backend lacking the op or a dtype refuses here, before the destination changes */
+    if (on_backend) {
+        int idt[3];
+        for (int k = 0; k < c->nin; k++) idt[k] = ops[k + 1] == &st[k] ? (int)cdt : ops[k + 1]->dtype;
+        if (tl_backend_ew_supported(c->kname, c->name, c->nin, cdt, final_dt, idt, dev) < 0) return -1;
+    }
     /* 4. names */
     int32_t names[TL_MAX_DIMS];
     int has_names = 0;
@@ -450,7 +484,6 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
             for (int i = 0; same && i < ndim; i++) same = t->sizes[i] == shape[i];
             if (same) dom = t;
         }
-        tl_device dev = common_device(c, tin);
         bool like = dom && !c->contiguous_out && !tl_is_contiguous(dom);
         int rc = like ? tl_tensor_empty_like(out, dom, odt, TL_MEMFMT_PRESERVE)
                       : tl_tensor_empty(out, ndim, shape, odt, dev, false);
@@ -465,6 +498,11 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     ops[0] = out;
     for (int k = 0; k < c->nin; k++)
         if (ops[k + 1] != &st[k]) ops[k + 1] = c->in[k].t;
+    if (on_backend) {
+        bool scalar[3];
+        for (int k = 0; k < c->nin; k++) scalar[k] = ops[k + 1] == &st[k];
+        return tl_backend_elementwise(c->kname, c->name, c->nin, cdt, ops, scalar, shape, ndim);
+    }
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
     else memset(&prm, 0, sizeof prm);
@@ -495,6 +533,7 @@ static void call_init(ew_call *c, const op_info *info, tl_loop_fn kernel, const 
 {
     memset(c, 0, sizeof *c);
     c->name = info->name;
+    c->kname = info->name;
     c->out_kind = info->out;
     c->flags = info->flags;
     c->kernel = kernel;

@@ -42,6 +42,10 @@ int tl_py_add_backend_api(PyObject *m)
     PyObject *cap = PyCapsule_New((void *)tl_core_api_get(), TL_BACKEND_CAPSULE_NAME, NULL);
     int rc = cap ? PyModule_AddObjectRef(m, "_backend_api", cap) : -1;
     Py_XDECREF(cap);
+    /* the address of the host runner of the element-wise entry, for the tests' stand-in backend */
+    PyObject *host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_ew_host) : NULL;
+    rc = host ? PyModule_AddObjectRef(m, "_backend_ew_host", host) : -1;
+    Py_XDECREF(host);
     return rc;
 }
 

@@ -88,9 +88,10 @@ static const char *const device_ops[] = {
     /* factories */
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
     NULL};
-/* Ops with an explicit meta path (shape the result, skip the data) whose other path runs the CPU
- * kernels over host memory: meta tensors only, a CUDA tensor is refused like an op without a
- * device path (a host loop over device memory would crash). */
+
+/* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take
+ * meta tensors, and refuse other devices' tensors here (reading device memory on the host
+ * would crash) until a backend has kernels for them. */
 static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",

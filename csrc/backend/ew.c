@@ -1,0 +1,129 @@
+/* ew.c - the core's side of a backend's strided element-wise entry: after the element-wise
+ * driver (ops/elementwise.c) has checked the operands, promoted, allocated or checked the
+ * destination, this builds the index calculator (broadcast shape and per-operand byte strides
+ * from the CPU iterator's own geometry: size-1 dims dropped, dims ordered by the output's
+ * strides, mergeable dims merged) and hands one tl_backend_ew_call to the backend. */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/ew_core.h"
+#include "core/error.h"
+#include "core/iter.h"
+#include "core/tensor.h"
+#include "kernels/hd_math.h"
+
+static const char *const bnames[] = {
+#define TL_X_OP(N, ...) #N,
+    TL_BACKEND_BINARY_LIST(TL_X_OP)
+#undef TL_X_OP
+};
+static const char *const unames[] = {
+#define TL_X_OP(N, ...) #N,
+    TL_BACKEND_UNARY_LIST(TL_X_OP)
+#undef TL_X_OP
+};
+
+/* The backend op code of a registry op name ("div_floor" -> TL_BOP_DIV_FLOOR), -1 if none. */
+static int op_code(const char *name, int nin)
+{
+    if (nin < 1 || nin > 2) return -1;
+    char up[32];
+    size_t n = strlen(name);
+    if (n >= sizeof up) return -1;
+    for (size_t i = 0; i <= n; i++) up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+    const char *const *names = nin == 2 ? bnames : unames;
+    int count = nin == 2 ? TL_NUM_BOPS : TL_NUM_UOPS;
+    for (int i = 0; i < count; i++)
+        if (strcmp(up, names[i]) == 0) return i;
+    return -1;
+}
+
+/* The backend's code of a core dtype, -1 for one the backend list lacks. */
+static int bdt_of(int dtype)
+{
+    switch (dtype) {
+#define TL_X_BDT(ID) case TL_##ID: return TL_BDT_##ID;
+        TL_BACKEND_DTYPES(TL_X_BDT)
+#undef TL_X_BDT
+    default: return -1;
+    }
+}
+
+static int op_defined(int op, int nin, int bdt)
+{
+#define TL_X_OK(S, ID, ...) \
+    if (bdt == TL_BDT_##ID) return nin == 2 ? tl_hd_binary_ok_##S(op) : tl_hd_unary_ok_##S(op);
+    TL_HD_DTYPES(TL_X_OK)
+#undef TL_X_OK
+    return 0;
+}
+
+static int refuse(const char *kname, const char *name, tl_device dev, const char *what)
+{
+    size_t n = strlen(name);
+    int shown = n > 2 && strcmp(name + n - 2, "_s") == 0 ? (int)n - 2 : (int)n; /* clamp_s -> clamp */
+    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %.*s%s is not implemented for %s tensors%s yet", shown, name,
+                  strcmp(kname, "add_alpha") == 0 ? " with alpha" : "", tl_device_type_names[dev.type], what);
+}
+
+int tl_backend_ew_supported(const char *kname, const char *name, int nin, int compute, int out_dtype,
+                            const int *in_dtypes, tl_device dev)
+{
+    const tl_device_backend *b = tl_backend_get(dev.type);
+    int op = op_code(kname, nin);
+    if (op < 0 || !b || !b->elementwise) return refuse(kname, name, dev, "");
+    char what[64];
+    int bad = bdt_of(compute) < 0 ? compute : bdt_of(out_dtype) < 0 ? out_dtype : -1;
+    for (int k = 0; k < nin && bad < 0; k++)
+        if (bdt_of(in_dtypes[k]) < 0) bad = in_dtypes[k];
+    if (bad < 0 && !op_defined(op, nin, bdt_of(compute))) bad = compute;
+    if (bad >= 0) {
+        snprintf(what, sizeof what, " of dtype %s", tl_dtype_infos[bad].name);
+        return refuse(kname, name, dev, what);
+    }
+    return 0;
+}
+
+int tl_backend_elementwise(const char *kname, const char *name, int nin, int compute, const tl_tensor *const *ops,
+                           const bool *scalar, const int64_t *shape, int ndim)
+{
+    tl_device dev = ops[0]->device;
+    int idt[2];
+    for (int k = 0; k < nin; k++) idt[k] = scalar[k] ? compute : ops[k + 1]->dtype;
+    if (nin < 1 || nin > 2 || tl_backend_ew_supported(kname, name, nin, compute, ops[0]->dtype, idt, dev) < 0) return -1;
+    const tl_device_backend *b = tl_backend_get(dev.type);
+    int op = op_code(kname, nin), cb = bdt_of(compute);
+    char what[64];
+    tl_iter it;
+    if (tl_iter_init(&it, nin + 1, ops, shape, ndim, TL_ITER_GEOMETRY) < 0) return -1;
+    if (it.numel == 0) return 0;
+    if (it.ndim > TL_BACKEND_EW_MAX_DIMS) {
+        snprintf(what, sizeof what, " with more than %d non-mergeable dims", TL_BACKEND_EW_MAX_DIMS);
+        return refuse(kname, name, dev, what);
+    }
+    tl_backend_ew_call call;
+    memset(&call, 0, sizeof call);
+    call.size = sizeof call;
+    call.op = op;
+    call.nin = nin;
+    call.compute = cb;
+    call.device_index = dev.index;
+    call.ndim = it.ndim;
+    call.numel = it.numel;
+    for (int d = 0; d < it.ndim; d++) call.shape[d] = it.shape[d];
+    for (int k = 0; k <= nin; k++) {
+        tl_backend_ew_operand *o = &call.ops[k];
+        if (k > 0 && scalar[k - 1]) {
+            /* a host value in the compute dtype: the kernel reads it from the call */
+            o->data = NULL;
+            o->dtype = cb;
+            memcpy(o->value, it.data[k], (size_t)tl_dtype_itemsize((tl_dtype)compute));
+            continue;
+        }
+        o->data = it.data[k];
+        o->dtype = bdt_of(ops[k]->dtype);
+        for (int d = 0; d < it.ndim; d++) o->strides[d] = it.strides[d][k];
+    }
+    return b->elementwise(&call);
+}

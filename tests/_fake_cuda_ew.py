@@ -1,0 +1,423 @@
+"""The element-wise grid on "cuda" tensors of the host-memory stand-in backend
+(tests/_fake_cuda.py): every call goes through the core's device path (devices, promotion,
+allocation, the index calculator) and the backend's strided element-wise entry, whose stand-in
+is the core's host runner of the same hd_math.h formulas the CUDA kernel runs. Each result is
+compared with tensorlib's CPU result of the same call and with torch 2.13. Run as a script in
+a subprocess (the registration lasts for the process): `python _fake_cuda_ew.py SECTION`;
+prints failures, then `ok N` (N checks). With TL_EW_REAL=1 the grid runs on a real CUDA
+device instead (tests/test_cuda.py), the CUDA kernel's results compared the same way (the
+tolerances of the transcendental float ops cover libdevice's few ulps)."""
+import math
+import sys
+
+import numpy as np
+import torch
+
+import os
+
+# TL_EW_REAL=1: the same grid on a real CUDA device (tests/test_cuda.py runs it where one is usable)
+REAL = os.environ.get("TL_EW_REAL") == "1"
+if REAL:
+    LOG = []
+else:
+    import _fake_cuda  # noqa: E402 (tests/ on the path)
+
+    _fake_cuda.install()
+    LOG = _fake_cuda.LOG
+import tensorlib as tl  # noqa: E402
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64", "complex128"]
+UNARY = ("neg abs sign sgn ceil floor trunc round frac sqrt rsqrt square exp exp2 expm1 log log2 log10 log1p sin cos "
+         "tan asin acos atan sinh cosh tanh asinh acosh atanh sigmoid relu gelu gelu_tanh silu mish erf erfc lgamma "
+         "reciprocal deg2rad rad2deg angle conj_physical isnan isinf isposinf isneginf isfinite isreal signbit "
+         "logical_not bitwise_not").split()
+BINARY = ("add sub mul div div_trunc div_floor remainder fmod pow atan2 hypot maximum minimum fmax fmin copysign xlogy "
+          "logaddexp eq ne lt le gt ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
+          "bitwise_left_shift bitwise_right_shift gcd lcm heaviside nextafter").split()
+# float ops whose CPU kernels may take a vectorized path (docs/cuda.md): compared within a few ulps
+RTOL = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 2e-6, "float64": 1e-14, "complex64": 2e-6, "complex128": 1e-14}
+FAIL = []
+COUNT = [0]
+
+
+def fn(mod, name):
+    """The public callable of a backend op name (module tl or torch)."""
+    if name == "gelu_tanh":
+        f = mod.nn.functional.gelu if mod is torch else mod.gelu
+        return lambda *a, **k: f(*a, approximate="tanh", **k)
+    if name in ("div_trunc", "div_floor"):
+        return lambda *a, **k: mod.div(*a, rounding_mode=name[4:], **k)
+    if name in ("relu", "gelu", "silu", "mish") and mod is torch:
+        return getattr(torch.nn.functional, name)
+    return getattr(mod, name)
+
+
+def values(dt, n, seed, nonzero=False):
+    """n values of dtype dt (a name) on the CPU, tensorlib and torch: specials for floats;
+    nonzero: integers without 0 (divisors: the CPU raises where the device math gives 0)."""
+    rng = np.random.default_rng(seed)
+    if dt == "bool":
+        a = rng.integers(0, 2, n).astype(bool) | nonzero
+    elif dt in ("uint8", "int8", "int16", "int32", "int64"):
+        lo, hi = (0, 12) if dt == "uint8" else (-9, 10)
+        a = rng.integers(lo, hi, n)
+        if nonzero:
+            a[a == 0] = 3
+        a = a.astype(dt)
+    else:
+        base = np.concatenate([[0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, np.inf, -np.inf, np.nan, 1e-3, 40.0],
+                               rng.uniform(-4, 4, max(n - 12, 0))])[:n]
+        if dt.startswith("complex"):
+            a = (base + 1j * np.roll(base, 3)).astype(dt)
+        else:
+            a = base.astype(np.float64)
+    t = torch.from_numpy(np.ascontiguousarray(a))
+    if dt in ("float16", "bfloat16", "float32"):
+        t = t.to(getattr(torch, dt))
+    x = tl.tensor(t.to(torch.float32).numpy() if dt == "bfloat16" else t.numpy())
+    if dt == "bfloat16":
+        x = x.to(tl.bfloat16)
+    return x, t
+
+
+def host(r):
+    """A result as numpy (bfloat16/float16 widened exactly), from tl (any device) or torch."""
+    if isinstance(r, torch.Tensor):
+        if r.dtype in (torch.bfloat16, torch.float16):
+            r = r.float()
+        return r.numpy()
+    r = r.cpu()
+    if r.dtype in (tl.bfloat16, tl.float16):
+        r = r.float()
+    return r.numpy()
+
+
+def same(got, want, dt, exact, what, finite_only=False, loose=1.0):
+    """got (tl, device) equals want (tl CPU or torch): dtype, shape, values (NaN where NaN);
+    finite_only: only where both are finite (torch's vectorized CPU paths differ from the
+    mathematical answer at some special values, e.g. gelu(inf); tensorlib's CPU result is
+    compared everywhere); loose scales the tolerance (torch's SIMD transcendental paths are
+    less accurate in the tails than tensorlib's)."""
+    COUNT[0] += 1
+    g, w = host(got), host(want)
+    if g.shape != w.shape or g.dtype != w.dtype:
+        FAIL.append(f"{what}: shape/dtype {g.shape} {g.dtype} vs {w.shape} {w.dtype}")
+        return
+    if finite_only and g.dtype.kind in "fc":
+        keep = np.isfinite(g) & np.isfinite(w)
+        g, w = g[keep], w[keep]
+    if exact or g.dtype.kind in "biu":
+        ok = np.array_equal(g, w, equal_nan=True) if g.dtype.kind in "fc" else np.array_equal(g, w)
+    else:
+        with np.errstate(invalid="ignore"):
+            r = RTOL.get(dt, 2e-6) * loose
+            ok = np.allclose(g, w, rtol=r, atol=0, equal_nan=True) or np.allclose(g, w, rtol=r, atol=r * 1e-3, equal_nan=True)
+    if not ok:
+        bad = np.flatnonzero(~((g == w) | ((g != g) & (w != w)))) if g.dtype.kind in "fcb" else []
+        FAIL.append(f"{what}: at {bad[:4]}: {g.ravel()[bad[:4]]} vs {w.ravel()[bad[:4]]}")
+
+
+def attempt(f):
+    try:
+        return f(), None
+    except Exception as e:  # noqa: BLE001 - the exception is the result compared
+        return None, e
+
+
+def compare(what, dt, call_dev, call_cpu, call_torch=None, exact=False, finite_only=False, call_expected=True):
+    """Runs a call on the device tensors and on the CPU: the same result, or the same error
+    (a NotImplementedError naming cuda where the element math lacks the (op, dtype))."""
+    n = len(LOG)
+    got, ge = attempt(call_dev)
+    want, we = attempt(call_cpu)
+    if we is not None:
+        COUNT[0] += 1
+        if ge is None or type(ge) is not type(we) or str(ge) != str(we):
+            FAIL.append(f"{what}: CPU raised {type(we).__name__}({we}), device gave {type(ge).__name__}({ge})")
+        return "error"
+    if ge is not None:
+        COUNT[0] += 1
+        if not (isinstance(ge, NotImplementedError) and "cuda tensor" in str(ge)):
+            FAIL.append(f"{what}: device raised {type(ge).__name__}({ge})")
+        return "refused"
+    if not (isinstance(got, tl.Tensor) and got.is_cuda):
+        FAIL.append(f"{what}: result not on cuda: {got!r}")
+        return "bad"
+    if call_expected and not REAL and not any(e[0] == "elementwise" for e in LOG[n:]) and got.numel() > 0:
+        FAIL.append(f"{what}: no elementwise call reached the backend")
+    try:
+        same(got, want, dt, exact, what, finite_only)
+    except Exception as e:  # noqa: BLE001
+        FAIL.append(f"{what}: comparing raised {type(e).__name__}({e}); result strides {got.stride()}")
+        return "bad"
+    if call_torch is not None:
+        tw, te = attempt(call_torch)
+        if te is None:
+            same(got, tw, dt, exact, what + " [torch]", True, 50.0)
+    return "ran"
+
+
+def section_unary():
+    ran = refused = 0
+    for dt in DTYPES:
+        x, t = values(dt, 40, 1)
+        xs = x.reshape(5, 8)
+        for name in UNARY:
+            f, ft = fn(tl, name), fn(torch, name)
+            if name == "conj_physical" and not dt.startswith("complex"):
+                continue  # the tensor itself, as torch's (no call)
+            # complex reciprocal: Smith's algorithm (hd_math.h) differs at infinite parts
+            fin = name == "reciprocal" and dt.startswith("complex")
+            # (signbit: tensorlib and torch make the NaN of the input with different signs)
+            r = compare(f"{name}({dt})", dt, lambda: f(x.cuda()), lambda: f(x), None if name == "signbit" else lambda: ft(t),
+                        finite_only=fin)
+            ran += r == "ran"
+            refused += r == "refused"
+            if r != "ran":
+                continue
+            # non-contiguous: transposed, strided slice with an offset
+            compare(f"{name}({dt}).T", dt, lambda: f(xs.cuda().t()), lambda: f(xs.t()), finite_only=fin)
+            compare(f"{name}({dt})[1:, ::3]", dt, lambda: f(xs.cuda()[1:, ::3]), lambda: f(xs[1:, ::3]), finite_only=fin)
+            compare(f"{name}({dt}) 0-d", dt, lambda: f(x[3].cuda()), lambda: f(x[3]), finite_only=fin)
+            compare(f"{name}({dt}) empty", dt, lambda: f(x[:0].reshape(0, 4).cuda()), lambda: f(x[:0].reshape(0, 4)))
+            # in place and out=
+            if hasattr(tl.Tensor, name + "_"):
+                def inplace(src, name=name):
+                    y = src.clone() if not src.is_cuda else src.cpu().cuda()
+                    getattr(y, name + "_")()
+                    return y
+                compare(f"{name}_({dt})", dt, lambda: inplace(xs.cuda()), lambda: inplace(xs), finite_only=fin)
+            if name not in ("gelu", "gelu_tanh", "relu", "silu", "mish"):
+                def with_out(src, odt, name=name, f=f):
+                    o = tl.empty(0, dtype=odt, device=src.device)
+                    r = f(src, out=o)
+                    assert r is o
+                    return o
+                compare(f"{name}({dt}, out=float64)", dt, lambda: with_out(x.cuda(), tl.float64),
+                        lambda: with_out(x, tl.float64), finite_only=fin)
+    assert ran > 300 and refused < 200, (ran, refused)
+
+
+def section_binary():
+    ran = 0
+    for dt in DTYPES:
+        (a, ta), (b, tb) = values(dt, 24, 2), values(dt, 24, 3, nonzero=True)
+        for name in BINARY:
+            f, ft = fn(tl, name), fn(torch, name)
+            # complex products and quotients: hd_math.h's formulas (no C99 Annex G recovery of
+            # infinities, Smith's division) differ where a part is infinite
+            fin = dt.startswith("complex") and name in ("mul", "div")
+            r = compare(f"{name}({dt},{dt})", dt, lambda: f(a.cuda(), b.cuda()), lambda: f(a, b), lambda: ft(ta, tb), finite_only=fin)
+            ran += r == "ran"
+            if r != "ran":
+                continue
+            a2, b2 = a.reshape(4, 6), b.reshape(4, 6)
+            # broadcasting (a row against a column), transposed and expanded operands, offsets
+            compare(f"{name}({dt}) bcast", dt, lambda: f(a2[:, :1].cuda(), b2[:1].cuda()), lambda: f(a2[:, :1], b2[:1]), finite_only=fin)
+            compare(f"{name}({dt}) T", dt, lambda: f(a2.cuda().t(), b.reshape(6, 4).cuda()), lambda: f(a2.t(), b.reshape(6, 4)), finite_only=fin)
+            compare(f"{name}({dt}) expand", dt, lambda: f(a2.cuda()[1:2].expand(3, 6), b2.cuda()[1:, ::1]),
+                    lambda: f(a2[1:2].expand(3, 6), b2[1:]), finite_only=fin)
+            compare(f"{name}({dt}) 3-d step", dt, lambda: f(a.reshape(2, 3, 4).cuda()[:, ::2, 1:], b.reshape(2, 3, 4).cuda()[1:, :2, :3]),
+                    lambda: f(a.reshape(2, 3, 4)[:, ::2, 1:], b.reshape(2, 3, 4)[1:, :2, :3]), finite_only=fin)
+            compare(f"{name}({dt}) 0-d cuda", dt, lambda: f(a2.cuda(), b[5].cuda()), lambda: f(a2, b[5]), finite_only=fin)
+            compare(f"{name}({dt}) 0-d cpu", dt, lambda: f(a2.cuda(), b[5]), lambda: f(a2, b[5]), finite_only=fin)
+            compare(f"{name}({dt}) 0-d cpu first", dt, lambda: f(a[7], b2.cuda()), lambda: f(a[7], b2), finite_only=fin)
+            compare(f"{name}({dt}) empty", dt, lambda: f(a2[:0].cuda(), b2[:1].cuda()), lambda: f(a2[:0], b2[:1]), finite_only=fin)
+            for s in (2, -3, 1.5, True, 0.5 + 2j):
+                compare(f"{name}({dt}, {s!r})", dt, lambda: f(a2.cuda(), s), lambda: f(a2, s),
+                        lambda: ft(ta.reshape(4, 6), s), finite_only=fin)
+            if hasattr(tl.Tensor, name + "_") and name not in ("div_trunc", "div_floor"):
+                def inplace(x, y, name=name):
+                    z = x.cpu().clone()
+                    z = z.cuda() if x.is_cuda else z
+                    getattr(z, name + "_")(y)
+                    return z
+                compare(f"{name}_({dt})", dt, lambda: inplace(a2.cuda(), b2[2].cuda()), lambda: inplace(a2, b2[2]), finite_only=fin)
+                compare(f"{name}_({dt}, 3)", dt, lambda: inplace(a2.cuda(), 3), lambda: inplace(a2, 3), finite_only=fin)
+            def with_out(x, y, odt, f=f):
+                o = tl.empty(6, 4, dtype=odt, device=x.device).t()  # transposed: written through strides
+                assert f(x, y, out=o) is o
+                return o
+            for odt in (tl.float64, tl.complex128, tl.int64, tl.bool):
+                compare(f"{name}({dt}, out={odt})", dt, lambda: with_out(a2.cuda(), b2.cuda(), odt),
+                        lambda: with_out(a2, b2, odt), finite_only=fin)
+    assert ran > 250, ran
+
+
+def section_mixed():
+    """Operands of different dtypes: type promotion decided by the core, loads converting."""
+    pairs = [("int32", "float32"), ("uint8", "int8"), ("float16", "bfloat16"), ("bool", "float64"), ("int64", "complex64"),
+             ("float16", "float64"), ("int16", "float16"), ("bool", "uint8"), ("bfloat16", "complex128"), ("int8", "int64"),
+             ("float32", "complex64"), ("bool", "int16")]
+    for da, db in pairs:
+        (a, ta), (b, tb) = values(da, 24, 4, nonzero=True), values(db, 24, 5, nonzero=True)
+        for name in BINARY:
+            f, ft = fn(tl, name), fn(torch, name)
+            fin = name in ("mul", "div")
+            for x, y, tx, ty, w in ((a, b, ta, tb, da + "," + db), (b, a, tb, ta, db + "," + da)):
+                dt = str(tl.result_type(x, y)).replace("tensorlib.", "")
+                compare(f"{name}({w})", dt, lambda: f(x.cuda(), y.cuda()), lambda: f(x, y), lambda: ft(tx, ty), finite_only=fin)
+                compare(f"{name}({w}) 0-d", dt, lambda: f(x.reshape(4, 6).cuda(), y[3].cuda()),
+                        lambda: f(x.reshape(4, 6), y[3]), finite_only=fin)
+    # the conversions themselves: a float16 out= of every dtype pair's sum, int results of floats
+    for da in DTYPES:
+        for db in DTYPES:
+            (a, _), (b, _) = values(da, 16, 6), values(db, 16, 7)
+            for odt in DTYPES:
+                o = getattr(tl, odt)
+                compare(f"add({da},{db}, out={odt})", odt, lambda: tl.add(a.cuda(), b.cuda(), out=tl.empty(16, dtype=o, device="cuda")),
+                        lambda: tl.add(a, b, out=tl.empty(16, dtype=o)), exact=True)
+
+
+def bits(t):
+    """The bytes of a tensor's elements in row-major order (read on the host)."""
+    t = t.cpu().contiguous()
+    if t.dtype in (tl.float16, tl.bfloat16):
+        t = t.view(tl.int16)
+    return t.numpy().tobytes()
+
+
+def section_copies():
+    """Copies and casts on the device (the entry's identity op): Tensor.to(dtype), contiguous,
+    clone, copy_ (broadcast, overlapping), .cpu() of a non-dense tensor; bit-exact with the CPU
+    (every dtype pair: the converter has the CPU's cast rules)."""
+    for da in DTYPES:
+        x, _ = values(da, 24, 8)
+        xs = x.reshape(4, 6)
+        g = xs.cuda()
+        for db in DTYPES:
+            o = getattr(tl, db)
+            for what, dev, cpu in (("to", lambda: g.t().to(o), lambda: xs.t().to(o)),
+                                   ("copy_ bcast", lambda: tl.empty(3, 4, 6, dtype=o, device="cuda").copy_(g),
+                                    lambda: tl.empty(3, 4, 6, dtype=o).copy_(xs)),
+                                   ("slice to cpu", lambda: g[1:, ::2].to(o).cpu(), lambda: xs[1:, ::2].to(o))):
+                COUNT[0] += 1
+                got, ge = attempt(dev)
+                want, we = attempt(cpu)
+                if we is not None or ge is not None:
+                    if type(ge) is not type(we) or str(ge) != str(we):
+                        FAIL.append(f"{what} {da}->{db}: {ge!r} vs {we!r}")
+                    continue
+                if got.dtype != want.dtype or got.shape != want.shape or bits(got) != bits(want):
+                    FAIL.append(f"{what} {da}->{db}: {got.cpu()} vs {want}")
+        for what, dev, cpu in (("contiguous", lambda: g.t().contiguous(), lambda: xs.t().contiguous()),
+                               ("clone", lambda: g[:, 1::2].clone(), lambda: xs[:, 1::2].clone()),
+                               ("expand clone", lambda: g[:1].expand(3, 6).contiguous(), lambda: xs[:1].expand(3, 6).contiguous()),
+                               ("non-dense cpu()", lambda: g[::2, ::3].cpu(), lambda: xs[::2, ::3])):
+            COUNT[0] += 1
+            got, want = dev(), cpu()
+            if got.dtype != want.dtype or got.shape != want.shape or bits(got) != bits(want):
+                FAIL.append(f"{what} {da}: {got.cpu()} vs {want}")
+    # an overlapping copy: torch's (and the CPU's) error
+    g = tl.arange(16.).reshape(4, 4).cuda()
+    expect("copy_ of its own transpose", RuntimeError, "refer to a single memory location", lambda: g.copy_(g.t()))
+    # a copy that only moves bytes (same dtype and strides) is the backend's copy, for every
+    # dtype; a cast or a strided copy needs the element math, which lacks uint16
+    expect("copy_ uint16", NotImplementedError, "copy_ is not implemented for cuda tensors of dtype uint16",
+           lambda: tl.ones(3, 4, dtype=tl.uint16, device="cuda").t().contiguous())
+    u = tl.arange(6).reshape(2, 3).to(tl.uint16)
+    COUNT[0] += 1
+    if not (u.cuda().clone().cpu().tolist() == u.tolist() and u.t().cuda().clone().cpu().tolist() == u.t().tolist()):
+        FAIL.append("clone uint16: the bytes copy differs")
+    expect("copy_ across devices", RuntimeError, "copy_: tensors on different devices",
+           lambda: tl.ones(3, device="cuda").copy_(tl.ones(3)))
+
+
+def expect(what, exc, msg, call):
+    COUNT[0] += 1
+    _, e = attempt(call)
+    if not isinstance(e, exc) or msg not in str(e):
+        FAIL.append(f"{what}: expected {exc.__name__}({msg}), got {type(e).__name__}({e})")
+
+
+def section_errors():
+    g, c = tl.ones(2, 3, device="cuda"), tl.ones(2, 3)
+    same_dev = "Expected all tensors to be on the same device, but found at least two devices, "
+    expect("cuda + cpu", RuntimeError, same_dev + "cuda:0 and cpu!", lambda: g + c)
+    expect("cpu + cuda", RuntimeError, same_dev + "cpu and cuda:0!", lambda: c + g)
+    expect("cuda.add_(cpu)", RuntimeError, same_dev + "cuda:0 and cpu!", lambda: g.add_(c))
+    expect("cpu.mul_(cuda)", RuntimeError, same_dev + "cpu and cuda:0!", lambda: c.mul_(g))
+    expect("cuda 0-d + cpu", RuntimeError, same_dev + "cuda:0 and cpu!", lambda: g[0, 0] + c)
+    expect("out= on cpu", RuntimeError, "cross-device copies are not allowed", lambda: tl.add(g, g, out=tl.empty(2, 3)))
+    for call, op in ((lambda: g.erfinv(), "erfinv"), (lambda: g.add(g, alpha=2), "add with alpha"),
+                     (lambda: g.sub(g, alpha=2), "sub with alpha"), (lambda: g.clamp(0, 1), "clamp"),
+                     (lambda: tl.where(g > 0, g, g), "where"), (lambda: g.lerp(g, 0.5), "lerp"),
+                     (lambda: g.round(decimals=2), "round_dec"), (lambda: g.logit(), "logit"),
+                     (lambda: g.nan_to_num(), "nan_to_num"), (lambda: tl.isclose(g, g), "isclose"),
+                     (lambda: g.digamma(), "digamma"), (lambda: g.masked_fill(g > 0, 1.0), "masked_fill"),
+                     (lambda: tl.addcmul(g, g, g), "addcmul")):
+        expect(op, NotImplementedError, f"tensorlib: {op} is not implemented for cuda tensors", call)
+    z = tl.ones(3, dtype=tl.complex64, device="cuda")
+    expect("sqrt complex", NotImplementedError, "sqrt is not implemented for cuda tensors of dtype complex64", lambda: z.sqrt())
+    expect("pow complex", NotImplementedError, "pow is not implemented for cuda tensors of dtype complex64", lambda: z ** z)
+    h = tl.ones(3, dtype=tl.complex32, device="cuda")  # the CPU computes it in complex64; the backend list lacks it
+    expect("complex32", NotImplementedError, "add is not implemented for cuda tensors of dtype complex32", lambda: h + h)
+    expect("out uint16", NotImplementedError, "add is not implemented for cuda tensors of dtype uint16",
+           lambda: tl.add(g, g, out=tl.empty(2, 3, dtype=tl.uint16, device="cuda")))
+    # refusals leave an out= untouched (decided before the resize)
+    o = tl.empty(5, device="cuda")
+    _ = attempt(lambda: tl.erfinv(g, out=o))
+    COUNT[0] += 1
+    if o.shape != (5,):
+        FAIL.append(f"refused out= resized to {o.shape}")
+    # ops with only a meta path (reductions, sort, cat, samplers) refuse device tensors at the
+    # gate instead of running their host kernels on device memory
+    for what, call in (("sum", lambda: g.sum()), ("amax", lambda: g.amax()), ("sort", lambda: g.sort()),
+                       ("cat", lambda: tl.cat([g, g])), ("uniform_", lambda: g.uniform_())):
+        expect(what, NotImplementedError, "with arguments from the 'CUDA' backend", call)
+    # the CPU's own refusals and checks come first, with the CPU's messages
+    i = tl.arange(6, device="cuda")
+    expect("int // 0", RuntimeError, "ZeroDivisionError", lambda: i // 0)
+    expect("bool - bool", RuntimeError, "Subtraction, the `-` operator, with two bool tensors", lambda: (i > 2) - (i > 2))
+    expect("in-place broadcast", RuntimeError, "doesn't match the broadcast shape", lambda: g[0].add_(g))
+    expect("int out of float", RuntimeError, "can't be cast to the desired output type", lambda: g.add_(0.5) if False else i.add_(0.5))
+    # an integer division by a zero tensor on the device: 0, no error (the device is not read on the host)
+    COUNT[0] += 1
+    r = (i // tl.zeros(6, dtype=tl.int64, device="cuda")).cpu()
+    if r.tolist() != [0] * 6:
+        FAIL.append(f"int // zeros on the device: {r.tolist()}")
+
+
+def section_geometry():
+    """The index calculator the core builds: coalesced dims, broadcast strides, 0-d values."""
+    if REAL:
+        return
+    h = tl.arange(24.).reshape(2, 3, 4)
+    a = h.cuda()
+    def last(call):
+        n = len(LOG)
+        call()
+        ev = [e for e in LOG[n:] if e[0] == "elementwise"]
+        return ev[-1] if ev else None
+    for what, call, ndim in (("contiguous", lambda: a + a, 1), ("scalar", lambda: a * 2, 1),
+                             ("0-d", lambda: a + a[0, 0, 0], 1), ("row bcast", lambda: a + a[0, 0], 2),
+                             ("col bcast", lambda: a + a[:, :, :1], 2),
+                             ("transposed", lambda: a + h.transpose(1, 2).contiguous().transpose(1, 2).cuda(), 3),
+                             ("permuted input, result like it", lambda: a.permute(2, 0, 1) + 1, 1),
+                             ("merged outer dims", lambda: a[:, :, :2] + 1, 2)):
+        COUNT[0] += 1
+        e = last(call)
+        if e is None or e[4] != ndim:
+            FAIL.append(f"{what}: call {e}, expected ndim {ndim}")
+    COUNT[0] += 1
+    if last(lambda: a[:0] + 1) is not None:
+        FAIL.append("an empty result reached the backend")
+    # results keep the input's layout where torch's does (a transposed input gives a transposed result)
+    COUNT[0] += 1
+    t = a.transpose(0, 2).exp()
+    if t.stride() != a.transpose(0, 2).stride():
+        FAIL.append(f"exp of a transposed input: strides {t.stride()}")
+    # a large expanded operand: zero strides over a broadcast dim
+    COUNT[0] += 1
+    big = tl.arange(5.).cuda().expand(1000, 5) + tl.arange(1000.).reshape(1000, 1).cuda()
+    if not tl.equal(big.cpu(), tl.arange(5.).expand(1000, 5) + tl.arange(1000.).reshape(1000, 1)):
+        FAIL.append("expanded operands")
+
+
+if __name__ == "__main__":
+    globals()["section_" + sys.argv[1]]()
+    for f in FAIL[:60]:
+        print(f)
+    print("failures", len(FAIL))
+    print("ok", COUNT[0])
