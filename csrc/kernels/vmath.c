@@ -89,6 +89,14 @@ static inline double vm_exp(double x, int hp)
     return p * pow2i(k1) * pow2i(k - k1);
 }
 
+/* q(r) = (e^r - 1 - r) / r^2 on |r| <= ln2/2, degree 9 (scripts/fit_vmath.py: abs. error of r^2 q 1.3e-17) */
+static inline double exp_q9(double r)
+{
+    return 0.5000000000000001 + r * (0.16666666666666669 + r * (0.041666666666624164 + r * (0.008333333333330065 +
+           r * (0.0013888888917196719 + r * (0.00019841269863040545 + r * (2.4801521322367984e-05 +
+           r * (2.755726848030948e-06 + r * (2.762007588032101e-07 + r * 2.5100375832820886e-08))))))));
+}
+
 /* exp for -707 <= x <= 709 (normal results): x = k ln2 + r, r = rhi - rlo kept with its
  * rounding c, e^r = 1 + (r + (r^2 q(r) + c)) with q of degree 9, 2^k added to the exponent
  * field of e^r in [0.7, 1.42] (no clamps, one scale). Other lanes (NaN, +-inf, overflow,
@@ -97,11 +105,7 @@ static inline double vm_exp_fast(double x)
 {
     double kd = x * LOG2E + SHIFT, k = kd - SHIFT;
     double rhi = x - k * LN2_HI, rlo = k * LN2_LO, r = rhi - rlo, c = (rhi - r) - rlo;
-    /* q(r) = (e^r - 1 - r) / r^2 (scripts/fit_vmath.py: abs. error of r^2 q 1.3e-17) */
-    double q = 0.5000000000000001 + r * (0.16666666666666669 + r * (0.041666666666624164 + r * (0.008333333333330065 +
-               r * (0.0013888888917196719 + r * (0.00019841269863040545 + r * (2.4801521322367984e-05 +
-               r * (2.755726848030948e-06 + r * (2.762007588032101e-07 + r * 2.5100375832820886e-08))))))));
-    double p = 1.0 + (r + (r * r * q + c));
+    double p = 1.0 + (r + (r * r * exp_q9(r) + c));
     return asd(asu(p) + (asu(kd) << 52));
 }
 #define VM_EXP_FAST_LO -707.0
@@ -422,7 +426,7 @@ static inline double vm_tanh_fast(double x)
     double y = big ? 2.0 * ax : -2.0 * ax;
     double rhi, rlo, k = reduce_ln2(y, &rhi, &rlo);
     double r = rhi - rlo, c = (rhi - r) - rlo;
-    double pl = r * r * exp_q(r, 1);
+    double pl = r * r * exp_q9(r);
     double h = pow2i(k - 1.0);
     double a = h - 0.5, b = h * r, s = a + b, e = b - (s - a);
     double cc = e + h * (pl + c), thh = s + cc;

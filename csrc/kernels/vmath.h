@@ -3,7 +3,7 @@
  * polynomial kernels that the compiler vectorizes, dispatched at run time to AVX-512 /
  * AVX2+FMA clones on x86-64 (baseline code elsewhere). float32 uses native float kernels
  * (erf, atan: double, rounded once), float64 double ones, float64 within 1 ULP, float32 within
- * 0.5-1.75 ULP by op (docs/performance.md). Used by the contiguous fast path of ew_unary.c. */
+ * 0.5-2.4 ULP by op (docs/performance.md). Used by the contiguous fast path of ew_unary.c. */
 #ifndef TL_KERNELS_VMATH_H
 #define TL_KERNELS_VMATH_H
 
