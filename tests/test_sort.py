@@ -251,3 +251,52 @@ def test_topk_streamed_rows_skip_runs_exactly(dt, largest):
         v, i = x[0].topk(1, largest=largest)  # one long row (1-D)
         tv, ti = t[0].topk(1, largest=largest)
         assert i.tolist() == ti.tolist()
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "int64", "int32", "uint8"])
+def test_kthvalue_radix_select_matches_torch(dt):
+    """kthvalue on rows of >= 1024 elements selects by radix digits (sort.c KTH_RADIX) and
+    keeps the result only when no other element shares the key; ties (several NaNs, -0.0 and
+    +0.0, repeated values) go to torch's quickselect. Indices and values against torch, for k
+    at the ends and middle, keys differing only in their last bits (every digit level), and
+    transposed (strided) rows."""
+    rng = np.random.default_rng(11)
+    isf = dt.startswith("float")
+    for n in (1024, 1025, 3001):
+        rows = []
+        if isf:
+            rows.append(rng.permutation(n).astype(np.float64) - n / 2)  # unique
+            a = rng.permutation(n).astype(np.float64)
+            a[rng.integers(0, n, 1)] = np.nan  # one NaN: unique largest key
+            rows.append(a)
+            a = rng.permutation(n).astype(np.float64)
+            a[rng.integers(0, n, 5)] = np.nan  # NaN ties
+            rows.append(a)
+            a = rng.permutation(n).astype(np.float64) - n // 2
+            a[a == 0] = -0.0
+            a[rng.integers(0, n, 1)] = 0.0  # -0.0 and +0.0 tie
+            rows.append(a)
+            a = rng.standard_normal(n) * 1e-3
+            rows.append(a)
+            a = (1.0 + rng.permutation(n) * (2.0 ** -20))  # one exponent: only low digits differ
+            rows.append(a)
+        else:
+            hi = 250 if dt == "uint8" else 2**30
+            rows.append(rng.integers(0, hi, n).astype(np.float64))  # ties for uint8 only
+            base = 0 if dt == "uint8" else (2**40 if dt == "int64" else 2**20)
+            rows.append(base + rng.permutation(n).astype(np.float64) % (256 if dt == "uint8" else n))
+            if dt != "uint8":
+                rows.append(-rng.permutation(n).astype(np.float64) - (2**62 if dt == "int64" else 2**30))
+        rows.append((np.arange(n) // 4).astype(np.float64))  # all ties
+        m = np.stack(rows).astype(dt)
+        x, t = tl.from_numpy(m.copy()), torch.from_numpy(m.copy())
+        for k in sorted({1, 2, n // 2, n // 2 + 1, n - 1, n}):
+            got, want = x.kthvalue(k, -1), t.kthvalue(k, -1)
+            assert got.indices.tolist() == want.indices.tolist(), (n, k)
+            np.testing.assert_array_equal(got.values.numpy(), want.values.numpy())
+            got, want = x.t().kthvalue(k, 0), t.t().kthvalue(k, 0)
+            assert got.indices.tolist() == want.indices.tolist(), (n, k, "strided")
+    big = rng.standard_normal(200_001).astype(np.float32)
+    for k in (1, 100_001, 200_001):
+        v, i = tl.from_numpy(big).kthvalue(k)
+        assert i.item() == int(np.argsort(big, kind="stable")[k - 1]) and v.item() == np.sort(big)[k - 1]

@@ -338,6 +338,119 @@ static int check_sortable(const tl_tensor *x, const char *what, bool uints)
     return 0;
 }
 
+/* ---- kthvalue by radix select ---------------------------------------------------------
+ * The k-th smallest key by its digits, most significant first (12 bits at a time: 52, 40,
+ * 28, 16, 4, then the last 4): a histogram of the row's top digits picks the bucket holding
+ * rank k, the keys in it are gathered (with the histogram of their next digit), and so on
+ * until the bucket holds one key or the digits run out. When no other element shares the
+ * key its index is the answer whatever the algorithm; when some do (ties, several NaNs, -0
+ * and +0), the index torch reports depends on its quickselect's swaps, so the caller runs
+ * that instead. Two reads of the row and small work after, instead of a quickselect over
+ * 16-byte (key, index) pairs. */
+#define KTH_RADIX_MIN 1024
+static int64_t kth_bucket(const uint32_t *hist, int64_t nb, int64_t *k)
+{
+    int64_t b = 0;
+    for (; b < nb - 1 && *k >= hist[b]; b++) *k -= hist[b];
+    return b;
+}
+
+/* The levels after the first over the m gathered keys cand[0..m) (hist: their digit at
+ * shift s); returns the k-th smallest and *ties how many keys equal it. */
+static uint64_t kth_rest(uint64_t *cand, int64_t m, int64_t k, int s, uint32_t *hist, int64_t *ties)
+{
+    for (;;) {
+        int w = s ? 12 : 4;
+        uint64_t mask = ((uint64_t)1 << w) - 1;
+        int64_t b = kth_bucket(hist, (int64_t)1 << w, &k);
+        int64_t c = hist[b];
+        if (c == 1 || s == 0) {
+            *ties = c;
+            for (int64_t i = 0;; i++)
+                if (((cand[i] >> s) & mask) == (uint64_t)b) return cand[i];
+        }
+        int ns = s >= 16 ? s - 12 : 0;
+        uint64_t nmask = ((uint64_t)1 << (ns ? 12 : 4)) - 1;
+        memset(hist, 0, sizeof(uint32_t) * 4096);
+        int64_t mm = 0;
+        for (int64_t i = 0; i < m; i++) {
+            uint64_t x = cand[i];
+            int in = ((x >> s) & mask) == (uint64_t)b;
+            cand[mm] = x;
+            mm += in;
+            hist[(x >> ns) & nmask] += (uint32_t)in;
+        }
+        m = mm;
+        s = ns;
+    }
+}
+
+/* Keys in the order of key_f64 (NaN largest, -0 == +0) without branches: the sign of random
+ * data would mispredict one in two. A float32 key lives in the upper half. */
+static inline uint64_t rkey_f32(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    u = v == 0 ? 0 : u;
+    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+    return (uint64_t)(v != v ? UINT32_MAX : u) << 32;
+}
+static inline uint64_t rkey_f64(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    u = v == 0 ? 0 : u;
+    u ^= (uint64_t)((int64_t)u >> 63) | ((uint64_t)1 << 63);
+    return v != v ? UINT64_MAX : u;
+}
+#define KTH_KEY_f32(p, i) rkey_f32(((const float *)(p))[i])
+#define KTH_KEY_f64(p, i) rkey_f64(((const double *)(p))[i])
+#define KTH_KEY_u64(p, i) (((const uint64_t *)(p))[i])
+#define KTH_KEY_i64(p, i) ((uint64_t)((const int64_t *)(p))[i] ^ ((uint64_t)1 << 63))
+/* The index of the k-th smallest key of row[0..n) when it is unique, else -1; cand: room
+ * for n keys. */
+#define KTH_RADIX(S)                                                                          \
+    static int64_t kth_radix_##S(const char *row, int64_t n, int64_t k, uint64_t *cand)       \
+    {                                                                                         \
+        uint32_t hist[4096];                                                                  \
+        memset(hist, 0, sizeof hist);                                                         \
+        for (int64_t i = 0; i < n; i++) hist[KTH_KEY_##S(row, i) >> 52]++;                    \
+        uint64_t b = (uint64_t)kth_bucket(hist, 4096, &k), key;                               \
+        int64_t ties = hist[b];                                                               \
+        if (ties == 1) {                                                                      \
+            for (int64_t i = 0;; i++)                                                         \
+                if (KTH_KEY_##S(row, i) >> 52 == b) return i;                                 \
+        }                                                                                     \
+        memset(hist, 0, sizeof hist);                                                         \
+        int64_t m = 0;                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                                     \
+            uint64_t x = KTH_KEY_##S(row, i);                                                 \
+            int in = x >> 52 == b;                                                            \
+            cand[m] = x;                                                                      \
+            m += in;                                                                          \
+            hist[(x >> 40) & 0xfff] += (uint32_t)in;                                          \
+        }                                                                                     \
+        key = kth_rest(cand, m, k, 40, hist, &ties);                                          \
+        if (ties != 1) return -1;                                                             \
+        for (int64_t i = 0;; i++)                                                             \
+            if (KTH_KEY_##S(row, i) == key) return i;                                         \
+    }
+KTH_RADIX(f32)
+KTH_RADIX(f64)
+KTH_RADIX(u64)
+KTH_RADIX(i64)
+
+static int64_t kth_radix(const char *row, int64_t n, int64_t k, tl_dtype bt, uint64_t *cand)
+{
+    if (n < KTH_RADIX_MIN || n > (int64_t)UINT32_MAX) return -1;
+    switch (bt) {
+    case TL_FLOAT32: return kth_radix_f32(row, n, k, cand);
+    case TL_FLOAT64: return kth_radix_f64(row, n, k, cand);
+    case TL_UINT64: return kth_radix_u64(row, n, k, cand);
+    default: return kth_radix_i64(row, n, k, cand);
+    }
+}
+
 /* ---- row jobs: sort each row, then emit L results per row ---------------------------- */
 
 typedef enum { JOB_SORT, JOB_TOPK, JOB_KTH, JOB_MEDIAN, JOB_NANMEDIAN, JOB_MODE, JOB_ARGMAX, JOB_ARGMIN } job_kind;
@@ -392,6 +505,14 @@ static void job_rows(int64_t b, int64_t e, void *c)
             }
             intro_sort_kv(kv, N, KV_VAL_LT);
         } else {
+            if (j->kind == JOB_KTH) {
+                int64_t at = kth_radix(row, N, j->k, p->bt, (uint64_t *)kv);
+                if (at >= 0) {
+                    io[0] = at;
+                    memcpy(vo, row + at * isz, isz);
+                    continue;
+                }
+            }
             tl_sort_keys(kv, row, N, p->bt);
             switch (j->kind) {
             case JOB_TOPK: /* torch: nth_element, then a sort of the ones before it */
