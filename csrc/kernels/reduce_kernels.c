@@ -275,28 +275,14 @@ ARGBLK512(argblk512_max_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP
 ARGBLK512(argblk512_min_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP_LT_OQ, <, min, IOTA64)
 #endif
 
-static int arg_avx512 = -1;
-static int arg_use_avx512(void)
-{
-    int v = __atomic_load_n(&arg_avx512, __ATOMIC_RELAXED);
-    if (v < 0) {
 #ifdef ARG_HAVE_AVX512
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f");
+#define ARG_COMPILED 1
 #else
-        v = 0;
+#define ARG_COMPILED 0
 #endif
-        __atomic_store_n(&arg_avx512, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-
-int tl_argext_set_avx512(int on)
-{
-    int old = arg_use_avx512();
-    __atomic_store_n(&arg_avx512, on ? -1 : 0, __ATOMIC_RELAXED);
-    return old;
-}
+static int arg_avx512 = -1;
+static int arg_use_avx512(void) { return tl_avx512_use(&arg_avx512, ARG_COMPILED); }
+int tl_argext_set_avx512(int on) { return tl_avx512_pin(&arg_avx512, ARG_COMPILED, on); }
 
 /* The block search of a type: AVX-512 where it has one and the CPU allows. */
 #ifdef ARG_HAVE_AVX512

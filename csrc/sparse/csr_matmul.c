@@ -180,30 +180,15 @@ AVX512_ATTR static bool spmv_prod_f32_i64_avx512(const int64_t *col, const float
 }
 #endif
 
-/* 1: the AVX-512 product loops; resolved once (tests pin the portable loop with 0). */
-static int spmv_avx512 = -1;
-static bool spmv_use_avx512(void)
-{
-    int v = __atomic_load_n(&spmv_avx512, __ATOMIC_RELAXED);
-    if (v < 0) {
+/* 1: the AVX-512 product loops (core/simd.h's switch; tests pin the portable loop with 0). */
 #ifdef SPMV_HAVE_AVX512
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+#define SPMV_COMPILED 1
 #else
-        v = 0;
+#define SPMV_COMPILED 0
 #endif
-        __atomic_store_n(&spmv_avx512, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-
-int tl_csr_spmv_set_avx512(int on)
-{
-    int old = spmv_use_avx512();
-    __atomic_store_n(&spmv_avx512, on ? -1 : 0, __ATOMIC_RELAXED);
-    return old;
-}
+static int spmv_avx512 = -1;
+static bool spmv_use_avx512(void) { return tl_avx512_use(&spmv_avx512, SPMV_COMPILED); }
+int tl_csr_spmv_set_avx512(int on) { return tl_avx512_pin(&spmv_avx512, SPMV_COMPILED, on); }
 
 #ifdef SPMV_HAVE_AVX512
 #define SPMV_PROD_FAST(ID, I, col, val, b, buf, n, K) spmv_prod_##ID##_##I##_avx512(col, val, b, buf, n, K)
