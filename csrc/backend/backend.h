@@ -66,13 +66,13 @@ typedef enum {
 #define TL_X_OP(N, ...) TL_BOP_##N,
     TL_BACKEND_BINARY_LIST(TL_X_OP)
 #undef TL_X_OP
-    TL_NUM_BOPS
+    TL_BACKEND_NUM_BOPS
 } tl_backend_binary_op;
 typedef enum {
 #define TL_X_OP(N, ...) TL_UOP_##N,
     TL_BACKEND_UNARY_LIST(TL_X_OP)
 #undef TL_X_OP
-    TL_NUM_UOPS
+    TL_BACKEND_NUM_UOPS
 } tl_backend_unary_op;
 
 /* The dtypes of the element-wise entry, by the backend's own codes (TL_BDT_*): a backend

@@ -33,7 +33,7 @@ static int op_code(const char *name, int nin)
     if (n >= sizeof up) return -1;
     for (size_t i = 0; i <= n; i++) up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
     const char *const *names = nin == 2 ? bnames : unames;
-    int count = nin == 2 ? TL_NUM_BOPS : TL_NUM_UOPS;
+    int count = nin == 2 ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
     for (int i = 0; i < count; i++)
         if (strcmp(up, names[i]) == 0) return i;
     return -1;

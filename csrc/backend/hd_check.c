@@ -24,7 +24,7 @@ static const char *const unary_names[] = {
 int tl_hd_op_code(const char *name, bool binary)
 {
     const char *const *names = binary ? binary_names : unary_names;
-    int n = binary ? TL_NUM_BOPS : TL_NUM_UOPS;
+    int n = binary ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
     for (int i = 0; i < n; i++)
         if (strcmp(name, names[i]) == 0) return i;
     return tl_err(TL_ERR_VALUE, "tensorlib: unknown backend %s op '%s'", binary ? "binary" : "unary", name);

@@ -1,62 +1,17 @@
 /* ew_binary.c - binary elementwise kernels, one per (op, compute dtype), generated from
  * TL_BINARY_OPS (ops/ew_ops.h). Integer ops wrap through unsigned arithmetic; integer
  * division by zero sets zd instead of trapping; INT_MIN / -1 wraps. */
+#include "kernels/hd_math.h"
+
 #include <tgmath.h>
 
 #include "core/simd.h"
 #include "kernels/ew_gen.h"
 
-static inline double fdivfloor_d(double a, double b)
-{
-    if (b == 0) return a / b;
-    double mod = fmod(a, b), div = (a - mod) / b;
-    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-    if (div != 0) {
-        double f = floor(div);
-        if (div - f > 0.5) f += 1.0;
-        return f;
-    }
-    return copysign(0.0, a / b);
-}
-static inline float fdivfloor_f(float a, float b)
-{
-    if (b == 0) return a / b;
-    float mod = fmodf(a, b), div = (a - mod) / b;
-    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-    if (div != 0) {
-        float f = floorf(div);
-        if (div - f > 0.5f) f += 1.0f;
-        return f;
-    }
-    return copysignf(0.0f, a / b);
-}
-#define FDIVFLOOR(x, y) _Generic((x), float: fdivfloor_f, default: fdivfloor_d)(x, y)
-#define FREM(x, y) ({ __typeof__(x) m_ = fmod(x, y); (m_ != 0 && ((y) < 0) != (m_ < 0)) ? m_ + (y) : m_; })
-
-static inline int64_t ipow(int64_t b, int64_t e)
-{
-    if (e < 0) {
-        if (b == 1) return 1;
-        if (b == -1) return (e & 1) ? -1 : 1;
-        return 0;
-    }
-    uint64_t r = 1, bb = (uint64_t)b;
-    while (e) {
-        if (e & 1) r *= bb;
-        bb *= bb;
-        e >>= 1;
-    }
-    return (int64_t)r;
-}
-
-static inline double logaddexp_d(double a, double b)
-{
-    if (isinf(a) && a == b) return a;
-    double m = a > b ? a : b;
-    if (a != a || b != b) return a + b;
-    return m + log1p(exp(-fabs(a - b)));
-}
-#define LOGADDEXP(T, x, y) ((T)logaddexp_d((double)(x), (double)(y)))
+/* The scalar formulas shared with the device kernels live in kernels/hd_math.h. */
+#define FDIVFLOOR(x, y) _Generic((x), float: tl_hd_divfloor_f, default: tl_hd_divfloor_)(x, y)
+#define FREM(x, y) _Generic((x), float: tl_hd_rem_f, default: tl_hd_rem_)(x, y)
+#define LOGADDEXP(T, x, y) ((T)tl_hd_logaddexp((double)(x), (double)(y)))
 
 /* maximum/minimum propagate NaN; fmax/fmin ignore it. */
 #define NANMAX(x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (x) > (y) ? (x) : (y))
@@ -64,19 +19,9 @@ static inline double logaddexp_d(double a, double b)
 
 /* gcd/lcm as torch: Euclid on magnitudes (INT_MIN's magnitude wraps back to INT_MIN),
  * lcm = |a / gcd * b| with wrapping multiplication, 0 when both are 0. */
-static inline uint64_t ugcd(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 #define UMAG(x) ((x) < 0 ? 0 - (uint64_t)(x) : (uint64_t)(x))
 #define LCM_U(T, U, g, x, y) ((g) == 0 ? (T)0 : (T)((U)(T)((x) / (g)) * (U)(y)))
 
-static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits; }
 #define IWRAP(T, U, e) ((T)(U)(e))
 #define BITS(T) ((int64_t)sizeof(T) * 8)
 
@@ -116,7 +61,7 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_fmod_I(T, U, x, y) ((y) == 0 ? (zd = 1, (T)0) : (y) == -1 ? (T)0 : (T)((x) % (y)))
 #define E_fmod_F(T, U, x, y) fmod(x, y)
 #define E_pow_B(T, U, x, y) ((uint8_t)((x) | ((y) == 0)))
-#define E_pow_U(T, U, x, y) ((T)ipow((int64_t)(x), (int64_t)(y)))
+#define E_pow_U(T, U, x, y) ((T)tl_hd_ipow((int64_t)(x), (int64_t)(y)))
 #define E_pow_I E_pow_U
 #define E_pow_F(T, U, x, y) pow(x, y)
 #define E_pow_C(T, U, x, y) ((y) == 0 ? (T)1 : pow(x, y))
@@ -139,8 +84,8 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_fmin_I E_minimum_U
 #define E_fmin_F(T, U, x, y) fmin(x, y)
 #define E_copysign_F(T, U, x, y) copysign(x, y)
-#define E_gcd_U(T, U, x, y) ((T)ugcd(x, y))
-#define E_gcd_I(T, U, x, y) ((T)ugcd(UMAG(x), UMAG(y)))
+#define E_gcd_U(T, U, x, y) ((T)tl_hd_ugcd(x, y))
+#define E_gcd_I(T, U, x, y) ((T)tl_hd_ugcd(UMAG(x), UMAG(y)))
 #define E_lcm_U(T, U, x, y) LCM_U(T, U, E_gcd_U(T, U, x, y), x, y)
 #define E_lcm_I(T, U, x, y) ({ T m_ = LCM_U(T, U, E_gcd_I(T, U, x, y), x, y); m_ < 0 ? (T)(0 - (U)m_) : m_; })
 #define E_heaviside_B(T, U, x, y) ((x) == 0 ? (y) : (T)((x) > 0))
@@ -203,9 +148,9 @@ static inline int shift_out(int64_t y, int64_t bits) { return y < 0 || y >= bits
 #define E_bitwise_xor_B(T, U, x, y) ((T)((x) ^ (y)))
 #define E_bitwise_xor_U E_bitwise_xor_B
 #define E_bitwise_xor_I E_bitwise_xor_B
-#define E_lshift_U(T, U, x, y) (shift_out((int64_t)(y), BITS(T)) ? (T)0 : IWRAP(T, U, (U)(x) << (y)))
+#define E_lshift_U(T, U, x, y) (tl_hd_shift_out((int64_t)(y), BITS(T)) ? (T)0 : IWRAP(T, U, (U)(x) << (y)))
 #define E_lshift_I E_lshift_U
-#define E_rshift_U(T, U, x, y) (shift_out((int64_t)(y), BITS(T)) ? (T)((x) >> (BITS(T) - 1)) : (T)((x) >> (y)))
+#define E_rshift_U(T, U, x, y) (tl_hd_shift_out((int64_t)(y), BITS(T)) ? (T)((x) >> (BITS(T) - 1)) : (T)((x) >> (y)))
 #define E_rshift_I E_rshift_U
 /* isclose: prm->d[0] rtol, d[1] atol, flag equal_nan. */
 #define E_isclose_B(T, U, x, y) ((x) == (y))
