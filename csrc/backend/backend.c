@@ -59,6 +59,35 @@ static const tl_core_api core_api = {
 
 const tl_core_api *tl_core_api_get(void) { return &core_api; }
 
+static const char *const binary_names[] = {
+#define TL_X_OP(N, ...) #N,
+    TL_BACKEND_BINARY_LIST(TL_X_OP)
+#undef TL_X_OP
+};
+static const char *const unary_names[] = {
+#define TL_X_OP(N, ...) #N,
+    TL_BACKEND_UNARY_LIST(TL_X_OP)
+#undef TL_X_OP
+};
+
+const char *tl_backend_op_name(int op, bool binary)
+{
+    return op < 0 || op >= (binary ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS) ? "?"
+                                                                                : (binary ? binary_names : unary_names)[op];
+}
+
+int tl_backend_op_code(const char *name, bool binary)
+{
+    const char *const *names = binary ? binary_names : unary_names;
+    int n = binary ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
+    for (int i = 0; i < n; i++) {
+        const char *p = name, *q = names[i];
+        while (*p && (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) == *q) p++, q++;
+        if (!*p && !*q) return i;
+    }
+    return -1;
+}
+
 /* A fresh CPU tensor shaped like src (its strides when src is dense, else contiguous) in
  * pinned memory. */
 static int empty_pinned_like(tl_tensor *out, const tl_tensor *src, tl_dtype dtype, const char *no_allocator)

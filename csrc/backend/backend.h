@@ -172,6 +172,10 @@ int tl_meta_refuse(const char *op);
 /* The registered backend of a device type, or NULL. */
 const tl_device_backend *tl_backend_get(int device_type);
 int tl_backend_register(int device_type, const tl_device_backend *backend);
+/* The op code of a backend list name, either case ("ADD", "div_floor"), or -1. */
+int tl_backend_op_code(const char *name, bool binary);
+/* The list name of an op code ("DIV_FLOOR"). */
+const char *tl_backend_op_name(int op, bool binary);
 /* The core's table, for the capsule. */
 const tl_core_api *tl_core_api_get(void);
 /* 0 when tensors can live on `device` (CPU, or a registered backend); else -1 with torch's

@@ -13,30 +13,10 @@
 #include "core/tensor.h"
 #include "kernels/hd_math.h"
 
-static const char *const bnames[] = {
-#define TL_X_OP(N, ...) #N,
-    TL_BACKEND_BINARY_LIST(TL_X_OP)
-#undef TL_X_OP
-};
-static const char *const unames[] = {
-#define TL_X_OP(N, ...) #N,
-    TL_BACKEND_UNARY_LIST(TL_X_OP)
-#undef TL_X_OP
-};
-
 /* The backend op code of a registry op name ("div_floor" -> TL_BOP_DIV_FLOOR), -1 if none. */
 static int op_code(const char *name, int nin)
 {
-    if (nin < 1 || nin > 2) return -1;
-    char up[32];
-    size_t n = strlen(name);
-    if (n >= sizeof up) return -1;
-    for (size_t i = 0; i <= n; i++) up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
-    const char *const *names = nin == 2 ? bnames : unames;
-    int count = nin == 2 ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
-    for (int i = 0; i < count; i++)
-        if (strcmp(up, names[i]) == 0) return i;
-    return -1;
+    return nin == 1 || nin == 2 ? tl_backend_op_code(name, nin == 2) : -1;
 }
 
 /* The backend's code of a core dtype, -1 for one the backend list lacks. */

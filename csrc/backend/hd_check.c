@@ -10,23 +10,10 @@
 #include "core/error.h"
 #include "kernels/hd_math.h"
 
-static const char *const binary_names[] = {
-#define TL_X_OP(N, ...) #N,
-    TL_BACKEND_BINARY_LIST(TL_X_OP)
-#undef TL_X_OP
-};
-static const char *const unary_names[] = {
-#define TL_X_OP(N, ...) #N,
-    TL_BACKEND_UNARY_LIST(TL_X_OP)
-#undef TL_X_OP
-};
-
 int tl_hd_op_code(const char *name, bool binary)
 {
-    const char *const *names = binary ? binary_names : unary_names;
-    int n = binary ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
-    for (int i = 0; i < n; i++)
-        if (strcmp(name, names[i]) == 0) return i;
+    int op = tl_backend_op_code(name, binary);
+    if (op >= 0) return op;
     return tl_err(TL_ERR_VALUE, "tensorlib: unknown backend %s op '%s'", binary ? "binary" : "unary", name);
 }
 
@@ -50,7 +37,7 @@ int tl_hd_apply(tl_tensor *out, int op, const tl_tensor *a, const tl_tensor *b)
                       tl_dtype_infos[a->dtype].name);
     if (!ok)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: backend %s op %s not defined for %s", b ? "binary" : "unary",
-                      (b ? binary_names : unary_names)[op], tl_dtype_infos[a->dtype].name);
+                      tl_backend_op_name(op, b != NULL), tl_dtype_infos[a->dtype].name);
     if (a->device.type != TL_DEV_CPU || (b && b->device.type != TL_DEV_CPU)) {
         const tl_device_backend *be = tl_backend_get(a->device.type);
         if (!be || (b && !tl_device_eq(a->device, b->device)))

@@ -38,27 +38,36 @@
 #define TL_VSEL(MT, VT, m, a, b) ((m) ? (a) : (b))
 #endif
 
-/* A kernel with an AVX-512 loop beside its portable one (argmax rows, CSR SpMV): *state is
- * -1 until the first call asks the CPU (AVX-512 F, VL, DQ and BW; never where the loop was
- * not compiled), then 1 or 0. tl_avx512_pin(state, 0) pins the portable loop for the tests
- * (1 asks the CPU again); it returns the previous choice. */
-static inline int tl_avx512_use(int *state, int compiled)
+/* 1 where kernels may carry hand-written AVX-512 loops beside their portable ones (x86-64
+ * GCC; not in sanitizer or TL_NO_CLONES builds, which keep the portable loop). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(TL_NO_CLONES)
+#define TL_AVX512_KERNELS 1
+#else
+#define TL_AVX512_KERNELS 0
+#endif
+
+/* The run-time switch of such a kernel (argmax rows, CSR SpMV): *state is -1 until the first
+ * call asks the CPU (AVX-512 F, VL, DQ and BW; never without TL_AVX512_KERNELS), then 1 or 0.
+ * tl_avx512_pin(state, 0) pins the portable loop for the tests (1 asks the CPU again); it
+ * returns the previous choice. */
+static inline int tl_avx512_use(int *state)
 {
     int v = __atomic_load_n(state, __ATOMIC_RELAXED);
     if (v < 0) {
         v = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_AVX512_KERNELS
         __builtin_cpu_init();
-        v = compiled && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
 #endif
         __atomic_store_n(state, v, __ATOMIC_RELAXED);
     }
     return v;
 }
-static inline int tl_avx512_pin(int *state, int compiled, int on)
+static inline int tl_avx512_pin(int *state, int on)
 {
-    int old = tl_avx512_use(state, compiled);
+    int old = tl_avx512_use(state);
     __atomic_store_n(state, on ? -1 : 0, __ATOMIC_RELAXED);
     return old;
 }

@@ -209,11 +209,9 @@ EXT_TYPES(ARGBLK_DEF)
 /* The same search in AVX-512 for float32/float64 (GCC's code for the vector-extension
  * loop above turns each mask into a vector and blends bytewise; this keeps the masks in k
  * registers and takes 64-byte vectors): same lanes' rule, same results. Picked at run time
- * when the CPU has AVX-512F; tl_argext_set_avx512(0) pins the portable loop (tests). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(TL_NO_CLONES)
+ * when the CPU has AVX-512 (core/simd.h); tl_argext_set_avx512(0) pins the portable loop. */
+#if TL_AVX512_KERNELS
 #include <immintrin.h>
-#define ARG_HAVE_AVX512 1
 /* a, xa <- the better of lanes (a, xa) and (b, xb): the extreme, the first index on a tie */
 #define ARG512_MEET(SFX, ISFX, MK, PRED, a, xa, b, xb)                                        \
     {                                                                                         \
@@ -275,17 +273,12 @@ ARGBLK512(argblk512_max_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP
 ARGBLK512(argblk512_min_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP_LT_OQ, <, min, IOTA64)
 #endif
 
-#ifdef ARG_HAVE_AVX512
-#define ARG_COMPILED 1
-#else
-#define ARG_COMPILED 0
-#endif
 static int arg_avx512 = -1;
-static int arg_use_avx512(void) { return tl_avx512_use(&arg_avx512, ARG_COMPILED); }
-int tl_argext_set_avx512(int on) { return tl_avx512_pin(&arg_avx512, ARG_COMPILED, on); }
+static int arg_use_avx512(void) { return tl_avx512_use(&arg_avx512); }
+int tl_argext_set_avx512(int on) { return tl_avx512_pin(&arg_avx512, on); }
 
 /* The block search of a type: AVX-512 where it has one and the CPU allows. */
-#ifdef ARG_HAVE_AVX512
+#if TL_AVX512_KERNELS
 #define ARG_PICK_f32(dir) (arg_use_avx512() ? argblk512_##dir##_f32 : argblk_##dir##_f32)
 #define ARG_PICK_f64(dir) (arg_use_avx512() ? argblk512_##dir##_f64 : argblk_##dir##_f64)
 #else

@@ -71,6 +71,29 @@ typedef struct {
  * rows, or a piece of one longer row); a pass first checks its plain indices in one vector
  * loop (unsigned max against the plain size, which also brings them to L1), so the product
  * loop has no check and its gathers of b overlap freely. U: the unsigned type of I. */
+/* In a row kernel: the rows [r, re) whose stored elements fit one pass of PASS (at least row
+ * r), their elements [lo, hi); compressed indices out of range or order jump to bad_crow. */
+#define SPMV_ROWS(PASS)                                                                             \
+    do {                                                                                            \
+        lo = crow[r], hi = lo, re = r;                                                              \
+        if (lo < 0 || lo > nse) goto bad_crow;                                                      \
+        while (re < r1) {                                                                           \
+            int64_t h = crow[re + 1];                                                               \
+            if (h < hi || h > nse) goto bad_crow;                                                   \
+            if (h - lo > (PASS) && re > r) break;                                                   \
+            hi = h;                                                                                 \
+            re++;                                                                                   \
+        }                                                                                           \
+    } while (0)
+
+/* The end of a row kernel: bad compressed indices flag 1, a column out of range 2. */
+#define SPMV_BAD_EXITS                                                                              \
+    bad_crow:                                                                                       \
+    __atomic_store_n(&x->bad, 1, __ATOMIC_RELAXED);                                                 \
+    return;                                                                                         \
+    bad_col:                                                                                        \
+    __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED)
+
 #define SPMV_KERNEL(NAME, T, I, U)                                                                  \
     TL_CLONES_WIDE __attribute__((noinline)) static bool NAME##_inside(const I *restrict col, U K, int64_t k0, int64_t n) \
     {                                                                                               \
@@ -89,16 +112,8 @@ typedef struct {
         const U K = (U)(sizeof(I) == 4 && x->K > INT32_MAX ? (int64_t)INT32_MAX + 1 : x->K);        \
         int64_t r = x->bounds[c0];                                                                  \
         while (r < r1) {                                                                            \
-            /* the rows [r, re) whose elements fit one pass (at least row r) */                     \
-            int64_t lo = crow[r], hi = lo, re = r;                                                  \
-            if (lo < 0 || lo > nse) goto bad_crow;                                                  \
-            while (re < r1) {                                                                       \
-                int64_t h = crow[re + 1];                                                           \
-                if (h < hi || h > nse) goto bad_crow;                                               \
-                if (h - lo > SPMV_PASS && re > r) break;                                            \
-                hi = h;                                                                             \
-                re++;                                                                               \
-            }                                                                                       \
+            int64_t lo, hi, re;                                                                     \
+            SPMV_ROWS(SPMV_PASS);                                                                   \
             if (re == r + 1 && hi - lo > SPMV_PASS) { /* one long row, in passes */                 \
                 T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                   \
                 for (int64_t k = lo; k < hi; k += SPMV_PASS) {                                      \
@@ -120,11 +135,7 @@ typedef struct {
             r = re;                                                                                 \
         }                                                                                           \
         return;                                                                                     \
-    bad_crow:                                                                                       \
-        __atomic_store_n(&x->bad, 1, __ATOMIC_RELAXED);                                             \
-        return;                                                                                     \
-    bad_col:                                                                                        \
-        __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED);                                             \
+        SPMV_BAD_EXITS;                                                                             \
     }
 
 /* The float32 vector product, in lanes: each row sums its products val[k] * b[col[k]] into 16
@@ -147,9 +158,8 @@ typedef struct {
 #define SPMV_LPASS 1024
 #define SPMV_LW(T) 16
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(TL_NO_CLONES)
+#if TL_AVX512_KERNELS
 #include <immintrin.h>
-#define SPMV_HAVE_AVX512 1
 #define AVX512_ATTR __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"), noinline))
 /* buf[0..n) = val[k0..) * b[col[k0..)]; false (nothing read through a bad index) when an
  * index is >= K as unsigned. */
@@ -181,16 +191,11 @@ AVX512_ATTR static bool spmv_prod_f32_i64_avx512(const int64_t *col, const float
 #endif
 
 /* 1: the AVX-512 product loops (core/simd.h's switch; tests pin the portable loop with 0). */
-#ifdef SPMV_HAVE_AVX512
-#define SPMV_COMPILED 1
-#else
-#define SPMV_COMPILED 0
-#endif
 static int spmv_avx512 = -1;
-static bool spmv_use_avx512(void) { return tl_avx512_use(&spmv_avx512, SPMV_COMPILED); }
-int tl_csr_spmv_set_avx512(int on) { return tl_avx512_pin(&spmv_avx512, SPMV_COMPILED, on); }
+static bool spmv_use_avx512(void) { return tl_avx512_use(&spmv_avx512); }
+int tl_csr_spmv_set_avx512(int on) { return tl_avx512_pin(&spmv_avx512, on); }
 
-#ifdef SPMV_HAVE_AVX512
+#if TL_AVX512_KERNELS
 #define SPMV_PROD_FAST(ID, I, col, val, b, buf, n, K) spmv_prod_##ID##_##I##_avx512(col, val, b, buf, n, K)
 #else
 #define SPMV_PROD_FAST(ID, I, col, val, b, buf, n, K) false
@@ -259,15 +264,8 @@ static inline float FOLD_f32(VT_f32 a)
         memset(buf + SPMV_LPASS, 0, sizeof(T) * W);                                                 \
         int64_t r = x->bounds[c0];                                                                  \
         while (r < r1) {                                                                            \
-            int64_t lo = crow[r], hi = lo, re = r;                                                  \
-            if (lo < 0 || lo > nse) goto bad_crow;                                                  \
-            while (re < r1) {                                                                       \
-                int64_t h = crow[re + 1];                                                           \
-                if (h < hi || h > nse) goto bad_crow;                                               \
-                if (h - lo > SPMV_LPASS && re > r) break;                                           \
-                hi = h;                                                                             \
-                re++;                                                                               \
-            }                                                                                       \
+            int64_t lo, hi, re;                                                                     \
+            SPMV_ROWS(SPMV_LPASS);                                                                  \
             if (re == r + 1 && hi - lo > SPMV_LPASS) { /* one long row, in passes */                \
                 VT_##ID acc = {0};                                                                  \
                 for (int64_t k = lo; k < hi; k += SPMV_LPASS) {                                     \
@@ -293,11 +291,7 @@ static inline float FOLD_f32(VT_f32 a)
             r = re;                                                                                 \
         }                                                                                           \
         return;                                                                                     \
-    bad_crow:                                                                                       \
-        __atomic_store_n(&x->bad, 1, __ATOMIC_RELAXED);                                             \
-        return;                                                                                     \
-    bad_col:                                                                                        \
-        __atomic_store_n(&x->bad, 2, __ATOMIC_RELAXED);                                             \
+        SPMV_BAD_EXITS;                                                                             \
     }
 SPMV_LANES_KERNEL(spmvl_f32_i32, f32, i32, float, int32_t, uint32_t)
 SPMV_LANES_KERNEL(spmvl_f32_i64, f32, i64, float, int64_t, uint64_t)
