@@ -218,7 +218,9 @@ def test_public_elementwise_ops_match_cpu(section):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     r = subprocess.run([sys.executable, os.path.join("tests", "_fake_cuda_ew.py"), section], cwd=root,
                        capture_output=True, text=True, timeout=600,
-                       env={**os.environ, "TL_EW_REAL": "1", "PYTHONPATH": os.path.join(root, "tests")})
+                       env={**os.environ, "TL_EW_REAL": "1",
+                            "PYTHONPATH": os.pathsep.join([os.path.join(root, "tests")] + (
+                                [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))})
     assert r.returncode == 0, r.stderr[-4000:]
     lines = r.stdout.strip().splitlines()
     assert lines[-2] == "failures 0", "\n".join(lines[-62:])

@@ -30,8 +30,9 @@ void tlc_reset_peak(int dev);
 int tlc_copy(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);
 int tlc_memset_zero(void *dst, size_t nbytes, int dev);
 int tlc_copy_async(void *dst, tl_device dd, const void *src, tl_device sd, size_t nbytes);  // current stream
-void *tlc_host_alloc(size_t nbytes);  // pinned host memory (cudaHostAlloc)
-void tlc_host_free(void *p);
+void *tlc_host_alloc(size_t nbytes);  // pinned host memory (cudaHostAlloc, cached)
+void tlc_host_free(void *p);         // cached; reused once the copies queued on it are done
+void tlc_host_empty_cache(void);     // frees the cached pinned blocks (tlc_empty_cache does too)
 int tlc_record_stream(void *p, int dev, uintptr_t stream);
 
 // The stream the element-wise kernels of a device are launched on: the one selected by

@@ -3,11 +3,12 @@
 // rounded size, and reused only by allocations on that stream, so work still queued on one
 // stream never sees its memory handed to another; empty_cache hands them back; a block
 // used on other streams too (record_stream) waits for their work before it is reused), its
-// statistics, pinned host memory, and the byte copies between host and device.
+// statistics, pinned host memory (cached too), and the byte copies between host and device.
 #include "cuda/cuda_backend.h"
 
 #include <string.h>
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -156,22 +157,133 @@ int tlc_record_stream(void *p, int dev, uintptr_t stream)
     return 0;
 }
 
+// Pinned host memory, cached as torch's host allocator does: cudaHostAlloc and cudaFreeHost
+// are slow (page locking; cudaFreeHost also waits for the whole device), so freed blocks are
+// kept by size (powers of two from 512 bytes) and handed out again. A block an asynchronous
+// copy used may still be read or written by the device after it is freed: the copy notes its
+// stream on the block, the free records an event on each such stream, and the block is
+// reused only after those events completed.
+namespace {
+
+struct HostBlock {
+    size_t size;                        // rounded size
+    bool in_use = false;
+    std::vector<cudaStream_t> streams;  // streams of the asynchronous copies since allocation
+    std::vector<cudaEvent_t> events;    // recorded at the free, on those streams
+};
+
+std::map<char *, HostBlock> host_blocks;            // every cached or live pinned block, by address
+std::multimap<size_t, char *> host_free;            // rounded size -> block ready for reuse
+std::vector<char *> host_pending;                   // freed blocks waiting for their events
+
+size_t host_round(size_t n)
+{
+    size_t r = 512;
+    while (r < n) r <<= 1;
+    return r;
+}
+
+void host_collect(bool wait)
+{
+    size_t kept = 0;
+    for (char *p : host_pending) {
+        HostBlock &b = host_blocks[p];
+        bool done = true;
+        for (cudaEvent_t e : b.events) {
+            cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+            if (r == cudaErrorNotReady) {
+                done = false;
+                break;
+            }
+            if (r != cudaSuccess) cudaGetLastError();
+        }
+        if (!done) {
+            host_pending[kept++] = p;
+            continue;
+        }
+        for (cudaEvent_t e : b.events) cudaEventDestroy(e);
+        b.events.clear();
+        host_free.emplace(b.size, p);
+    }
+    host_pending.resize(kept);
+}
+
+// The live pinned block holding [p, p + n), or nullptr.
+HostBlock *host_block_of(const void *p, size_t n)
+{
+    auto it = host_blocks.upper_bound((char *)p);
+    if (it == host_blocks.begin()) return nullptr;
+    --it;
+    if (!it->second.in_use || (const char *)p + n > it->first + it->second.size) return nullptr;
+    return &it->second;
+}
+
+}  // namespace
+
 void *tlc_host_alloc(size_t nbytes)
 {
-    void *p = nullptr;
-    cudaError_t e = cudaHostAlloc(&p, nbytes, cudaHostAllocDefault);
-    if (e != cudaSuccess) {
-        tlc_error(e == cudaErrorMemoryAllocation ? TL_ERR_MEMORY : TL_ERR_RUNTIME, e,
-                  "cudaHostAlloc of %zu bytes (pinned memory) failed", nbytes);
-        return nullptr;
+    if (!host_pending.empty()) host_collect(false);
+    size_t n = host_round(nbytes);
+    auto it = host_free.find(n);
+    char *p = nullptr;
+    if (it != host_free.end()) {
+        p = it->second;
+        host_free.erase(it);
+    } else {
+        cudaError_t e = cudaHostAlloc((void **)&p, n, cudaHostAllocDefault);
+        if (e == cudaErrorMemoryAllocation) {  // give the cached blocks back and try once more
+            cudaGetLastError();
+            tlc_host_empty_cache();
+            e = cudaHostAlloc((void **)&p, n, cudaHostAllocDefault);
+        }
+        if (e != cudaSuccess) {
+            tlc_error(e == cudaErrorMemoryAllocation ? TL_ERR_MEMORY : TL_ERR_RUNTIME, e,
+                      "cudaHostAlloc of %zu bytes (pinned memory) failed", nbytes);
+            return nullptr;
+        }
+        host_blocks[p].size = n;
     }
+    host_blocks[p].in_use = true;
     return p;
 }
 
-void tlc_host_free(void *p) { cudaFreeHost(p); }  // waits for the device work using it
+void tlc_host_free(void *ptr)
+{
+    auto it = host_blocks.find((char *)ptr);
+    if (it == host_blocks.end() || !it->second.in_use) return;
+    HostBlock &b = it->second;
+    b.in_use = false;
+    if (b.streams.empty()) {
+        host_free.emplace(b.size, it->first);
+        return;
+    }
+    for (cudaStream_t s : b.streams) {
+        cudaEvent_t e;
+        if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
+            cudaGetLastError();
+            cudaStreamSynchronize(s);  // no event: wait here instead
+            continue;
+        }
+        cudaEventRecord(e, s);
+        b.events.push_back(e);
+    }
+    b.streams.clear();
+    host_pending.push_back(it->first);
+}
+
+void tlc_host_empty_cache(void)
+{
+    host_collect(true);
+    for (auto &kv : host_free) {
+        cudaFreeHost(kv.second);
+        host_blocks.erase(kv.second);
+    }
+    host_free.clear();
+}
 
 void tlc_empty_cache(void)
 {
+    tlc_host_empty_cache();
     for (size_t d = 0; d < caches.size(); d++) {
         DeviceGuard g((int)d);
         collect_pending(&caches[d], true);
@@ -222,7 +334,12 @@ int tlc_copy_async(void *dst, tl_device dd, const void *src, tl_device sd, size_
                                 : (scuda ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
     int dev = scuda ? sd.index : dd.index;
     DeviceGuard g(dev);
-    cudaError_t e = cudaMemcpyAsync(dst, src, nbytes, kind, tlc_current_stream(dev));
+    cudaStream_t stream = tlc_current_stream(dev);
+    // the pinned side may be freed before the copy runs: its block waits for this stream
+    HostBlock *hb = !dcuda ? host_block_of(dst, nbytes) : !scuda ? host_block_of(src, nbytes) : nullptr;
+    if (hb && std::find(hb->streams.begin(), hb->streams.end(), stream) == hb->streams.end())
+        hb->streams.push_back(stream);
+    cudaError_t e = cudaMemcpyAsync(dst, src, nbytes, kind, stream);
     return e == cudaSuccess ? 0 : tlc_error(TL_ERR_RUNTIME, e, "asynchronous copy of %zu bytes failed", nbytes);
 }
 

@@ -1,0 +1,247 @@
+"""The CUDA module's host code on a fake CUDA runtime (tests/fake_cudart/fake_cudart.c).
+
+tensorlib._C_cuda is compiled wherever nvcc is, but no GPU runs it here or on CI. Its host
+side (initialisation and device queries, the caching allocator and its statistics, streams,
+events, pinned memory, copies in every direction, DLPack synchronisation, error paths) needs
+only the CUDA runtime API, so these tests run it against a host stand-in of libcudart, built
+from the toolkit's own headers and loaded instead of the real library. The fake checks what
+the real runtime refuses (a copy whose device side is outside a live allocation, a free of an
+unknown pointer, a destroyed stream or event); kernel launches fail with "no kernel image",
+and the tests that need them are reported as skipped (tests/conftest.py).
+
+Two layers: the outer tests (a normal run) build the fake and run pytest in a subprocess
+under it, over this file and the GPU test files; the inner tests (TL_FAKE_CUDART=1) check
+the fake's own counters through ctypes.
+"""
+import ctypes
+import os
+import subprocess
+import sys
+
+import pytest
+
+import tensorlib as tl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import _fake_cudart  # noqa: E402
+
+INNER = os.environ.get("TL_FAKE_CUDART") == "1"
+GPU_FILES = ["test_cuda.py", "test_cuda_api.py", "test_cuda_memory.py"]
+
+
+@pytest.fixture(scope="module")
+def fake_lib(tmp_path_factory):
+    libdir, why = _fake_cudart.build(tmp_path_factory.mktemp("cudart"))
+    if libdir is None:
+        pytest.skip(why)
+    return libdir
+
+
+def _run(libdir, args, devices=1, memory=None, code=None):
+    env = _fake_cudart.fake_env(libdir, devices=devices, memory=memory)
+    cmd = [sys.executable] + (["-c", code] if code is not None else
+                              ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--tb=short"] + args)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600,
+                          cwd=os.path.dirname(HERE))
+
+
+def _counts(stdout):
+    last = [ln for ln in stdout.splitlines() if " in " in ln and ("passed" in ln or "failed" in ln)]
+    words = last[-1].replace(",", "").split() if last else []
+    return {words[i + 1]: int(words[i]) for i in range(len(words) - 1) if words[i].isdigit()}
+
+
+@pytest.mark.skipif(INNER, reason="outer layer")
+@pytest.mark.parametrize("devices", [1, 2])
+def test_gpu_tests_run_on_the_fake_runtime(fake_lib, devices):
+    files = [os.path.join("tests", f) for f in GPU_FILES + [os.path.basename(__file__)]]
+    # the element-wise grids run in subprocesses of their own that need the device code
+    r = _run(fake_lib, files + ["-k", "not test_public_elementwise_ops_match_cpu"], devices=devices)
+    assert r.returncode == 0, (r.stdout[-6000:] + r.stderr[-3000:])
+    n = _counts(r.stdout)
+    # the device tests ran (not all skipped): streams, events, memory, copies, pinned memory
+    assert n.get("passed", 0) >= 300, r.stdout[-2000:]
+
+
+@pytest.mark.skipif(INNER, reason="outer layer")
+@pytest.mark.parametrize("devices, available, message", [
+    (0, False, "No CUDA GPUs are available"),
+    (-1, False, "Found no NVIDIA driver on your system"),
+])
+def test_no_device_and_no_driver(fake_lib, devices, available, message):
+    code = ("import tensorlib as tl\n"
+            "print(tl.cuda.is_available(), tl.cuda.device_count())\n"
+            "try:\n    tl.zeros(2, device='cuda')\nexcept RuntimeError as e:\n    print('RuntimeError', e)\n")
+    r = _run(fake_lib, None, devices=devices, code=code)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "%s 0" % available
+    assert lines[1].startswith("RuntimeError") and message in lines[1]
+
+
+@pytest.mark.skipif(INNER, reason="outer layer")
+def test_out_of_memory_gives_the_cache_back_then_raises(fake_lib):
+    code = ("import tensorlib as tl\n"
+            "a = tl.empty(600 << 10, dtype=tl.uint8, device='cuda'); del a\n"  # cached, 600 KiB
+            "b = tl.empty(700 << 10, dtype=tl.uint8, device='cuda')\n"  # needs the cache given back
+            "print(tl.cuda.memory_reserved())\n"
+            "try:\n    tl.empty(1 << 20, dtype=tl.uint8, device='cuda')\n"
+            "except Exception as e:\n    print(type(e).__name__, e)\n")
+    r = _run(fake_lib, None, memory=1 << 20, code=code)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == str(700 << 10)
+    kind, msg = lines[1].split(" ", 1)
+    assert kind in ("OutOfMemoryError", "RuntimeError", "MemoryError"), lines[1]
+    assert msg.startswith("CUDA out of memory. Tried to allocate %d bytes" % (1 << 20))
+
+
+# ---- inner layer: in the process that runs on the fake -------------------------------
+
+def _fake():
+    for soname in ("libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"):
+        try:
+            lib = ctypes.CDLL(soname)
+            lib.tl_fake_cudart_in_use.restype = ctypes.c_size_t
+            lib.tl_fake_cudart_launches.restype = ctypes.c_long
+            return lib
+        except (OSError, AttributeError):
+            continue
+    pytest.skip("fake cudart not loaded")
+
+
+inner = pytest.mark.skipif(not INNER, reason="runs under the fake CUDA runtime (outer test)")
+
+
+@inner
+def test_allocator_returns_every_block():
+    lib = _fake()
+    tl.cuda.empty_cache()
+    base = lib.tl_fake_cudart_in_use(0)  # tensors other tests keep alive
+    allocated, reserved = tl.cuda.memory_allocated(), tl.cuda.memory_reserved()
+    xs = [tl.ones(n, device="cuda") for n in (1, 100, 1000, 100000)]
+    ys = [x.cpu().cuda() for x in xs]
+    assert lib.tl_fake_cudart_in_use(0) > base
+    assert tl.cuda.memory_allocated() == allocated + 2 * (512 + 512 + 4096 + 400384)
+    del xs, ys
+    assert tl.cuda.memory_allocated() == allocated
+    assert tl.cuda.memory_reserved() > reserved  # cached
+    tl.cuda.empty_cache()
+    assert tl.cuda.memory_reserved() == reserved
+    assert lib.tl_fake_cudart_in_use(0) == base
+
+
+@inner
+def test_cached_block_is_reused_without_a_new_cudamalloc():
+    lib = _fake()
+    tl.cuda.empty_cache()
+    x = tl.empty(1000, device="cuda")
+    used = lib.tl_fake_cudart_in_use(0)
+    del x
+    y = tl.empty(1000, device="cuda")
+    assert lib.tl_fake_cudart_in_use(0) == used
+    del y
+
+
+@inner
+def test_every_copy_direction_keeps_the_values():
+    src = tl.arange(24, dtype=tl.float64).reshape(2, 3, 4)
+    for t in (src, src.transpose(0, 2), src[:, ::2], src.to(tl.float16)):
+        d = t.cuda()
+        assert d.is_cuda and d.device == tl.device("cuda:0")
+        assert tl.equal(d.cpu(), t)
+        assert tl.equal(d.clone().cpu() if d.is_contiguous() else d.cpu(), t)
+    p = src.pin_memory()
+    assert p.is_pinned()
+    d = p.to("cuda", non_blocking=True)
+    back = d.to("cpu", non_blocking=True)
+    tl.cuda.synchronize()
+    assert back.is_pinned() and tl.equal(back, src)
+
+
+@inner
+def test_second_device_when_there_are_two():
+    if tl.cuda.device_count() < 2:
+        pytest.skip("one fake device")
+    lib = _fake()
+    tl.cuda.empty_cache()
+    before0 = tl.cuda.memory_allocated(0)
+    a = tl.ones(256, device="cuda:1")
+    assert a.get_device() == 1
+    assert tl.cuda.memory_allocated(1) == 1024 and tl.cuda.memory_allocated(0) == before0
+    assert lib.tl_fake_cudart_in_use(1) == 1024
+    with tl.cuda.device(1):
+        assert tl.cuda.current_device() == 1
+        b = tl.zeros(3, device="cuda")
+    assert b.get_device() == 1 and tl.cuda.current_device() == 0
+    c = a.cpu().to("cuda:0")
+    assert c.get_device() == 0 and tl.equal(c.cpu(), a.cpu())
+    with pytest.raises(RuntimeError, match="same device"):
+        a + c
+    del a, b, c
+    tl.cuda.empty_cache()
+    assert lib.tl_fake_cudart_in_use(1) == 0
+
+
+@inner
+def test_kernel_launch_reports_the_runtime_error_and_writes_nothing():
+    lib = _fake()
+    n0 = lib.tl_fake_cudart_launches()
+    x = tl.ones(10, device="cuda")
+    out = tl.full((10,), 7.0, device="cuda")
+    with pytest.raises(RuntimeError, match="no kernel image"):
+        tl.add(x, x, out=out)
+    assert lib.tl_fake_cudart_launches() == n0 + 1
+    assert tl.equal(out.cpu(), tl.full((10,), 7.0))
+    assert tl.equal((x.cpu() + 1), tl.full((10,), 2.0))  # the CPU is untouched by it
+
+
+@inner
+def test_events_and_recorded_blocks_release_their_handles():
+    lib = _fake()
+    s = tl.cuda.Stream()
+    with tl.cuda.stream(s):
+        pass
+    tl.cuda.empty_cache()  # events guarding cached blocks of earlier tests
+    base = lib.tl_fake_cudart_live_handles()  # the stream pool stays for the process
+    for _ in range(50):
+        a, b = tl.cuda.Event(enable_timing=True), tl.cuda.Event(enable_timing=True)
+        a.record()
+        b.record(s)
+        b.synchronize()
+        assert a.elapsed_time(b) >= 0
+    del a, b
+    assert lib.tl_fake_cudart_live_handles() == base
+    x = tl.ones(1000, device="cuda")
+    x.record_stream(s)
+    del x  # freed while s may still use it: an event on s guards the block
+    tl.cuda.empty_cache()  # waits for that event, then frees the block and the event
+    assert lib.tl_fake_cudart_live_handles() == base
+
+
+@inner
+def test_pinned_blocks_are_cached_and_wait_for_their_copies():
+    lib = _fake()
+    lib.tl_fake_cudart_host_allocs.restype = ctypes.c_long
+    tl.cuda.empty_cache()
+    blocks = lib.tl_fake_cudart_host_blocks()  # pinned tensors other tests keep alive
+    n0 = lib.tl_fake_cudart_host_allocs()
+    for _ in range(5):
+        p = tl.arange(1000.0).pin_memory()  # 8000 bytes -> one 8 KiB block, reused
+        assert p.is_pinned()
+        del p
+    assert lib.tl_fake_cudart_host_allocs() == n0 + 1
+    src = tl.arange(1000.0).pin_memory()
+    d = src.to("cuda", non_blocking=True)
+    del src  # the copy may still read it: the block waits for an event on the stream
+    back = d.to("cpu", non_blocking=True)  # a pinned result: the cached block once that event is done
+    tl.cuda.synchronize()
+    assert back.is_pinned() and tl.equal(back, tl.arange(1000.0))
+    assert lib.tl_fake_cudart_host_allocs() == n0 + 1
+    big = tl.ones(5000).pin_memory()  # 20000 bytes: a new 32 KiB block
+    assert lib.tl_fake_cudart_host_allocs() == n0 + 2
+    assert lib.tl_fake_cudart_host_blocks() == blocks + 2
+    del back, big, d
+    tl.cuda.empty_cache()
+    assert lib.tl_fake_cudart_host_blocks() == blocks
