@@ -280,7 +280,7 @@ def manual_seed_all(seed):
 
 # ---- streams and events -------------------------------------------------------------------
 # Handles are the CUDA runtime's (cudaStream_t / cudaEvent_t) as ints; 0 is the legacy default
-# stream. The current stream is per device (torch's is per thread and device).
+# stream. The current stream is per thread and device, as torch's.
 
 class Stream:
     """A CUDA stream of a device: an ordered queue of work (torch.cuda.Stream)."""

@@ -245,3 +245,23 @@ def test_pinned_blocks_are_cached_and_wait_for_their_copies():
     del back, big, d
     tl.cuda.empty_cache()
     assert lib.tl_fake_cudart_host_blocks() == blocks
+
+
+@inner
+def test_current_stream_is_per_thread():
+    import threading
+    s = tl.cuda.Stream()
+    seen = {}
+
+    def other():
+        seen["start"] = tl.cuda.current_stream().cuda_stream
+        with tl.cuda.stream(tl.cuda.Stream()):
+            seen["inside"] = tl.cuda.current_stream().cuda_stream
+
+    with tl.cuda.stream(s):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert tl.cuda.current_stream() == s  # the other thread's choice stays there
+    assert seen["start"] == 0 and seen["inside"] not in (0, s.cuda_stream)
+    assert tl.cuda.current_stream().cuda_stream == 0

@@ -1,6 +1,6 @@
 // stream.cu - CUDA streams and events for tensorlib.cuda.Stream / Event: a pool of streams
 // per device and priority (created on first use and kept for the process, as torch pools
-// its streams), the current stream of each device (the one kernels are launched on; 0 is
+// its streams), the current stream of each device and thread (the one kernels are launched on; 0 is
 // the legacy default stream), and events (create/destroy/record/query/synchronize/elapsed
 // time/wait). Streams are created blocking, so the synchronous copies and cudaMemset on
 // the legacy default stream stay ordered with the work on them.
@@ -18,9 +18,19 @@ constexpr int kPoolSize = 32;  // streams per device and priority, handed out ro
 struct DevicePool {
     std::vector<cudaStream_t> streams[2];  // [0] priority 0 (low), [1] the highest priority
     unsigned next[2] = {0, 0};
-    cudaStream_t current = nullptr;        // nullptr: the legacy default stream
 };
 std::vector<DevicePool> pools;
+// The current stream of each device, per thread as torch's (a thread starts on the legacy
+// default stream, nullptr, of every device).
+thread_local std::vector<cudaStream_t> current_streams;
+
+cudaStream_t *current_slot(int dev)
+{
+    if (dev < 0) dev = tlc_current_device();
+    if (dev < 0) return nullptr;
+    if ((size_t)dev >= current_streams.size()) current_streams.resize((size_t)dev + 1, nullptr);
+    return &current_streams[(size_t)dev];
+}
 
 DevicePool *pool_of(int dev)
 {
@@ -114,9 +124,9 @@ PyObject *m_get_stream(PyObject *, PyObject *arg)
 {
     long d = PyLong_AsLong(arg);
     if (d == -1 && PyErr_Occurred()) return nullptr;
-    DevicePool *p = pool_of((int)d);
-    if (!p) return nullptr;
-    return handle_value(p->current);
+    cudaStream_t *c = current_slot((int)d);
+    if (!c) return nullptr;
+    return handle_value(*c);
 }
 
 PyObject *m_set_stream(PyObject *, PyObject *args)
@@ -125,9 +135,9 @@ PyObject *m_set_stream(PyObject *, PyObject *args)
     int dev;
     void *s;
     if (!PyArg_ParseTuple(args, "Oi", &so, &dev) || !handle_arg(so, &s)) return nullptr;
-    DevicePool *p = pool_of(dev);
-    if (!p) return nullptr;
-    p->current = (cudaStream_t)s;
+    cudaStream_t *c = current_slot(dev);
+    if (!c) return nullptr;
+    *c = (cudaStream_t)s;
     Py_RETURN_NONE;
 }
 
@@ -204,8 +214,8 @@ PyObject *m_event_elapsed(PyObject *, PyObject *args)
 
 cudaStream_t tlc_current_stream(int dev)
 {
-    DevicePool *p = pool_of(dev);
-    return p ? p->current : nullptr;
+    cudaStream_t *c = current_slot(dev);
+    return c ? *c : nullptr;
 }
 
 PyMethodDef tlc_stream_methods[] = {
