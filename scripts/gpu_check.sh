@@ -33,6 +33,9 @@ print(tl.cuda.get_device_properties(0)); print(tl.ones(3, device='cuda') )" > "$
     --junitxml="$OUT/junit_cuda.xml" > "$OUT/test_cuda.log" 2>&1
 rc=$?
 tail -5 "$OUT/test_cuda.log"
+# issue 12's device rows against torch CUDA (a log and JSON; never changes the exit status)
+"$PY" "$REPO/benchmarks/cuda_bench.py" --json "$OUT/cuda_bench.json" > "$OUT/cuda_bench.log" 2>&1
+tail -20 "$OUT/cuda_bench.log"
 # Issue 9 asks for the CPU suite under torch's AVX-512 kernels too; this machine's CPU usually
 # has them (this shared one has not). The torch here is 2.11, not the 2.13 the tests pin, so the
 # log is evidence to read, not a verdict: it never changes the exit status.

@@ -320,8 +320,39 @@ def section_copies():
     COUNT[0] += 1
     if not (u.cuda().clone().cpu().tolist() == u.tolist() and u.t().cuda().clone().cpu().tolist() == u.t().tolist()):
         FAIL.append("clone uint16: the bytes copy differs")
-    expect("copy_ across devices", RuntimeError, "copy_: tensors on different devices",
-           lambda: tl.ones(3, device="cuda").copy_(tl.ones(3)))
+    # copy_ across the host and the device, as torch: the same dense order moves as bytes,
+    # anything else (cast, broadcast, other strides, non-dense source) moves and then copies
+    base = tl.arange(24, dtype=tl.float64).reshape(2, 3, 4)
+    cases = [(base, tl.empty(2, 3, 4, dtype=tl.float64)),                       # bytes
+             (base, tl.empty(2, 3, 4, dtype=tl.float32)),                       # cast
+             (base.transpose(0, 2), tl.empty(4, 3, 2, dtype=tl.float64)),      # strides differ
+             (base[:, ::2], tl.empty(2, 2, 4, dtype=tl.int32)),                # non-dense + cast
+             (base[0, 0], tl.empty(5, 4, dtype=tl.float64)),                   # broadcast
+             (tl.tensor(3.5), tl.empty(2, 2, dtype=tl.float16))]               # 0-d
+    for src, dst in cases:
+        want = dst.clone().copy_(src)
+        for s_dev, d_dev in (("cuda", "cpu"), ("cpu", "cuda"), ("cuda", "cuda")):
+            COUNT[0] += 1
+            d = dst.to(d_dev)
+            back = d.copy_(src.to(s_dev))
+            got = d.cpu()
+            if back is not d or got.dtype != want.dtype or got.tolist() != want.tolist():
+                FAIL.append(f"copy_ {s_dev} -> {d_dev} of {tuple(src.shape)} {src.dtype} into "
+                            f"{tuple(dst.shape)} {dst.dtype}: {got} vs {want}")
+    t = tl.empty(4, 3, dtype=tl.float64, device="cuda").t()  # a transposed destination
+    COUNT[0] += 1
+    if t.copy_(base[0]).cpu().tolist() != base[0].tolist():
+        FAIL.append("copy_ into a transposed CUDA tensor from the host")
+    p = base.pin_memory()
+    d = tl.empty(2, 3, 4, dtype=tl.float64, device="cuda").copy_(p, non_blocking=True)
+    h = tl.empty(2, 3, 4, dtype=tl.float64).pin_memory().copy_(d, non_blocking=True)
+    COUNT[0] += 1
+    if h.tolist() != base.tolist():
+        FAIL.append("copy_(non_blocking=True) between pinned memory and the device")
+    expect("copy_ of a wrong shape across devices", RuntimeError, "doesn't match the broadcast shape",
+           lambda: tl.ones(3, device="cuda").copy_(tl.ones(2, 3)))
+    expect("copy_ from a meta tensor", NotImplementedError,
+           "Cannot copy out of meta tensor", lambda: tl.ones(3, device="cuda").copy_(tl.ones(3, device="meta")))
 
 
 def expect(what, exc, msg, call):

@@ -97,6 +97,20 @@ def test_out_of_memory_gives_the_cache_back_then_raises(fake_lib):
     assert msg.startswith("CUDA out of memory. Tried to allocate %d bytes" % (1 << 20))
 
 
+@pytest.mark.skipif(INNER, reason="outer layer")
+def test_gpu_benchmark_script_runs(fake_lib, tmp_path):
+    out = tmp_path / "bench.json"
+    script = os.path.join(os.path.dirname(HERE), "benchmarks", "cuda_bench.py")
+    r = _run(fake_lib, None, code="import runpy, sys; sys.argv = %r; runpy.run_path(%r, run_name='__main__')" % (
+        [script, "--log2n", "12", "--reps", "2", "--json", str(out)], script))
+    assert r.returncode == 0, r.stderr
+    import json
+    rows = {row["row"]: row for row in json.load(open(out))["rows"]}
+    assert rows["copy f32 2^12 (D2D)"]["tensorlib_ms"] > 0
+    assert rows["h2d pinned f32 2^12"]["tensorlib_ms"] > 0 and rows["d2h pinned f32 2^12"]["tensorlib_ms"] > 0
+    assert "no kernel image" in rows["add f32 2^12 out="]["tensorlib_error"]
+
+
 # ---- inner layer: in the process that runs on the fake -------------------------------
 
 def _fake():
@@ -152,6 +166,10 @@ def test_every_copy_direction_keeps_the_values():
         assert d.is_cuda and d.device == tl.device("cuda:0")
         assert tl.equal(d.cpu(), t)
         assert tl.equal(d.clone().cpu() if d.is_contiguous() else d.cpu(), t)
+    dst = tl.empty(2, 3, 4, dtype=tl.float64, device="cuda")
+    assert tl.equal(dst.copy_(src).cpu(), src)  # copy_ across devices: one byte copy
+    host = tl.zeros(2, 3, 4, dtype=tl.float64)
+    assert tl.equal(host.copy_(dst), src)
     p = src.pin_memory()
     assert p.is_pinned()
     d = p.to("cuda", non_blocking=True)

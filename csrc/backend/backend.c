@@ -171,6 +171,32 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
     return rc;
 }
 
+int tl_backend_copy_across(tl_tensor *dst, const tl_tensor *src, bool non_blocking)
+{
+    tl_device_type other = dst->device.type != TL_DEV_CPU ? dst->device.type : src->device.type;
+    const tl_device_backend *b = tl_backend_get(other);
+    if (!b || !b->copy) return tl_backend_check((tl_device){other, 0});
+    /* the same elements in the same dense order on both sides: one byte copy, queued when
+     * asked and the host side is pinned (torch's rule) */
+    bool same = dst->dtype == src->dtype && dst->ndim == src->ndim && tl_is_non_overlapping_and_dense(dst) &&
+                tl_is_non_overlapping_and_dense(src);
+    for (int d = 0; same && d < dst->ndim; d++)
+        same = dst->sizes[d] == src->sizes[d] && (dst->sizes[d] == 1 || dst->strides[d] == src->strides[d]);
+    if (same) {
+        const tl_tensor *host = dst->device.type == TL_DEV_CPU ? dst : src->device.type == TL_DEV_CPU ? src : NULL;
+        bool async = non_blocking && b->copy_async && host && host->storage->pinned;
+        return (async ? b->copy_async : b->copy)(tl_data(dst), dst->device, tl_data(src), src->device,
+                                                 (size_t)tl_numel(dst) * (size_t)tl_itemsize(dst));
+    }
+    /* else the source moves as it is (its bytes when dense, else made contiguous on its own
+     * device), and the copy within dst's device casts, broadcasts and follows dst's strides */
+    tl_tensor tmp = {0};
+    if (tl_backend_to_device(&tmp, src, dst->device, src->dtype, false) < 0) return -1;
+    int rc = tl_copy_(dst, &tmp);
+    tl_tensor_clear(&tmp);
+    return rc;
+}
+
 int tl_backend_fill(tl_tensor *t, const void *value)
 {
     const tl_device_backend *b = tl_backend_get(t->device.type);

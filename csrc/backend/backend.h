@@ -193,6 +193,10 @@ int tl_backend_fill(struct tl_tensor *t, const void *value);
  * stream (a device-to-host result is allocated pinned for that), as torch's. */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype,
                          bool non_blocking);
+/* dst.copy_(src) across devices (one side the CPU, or two devices of a backend): one byte
+ * copy when both hold the same elements in the same dense order (queued with non_blocking when
+ * the host side is pinned), else src moved as it is and copied within dst's device. */
+int tl_backend_copy_across(struct tl_tensor *dst, const struct tl_tensor *src, bool non_blocking);
 /* out = a copy of the CPU tensor src in pinned host memory of the CUDA backend (src's
  * strides kept when dense, else contiguous). Without a pinned allocator: torch's
  * RuntimeError, in the wording of the factories' pin_memory=True when `factory`. */

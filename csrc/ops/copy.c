@@ -49,13 +49,13 @@ static bool bytes_copy(const tl_tensor *dst, const tl_tensor *src)
            !memcmp(dst->strides, src->strides, sizeof(int64_t) * dst->ndim);
 }
 
-int tl_copy_(tl_tensor *dst, const tl_tensor *src)
+int tl_copy_(tl_tensor *dst, const tl_tensor *src) { return tl_copy_nb_(dst, src, false); }
+
+int tl_copy_nb_(tl_tensor *dst, const tl_tensor *src, bool non_blocking)
 {
     if (tl_check_writable(dst) < 0) return -1;
     bool meta = dst->device.type == TL_DEV_META;
     if (src->device.type == TL_DEV_META && !meta) return tl_err(TL_ERR_NOTIMPL, "Cannot copy out of meta tensor; no data!");
-    if (dst->device.type != src->device.type && !meta)
-        return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
     tl_loop_fn loop = cast_loop_or_err((tl_dtype)src->dtype, (tl_dtype)dst->dtype);
     if (!loop) return -1;
     if (dst == src || tl_numel(dst) == 0) return 0;
@@ -72,6 +72,10 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
         const tl_tensor *ops[2] = {dst, &from};
         tl_iter it;
         return tl_iter_init(&it, 2, ops, dst->sizes, dst->ndim, 0);
+    }
+    if (!tl_device_eq(dst->device, src->device)) { /* between the host and a device, or two devices */
+        if (tl_check_internal_overlap(dst) < 0) return -1;
+        return tl_backend_copy_across(dst, src, non_blocking);
     }
     if (tl_check_internal_overlap(dst) < 0) return -1;
     if (tl_may_overlap(dst, src)) {
@@ -92,7 +96,6 @@ int tl_copy_(tl_tensor *dst, const tl_tensor *src)
     if (dst->device.type != TL_DEV_CPU) {
         /* a backend's device: its strided element-wise entry with the identity op converts and
          * copies through both tensors' strides (src broadcast to dst) */
-        if (!tl_device_eq(dst->device, src->device)) return tl_err(TL_ERR_RUNTIME, "copy_: tensors on different devices");
         const tl_device_backend *b = tl_backend_get(dst->device.type);
         if (bytes_copy(dst, src) && b && b->copy)
             return b->copy(tl_data(dst), dst->device, tl_data(src), src->device,
@@ -164,13 +167,13 @@ int tl_copy_setitem(tl_tensor *dst, const tl_tensor *src)
     return rc;
 }
 
-int tl_copy_named_(tl_tensor *dst, const tl_tensor *src)
+int tl_copy_named_(tl_tensor *dst, const tl_tensor *src, bool non_blocking)
 {
     int32_t names[TL_MAX_DIMS];
     int r = 0;
     if ((dst->names || src->names) && src->ndim <= dst->ndim && (r = tl_names_unify(names, dst, src, dst->ndim)) < 0)
         return -1;
-    if (tl_copy_(dst, src) < 0) return -1;
+    if (tl_copy_nb_(dst, src, non_blocking) < 0) return -1;
     return r > 0 ? tl_tensor_set_names(dst, names) : 0;
 }
 

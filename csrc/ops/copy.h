@@ -8,11 +8,15 @@
 #include "core/overlap.h"
 #include "core/tensor.h"
 
-/* dst <- src, broadcasting src to dst's shape and casting to dst's dtype. */
+/* dst <- src, broadcasting src to dst's shape and casting to dst's dtype; the two may lie
+ * on different devices (the host and a backend's device, or two devices). */
 int tl_copy_(tl_tensor *dst, const tl_tensor *src);
-/* Tensor.copy_: tl_copy_ plus seed 003's out semantics (dst takes src's names when it has
+/* As tl_copy_; across the host and a device, with non_blocking a copy from or to pinned
+ * memory is queued on the device's current stream (torch's copy_(src, non_blocking)). */
+int tl_copy_nb_(tl_tensor *dst, const tl_tensor *src, bool non_blocking);
+/* Tensor.copy_: tl_copy_nb_ plus seed 003's out semantics (dst takes src's names when it has
  * none; names that do not unify are an error, checked before anything is written). */
-int tl_copy_named_(tl_tensor *dst, const tl_tensor *src);
+int tl_copy_named_(tl_tensor *dst, const tl_tensor *src, bool non_blocking);
 /* Assignment through indexing (t[key] = src): leading size-1 dims of src are dropped
  * and src is expanded to dst's shape before copy_, as torch does (so a broadcast src
  * sharing memory with dst is read through a copy, while a partial overlap of dense

@@ -250,7 +250,9 @@ static PyObject *m_copy_(FASTARGS)
         PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %s", Py_TYPE(a[0])->tp_name);
         return NULL;
     }
-    if (tl_copy_named_(SELF, TL_TENSOR(a[0])) < 0) return tl_raise();
+    int nb = a[1] ? PyObject_IsTrue(a[1]) : 0;
+    if (nb < 0) return NULL;
+    if (tl_copy_named_(SELF, TL_TENSOR(a[0]), nb) < 0) return tl_raise();
     Py_INCREF(self);
     return self;
 }
