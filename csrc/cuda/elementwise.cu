@@ -98,13 +98,19 @@ struct EwArgs {
         const char *in1 = g.nin > 1 && g.data[2] ? g.data[2] : (const char *)g.value[1];       \
         for (I i = (I)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (I)(gridDim.x * blockDim.x)) { \
             I r = i, o0 = 0, o1 = 0, o2 = 0;                                                   \
-            for (int d = 0; d < g.ndim; d++) {                                                 \
+            int d = 0;                                                                         \
+            for (; d < g.ndim - 1; d++) {                                                      \
                 I q = r / g.shape[d], idx = r - q * g.shape[d];                                \
                 r = q;                                                                         \
                 o0 += idx * g.strides[d][0];                                                   \
                 o1 += idx * g.strides[d][1];                                                   \
                 o2 += idx * g.strides[d][2];                                                   \
             }                                                                                  \
+            /* the outermost dim takes what is left: no division (none at all for one dim,  \
+             * the contiguous case) */                                                    \
+            o0 += r * g.strides[d][0];                                                         \
+            o1 += r * g.strides[d][1];                                                         \
+            o2 += r * g.strides[d][2];                                                         \
             tl_hd_ew_##S(g.op, g.nin, g.data[0] + o0, g.dt[0], in0 + o1, g.dt[1], in1 + o2, g.dt[2]); \
         }                                                                                      \
     }
