@@ -360,7 +360,8 @@ OPS.update({
     "einsum": ("Sums products of tensor elements as described by Einstein subscripts.", "a new tensor.",
                "tl.einsum('ij,j->i', tl.tensor([[1., 2.], [3., 4.]]), tl.tensor([1., 1.]))"),
     "empty": ("Makes a tensor of the given shape whose elements are not initialized.",
-              "a new tensor (its values are whatever the memory held).", "tl.empty(2, 3).shape"),
+              "a new tensor (its values are whatever the memory held); with ``out=``, ``out`` resized "
+              "when its shape differs.", "tl.empty(2, 3).shape"),
     "empty_like": ("Makes an uninitialized tensor shaped like ``input``.", "a new tensor.",
                    "tl.empty_like(tl.ones(2, 2)).shape"),
     "empty_strided": ("Makes an uninitialized tensor with the given sizes and strides.", "a new tensor.",
@@ -391,12 +392,15 @@ OPS.update({
                    {"buffer": "an object exposing the buffer protocol.", "dtype": "the element type.",
                     "count": "how many elements to read (-1: all).", "offset": "how many bytes to skip first."}),
     "full": ("Makes a tensor of the given shape with every element equal to ``fill_value``.",
-             "a new tensor; its dtype follows ``fill_value`` unless ``dtype`` is given.", "tl.full((2, 2), 7)"),
+             "a new tensor; its dtype follows ``fill_value`` unless ``dtype`` is given; with ``out=``, "
+             "``out`` resized when its shape differs and filled in place.", "tl.full((2, 2), 7)"),
     "full_like": ("Makes a tensor shaped like ``input`` filled with ``fill_value``.", "a new tensor of "
                   "``input``'s dtype unless ``dtype`` is given.", "tl.full_like(tl.zeros(2), 3.5)"),
-    "zeros": ("Makes a tensor of the given shape filled with zeros.", "a new tensor (default float dtype).",
+    "zeros": ("Makes a tensor of the given shape filled with zeros.", "a new tensor (default float dtype); "
+              "with ``out=``, ``out`` resized when its shape differs and zeroed in place.",
               "tl.zeros(2, 3)"),
-    "ones": ("Makes a tensor of the given shape filled with ones.", "a new tensor (default float dtype).",
+    "ones": ("Makes a tensor of the given shape filled with ones.", "a new tensor (default float dtype); "
+             "with ``out=``, ``out`` resized when its shape differs and filled in place.",
              "tl.ones(2, 2, dtype=tl.int32)"),
     "zeros_like": ("Makes a tensor of zeros shaped like ``input``.", "a new tensor of ``input``'s dtype unless "
                    "``dtype`` is given.", "tl.zeros_like(tl.tensor([1, 2]))"),

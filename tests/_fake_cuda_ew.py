@@ -349,6 +349,14 @@ def section_copies():
     COUNT[0] += 1
     if h.tolist() != base.tolist():
         FAIL.append("copy_(non_blocking=True) between pinned memory and the device")
+    # out= of the filling factories on the device: resized there, filled by the backend
+    for name, args in (("zeros", (2, 3)), ("ones", (4,)), ("full", ((3,), 2.5)), ("empty", (5,))):
+        COUNT[0] += 1
+        o = tl.empty(2, dtype=tl.float64, device="cuda")
+        r = getattr(tl, name)(*args, out=o)
+        want = getattr(tl, name)(*args, dtype=tl.float64)
+        if r is not o or not o.is_cuda or o.shape != want.shape or (name != "empty" and o.cpu().tolist() != want.tolist()):
+            FAIL.append(f"{name}(out=cuda): {o} vs {want}")
     expect("copy_ of a wrong shape across devices", RuntimeError, "doesn't match the broadcast shape",
            lambda: tl.ones(3, device="cuda").copy_(tl.ones(2, 3)))
     expect("copy_ from a meta tensor", NotImplementedError,

@@ -3,6 +3,7 @@
 empty/empty_strided/zeros/ones/full (fill dtype inference), the *_like family with
 memory_format=, arange/linspace/logspace/eye with dtype=, and names=."""
 import array
+import warnings
 
 import numpy as np
 import pytest
@@ -451,3 +452,57 @@ def test_like_keeps_names():
     for fn in (tl.empty_like, tl.zeros_like, tl.ones_like):
         assert fn(x).names == ("N", "C")
     assert tl.full_like(x, 2).names == ("N", "C")
+
+
+# ---- out= of empty/zeros/ones/full, against torch 2.13 -----------------------------------
+
+_OUT_CASES = [
+    ("zeros", (3,), {}, ("int64", (2,), None)),
+    ("zeros", (3,), {"dtype": "float32"}, ("int64", (2,), None)),      # dtype mismatch
+    ("ones", (2, 3), {}, ("float32", (3, 2), "t")),                    # resized
+    ("ones", (3, 2), {}, ("float32", (3, 2), "t")),                    # same shape: strides kept
+    ("ones", (2,), {}, ("complex64", (2,), None)),
+    ("full", ((3,), 2.5), {}, ("int64", (2,), None)),
+    ("full", ((3,), 300), {}, ("int8", (2,), None)),                   # overflow
+    ("full", ((3,), True), {}, ("float32", (2,), None)),
+    ("full", ((2,), 1), {"dtype": "int64"}, ("int64", (2,), None)),
+    ("zeros", (3,), {}, ("float32", (6,), "step")),                    # a strided view, written in place
+    ("zeros", (2, 2), {}, ("float32", (0,), None)),
+    ("zeros", (3,), {"device": "meta"}, ("float32", (5,), None)),      # device mismatch
+    ("zeros", (3,), {"device": "cpu"}, ("float32", (3,), None)),
+    ("empty", (2,), {}, ("float32", (3,), None)),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs, out_spec", _OUT_CASES)
+def test_factory_out_matches_torch(name, args, kwargs, out_spec):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (tl, torch):
+        dtype, shape, how = out_spec
+        base = lib.arange(float(np.prod(shape) or 1)).reshape(-1)[:int(np.prod(shape))].reshape(shape).to(getattr(lib, dtype))
+        out = base.t() if how == "t" else base[::2] if how == "step" else base
+        kw = {k: getattr(lib, v) if k == "dtype" else v for k, v in kwargs.items()}
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                r = getattr(lib, name)(*args, out=out, **kw)
+            assert r is out
+            vals = None if name == "empty" else r.tolist()
+            results.append((str(r.dtype).split(".")[-1], tuple(r.shape), tuple(r.stride()), vals,
+                            [str(x.message)[:60] for x in w if "resized" in str(x.message)],
+                            None if how != "step" else base.tolist()))
+        except (RuntimeError, TypeError) as e:
+            results.append((type(e).__name__, str(e)))
+    assert results[0] == results[1]
+
+
+def test_factory_out_type_errors_and_values_of_empty():
+    with pytest.raises(TypeError, match="argument 'out' must be Tensor, not int"):
+        tl.zeros(2, out=3)
+    o = tl.arange(3.0)
+    assert tl.empty(3, out=o) is o and o.tolist() == [0.0, 1.0, 2.0]  # same shape: untouched
+    named = tl.empty(2, names=("b",))
+    assert tl.ones(2, out=named) is named and named.names == ("b",) and named.tolist() == [1.0, 1.0]
+    with pytest.raises(TypeError, match="names= and out= cannot be used together"):
+        tl.zeros(2, names=("a",), out=tl.empty(2))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "named/unify.h"
 #include "core/promote.h"
 #include "kernels/cast.h"
 #include "ops/copy.h"
@@ -122,8 +123,9 @@ static int split_factory_args(const char *fname, PyObject *const *args, Py_ssize
         }
         kw[found] = args[nargs + k];
     }
-    if (kw[7] && kw[7] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): out= is not supported", fname);
+    if (kw[7] == Py_None) kw[7] = NULL;
+    if (kw[7] && !tl_is_tensor(kw[7])) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname, Py_TYPE(kw[7])->tp_name);
         return -1;
     }
     Py_ssize_t npos = nargs;
@@ -149,6 +151,40 @@ static int split_factory_args(const char *fname, PyObject *const *args, Py_ssize
     return tl_conv_size_args(args, npos, sz, n, fname);
 }
 
+/* out= of empty/zeros/ones/full: a given dtype or device type must be out's (torch's
+ * messages); the result is made on out's device. */
+static int out_options(PyObject *out, factory_opts *o, bool device_given)
+{
+    const tl_tensor *t = TL_TENSOR(out);
+    if (o->dtype != (tl_dtype)t->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "dtype %s does not match dtype of out parameter (%s)",
+                     tl_dtype_infos[o->dtype].cname, tl_dtype_infos[t->dtype].cname);
+        return -1;
+    }
+    if (device_given && o->device.type != t->device.type) {
+        PyErr_Format(PyExc_RuntimeError, "device type %s does not match device type of out parameter (%s)",
+                     tl_device_type_names[o->device.type], tl_device_type_names[t->device.type]);
+        return -1;
+    }
+    o->device = t->device;
+    return 0;
+}
+
+/* out resized to the size when it differs (as torch's resize_: no warning; names checked),
+ * its values left as they are. */
+static PyObject *resize_out(PyObject *out, const int64_t *sz, int n)
+{
+    tl_tensor *t = TL_TENSOR(out);
+    if (tl_check_writable(t) < 0) return tl_raise();
+    bool same = t->ndim == n;
+    for (int i = 0; same && i < n; i++) same = t->sizes[i] == sz[i];
+    if (!same && (tl_names_check_out(t, n, sz, NULL) < 0 ||
+                  tl_tensor_empty(t, n, sz, (tl_dtype)t->dtype, t->device, false) < 0))
+        return tl_raise();
+    Py_INCREF(out);
+    return out;
+}
+
 static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int mode)
 {
     PyObject *kw[10];
@@ -169,8 +205,23 @@ static PyObject *make_filled(const char *fname, PyObject *const *args, Py_ssize_
         def = fill.kind == TL_KIND_BOOL ? TL_BOOL : fill.kind == TL_KIND_INT ? TL_INT64
             : fill.kind == TL_KIND_COMPLEX ? tl_dtype_to_complex(tl_default_float()) : tl_default_float();
     }
+    PyObject *out = kw[7];
+    if (out && (!kw[0] || kw[0] == Py_None)) def = (tl_dtype)TL_TENSOR(out)->dtype;
     if (parse_opts(kw, &o, def) < 0) return NULL;
+    if (out && out_options(out, &o, kw[2] && kw[2] != Py_None) < 0) return NULL;
     if (mode == 3 && !tl_is_tensor(kw[9]) && tl_scalar_check_fits(fill, o.dtype) < 0) return tl_raise();
+    if (out) { /* as torch's *.out: out resized when its shape differs, then filled in place */
+        if (o.names && o.names != Py_None) {
+            PyErr_Format(PyExc_TypeError, "%s(): names= and out= cannot be used together", fname);
+            return NULL;
+        }
+        PyObject *res = resize_out(out, sz, n);
+        if (res && mode != 0 && tl_fill_(TL_TENSOR(res), fill) < 0) {
+            Py_DECREF(res);
+            return tl_raise();
+        }
+        return res;
+    }
     TensorObject *r = alloc_with(sz, n, &o, mode == 1);
     if (!r) return NULL;
     if ((mode == 2 || mode == 3) && tl_fill_(&r->t, fill) < 0) { Py_DECREF(r); return tl_raise(); }
