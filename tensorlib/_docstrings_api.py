@@ -874,6 +874,12 @@ OPS.update({
                            "max_version": "the newest DLPack version the consumer reads (None: the legacy one).",
                            "dl_device": "the device the consumer wants (None: the tensor's).",
                            "copy": "True: export a copy; False: never copy; None: as needed."}),
+    "Tensor.__cuda_array_interface__": ("Describes a dense CUDA tensor's memory by the CUDA Array Interface "
+                                        "(version 2), for Numba, CuPy and others that read it without a copy; "
+                                        "a CPU or sparse tensor has no such attribute (AttributeError, as torch).",
+                                        "a dict: typestr, shape, strides (None when contiguous, else bytes), "
+                                        "data (pointer, False), version" + _RO,
+                                        "hasattr(tl.zeros(2), '__cuda_array_interface__')"),
     "Tensor.__dlpack_device__": ("Gives the DLPack device of the tensor (1 for the CPU, 2 for CUDA) and its index.",
                                  "a tuple (device_type, device_id) of ints.", "tl.zeros(1).__dlpack_device__()"),
     "Tensor.__copy__": ("Makes a shallow copy for ``copy.copy`` (a new tensor sharing the elements' values, "

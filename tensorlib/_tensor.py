@@ -23,6 +23,12 @@ __all__ = ["Tensor"]
 
 
 
+# __cuda_array_interface__ type strings (NumPy's array-interface codes)
+_CAI_TYPESTR = {"bool": "|b1", "uint8": "|u1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "int64": "<i8",
+                "uint16": "<u2", "uint32": "<u4", "uint64": "<u8", "float16": "<f2", "float32": "<f4",
+                "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
+
+
 class Tensor(_C.TensorBase):
     """A multi-dimensional array with PyTorch's tensor semantics.
 
@@ -78,6 +84,22 @@ class Tensor(_C.TensorBase):
         elif copy:
             a = a.copy()
         return a
+
+    @property
+    def __cuda_array_interface__(self):
+        if self.device.type != "cuda":  # AttributeError: hasattr() is False for these, as torch's
+            raise AttributeError("Can't get __cuda_array_interface__ on non-CUDA tensor type: %s If CUDA data is "
+                                 "required use tensor.cuda() to copy tensor to device memory." % self.type())
+        if self.layout != _C.strided:
+            raise AttributeError("Can't get __cuda_array_interface__ on sparse type: %s Use Tensor.to_dense() to "
+                                 "convert to a dense tensor first." % self.type())
+        typestr = _CAI_TYPESTR.get(str(self.dtype).rsplit(".", 1)[-1])
+        if typestr is None:
+            raise TypeError("%s has no __cuda_array_interface__ type string" % self.dtype)
+        itemsize = self.element_size()
+        strides = None if self.is_contiguous() else tuple(s * itemsize for s in self.stride())
+        return {"typestr": typestr, "shape": tuple(self.shape), "strides": strides,
+                "data": (self.data_ptr() if self.numel() > 0 else 0, False), "version": 2}
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from ._numpy_proto import array_ufunc

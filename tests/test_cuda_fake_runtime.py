@@ -283,3 +283,19 @@ def test_current_stream_is_per_thread():
         assert tl.cuda.current_stream() == s  # the other thread's choice stays there
     assert seen["start"] == 0 and seen["inside"] not in (0, s.cuda_stream)
     assert tl.cuda.current_stream().cuda_stream == 0
+
+
+@inner
+def test_python_numbers_and_cuda_array_interface():
+    x = tl.tensor([[1.5, -2.0], [3.0, 4.0]], dtype=tl.float64).cuda()
+    assert float(x[0, 0]) == 1.5 and int(x[0, 1]) == -2 and bool(x[1, 0]) and complex(x[1, 1]) == 4 + 0j
+    assert x[0, 0].item() == 1.5
+    assert tl.tensor(7, dtype=tl.int64).cuda().__index__() == 7
+    cai = x.__cuda_array_interface__
+    assert cai == {"typestr": "<f8", "shape": (2, 2), "strides": None, "data": (x.data_ptr(), False), "version": 2}
+    t = x.t()
+    assert t.__cuda_array_interface__["strides"] == (8, 16)
+    assert tl.empty(0, device="cuda").__cuda_array_interface__["data"] == (0, False)
+    with pytest.raises(TypeError, match="bfloat16"):
+        tl.zeros(1, dtype=tl.bfloat16, device="cuda").__cuda_array_interface__
+    assert not hasattr(tl.zeros(1), "__cuda_array_interface__")

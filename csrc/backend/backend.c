@@ -197,6 +197,13 @@ int tl_backend_copy_across(tl_tensor *dst, const tl_tensor *src, bool non_blocki
     return rc;
 }
 
+int tl_backend_read_element(const tl_tensor *t, void *dst)
+{
+    const tl_device_backend *b = tl_backend_get(t->device.type);
+    if (!b || !b->copy) return tl_backend_check(t->device);
+    return b->copy(dst, (tl_device){TL_DEV_CPU, -1}, tl_data(t), t->device, (size_t)tl_itemsize(t));
+}
+
 int tl_backend_fill(tl_tensor *t, const void *value)
 {
     const tl_device_backend *b = tl_backend_get(t->device.type);

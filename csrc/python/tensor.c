@@ -2,6 +2,8 @@
  * basic indexing. Each method parses its arguments and calls one core function. */
 #include "python/binding.h"
 
+#include "backend/backend.h"
+
 #include <string.h>
 
 #include "kernels/cast.h"
@@ -726,11 +728,21 @@ static int one_element(PyObject *self, const char *what)
         PyErr_SetString(PyExc_RuntimeError, "Tensor.item() cannot be called on meta tensors");
         return -1;
     }
-    if (SELF->device.type != TL_DEV_CPU && strcmp(what, "item") != 0) { /* item() reads a host copy */
-        PyErr_Format(PyExc_NotImplementedError, "tensorlib: %s() of a %s tensor is not implemented yet; use item()", what,
-                     tl_device_type_names[SELF->device.type]);
-        return -1;
+    return 0;
+}
+
+/* The one element of self as a scalar, read through a host copy on a device (synchronous,
+ * as torch's); -1 with the error set. */
+static int one_scalar(PyObject *self, const char *what, tl_scalar *s)
+{
+    if (one_element(self, what) < 0) return -1;
+    char buf[16];
+    const char *p = tl_data(SELF);
+    if (SELF->device.type != TL_DEV_CPU) {
+        if (tl_backend_read_element(SELF, buf) < 0) return tl_raise_int();
+        p = buf;
     }
+    *s = tl_scalar_from_bytes(p, (tl_dtype)SELF->dtype);
     return 0;
 }
 
@@ -744,14 +756,19 @@ static PyObject *elem_to_py(const char *p, tl_dtype dt)
 static PyObject *m_item(PyObject *self, PyObject *u)
 {
     if (one_element(self, "item") < 0) return NULL;
-    if (SELF->device.type != TL_DEV_CPU) return tl_py_call_on_host(self, "item");
-    return elem_to_py(tl_data(SELF), (tl_dtype)SELF->dtype);
+    char buf[16];
+    const char *p = tl_data(SELF);
+    if (SELF->device.type != TL_DEV_CPU) { /* a host copy of the element: synchronous, as torch's */
+        if (tl_backend_read_element(SELF, buf) < 0) return tl_raise();
+        p = buf;
+    }
+    return elem_to_py(p, (tl_dtype)SELF->dtype);
 }
 
 static PyObject *nb_float(PyObject *self)
 {
-    if (one_element(self, "float") < 0) return NULL;
-    tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
+    tl_scalar s;
+    if (one_scalar(self, "float", &s) < 0) return NULL;
     if (s.kind == TL_KIND_COMPLEX) {
         if (cimag(s.v.c) != 0) {
             PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
@@ -764,8 +781,8 @@ static PyObject *nb_float(PyObject *self)
 
 static PyObject *nb_int(PyObject *self)
 {
-    if (one_element(self, "int") < 0) return NULL;
-    tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
+    tl_scalar s;
+    if (one_scalar(self, "int", &s) < 0) return NULL;
     if (s.kind == TL_KIND_COMPLEX) {
         if (cimag(s.v.c) != 0) {
             PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type int64_t without overflow");
@@ -805,8 +822,8 @@ static int nb_bool(PyObject *self)
                                                 : "Boolean value of Tensor with more than one value is ambiguous");
         return -1;
     }
-    if (one_element(self, "bool") < 0) return -1;
-    tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
+    tl_scalar s;
+    if (one_scalar(self, "bool", &s) < 0) return -1;
     switch (s.kind) {
     case TL_KIND_FLOAT: return s.v.d != 0;
     case TL_KIND_COMPLEX: return s.v.c != 0;
@@ -816,8 +833,8 @@ static int nb_bool(PyObject *self)
 
 static PyObject *m_complex(PyObject *self, PyObject *u)
 {
-    if (one_element(self, "complex") < 0) return NULL;
-    tl_scalar s = tl_scalar_from_bytes(tl_data(SELF), (tl_dtype)SELF->dtype);
+    tl_scalar s;
+    if (one_scalar(self, "complex", &s) < 0) return NULL;
     double re = s.kind == TL_KIND_COMPLEX ? creal(s.v.c) : s.kind == TL_KIND_FLOAT ? s.v.d : (double)s.v.i;
     double im = s.kind == TL_KIND_COMPLEX ? cimag(s.v.c) : 0.0;
     return PyComplex_FromDoubles(re, im);

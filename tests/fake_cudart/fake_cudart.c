@@ -15,9 +15,13 @@
  * cudaErrorNoKernelImageForDevice (the device code cannot run here); the launch count is
  * readable for tests (tl_fake_cudart_launches).
  *
+ * Device memory is guarded: its pages are mapped PROT_NONE and opened only while the fake
+ * itself copies or sets them, so host code that reads or writes device memory directly (a CPU
+ * kernel handed a CUDA tensor) dies with SIGSEGV instead of computing a plausible answer.
+ *
  * Environment: TL_FAKE_CUDA_DEVICES (default 1; 0: "no CUDA-capable device"; -1: no driver),
  * TL_FAKE_CUDA_MEMORY (bytes per device, default 1 GiB: cudaMalloc past it fails with
- * cudaErrorMemoryAllocation). */
+ * cudaErrorMemoryAllocation), TL_FAKE_CUDA_GUARD=0 (device memory readable by the host). */
 #include <cuda_runtime_api.h>
 
 #include <pthread.h>
@@ -25,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -62,6 +68,26 @@ typedef struct block {
 static block *blocks;
 static size_t in_use[64];
 static long launches, host_allocs;
+
+static int guarded(void)
+{
+    const char *s = getenv("TL_FAKE_CUDA_GUARD");
+    return !s || strcmp(s, "0") != 0;
+}
+
+static size_t page_round(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return n ? (n + pg - 1) / pg * pg : pg;
+}
+
+/* Opens (or closes again) the device blocks touching [p, p + n) to the host. */
+static void open_device_range(const void *p, size_t n, int open)
+{
+    for (block *b = blocks; b; b = b->next)
+        if (b->device >= 0 && (const char *)p < b->ptr + b->size && (const char *)p + n > b->ptr)
+            mprotect(b->ptr, page_round(b->size), open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
 
 static block *find_any_device_block(const void *p)
 {
@@ -210,13 +236,19 @@ EXPORT cudaError_t cudaMalloc(void **p, size_t n)
         return fail(cudaErrorMemoryAllocation);
     }
     block *b = malloc(sizeof *b);
-    b->ptr = aligned_alloc(256, n ? (n + 255) / 256 * 256 : 256);
+    b->ptr = mmap(NULL, page_round(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b->ptr == MAP_FAILED) {
+        free(b);
+        pthread_mutex_unlock(&lock);
+        return fail(cudaErrorMemoryAllocation);
+    }
     b->size = n;
     b->device = dev;
     b->next = blocks;
     blocks = b;
     in_use[dev] += n;
     memset(b->ptr, 0xA5, n);  /* garbage, as fresh device memory */
+    if (guarded()) mprotect(b->ptr, page_round(n), PROT_NONE);
     *p = b->ptr;
     pthread_mutex_unlock(&lock);
     return cudaSuccess;
@@ -230,8 +262,12 @@ static cudaError_t free_block(void *p, int device_kind)
         block *b = *pp;
         if (b->ptr == p && ((device_kind && b->device >= 0) || (!device_kind && b->device < 0))) {
             *pp = b->next;
-            if (b->device >= 0) in_use[b->device] -= b->size;
-            free(b->ptr);
+            if (b->device >= 0) {
+                in_use[b->device] -= b->size;
+                munmap(b->ptr, page_round(b->size));
+            } else {
+                free(b->ptr);
+            }
             free(b);
             pthread_mutex_unlock(&lock);
             return cudaSuccess;
@@ -288,7 +324,17 @@ static cudaError_t do_copy(void *dst, const void *src, size_t n, enum cudaMemcpy
     cudaError_t e = check_side(dst, n, dd);
     if (e == cudaSuccess) e = check_side(src, n, sd);
     if (e != cudaSuccess) return fail(e);
+    pthread_mutex_lock(&lock);
+    if (guarded()) {
+        if (dd) open_device_range(dst, n, 1);
+        if (sd) open_device_range(src, n, 1);
+    }
     memmove(dst, src, n);
+    if (guarded()) {
+        if (dd) open_device_range(dst, n, 0);
+        if (sd) open_device_range(src, n, 0);
+    }
+    pthread_mutex_unlock(&lock);
     return cudaSuccess;
 }
 
@@ -311,7 +357,11 @@ EXPORT cudaError_t cudaMemset(void *dst, int value, size_t n)
     if (n == 0) return cudaSuccess;
     cudaError_t e = check_side(dst, n, 1);
     if (e != cudaSuccess) return fail(e);
+    pthread_mutex_lock(&lock);
+    if (guarded()) open_device_range(dst, n, 1);
     memset(dst, value, n);
+    if (guarded()) open_device_range(dst, n, 0);
+    pthread_mutex_unlock(&lock);
     return cudaSuccess;
 }
 
