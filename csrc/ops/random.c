@@ -4,7 +4,10 @@
  * element (4 per block; normals pair words for Box-Muller); every other distribution and
  * dtype is computed in double from two words per element (2 per block). Work is split
  * across threads by element ranges; each range regenerates exactly its own blocks. The
- * float32 normal path uses branch-free log and sincos polynomials so it vectorizes. */
+ * formulas (Philox, the per-value transforms, the float32 normal's branch-free log and
+ * sincos polynomials that vectorize) are kernels/hd_random.h's, shared with the device
+ * backends' random entry: tensors on a backend device are filled there (backend/random.c)
+ * with the same counter blocks, so a seed gives the same values on both. */
 #include "ops/random.h"
 
 #include <math.h>
@@ -16,67 +19,17 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/simd.h"
+#include "kernels/hd_random.h"
 #include "ops/copy.h"
 #include "ops/random_mt.h"
 
 #define TILE 256 /* blocks per tile */
 
-/* ---- vectorizable float32 math for Box-Muller ---- */
-
-static inline float bits_to_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t float_to_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-
-/* log(x) for x in (0, 1] (Cephes logf polynomial, ~1 ulp). */
-static inline float log_f(float x)
-{
-    uint32_t i = float_to_bits(x);
-    /* m in [sqrt(1/2), sqrt(2)) chosen with integer ops only: float compares in the loop
-     * defeat GCC's if-conversion, and the vectorizer with it */
-    uint32_t big = ((i & 0x7fffffu) + (0x800000u - 0x3504f4u)) >> 23; /* mantissa > sqrt(2) */
-    float e = (float)((int32_t)((i >> 23) & 0xff) - 127 + (int32_t)big);
-    float m = bits_to_float(((i & 0x7fffffu) | 0x3f800000u) - (big << 23));
-    float f = m - 1.0f, z = f * f;
-    float y = 7.0376836292E-2f;
-    y = y * f - 1.1514610310E-1f;
-    y = y * f + 1.1676998740E-1f;
-    y = y * f - 1.2420140846E-1f;
-    y = y * f + 1.4249322787E-1f;
-    y = y * f - 1.6668057665E-1f;
-    y = y * f + 2.0000714765E-1f;
-    y = y * f - 2.4999993993E-1f;
-    y = y * f + 3.3333331174E-1f;
-    y = y * f * z;
-    y += -2.12194440E-4f * e;
-    y += -0.5f * z;
-    return f + y + 0.693359375f * e;
-}
-
-/* sqrt(x) for x >= 0 by three Newton steps on 1/sqrt (libm's sqrtf keeps an errno branch
- * that blocks vectorization). Relative error ~1e-7. */
-static inline float sqrt_f(float x)
-{
-    float y = bits_to_float(0x5f3759dfu - (float_to_bits(x) >> 1));
-    float hx = 0.5f * x;
-    y = y * (1.5f - hx * y * y);
-    y = y * (1.5f - hx * y * y);
-    y = y * (1.5f - hx * y * y);
-    return x * y;
-}
-
-/* sin and cos of 2*pi*t for t = x / 2^24 (x < 2^24): quadrant round(4t) computed on the
- * integer, polynomials on [-pi/4, pi/4]. */
-static inline void sincos_2pi(uint32_t x, float *s, float *c)
-{
-    int32_t qi = (int32_t)((x + (1u << 21)) >> 22);
-    float r = ((float)(int32_t)x * (1.0f / 16777216.0f) - 0.25f * (float)qi) * 6.28318530718f;
-    qi &= 3;
-    float r2 = r * r;
-    float sr = r + r * r2 * (-1.6666654611E-1f + r2 * (8.3321608736E-3f + r2 * -1.9515295891E-4f));
-    float cr = 1.0f - 0.5f * r2 + r2 * r2 * (4.166664568298827E-2f + r2 * (-1.388731625493765E-3f + r2 * 2.443315711809948E-5f));
-    float sw = (float)(qi & 1), fs = (float)(1 - (qi & 2)), fc = (float)(1 - ((qi + 1) & 2));
-    *s = fs * (sw * cr + (1.0f - sw) * sr);
-    *c = fc * (sw * sr + (1.0f - sw) * cr);
-}
+/* the backend's sampler codes are the tl_dist values */
+_Static_assert((int)TL_DIST_UNIFORM == (int)TL_BRS_UNIFORM && (int)TL_DIST_NORMAL == (int)TL_BRS_NORMAL &&
+               (int)TL_DIST_EXPONENTIAL == (int)TL_BRS_EXPONENTIAL && (int)TL_DIST_CAUCHY == (int)TL_BRS_CAUCHY &&
+               (int)TL_DIST_LOG_NORMAL == (int)TL_BRS_LOG_NORMAL && (int)TL_DIST_GEOMETRIC == (int)TL_BRS_GEOMETRIC &&
+               (int)TL_DIST_BERNOULLI == (int)TL_BRS_BERNOULLI, "tl_dist and TL_BRS_* differ");
 
 /* ---- tiles: words of nb blocks -> values ---- */
 
@@ -85,76 +38,22 @@ static inline void sincos_2pi(uint32_t x, float *s, float *c)
 TL_CLONES
 static void tile_f32(const uint32_t *w, int64_t nwords, float *v, tl_dist dist, double a, double b)
 {
-    const float k24 = 1.0f / 16777216.0f;
     if (dist == TL_DIST_NORMAL) {
         float mean = (float)a, sd = (float)b;
-        for (int64_t k = 0; k < nwords / 2; k++) {
-            float u1 = (float)(int32_t)((w[2 * k] >> 8) + 1) * k24; /* (0, 1] */
-            float r = sqrt_f(-2.0f * log_f(u1)), s, c;
-            sincos_2pi(w[2 * k + 1] >> 8, &s, &c);
-            v[2 * k] = mean + sd * r * c;
-            v[2 * k + 1] = mean + sd * r * s;
-        }
+        for (int64_t k = 0; k < nwords / 2; k++) tl_hd_normal_f32(w[2 * k], w[2 * k + 1], mean, sd, &v[2 * k], &v[2 * k + 1]);
     } else if (dist == TL_DIST_UNIFORM) {
         float from = (float)a, span = (float)(b - a), to = (float)b;
-        for (int64_t k = 0; k < nwords; k++) {
-            float x = from + span * ((float)(w[k] >> 8) * k24);
-            v[k] = x < to ? x : from; /* rounding must not reach `to` */
-        }
+        for (int64_t k = 0; k < nwords; k++) v[k] = tl_hd_uniform_f32(w[k], from, span, to);
     } else { /* bernoulli */
         float p = (float)a;
-        for (int64_t k = 0; k < nwords; k++) v[k] = (float)(w[k] >> 8) * k24 < p ? 1.0f : 0.0f;
+        for (int64_t k = 0; k < nwords; k++) v[k] = tl_hd_bernoulli_f32(w[k], p);
     }
-}
-
-static inline double u53(uint32_t hi, uint32_t lo)
-{
-    return (double)((((uint64_t)hi << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* double, 2 values per block. */
 static void tile_f64(const uint32_t *w, int64_t nblocks, double *v, tl_dist dist, double a, double b)
 {
-    for (int64_t k = 0; k < nblocks; k++) {
-        const uint32_t *q = w + 4 * k;
-        double u0 = u53(q[0], q[1]), u1 = u53(q[2], q[3]);
-        switch (dist) {
-        case TL_DIST_UNIFORM: {
-            double x0 = a + (b - a) * u0, x1 = a + (b - a) * u1;
-            v[2 * k] = x0 < b ? x0 : a;
-            v[2 * k + 1] = x1 < b ? x1 : a;
-            break;
-        }
-        case TL_DIST_NORMAL:
-        case TL_DIST_LOG_NORMAL: {
-            double r = sqrt(-2.0 * log(1.0 - u0)), th = 6.283185307179586 * u1;
-            double z0 = a + b * r * cos(th), z1 = a + b * r * sin(th);
-            v[2 * k] = dist == TL_DIST_NORMAL ? z0 : exp(z0);
-            v[2 * k + 1] = dist == TL_DIST_NORMAL ? z1 : exp(z1);
-            break;
-        }
-        case TL_DIST_EXPONENTIAL:
-            v[2 * k] = -log1p(-u0) / a;
-            v[2 * k + 1] = -log1p(-u1) / a;
-            break;
-        case TL_DIST_CAUCHY:
-            v[2 * k] = a + b * tan(3.141592653589793 * (u0 - 0.5));
-            v[2 * k + 1] = a + b * tan(3.141592653589793 * (u1 - 0.5));
-            break;
-        case TL_DIST_GEOMETRIC: {
-            double l = log1p(-a);
-            v[2 * k] = ceil(log(1.0 - u0) / l);
-            v[2 * k + 1] = ceil(log(1.0 - u1) / l);
-            if (v[2 * k] < 1) v[2 * k] = 1;
-            if (v[2 * k + 1] < 1) v[2 * k + 1] = 1;
-            break;
-        }
-        case TL_DIST_BERNOULLI:
-            v[2 * k] = u0 < a ? 1.0 : 0.0;
-            v[2 * k + 1] = u1 < a ? 1.0 : 0.0;
-            break;
-        }
-    }
+    for (int64_t k = 0; k < nblocks; k++) tl_hd_sample_f64((int)dist, w + 4 * k, a, b, v + 2 * k);
 }
 
 typedef struct {
@@ -214,7 +113,7 @@ static void u64_range(int64_t e0, int64_t e1, void *vctx)
         tl_philox_blocks(c->seed, c->first + (uint64_t)blk, nb, w);
         for (int64_t e = blk * 2 > e0 ? blk * 2 : e0; e < (blk + nb) * 2 && e < e1; e++) {
             const uint32_t *q = w + 2 * (e - blk * 2);
-            c->dst[e] = ((uint64_t)q[0] << 32) | q[1];
+            c->dst[e] = tl_hd_u64(q[0], q[1]);
         }
         blk += nb;
     }
@@ -419,7 +318,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
         for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + tl_mt_below(g, range);
     } else {
         fill_u64(u, n, g);
-        for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + (range ? u[i] % range : u[i]);
+        for (int64_t i = 0; i < n; i++) u[i] = tl_hd_int_value(u[i], (uint64_t)from, range);
     }
     int rc = tl_copy_(t, &tmp);
     tl_tensor_clear(&tmp);
