@@ -51,6 +51,18 @@ tl_generator *tl_device_generator(tl_device dev)
     return g;
 }
 
+tl_generator *tl_generator_for(tl_generator *g, tl_device dev)
+{
+    if (dev.type == TL_DEV_META) return g ? g : tl_default_generator();
+    if (!g) return tl_device_generator(dev);
+    if (g->device.type != dev.type) {
+        tl_err(TL_ERR_RUNTIME, "Expected a '%s' device type for generator but found '%s'", tl_device_type_names[dev.type],
+               tl_device_type_names[g->device.type]);
+        return NULL;
+    }
+    return g;
+}
+
 void tl_device_generators_seed(uint64_t seed)
 {
     for (int i = 0; i < TL_MAX_DEVICE_GENERATORS; i++)

@@ -42,6 +42,10 @@ tl_generator *tl_default_generator(void);
  * RuntimeError for an index beyond TL_MAX_DEVICE_GENERATORS or another device type. */
 #define TL_MAX_DEVICE_GENERATORS 64
 tl_generator *tl_device_generator(tl_device dev);
+/* The generator a sampler on a tensor of device `dev` uses: g, or the device's default when g
+ * is NULL. NULL with torch's RuntimeError ("Expected a 'cuda' device type for generator but
+ * found 'cpu'") when g belongs to another device type. Meta tensors take any generator. */
+tl_generator *tl_generator_for(tl_generator *g, tl_device dev);
 /* Seeds every CUDA default generator (manual_seed_all; tl.manual_seed does it too). */
 void tl_device_generators_seed(uint64_t seed);
 /* A generator of `kind` seeded with `seed`, for the CPU. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/random_core.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -135,8 +136,7 @@ static int check_dtype_usable(const tl_tensor *t, const char *kernel, bool meta_
     if (tl_dtype_is_shell(d) || d == TL_COMPLEX32)
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "%s", kernel);
     if (t->device.type == TL_DEV_META && !meta_ok) return tl_meta_refuse(kernel);
-    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META)
-        return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META && tl_backend_check(t->device) < 0) return -1;
     return tl_check_writable(t);
 }
 
@@ -167,8 +167,18 @@ static void keep_below_in_narrow(float *v, int64_t n, tl_dtype d, float a, float
     }
 }
 
+static const char *dist_op(tl_dist dist)
+{
+    static const char *const names[] = {"uniform_", "normal_", "exponential_", "cauchy_", "log_normal_", "geometric_",
+                                        "bernoulli_"};
+    return names[dist];
+}
+
+static inline bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+
 /* Samples into t: directly when t is a contiguous float32/float64 (or complex, as pairs of
- * reals), else through a contiguous temporary and a casting copy. */
+ * reals), else through a contiguous temporary and a casting copy; on a backend device, by
+ * the backend's random entry with the same values (the mode and parameters decided here). */
 static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
 {
     tl_dtype d = (tl_dtype)t->dtype;
@@ -180,6 +190,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
     bool fast_f32 = dist == TL_DIST_UNIFORM || dist == TL_DIST_NORMAL || dist == TL_DIST_BERNOULLI;
     bool f32 = fast_f32 && (real == TL_FLOAT32 || real == TL_FLOAT16 || real == TL_BFLOAT16 || !tl_dtype_is_float(real));
     if (cplx && dist == TL_DIST_NORMAL) b *= 0.7071067811865476; /* each part has variance std^2 / 2 */
+    if (on_backend(t)) return tl_backend_random(t, g, (int)dist, f32 ? TL_BRM_F32 : TL_BRM_F64, a, b, 0, 0, dist_op(dist));
     if ((real == TL_FLOAT32 && f32) || (real == TL_FLOAT64 && !f32)) {
         if (tl_is_contiguous(t)) {
             fill_values(tl_data(t), cplx ? 2 * n : n, f32, g, dist, a, b);
@@ -200,7 +211,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
 
 int tl_random_dist_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
 {
-    if (check_dtype_usable(t, "random", true) < 0) return -1;
+    if (check_dtype_usable(t, "random", true) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
     switch (dist) {
     case TL_DIST_UNIFORM:
         if (check_float(t, "check_uniform_bounds", true) < 0) return -1;
@@ -284,7 +295,7 @@ static const char *c_type_name(tl_dtype d)
 int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, bool has_to, int64_t to)
 {
     tl_dtype d = (tl_dtype)t->dtype;
-    if (check_dtype_usable(t, "random_", true) < 0) return -1;
+    if (check_dtype_usable(t, "random_", true) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
     if (tl_dtype_is_complex(d))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "random_from_to_range_calc");
     uint64_t range; /* 0 means all 2^64 values */
@@ -311,6 +322,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
     }
     int64_t n = tl_numel(t);
     if (n == 0 || t->device.type == TL_DEV_META) return 0;
+    if (on_backend(t)) return tl_backend_random(t, g, TL_BRS_INT, TL_BRM_U64, 0.0, 0.0, (uint64_t)from, range, "random_");
     tl_tensor tmp = {0};
     if (tl_tensor_empty(&tmp, t->ndim, t->sizes, TL_INT64, t->device, false) < 0) return -1;
     uint64_t *u = (uint64_t *)tl_data(&tmp);
@@ -334,8 +346,12 @@ static int dense_f64(tl_tensor *out, const tl_tensor *src, int nd, const int64_t
 
 int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
 {
-    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0)
+    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0 ||
+        !(g = tl_generator_for(g, t->device)))
         return -1;
+    if (on_backend(t)) /* the probabilities would be read on the host */
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: bernoulli with a tensor p is not implemented for %s tensors yet",
+                      tl_device_type_names[t->device.type]);
     if (!tl_dtype_is_float((tl_dtype)p->dtype))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(p->dtype), "bernoulli_tensor_cpu_p_");
     tl_tensor pd = {0}, v = {0};
@@ -374,6 +390,7 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
         memcpy(sz, t->sizes, sizeof(int64_t) * nd);
     }
     tl_dtype dt = (tl_dtype)(mean ? mean->dtype : std->dtype);
+    if (!(g = tl_generator_for(g, (mean ? mean : std)->device))) return -1;
     if (!tl_dtype_is_float(dt))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "normal_kernel_cpu");
     if (!std && !(std_s >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std_s);
@@ -414,7 +431,10 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
 
 int tl_randperm_(tl_tensor *t, tl_generator *g)
 {
-    if (check_dtype_usable(t, "randperm_cpu", false) < 0) return -1;
+    if (check_dtype_usable(t, "randperm_cpu", false) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
+    if (on_backend(t))
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: randperm is not implemented for %s tensors yet",
+                      tl_device_type_names[t->device.type]);
     int64_t n = t->ndim == 1 ? t->sizes[0] : 0;
     if (n == 0) return 0;
     if (tl_dtype_is_float((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
@@ -461,6 +481,7 @@ static int cmp_keyed(const void *x, const void *y)
 
 int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g)
 {
+    if (!(g = tl_generator_for(g, probs->device))) return -1;
     if (probs->ndim < 1 || probs->ndim > 2) return tl_err(TL_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
     if (!tl_dtype_is_float((tl_dtype)probs->dtype))
         return tl_err(TL_ERR_RUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
