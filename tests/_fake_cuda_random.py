@@ -88,8 +88,9 @@ def tol_for(kind, dt):
     return 0.0
 
 
-def run(make, what, kind="", dt="", seed=5):
-    """make(generator, device) -> tensor; CPU philox vs CUDA, then one more call each (in step)."""
+def run(make, what, kind="", dt="", seed=5, copies=False):
+    """make(generator, device) -> tensor; CPU philox vs CUDA, then one more call each (in step).
+    copies: make moves parameters to the device (and normal reads std back to check it)."""
     g, h = pair(seed)
     try:
         a = make(g, "cpu")
@@ -107,7 +108,8 @@ def run(make, what, kind="", dt="", seed=5):
     states(g, h, what)
     if not REAL:
         check(len([e for e in log if e[0] == "random"]) == (1 if a.numel() else 0), what, "random entry calls", log)
-        check(not any(e[0] in ("copy", "elementwise") for e in log), what, "host copies or element-wise calls", log)
+        check(not any(e[0] == "elementwise" or (e[0] == "copy" and not copies) for e in log), what,
+              "host copies or element-wise calls", log)
     same(make(g, "cpu"), make(h, "cuda"), what + " (2nd call)", tol_for(kind, dt))
 
 
@@ -133,6 +135,8 @@ def factories():
         run(lambda g, dev: tl.randint_like(tl.empty(3, 4, dtype=d, device=dev), hi, generator=g), f"randint_like {dt}")
     run(lambda g, dev: tl.randint(-(1 << 62), 1 << 62, (500,), device=dev, generator=g), "randint wide range")
     run(lambda g, dev: tl.randint(3, (40,), device=dev, generator=g), "randint(high, size)")
+    run(lambda g, dev: tl.normal(2.0, 3.0, (33,), device=dev, generator=g), "normal(number, number, size)",
+        "normal")
     # the documented promise: the same numbers on both devices
     run(lambda g, dev: tl.rand(1000, device=dev, generator=g), "rand(1000) seed 5")
 
@@ -183,6 +187,61 @@ def inplace():
                 run(lambda g, dev: f(layouts(dev, dt, case), g), f"{name} {dt} {case}", k, dt)
     # bernoulli(input, p=number) goes through bernoulli_ with a scalar p
     run(lambda g, dev: tl.bernoulli(tl.empty(50, device=dev), 0.25, generator=g), "bernoulli(x, p)")
+
+
+def params():
+    """bernoulli with a tensor p and normal with tensor mean/std: parameters read on the device,
+    values of the CPU's Philox path (float64 draws, then p / mean + std * z per element)."""
+    def on(x, dev):
+        return x.to(dev) if isinstance(x, tl.Tensor) else x
+    for dt in FLOATS:
+        d = getattr(tl, dt)
+        p2 = tl.linspace(0, 1, 20).reshape(4, 5).to(d)
+        for what, p in (("4x5", p2), ("transposed", p2.t()), ("0-d", tl.tensor(0.4, dtype=d)),
+                        ("empty", tl.empty(0, 3, dtype=d)), ("row", tl.linspace(0, 1, 5).to(d))):
+            run(lambda g, dev: tl.bernoulli(on(p, dev), generator=g), f"bernoulli(p) {dt} {what}", copies=True)
+        for odt in ["float32", "float64", "float16", "bool", "int64", "uint8", "complex64"]:
+            run(lambda g, dev: tl.empty(4, 5, dtype=getattr(tl, odt), device=dev).bernoulli_(on(p2, dev), generator=g),
+                f"bernoulli_(p {dt}) into {odt}", copies=True)
+            run(lambda g, dev: tl.empty(5, 4, dtype=getattr(tl, odt), device=dev).t().bernoulli_(
+                on(tl.linspace(0, 1, 5).to(d), dev), generator=g), f"bernoulli_(row p {dt}) into transposed {odt}",
+                copies=True)
+        m = (tl.arange(12.).reshape(3, 4) - 5).to(d)
+        sd = (tl.arange(4.) / 2 + 0.25).to(d)
+        cases = (("t,t", m, sd), ("t,n", m, 2.0), ("n,t", 1.5, sd), ("t.T,t", m.t(), (tl.arange(3.) + 1).to(d)),
+                 ("0-d,t", tl.tensor(3.0, dtype=d), sd), ("empty", tl.empty(0, 4, dtype=d), sd),
+                 ("t,0-d", m, tl.tensor(0.5, dtype=d)), ("t,zero std", m, tl.zeros(4, dtype=d)))
+        for what, mm, ss in cases:
+            run(lambda g, dev: tl.normal(on(mm, dev), on(ss, dev), generator=g), f"normal({what}) {dt}", "normal64", dt,
+                copies=True)
+    # errors: as the CPU's, and the devices must agree
+    g, h = pair(4)
+    for what, f in (("negative std", lambda g, d: tl.normal(tl.zeros(3, device=d), -tl.ones(3, device=d), generator=g)),
+                    ("shapes", lambda g, d: tl.normal(tl.zeros(2, 3, device=d), tl.ones(2, device=d), generator=g)),
+                    ("p shape", lambda g, d: tl.empty(3, device=d).bernoulli_(tl.rand(4, device=d), generator=g)),
+                    ("int p", lambda g, d: tl.empty(3, device=d).bernoulli_(tl.ones(3, dtype=tl.int64, device=d),
+                                                                             generator=g)),
+                    ("int mean", lambda g, d: tl.normal(tl.ones(3, dtype=tl.int64, device=d), 1.0, generator=g))):
+        try:
+            f(g, "cpu")
+            check(False, what, "CPU did not raise")
+            continue
+        except Exception as e:
+            ce = e
+        st = h.get_state()
+        try:
+            f(h, "cuda")
+            check(False, what, "CUDA did not raise")
+        except Exception as e:
+            check(type(e) is type(ce) and str(e) == str(ce), what, repr(ce), repr(e))
+        check(tl.equal(st, h.get_state()), what, "a refused call consumed counters")
+    for what, f in (("mean cuda, std cpu", lambda: tl.normal(tl.zeros(3, device="cuda"), tl.ones(3), generator=h)),
+                    ("p on the CPU", lambda: tl.empty(3, device="cuda").bernoulli_(tl.rand(3), generator=h))):
+        try:
+            f()
+            check(False, what, "did not raise")
+        except RuntimeError as e:
+            check("device" in str(e), what, repr(e))
 
 
 def sequence():
@@ -291,8 +350,6 @@ def errors():
     mt = tl.Generator()
     raises(RuntimeError, "Expected a Philox generator state", lambda: tl.cuda.set_rng_state(mt.get_state()),
            "MT19937 state into a CUDA generator")
-    raises(NotImplementedError, "bernoulli with a tensor p is not implemented for cuda tensors",
-           lambda: tl.empty(3, device="cuda").bernoulli_(tl.full((3,), 0.5, device="cuda")), "bernoulli_ tensor p")
     raises(NotImplementedError, "randperm", lambda: tl.randperm(4, device="cuda"), "randperm on CUDA")
     # complex32 and the other dtypes the backend lacks
     for dt in ("uint16", "uint32", "uint64"):
@@ -322,7 +379,7 @@ def geometry():
     check(len(LOG) == n, "empty: no call", LOG[n:])
 
 
-SECTIONS = {"factories": factories, "inplace": inplace, "sequence": sequence, "default": default_generators,
+SECTIONS = {"factories": factories, "inplace": inplace, "params": params, "sequence": sequence, "default": default_generators,
             "errors": errors, "geometry": geometry}
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pytest
 import tensorlib as tl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ["factories", "inplace", "sequence", "default", "errors", "geometry"]
+SECTIONS = ["factories", "inplace", "params", "sequence", "default", "errors", "geometry"]
 
 
 def _grid(section, real):

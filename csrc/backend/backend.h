@@ -146,6 +146,15 @@ typedef struct tl_backend_random_call {
     char *data;             /* device address of the first element */
     int64_t shape[TL_BACKEND_EW_MAX_DIMS];    /* row-major sizes, dim 0 innermost */
     int64_t strides[TL_BACKEND_EW_MAX_DIMS];  /* byte strides of those dims */
+    /* Per-element parameters read on the device (mode F64, one value per element, complex
+     * outputs get it as their real part): bernoulli: in[0] = p, value (u < p) for the uniform
+     * u of sampler UNIFORM(0, 1); normal: in[0] = mean (NULL: a), in[1] = std (NULL: b),
+     * value mean + std * z for the z of NORMAL(0, 1). Broadcast by stride 0. */
+    int32_t nin;            /* 0: a and b only */
+    int32_t in_dtype[2];    /* TL_BDT_* */
+    int32_t pad_;
+    const char *in[2];
+    int64_t in_strides[2][TL_BACKEND_EW_MAX_DIMS];
 } tl_backend_random_call;
 
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers

@@ -16,5 +16,10 @@
  * nothing is written and g is unchanged. */
 int tl_backend_random(tl_tensor *t, tl_generator *g, int sampler, int mode, double a, double b, uint64_t int_from,
                       uint64_t int_range, const char *op);
+/* The same with per-element parameters on t's device (the call's in[]): bernoulli's p
+ * (ins[0]), normal's mean and std (ins[0], ins[1]; NULL: the number a or b); each NULL or a
+ * tensor of t's shape (an expanded view). Mode F64, one value per element. */
+int tl_backend_random_params(tl_tensor *t, tl_generator *g, int sampler, double a, double b,
+                             const tl_tensor *const *ins, const char *op);
 
 #endif

@@ -205,8 +205,9 @@ static inline TL_HD void tl_hd_random_block(const tl_backend_random_call *c, int
 {
     uint32_t w[4];
     tl_hd_philox(c->seed, c->first + (uint64_t)blk, w);
-    int cplx = c->dtype == TL_BDT_COMPLEX64 || c->dtype == TL_BDT_COMPLEX128;
-    int rdt = c->dtype == TL_BDT_COMPLEX64 ? TL_BDT_FLOAT32 : c->dtype == TL_BDT_COMPLEX128 ? TL_BDT_FLOAT64 : c->dtype;
+    /* with per-element parameters every element takes one value, a complex one as its real part */
+    int cplx = !c->nin && (c->dtype == TL_BDT_COMPLEX64 || c->dtype == TL_BDT_COMPLEX128);
+    int rdt = !cplx ? c->dtype : c->dtype == TL_BDT_COMPLEX64 ? TL_BDT_FLOAT32 : TL_BDT_FLOAT64;
     int64_t nvals = cplx ? 2 * c->numel : c->numel;
     int vpb = c->mode == TL_BRM_F32 ? 4 : 2;
     float f[4] = {0, 0, 0, 0};
@@ -223,6 +224,8 @@ static inline TL_HD void tl_hd_random_block(const tl_backend_random_call *c, int
         } else {
             for (int j = 0; j < 4; j++) f[j] = tl_hd_bernoulli_f32(w[j], (float)c->a);
         }
+    } else if (c->mode == TL_BRM_F64 && c->nin) { /* the standard draws, scaled per element below */
+        tl_hd_sample_f64(c->sampler == TL_BRS_BERNOULLI ? TL_BRS_UNIFORM : c->sampler, w, 0.0, 1.0, d);
     } else if (c->mode == TL_BRM_F64) {
         tl_hd_sample_f64(c->sampler, w, c->a, c->b, d);
     } else {
@@ -233,13 +236,25 @@ static inline TL_HD void tl_hd_random_block(const tl_backend_random_call *c, int
     for (int j = 0; j < vpb; j++) {
         int64_t v = blk * vpb + j;
         if (v >= nvals) break;
-        int64_t e = cplx ? v >> 1 : v, off = cplx ? (v & 1) * rsize : 0;
+        int64_t e = cplx ? v >> 1 : v, off = cplx ? (v & 1) * rsize : 0, off0 = 0, off1 = 0;
         for (int k = 0; k < c->ndim; k++) {
-            int64_t q = e / c->shape[k];
-            off += (e - q * c->shape[k]) * c->strides[k];
+            int64_t q = e / c->shape[k], i = e - q * c->shape[k];
+            off += i * c->strides[k];
+            if (c->nin) {
+                off0 += i * c->in_strides[0][k];
+                off1 += i * c->in_strides[1][k];
+            }
             e = q;
         }
         char *dst = c->data + off;
+        if (c->nin) {
+            double p0 = c->a, p1 = c->b, x;
+            if (c->in[0]) tl_hd_convert(&p0, TL_BDT_FLOAT64, c->in[0] + off0, c->in_dtype[0]);
+            if (c->in[1]) tl_hd_convert(&p1, TL_BDT_FLOAT64, c->in[1] + off1, c->in_dtype[1]);
+            x = c->sampler == TL_BRS_BERNOULLI ? (d[j] < p0 ? 1.0 : 0.0) : p0 + p1 * d[j];
+            tl_hd_convert(dst, rdt, &x, TL_BDT_FLOAT64);
+            continue;
+        }
         if (c->mode == TL_BRM_F32) {
             float x = f[j];
             if (c->sampler == TL_BRS_UNIFORM && (rdt == TL_BDT_FLOAT16 || rdt == TL_BDT_BFLOAT16)) {

@@ -23,6 +23,7 @@
 #include "kernels/hd_random.h"
 #include "ops/copy.h"
 #include "ops/random_mt.h"
+#include "ops/view.h"
 
 #define TILE 256 /* blocks per tile */
 
@@ -349,13 +350,21 @@ int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
     if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0 ||
         !(g = tl_generator_for(g, t->device)))
         return -1;
-    if (on_backend(t)) /* the probabilities would be read on the host */
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: bernoulli with a tensor p is not implemented for %s tensors yet",
-                      tl_device_type_names[t->device.type]);
     if (!tl_dtype_is_float((tl_dtype)p->dtype))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(p->dtype), "bernoulli_tensor_cpu_p_");
+    tl_tensor pe = {0}; /* p expanded to t's shape (torch's expand_inplace and its message) */
+    if (tl_expand(&pe, p, t->sizes, t->ndim) < 0) return -1;
+    if (on_backend(t)) {
+        /* the probabilities are read on the device: not checked against [0, 1] (torch's CUDA
+         * kernel asserts on the device); u < p decides, as here */
+        const tl_tensor *ins[2] = {&pe, NULL};
+        int rc = tl_backend_random_params(t, g, TL_BRS_BERNOULLI, 0.0, 0.0, ins, "bernoulli_");
+        tl_tensor_clear(&pe);
+        return rc;
+    }
     tl_tensor pd = {0}, v = {0};
-    int rc = dense_f64(&pd, p, t->ndim, t->sizes);
+    int rc = dense_f64(&pd, &pe, t->ndim, t->sizes);
+    tl_tensor_clear(&pe);
     int64_t n = tl_numel(t);
     const double *pp = rc == 0 ? (const double *)tl_data(&pd) : NULL;
     for (int64_t i = 0; rc == 0 && i < n; i++)
@@ -377,9 +386,43 @@ int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
     return rc;
 }
 
+/* normal with tensor mean/std on a backend device: the values of the CPU's Philox path (z of
+ * NORMAL(0, 1) in float64, mean + std * z, cast to dt), computed by the backend's random
+ * entry. std is checked on a host copy (torch checks std.min() >= 0 and reads it back too). */
+static int normal_on_backend(tl_tensor *out, const tl_tensor *mean, double mean_s, const tl_tensor *std, double std_s,
+                             tl_generator *g, int nd, const int64_t *sz, tl_dtype dt)
+{
+    tl_device dev = (mean ? mean : std)->device;
+    if (mean && std && tl_device_expect(mean->device, std->device) < 0) return -1;
+    if (std) {
+        tl_tensor h = {0}, hd = {0};
+        int rc = tl_backend_to_device(&h, std, (tl_device){TL_DEV_CPU, -1}, std->dtype, false);
+        if (rc == 0) rc = dense_f64(&hd, &h, h.ndim, h.sizes);
+        int64_t n = rc == 0 ? tl_numel(&hd) : 0;
+        const double *s = rc == 0 ? (const double *)tl_data(&hd) : NULL;
+        for (int64_t i = 0; i < n; i++)
+            if (!(s[i] >= 0.0)) { rc = tl_err(TL_ERR_RUNTIME, "normal expects all elements of std >= 0.0"); break; }
+        tl_tensor_clear(&h);
+        tl_tensor_clear(&hd);
+        if (rc < 0) return -1;
+    }
+    tl_tensor me = {0}, se = {0};
+    int rc = tl_tensor_empty(out, nd, sz, dt, dev, false);
+    if (rc == 0 && mean) rc = tl_expand(&me, mean, sz, nd);
+    if (rc == 0 && std) rc = tl_expand(&se, std, sz, nd);
+    const tl_tensor *ins[2] = {mean ? &me : NULL, std ? &se : NULL};
+    if (rc == 0) rc = tl_backend_random_params(out, g, TL_BRS_NORMAL, mean_s, std_s, ins, "normal");
+    if (rc < 0) tl_tensor_clear(out);
+    tl_tensor_clear(&me);
+    tl_tensor_clear(&se);
+    return rc;
+}
+
 int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const tl_tensor *std, double std_s,
                      tl_generator *g)
 {
+    if ((mean && mean->device.type == TL_DEV_META) || (std && std->device.type == TL_DEV_META))
+        return tl_meta_refuse("normal"); /* torch has no meta kernel for it (what the gate said before) */
     int64_t sz[TL_MAX_DIMS];
     int nd = 0;
     if (mean && std) {
@@ -394,6 +437,8 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
     if (!tl_dtype_is_float(dt))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "normal_kernel_cpu");
     if (!std && !(std_s >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std_s);
+    if ((mean && on_backend(mean)) || (std && on_backend(std)))
+        return normal_on_backend(out, mean, mean_s, std, std_s, g, nd, sz, dt);
     tl_tensor md = {0}, sd = {0}, z = {0};
     int rc = 0;
     if (mean) rc = dense_f64(&md, mean, nd, sz);

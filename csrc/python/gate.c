@@ -89,7 +89,7 @@ static const char *const device_ops[] = {
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
     /* the in-place samplers: meta returns before drawing, a backend device runs its random
      * entry (ops/random.c) */
-    "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
+    "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_", "_normal",
     NULL};
 
 /* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take
