@@ -128,6 +128,15 @@ static inline TL_HD float tl_hd_bernoulli_f32(uint32_t w, float p)
     return (float)(w >> 8) * (1.0f / 16777216.0f) < p ? 1.0f : 0.0f;
 }
 
+/* A float32 uniform in [from, to) bound for float16/bfloat16 (bdt): a value that rounds up to
+ * `to` in the narrow format becomes `from`, as float32 values that reach `to` do (the range
+ * stays [from, to)). */
+static inline TL_HD float tl_hd_uniform_narrow(float x, int bdt, float from, float to)
+{
+    float r = bdt == TL_BDT_FLOAT16 ? tl_hd_h2f(tl_hd_f2h(x)) : tl_hd_bf2f(tl_hd_f2bf(x));
+    return r >= to && from < to ? from : x;
+}
+
 /* Box-Muller on two words: v0 (cos) and v1 (sin). */
 static inline TL_HD void tl_hd_normal_f32(uint32_t w0, uint32_t w1, float mean, float sd, float *v0, float *v1)
 {
@@ -257,12 +266,8 @@ static inline TL_HD void tl_hd_random_block(const tl_backend_random_call *c, int
         }
         if (c->mode == TL_BRM_F32) {
             float x = f[j];
-            if (c->sampler == TL_BRS_UNIFORM && (rdt == TL_BDT_FLOAT16 || rdt == TL_BDT_BFLOAT16)) {
-                /* a value that rounds up to `to` in the narrow format becomes `from`, as float32
-                 * values that reach `to` do (the range stays [from, to)) */
-                float r = rdt == TL_BDT_FLOAT16 ? tl_hd_h2f(tl_hd_f2h(x)) : tl_hd_bf2f(tl_hd_f2bf(x));
-                if (r >= (float)c->b && (float)c->a < (float)c->b) x = (float)c->a;
-            }
+            if (c->sampler == TL_BRS_UNIFORM && (rdt == TL_BDT_FLOAT16 || rdt == TL_BDT_BFLOAT16))
+                x = tl_hd_uniform_narrow(x, rdt, (float)c->a, (float)c->b);
             tl_hd_convert(dst, rdt, &x, TL_BDT_FLOAT32);
         } else if (c->mode == TL_BRM_F64) {
             tl_hd_convert(dst, rdt, &d[j], TL_BDT_FLOAT64);

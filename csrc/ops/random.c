@@ -158,14 +158,11 @@ static int check_continuous(const tl_tensor *t, const char *what)
     return 0;
 }
 
-/* float32 uniforms in [a, b) bound for float16/bfloat16: a value that rounds up to b in the
- * narrow format becomes a, as float32 values that reach b do (the range stays [a, b)). */
+/* float32 uniforms in [a, b) bound for float16/bfloat16 (kernels/hd_random.h). */
 static void keep_below_in_narrow(float *v, int64_t n, tl_dtype d, float a, float b)
 {
-    for (int64_t i = 0; i < n; i++) {
-        float r = d == TL_FLOAT16 ? tl_f16_to_f32(tl_f32_to_f16(v[i])) : tl_bf16_to_f32(tl_f32_to_bf16(v[i]));
-        if (r >= b && a < b) v[i] = a;
-    }
+    int bdt = d == TL_FLOAT16 ? TL_BDT_FLOAT16 : TL_BDT_BFLOAT16;
+    for (int64_t i = 0; i < n; i++) v[i] = tl_hd_uniform_narrow(v[i], bdt, a, b);
 }
 
 static const char *dist_op(tl_dist dist)
