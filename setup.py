@@ -123,7 +123,7 @@ class BuildExt(build_ext):
             obj = os.path.join(self.build_temp, os.path.splitext(src)[0] + ".o")
             os.makedirs(os.path.dirname(obj), exist_ok=True)
             self.spawn([nvcc, "-c", src, "-o", obj, "-std=c++17", "-O3", "-Xcompiler", "-fPIC,-Wall,-Wextra",
-                        "-Icsrc", "-I" + py_include] + NVCC_ARCH)
+                        "-Icsrc", "-I" + py_include] + NVCC_ARCH + NVCC_FILE_FLAGS.get(os.path.basename(src), []))
             objects.append(obj)
         self.compiler.link_shared_object(
             objects, out, library_dirs=ext.library_dirs, libraries=ext.libraries,
@@ -169,6 +169,9 @@ extensions = [Extension(
 CUDA_ROOT = find_cuda()
 # Real code for the machines we check on (H100/H200: sm_90) plus PTX for newer GPUs.
 NVCC_ARCH = ["-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90"]
+# random.cu: no multiply-add contraction, so the float32 samplers round as the CPU's (-std=c11
+# keeps GCC from contracting there): the same bits on both devices.
+NVCC_FILE_FLAGS = {"random.cu": ["-fmad=false"]}
 if CUDA_ROOT:
     cuda_lib = next((d for d in (os.path.join(CUDA_ROOT, "lib64"), os.path.join(CUDA_ROOT, "lib"))
                      if os.path.isdir(d)), os.path.join(CUDA_ROOT, "lib64"))
@@ -176,7 +179,8 @@ if CUDA_ROOT:
         "tensorlib._C_cuda",
         sources=sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu"))),
         depends=sorted(glob.glob(os.path.join("csrc", "cuda", "*.h")) + glob.glob(os.path.join("csrc", "backend", "*.h"))
-                       + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "core", "error.h"),
+                       + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "kernels", "hd_random.h"),
+                          os.path.join("csrc", "core", "error.h"),
                           os.path.join("csrc", "core", "device.h")]),
         library_dirs=[cuda_lib], runtime_library_dirs=[cuda_lib], libraries=["cudart", "stdc++"]))
 

@@ -270,12 +270,12 @@ def example_state(key):
         yield
         return
     import tensorlib.cuda as c
-    saved = c._backend, c._looked, c._initialized, c._seed
-    c._backend, c._looked, c._initialized, c._seed = None, True, False, None
+    saved = c._backend, c._looked, c._initialized
+    c._backend, c._looked, c._initialized = None, True, False
     try:
         yield
     finally:
-        c._backend, c._looked, c._initialized, c._seed = saved
+        c._backend, c._looked, c._initialized = saved
 
 
 def _exception_text(e):

@@ -165,6 +165,8 @@ RETURNS = {
     **dict.fromkeys("device_count current_device memory_allocated max_memory_allocated memory_reserved "
                     "max_memory_reserved".split(), "_int"),
     "get_device_name": "str", "tensorlib.cuda.manual_seed": "None", "tensorlib.cuda.manual_seed_all": "None",
+    "tensorlib.cuda.seed": "None", "tensorlib.cuda.seed_all": "None", "tensorlib.cuda.set_rng_state_all": "None",
+    "tensorlib.cuda.get_rng_state_all": "list[Tensor]",
     "numpy": "numpy.ndarray[Any, Any]", "to_scipy": "Any", "dim_order": "tuple[_int, ...]",
     "result_type": "_DType", "promote_types": "_DType",
     "get_default_dtype": "_DType", "get_default_device": "device", "manual_seed": "Generator",

@@ -56,18 +56,43 @@ OPS.update({
                                      "tl.cuda.reset_peak_memory_stats()", {"device": _DEV}),
     "cuda.empty_cache": ("Returns the cached, unused blocks of the caching allocator to the driver; nothing to "
                          "do before CUDA is initialised.", "None.", "tl.cuda.empty_cache()"),
-    "cuda.manual_seed": ("Seeds the CUDA generator of the current device; before initialisation the seed is "
-                         "kept and applied then, as torch queues it.", "None.", "tl.cuda.manual_seed(0)",
-                         {"seed": "the seed (an int)."}),
-    "cuda.manual_seed_all": ("Seeds the CUDA generators of every device; kept until initialisation, as in "
-                             "torch.", "None.", "tl.cuda.manual_seed_all(0)", {"seed": "the seed (an int)."}),
+    "cuda.manual_seed": ("Seeds the CUDA generator of the current device: a Philox4x32-10 generator with the "
+                         "counter scheme of ``tl.Generator(kind='philox')``, so the CUDA samplers then give the "
+                         "numbers of a CPU Philox generator seeded the same (docs/random.md). Needs no device: the "
+                         "generators live in the core (torch queues the seed instead).", "None.",
+                         "tl.cuda.manual_seed(0)", {"seed": "the seed (an int)."}),
+    "cuda.manual_seed_all": ("Seeds the CUDA generators of every device (``tl.manual_seed`` does it too, as "
+                             "torch's).", "None.", "tl.cuda.manual_seed_all(0)", {"seed": "the seed (an int)."}),
+    "cuda.seed": ("Seeds the current device's CUDA generator with a nondeterministic number (``initial_seed()`` "
+                  "tells it).", "None.", "tl.cuda.seed()", {}),
+    "cuda.seed_all": ("Seeds every device's CUDA generator with one nondeterministic number.", "None.",
+                      "tl.cuda.seed_all()", {}),
+    "cuda.initial_seed": ("Gives the seed of the current device's CUDA generator." + _NO_CUDA, "an int.",
+                          "tl.cuda.initial_seed()", {}),
+    "cuda.get_rng_state": ("Gives the state of a device's CUDA generator: the bytes of a Philox generator's "
+                           "``Generator.get_state()``, which a CPU ``Generator(kind='philox')`` takes too."
+                           + _NO_CUDA, "a 1-D uint8 CPU tensor.", "tl.cuda.get_rng_state()",
+                           {"device": _DEV.replace("None for", "``'cuda'`` for")}),
+    "cuda.set_rng_state": ("Restores a device's CUDA generator from ``get_rng_state()`` or a CPU Philox "
+                           "generator's ``get_state()`` (the device then continues that generator's numbers); a "
+                           "state of another kind raises RuntimeError.", "None.",
+                           "g = tl.Generator(kind='philox').manual_seed(5)\ntl.cuda.set_rng_state(g.get_state())",
+                           {"new_state": "a uint8 tensor from ``get_rng_state()`` or ``Generator.get_state()``.",
+                            "device": _DEV.replace("None for", "``'cuda'`` for")}),
+    "cuda.get_rng_state_all": ("Gives the states of every device's CUDA generator.",
+                               "a list of uint8 tensors, one per device (empty without a device).",
+                               "tl.cuda.get_rng_state_all()", {}),
+    "cuda.set_rng_state_all": ("Restores every device's CUDA generator from a list of states.", "None.",
+                               "tl.cuda.set_rng_state_all([])",
+                               {"new_states": "a list of uint8 tensors, one per device."}),
 })
 RAISES |= {"cuda.init", "cuda.current_device", "cuda.set_device", "cuda.synchronize", "cuda.get_device_properties",
-           "cuda.get_device_name", "cuda.get_device_capability"}
+           "cuda.get_device_name", "cuda.get_device_capability", "cuda.initial_seed", "cuda.get_rng_state"}
 NOT_TORCH |= {
     "cuda.is_built",  # tensorlib's own (torch.cuda has no is_built)
     "cuda.set_device",  # torch's CPU-only build fails with AttributeError (a missing binding), tensorlib as its lazy init
     "cuda.reset_peak_memory_stats",  # same: torch's CPU-only build raises AttributeError, torch with CUDA does nothing
+    "cuda.set_rng_state",  # the example carries a Philox state (Generator(kind=...) is tensorlib's own)
 }
 CLASSES["cuda.device"] = (
     "device(device)", "Context manager selecting a CUDA device for its block and restoring the previous one "
@@ -696,12 +721,14 @@ CLASSES.update({
     "Size": ("Size(sizes=())", "The shape of a tensor: a tuple of ints (``tensor.shape``, ``tensor.size()``).",
              "tl.Size([2, 3])\ntl.Size([2, 3]).numel()\ntl.zeros(2, 3).shape == (2, 3)",
              {"sizes": "an iterable of ints."}),
-    "Generator": ("Generator(device='cpu', *, kind='mt19937')", "A random number generator, passed as "
-                  "``generator=`` to the random functions: torch's MT19937 stream by default (a seed gives "
-                  "torch's numbers), or counter-based Philox4x32-10 (the same numbers at any thread count).",
+    "Generator": ("Generator(device='cpu', *, kind=None)", "A random number generator, passed as "
+                  "``generator=`` to the random functions: torch's MT19937 stream by default on the CPU (a seed "
+                  "gives torch's numbers), or counter-based Philox4x32-10 (the same numbers at any thread count, "
+                  "and on a CUDA device: ``device='cuda'`` makes a Philox generator for CUDA tensors).",
                   "g = tl.Generator().manual_seed(42)\ng.initial_seed()\ntl.randint(0, 10, (3,), generator=g)",
                   {"device": "the device whose random numbers it makes.",
-                   "kind": "``'mt19937'`` (torch's stream) or ``'philox'`` (tensorlib's own, see docs/random.md)."}),
+                   "kind": "``'mt19937'`` (torch's stream; the CPU's default) or ``'philox'`` (tensorlib's own, "
+                           "see docs/random.md; the only kind, and the default, for ``device='cuda'``)."}),
     "finfo": ("finfo(type=None)", "The machine limits of a floating point dtype (of the real part for complex): "
               "bits, eps, max, min, tiny, smallest_normal, resolution.",
               "tl.finfo(tl.float16).max\ntl.finfo().eps",

@@ -19,7 +19,8 @@ __all__ = ["is_available", "device_count", "is_initialized", "init", "current_de
            "set_device", "device", "synchronize", "get_device_name", "get_device_properties",
            "get_device_capability", "memory_allocated", "max_memory_allocated",
            "memory_reserved", "max_memory_reserved", "reset_peak_memory_stats",
-           "empty_cache", "manual_seed", "manual_seed_all", "is_built", "Stream", "Event",
+           "empty_cache", "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed",
+           "get_rng_state", "set_rng_state", "get_rng_state_all", "set_rng_state_all", "is_built", "Stream", "Event",
            "current_stream", "default_stream", "set_stream", "stream", "StreamContext"]
 
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
@@ -27,7 +28,6 @@ _NO_CUDA_SUPPORT = "PyTorch was compiled without CUDA support"
 _backend = None         # the imported tensorlib._C_cuda, once looked for
 _looked = False
 _initialized = False
-_seed = None            # manual_seed before initialisation is kept, as torch queues it
 
 
 def _module():
@@ -76,8 +76,6 @@ def _lazy_init():
     from . import _C
     m.register(_C._backend_api)
     _initialized = True
-    if _seed is not None:
-        manual_seed_all(_seed)
 
 
 def _init_if_available():
@@ -267,15 +265,88 @@ def empty_cache():
         _backend.empty_cache()
 
 
+# ---- random number generators ----------------------------------------------------------
+# One Philox4x32-10 generator per device, kept by the core (they exist before initialisation,
+# so seeding needs no device, as torch's queued seeding); the CUDA samplers reserve counter
+# blocks from them exactly as the CPU's Generator(kind="philox") does, so one seed gives the
+# same numbers on both devices.
+
+def _rng_index(device="cuda"):
+    """Index of the generator for device (None/'cuda': the current device, 0 before
+    initialisation, as torch applies queued seeds to the device current then)."""
+    if device is None or (not isinstance(device, (int, bool)) and _device_type(device) == "cuda"
+                          and _device_index(device) is None):
+        return current_device() if _initialized else 0
+    return _index(device)
+
+
+def _generator(device="cuda"):
+    from . import _C
+    return _C._device_generator(_rng_index(device))
+
+
+def __getattr__(name):
+    if name == "default_generators":  # torch.cuda.default_generators: one per device
+        from . import _C
+        return tuple(_C._device_generator(i) for i in range(device_count()))
+    raise AttributeError("module 'tensorlib.cuda' has no attribute '%s'" % name)
+
+
 def manual_seed(seed):
-    """Seeds the CUDA generator of the current device (kept until initialisation)."""
-    manual_seed_all(seed)
+    """Seeds the CUDA generator of the current device (torch.cuda.manual_seed).
+
+    The generator is Philox4x32-10 with the counter scheme of
+    ``tensorlib.Generator(kind="philox")``: after ``manual_seed(s)`` the CUDA samplers give the
+    values of a CPU Philox generator seeded with ``s``. Works before initialisation."""
+    _generator().manual_seed(int(seed))
 
 
 def manual_seed_all(seed):
-    """Seeds the CUDA generators of every device (kept until initialisation)."""
-    global _seed
-    _seed = int(seed)
+    """Seeds the CUDA generators of every device (torch.cuda.manual_seed_all)."""
+    from . import _C
+    _C._device_manual_seed_all(int(seed))
+
+
+def seed():
+    """Seeds the current device's CUDA generator with a nondeterministic number
+    (torch.cuda.seed); ``initial_seed()`` tells it."""
+    _generator().seed()
+
+
+def seed_all():
+    """Seeds every device's CUDA generator with one nondeterministic number (torch.cuda.seed_all)."""
+    manual_seed_all(_generator().seed())
+
+
+def initial_seed():
+    """The seed of the current device's CUDA generator (torch.cuda.initial_seed); initialises CUDA."""
+    _lazy_init()
+    return _generator().initial_seed()
+
+
+def get_rng_state(device="cuda"):
+    """The state of a device's CUDA generator as a uint8 CPU tensor (torch.cuda.get_rng_state):
+    the bytes of ``Generator.get_state()`` of a Philox generator, so a CPU
+    ``Generator(kind="philox")`` can take it too. Initialises CUDA."""
+    _lazy_init()
+    return _generator(device).get_state()
+
+
+def set_rng_state(new_state, device="cuda"):
+    """Restores a device's CUDA generator from ``get_rng_state()`` (or a CPU Philox generator's
+    ``get_state()``); a state of another kind raises RuntimeError (torch.cuda.set_rng_state)."""
+    _generator(device).set_state(new_state)
+
+
+def get_rng_state_all():
+    """The states of every device's CUDA generator, a list (torch.cuda.get_rng_state_all)."""
+    return [get_rng_state(i) for i in range(device_count())]
+
+
+def set_rng_state_all(new_states):
+    """Restores every device's CUDA generator from a list of states (torch.cuda.set_rng_state_all)."""
+    for i, st in enumerate(new_states):
+        set_rng_state(st, i)
 
 
 # ---- streams and events -------------------------------------------------------------------

@@ -4,7 +4,7 @@ registers through the same capsule and table as tensorlib._C_cuda (device type c
 "pinned" host memory is malloc'ed too (PINNED holds the live blocks), its asynchronous
 copies are logged as "copy_async", record_stream as ("record_stream", ptr, stream). What
 it checks is the core's side of the backend interface (allocation, fills, copies, the
-factories' routing, the element-wise dispatch); the CUDA code itself is never run by it. Load it in a subprocess: the
+factories' routing, the element-wise dispatch, the random entry); the CUDA code itself is never run by it. Load it in a subprocess: the
 registration lasts for the process."""
 import ctypes as C
 import tensorlib as tl
@@ -26,13 +26,16 @@ HALLOC = C.CFUNCTYPE(C.c_void_p, C.c_size_t)
 HFREE = C.CFUNCTYPE(None, C.c_void_p)
 RECORD = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_int, C.c_size_t)
 EW = C.CFUNCTYPE(C.c_int, C.c_void_p)
+RANDOM = C.CFUNCTYPE(C.c_int, C.c_void_p)
 
 
 class Backend(C.Structure):
     _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("name", C.c_char_p),
                 ("current_device", CURDEV), ("alloc", ALLOC), ("free", FREE), ("copy", COPY),
                 ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("elementwise", EW),
-                ("host_alloc", HALLOC), ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD)]
+                ("host_alloc", HALLOC), ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD),
+                # random
+                ("random", RANDOM)]
 
 
 class CoreApi(C.Structure):
@@ -105,10 +108,29 @@ def _elementwise(p):
     return _HOST_EW(p)
 
 
+# The random entry is the core's host runner of the same call (backend/random.c: the
+# per-block function of kernels/hd_random.h the CUDA kernel runs). Logged with the sampler,
+# mode, dtype code, ndim, numel and first counter block.
+_HOST_RANDOM = RANDOM(tl._C._backend_random_host)
+
+
+class RandomCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("sampler", C.c_int32), ("mode", C.c_int32), ("dtype", C.c_int32),
+                ("device_index", C.c_int32), ("ndim", C.c_int32), ("numel", C.c_int64), ("a", C.c_double),
+                ("b", C.c_double), ("int_from", C.c_uint64), ("int_range", C.c_uint64), ("seed", C.c_uint64),
+                ("first", C.c_uint64)]
+
+
+def _random(p):
+    c = RandomCall.from_address(p)
+    LOG.append(("random", c.sampler, c.mode, c.dtype, c.ndim, c.numel, c.first))
+    return _HOST_RANDOM(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record)]
-BACKEND = Backend(2, C.sizeof(Backend), b"fake-cuda", *KEEP)
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random)]
+BACKEND = Backend(3, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 
 class Streams:
@@ -122,6 +144,9 @@ class Streams:
 
     def get_stream(self, idx):
         return Streams.CURRENT
+
+    def current_device(self):
+        return 0
 
     def event_create(self, idx, timing, blocking, interprocess):
         self._events += 1
@@ -147,7 +172,7 @@ def install():
     """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
     get = C.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
-    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v2"))
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v3"))
     assert api.register_backend(1, C.byref(BACKEND)) == 0
     tc._initialized = True  # what _lazy_init sets after registering
     tc._backend, tc._looked = Streams(tc._module()), True

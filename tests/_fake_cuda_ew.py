@@ -400,10 +400,11 @@ def section_errors():
     COUNT[0] += 1
     if o.shape != (5,):
         FAIL.append(f"refused out= resized to {o.shape}")
-    # ops with only a meta path (reductions, sort, cat, samplers) refuse device tensors at the
-    # gate instead of running their host kernels on device memory
+    # ops with only a meta path (reductions, sort, cat) or only a host kernel (randperm) refuse
+    # device tensors at the gate instead of running their host kernels on device memory (the
+    # in-place samplers run the backend's random entry: tests/test_cuda_random.py)
     for what, call in (("sum", lambda: g.sum()), ("amax", lambda: g.amax()), ("sort", lambda: g.sort()),
-                       ("cat", lambda: tl.cat([g, g])), ("uniform_", lambda: g.uniform_())):
+                       ("cat", lambda: tl.cat([g, g])), ("randperm", lambda: tl.randperm(3, device="cuda"))):
         expect(what, NotImplementedError, "with arguments from the 'CUDA' backend", call)
     # the CPU's own refusals and checks come first, with the CPU's messages
     i = tl.arange(6, device="cuda")

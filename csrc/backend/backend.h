@@ -14,8 +14,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 2
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v2"
+#define TL_BACKEND_ABI_VERSION 3
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v3"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -117,6 +117,46 @@ typedef struct tl_backend_ew_call {
     tl_backend_ew_operand ops[3];  /* out, a, b */
 } tl_backend_ew_call;
 
+/* Random sampling (ABI 3): one call fills a tensor with the values of one sampler from the
+ * Philox4x32-10 counter blocks [first, first + ceil(values / per-block)) under key `seed`, the
+ * layout of the CPU's Philox generator (kernels/hd_random.h says which words make which
+ * value), so a seed gives the same numbers on the CPU and the device. The core has validated
+ * the parameters, reserved the blocks from the generator and chosen the mode; the backend
+ * stores value v (row-major element v; complex: element v/2, part v%2) converted to `dtype`.
+ * Sampler codes equal the core's tl_dist (ops/random.h), TL_BRS_INT excepted. */
+enum {
+    TL_BRS_UNIFORM, TL_BRS_NORMAL, TL_BRS_EXPONENTIAL, TL_BRS_CAUCHY, TL_BRS_LOG_NORMAL, TL_BRS_GEOMETRIC,
+    TL_BRS_BERNOULLI, TL_BRS_INT
+};
+/* F32: 4 float values per block (uniform, normal, bernoulli); F64: 2 double values per block;
+ * U64: 2 integers per block (TL_BRS_INT). */
+enum { TL_BRM_F32, TL_BRM_F64, TL_BRM_U64 };
+typedef struct tl_backend_random_call {
+    uint32_t size;          /* sizeof(tl_backend_random_call): the backend checks it */
+    int32_t sampler;        /* TL_BRS_* */
+    int32_t mode;           /* TL_BRM_* */
+    int32_t dtype;          /* TL_BDT_* of the output */
+    int32_t device_index;
+    int32_t ndim;           /* 0..TL_BACKEND_EW_MAX_DIMS (0: one element) */
+    int64_t numel;          /* elements, > 0 */
+    double a, b;            /* uniform from/to, normal and log_normal mean/std (complex: std/sqrt 2),
+                               exponential lambda, cauchy median/sigma, geometric and bernoulli p */
+    uint64_t int_from, int_range;  /* TL_BRS_INT: from + u mod range (range 0: u) */
+    uint64_t seed, first;   /* Philox key and first counter block */
+    char *data;             /* device address of the first element */
+    int64_t shape[TL_BACKEND_EW_MAX_DIMS];    /* row-major sizes, dim 0 innermost */
+    int64_t strides[TL_BACKEND_EW_MAX_DIMS];  /* byte strides of those dims */
+    /* Per-element parameters read on the device (mode F64, one value per element, complex
+     * outputs get it as their real part): bernoulli: in[0] = p, value (u < p) for the uniform
+     * u of sampler UNIFORM(0, 1); normal: in[0] = mean (NULL: a), in[1] = std (NULL: b),
+     * value mean + std * z for the z of NORMAL(0, 1). Broadcast by stride 0. */
+    int32_t nin;            /* 0: a and b only */
+    int32_t in_dtype[2];    /* TL_BDT_* */
+    int32_t pad_;
+    const char *in[2];
+    int64_t in_strides[2][TL_BACKEND_EW_MAX_DIMS];
+} tl_backend_random_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -147,6 +187,8 @@ typedef struct tl_device_backend {
      * backend's stream handle): once freed, it is handed out again only after the work
      * queued on that stream by then is done (torch's Tensor.record_stream). */
     int (*record_stream)(void *ptr, int device_index, uintptr_t stream);
+    /* random (ABI 3): fills the tensor a tl_backend_random_call describes; NULL: not supported */
+    int (*random)(const tl_backend_random_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -208,5 +250,8 @@ int tl_backend_record_stream(const struct tl_tensor *t, uintptr_t stream);
 /* The host runner of a tl_backend_ew_call (kernels/hd_math.h through backend/hd_check.c):
  * what a backend's elementwise entry computes, on host memory; for tests. */
 int tl_backend_ew_host(const tl_backend_ew_call *call);
+/* The host runner of a tl_backend_random_call (kernels/hd_random.h through backend/random.c),
+ * on host memory; for the tests' stand-in backend. */
+int tl_backend_random_host(const tl_backend_random_call *call);
 
 #endif

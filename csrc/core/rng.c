@@ -9,11 +9,7 @@
 
 #include "core/error.h"
 #include "core/simd.h"
-
-#define PHILOX_M0 0xD2511F53u
-#define PHILOX_M1 0xCD9E8D57u
-#define PHILOX_W0 0x9E3779B9u
-#define PHILOX_W1 0xBB67AE85u
+#include "kernels/hd_random.h"
 
 static tl_generator default_gen;
 static int default_ready;
@@ -31,7 +27,46 @@ void tl_generator_init(tl_generator *g, tl_rng_kind kind, uint64_t seed)
 {
     memset(g, 0, sizeof *g);
     g->kind = kind;
+    g->device = (tl_device){TL_DEV_CPU, -1};
     tl_generator_manual_seed(g, seed);
+}
+
+static tl_generator cuda_gens[TL_MAX_DEVICE_GENERATORS];
+static bool cuda_ready[TL_MAX_DEVICE_GENERATORS];
+
+tl_generator *tl_device_generator(tl_device dev)
+{
+    if (dev.type == TL_DEV_CPU) return tl_default_generator();
+    if (dev.type != TL_DEV_CUDA || dev.index < 0 || dev.index >= TL_MAX_DEVICE_GENERATORS) {
+        tl_err(TL_ERR_RUNTIME, "tensorlib: no default generator for device %s:%d", tl_device_type_names[dev.type],
+               (int)dev.index);
+        return NULL;
+    }
+    tl_generator *g = &cuda_gens[dev.index];
+    if (!cuda_ready[dev.index]) { /* torch's default seed of the CUDA generators */
+        tl_generator_init(g, TL_RNG_PHILOX, 67280421310721ull);
+        g->device = dev;
+        cuda_ready[dev.index] = true;
+    }
+    return g;
+}
+
+tl_generator *tl_generator_for(tl_generator *g, tl_device dev)
+{
+    if (dev.type == TL_DEV_META) return g ? g : tl_default_generator();
+    if (!g) return tl_device_generator(dev);
+    if (g->device.type != dev.type) {
+        tl_err(TL_ERR_RUNTIME, "Expected a '%s' device type for generator but found '%s'", tl_device_type_names[dev.type],
+               tl_device_type_names[g->device.type]);
+        return NULL;
+    }
+    return g;
+}
+
+void tl_device_generators_seed(uint64_t seed)
+{
+    for (int i = 0; i < TL_MAX_DEVICE_GENERATORS; i++)
+        tl_generator_manual_seed(tl_device_generator((tl_device){TL_DEV_CUDA, (int16_t)i}), seed);
 }
 
 void tl_generator_manual_seed(tl_generator *g, uint64_t seed)
@@ -121,6 +156,10 @@ int tl_generator_set_state(tl_generator *g, const uint8_t *in)
     n.mti = (int32_t)v;
     if (n.kind < 0 || n.kind >= TL_NUM_RNG_KINDS || n.mti < 0 || n.mti > TL_MT_N)
         return tl_err(TL_ERR_RUNTIME, "Expected a valid generator state (kind %d, position %d)", n.kind, n.mti);
+    if (g->device.type != TL_DEV_CPU && n.kind != TL_RNG_PHILOX)
+        return tl_err(TL_ERR_RUNTIME, "Expected a Philox generator state for a %s generator (found kind %d)",
+                      tl_device_type_names[g->device.type], n.kind);
+    n.device = g->device;
     for (int i = 0; i < TL_MT_N; i++) {
         in = get(in, &v, 4);
         n.mt[i] = (uint32_t)v;
@@ -134,7 +173,8 @@ int tl_generator_set_state(tl_generator *g, const uint8_t *in)
 }
 
 /* Blocks are processed LANES at a time in struct-of-arrays form so the compiler turns
- * the rounds into vector multiplies. Counter = (block lo, block hi, 0, 0). */
+ * the rounds (kernels/hd_random.h, the device's too) into vector multiplies. Counter =
+ * (block lo, block hi, 0, 0). */
 #define LANES 16
 TL_CLONES
 void tl_philox_blocks(uint64_t seed, uint64_t first, int64_t n, uint32_t *out)
@@ -151,16 +191,9 @@ void tl_philox_blocks(uint64_t seed, uint64_t first, int64_t n, uint32_t *out)
         }
         uint32_t k0 = k0i, k1 = k1i;
         for (int r = 0; r < 10; r++) {
-            for (int j = 0; j < LANES; j++) {
-                uint64_t p0 = (uint64_t)PHILOX_M0 * c0[j], p1 = (uint64_t)PHILOX_M1 * c2[j];
-                uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[j] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3[j] ^ k1;
-                c1[j] = (uint32_t)p1;
-                c3[j] = (uint32_t)p0;
-                c0[j] = n0;
-                c2[j] = n2;
-            }
-            k0 += PHILOX_W0;
-            k1 += PHILOX_W1;
+            for (int j = 0; j < LANES; j++) tl_hd_philox_round(&c0[j], &c1[j], &c2[j], &c3[j], k0, k1);
+            k0 += TL_HD_PHILOX_W0;
+            k1 += TL_HD_PHILOX_W1;
         }
         int64_t m = n - b0 < LANES ? n - b0 : LANES;
         uint32_t *o = out + 4 * b0;

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "core/device.h"
+
 typedef enum { TL_RNG_MT19937, TL_RNG_PHILOX, TL_NUM_RNG_KINDS } tl_rng_kind;
 
 #define TL_MT_N 624
@@ -25,6 +27,7 @@ typedef struct tl_generator {
     uint32_t mt[TL_MT_N];  /* MT19937 state */
     int32_t has_normal;    /* MT19937: torch's cached second Box-Muller sample of its serial normal */
     double next_normal;
+    tl_device device;      /* the device whose tensors it fills: cpu, or cuda:N (always Philox) */
 } tl_generator;
 
 /* Bytes of get_state()/set_state(): kind, seed, offset, mti, mt[], has_normal, next_normal,
@@ -33,7 +36,19 @@ typedef struct tl_generator {
 
 /* The process-wide default generator (seeded with 67280421310721, torch's default). */
 tl_generator *tl_default_generator(void);
-/* A generator of `kind` seeded with `seed`. */
+/* The default generator of a device: cpu (tl_default_generator), or cuda:N, a Philox
+ * generator per index seeded with 67280421310721 as torch's CUDA default generators (made on
+ * first use; they exist without a backend, so seeding never needs one). NULL with a
+ * RuntimeError for an index beyond TL_MAX_DEVICE_GENERATORS or another device type. */
+#define TL_MAX_DEVICE_GENERATORS 64
+tl_generator *tl_device_generator(tl_device dev);
+/* The generator a sampler on a tensor of device `dev` uses: g, or the device's default when g
+ * is NULL. NULL with torch's RuntimeError ("Expected a 'cuda' device type for generator but
+ * found 'cpu'") when g belongs to another device type. Meta tensors take any generator. */
+tl_generator *tl_generator_for(tl_generator *g, tl_device dev);
+/* Seeds every CUDA default generator (manual_seed_all; tl.manual_seed does it too). */
+void tl_device_generators_seed(uint64_t seed);
+/* A generator of `kind` seeded with `seed`, for the CPU. */
 void tl_generator_init(tl_generator *g, tl_rng_kind kind, uint64_t seed);
 void tl_generator_manual_seed(tl_generator *g, uint64_t seed);
 /* A fresh nondeterministic seed (from the OS), applied and returned. */
@@ -41,7 +56,8 @@ uint64_t tl_generator_seed(tl_generator *g);
 /* Reserves n counter blocks; returns the first. */
 uint64_t tl_generator_reserve(tl_generator *g, uint64_t nblocks);
 void tl_generator_get_state(const tl_generator *g, uint8_t *out);
-/* -1 (RuntimeError) for a state that is not one get_state() can produce; g unchanged then. */
+/* -1 (RuntimeError) for a state that is not one get_state() can produce, or that is not a
+ * Philox state for a device generator; g unchanged then (its device kept). */
 int tl_generator_set_state(tl_generator *g, const uint8_t *in);
 
 /* MT19937: regenerates all TL_MT_N words (tl_mt_next32 calls it when they are used up). */

@@ -4,7 +4,10 @@
  * element (4 per block; normals pair words for Box-Muller); every other distribution and
  * dtype is computed in double from two words per element (2 per block). Work is split
  * across threads by element ranges; each range regenerates exactly its own blocks. The
- * float32 normal path uses branch-free log and sincos polynomials so it vectorizes. */
+ * formulas (Philox, the per-value transforms, the float32 normal's branch-free log and
+ * sincos polynomials that vectorize) are kernels/hd_random.h's, shared with the device
+ * backends' random entry: tensors on a backend device are filled there (backend/random.c)
+ * with the same counter blocks, so a seed gives the same values on both. */
 #include "ops/random.h"
 
 #include <math.h>
@@ -12,71 +15,23 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/random_core.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/simd.h"
+#include "kernels/hd_random.h"
 #include "ops/copy.h"
 #include "ops/random_mt.h"
+#include "ops/view.h"
 
 #define TILE 256 /* blocks per tile */
 
-/* ---- vectorizable float32 math for Box-Muller ---- */
-
-static inline float bits_to_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t float_to_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-
-/* log(x) for x in (0, 1] (Cephes logf polynomial, ~1 ulp). */
-static inline float log_f(float x)
-{
-    uint32_t i = float_to_bits(x);
-    /* m in [sqrt(1/2), sqrt(2)) chosen with integer ops only: float compares in the loop
-     * defeat GCC's if-conversion, and the vectorizer with it */
-    uint32_t big = ((i & 0x7fffffu) + (0x800000u - 0x3504f4u)) >> 23; /* mantissa > sqrt(2) */
-    float e = (float)((int32_t)((i >> 23) & 0xff) - 127 + (int32_t)big);
-    float m = bits_to_float(((i & 0x7fffffu) | 0x3f800000u) - (big << 23));
-    float f = m - 1.0f, z = f * f;
-    float y = 7.0376836292E-2f;
-    y = y * f - 1.1514610310E-1f;
-    y = y * f + 1.1676998740E-1f;
-    y = y * f - 1.2420140846E-1f;
-    y = y * f + 1.4249322787E-1f;
-    y = y * f - 1.6668057665E-1f;
-    y = y * f + 2.0000714765E-1f;
-    y = y * f - 2.4999993993E-1f;
-    y = y * f + 3.3333331174E-1f;
-    y = y * f * z;
-    y += -2.12194440E-4f * e;
-    y += -0.5f * z;
-    return f + y + 0.693359375f * e;
-}
-
-/* sqrt(x) for x >= 0 by three Newton steps on 1/sqrt (libm's sqrtf keeps an errno branch
- * that blocks vectorization). Relative error ~1e-7. */
-static inline float sqrt_f(float x)
-{
-    float y = bits_to_float(0x5f3759dfu - (float_to_bits(x) >> 1));
-    float hx = 0.5f * x;
-    y = y * (1.5f - hx * y * y);
-    y = y * (1.5f - hx * y * y);
-    y = y * (1.5f - hx * y * y);
-    return x * y;
-}
-
-/* sin and cos of 2*pi*t for t = x / 2^24 (x < 2^24): quadrant round(4t) computed on the
- * integer, polynomials on [-pi/4, pi/4]. */
-static inline void sincos_2pi(uint32_t x, float *s, float *c)
-{
-    int32_t qi = (int32_t)((x + (1u << 21)) >> 22);
-    float r = ((float)(int32_t)x * (1.0f / 16777216.0f) - 0.25f * (float)qi) * 6.28318530718f;
-    qi &= 3;
-    float r2 = r * r;
-    float sr = r + r * r2 * (-1.6666654611E-1f + r2 * (8.3321608736E-3f + r2 * -1.9515295891E-4f));
-    float cr = 1.0f - 0.5f * r2 + r2 * r2 * (4.166664568298827E-2f + r2 * (-1.388731625493765E-3f + r2 * 2.443315711809948E-5f));
-    float sw = (float)(qi & 1), fs = (float)(1 - (qi & 2)), fc = (float)(1 - ((qi + 1) & 2));
-    *s = fs * (sw * cr + (1.0f - sw) * sr);
-    *c = fc * (sw * sr + (1.0f - sw) * cr);
-}
+/* the backend's sampler codes are the tl_dist values */
+_Static_assert((int)TL_DIST_UNIFORM == (int)TL_BRS_UNIFORM && (int)TL_DIST_NORMAL == (int)TL_BRS_NORMAL &&
+               (int)TL_DIST_EXPONENTIAL == (int)TL_BRS_EXPONENTIAL && (int)TL_DIST_CAUCHY == (int)TL_BRS_CAUCHY &&
+               (int)TL_DIST_LOG_NORMAL == (int)TL_BRS_LOG_NORMAL && (int)TL_DIST_GEOMETRIC == (int)TL_BRS_GEOMETRIC &&
+               (int)TL_DIST_BERNOULLI == (int)TL_BRS_BERNOULLI, "tl_dist and TL_BRS_* differ");
 
 /* ---- tiles: words of nb blocks -> values ---- */
 
@@ -85,76 +40,22 @@ static inline void sincos_2pi(uint32_t x, float *s, float *c)
 TL_CLONES
 static void tile_f32(const uint32_t *w, int64_t nwords, float *v, tl_dist dist, double a, double b)
 {
-    const float k24 = 1.0f / 16777216.0f;
     if (dist == TL_DIST_NORMAL) {
         float mean = (float)a, sd = (float)b;
-        for (int64_t k = 0; k < nwords / 2; k++) {
-            float u1 = (float)(int32_t)((w[2 * k] >> 8) + 1) * k24; /* (0, 1] */
-            float r = sqrt_f(-2.0f * log_f(u1)), s, c;
-            sincos_2pi(w[2 * k + 1] >> 8, &s, &c);
-            v[2 * k] = mean + sd * r * c;
-            v[2 * k + 1] = mean + sd * r * s;
-        }
+        for (int64_t k = 0; k < nwords / 2; k++) tl_hd_normal_f32(w[2 * k], w[2 * k + 1], mean, sd, &v[2 * k], &v[2 * k + 1]);
     } else if (dist == TL_DIST_UNIFORM) {
         float from = (float)a, span = (float)(b - a), to = (float)b;
-        for (int64_t k = 0; k < nwords; k++) {
-            float x = from + span * ((float)(w[k] >> 8) * k24);
-            v[k] = x < to ? x : from; /* rounding must not reach `to` */
-        }
+        for (int64_t k = 0; k < nwords; k++) v[k] = tl_hd_uniform_f32(w[k], from, span, to);
     } else { /* bernoulli */
         float p = (float)a;
-        for (int64_t k = 0; k < nwords; k++) v[k] = (float)(w[k] >> 8) * k24 < p ? 1.0f : 0.0f;
+        for (int64_t k = 0; k < nwords; k++) v[k] = tl_hd_bernoulli_f32(w[k], p);
     }
-}
-
-static inline double u53(uint32_t hi, uint32_t lo)
-{
-    return (double)((((uint64_t)hi << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* double, 2 values per block. */
 static void tile_f64(const uint32_t *w, int64_t nblocks, double *v, tl_dist dist, double a, double b)
 {
-    for (int64_t k = 0; k < nblocks; k++) {
-        const uint32_t *q = w + 4 * k;
-        double u0 = u53(q[0], q[1]), u1 = u53(q[2], q[3]);
-        switch (dist) {
-        case TL_DIST_UNIFORM: {
-            double x0 = a + (b - a) * u0, x1 = a + (b - a) * u1;
-            v[2 * k] = x0 < b ? x0 : a;
-            v[2 * k + 1] = x1 < b ? x1 : a;
-            break;
-        }
-        case TL_DIST_NORMAL:
-        case TL_DIST_LOG_NORMAL: {
-            double r = sqrt(-2.0 * log(1.0 - u0)), th = 6.283185307179586 * u1;
-            double z0 = a + b * r * cos(th), z1 = a + b * r * sin(th);
-            v[2 * k] = dist == TL_DIST_NORMAL ? z0 : exp(z0);
-            v[2 * k + 1] = dist == TL_DIST_NORMAL ? z1 : exp(z1);
-            break;
-        }
-        case TL_DIST_EXPONENTIAL:
-            v[2 * k] = -log1p(-u0) / a;
-            v[2 * k + 1] = -log1p(-u1) / a;
-            break;
-        case TL_DIST_CAUCHY:
-            v[2 * k] = a + b * tan(3.141592653589793 * (u0 - 0.5));
-            v[2 * k + 1] = a + b * tan(3.141592653589793 * (u1 - 0.5));
-            break;
-        case TL_DIST_GEOMETRIC: {
-            double l = log1p(-a);
-            v[2 * k] = ceil(log(1.0 - u0) / l);
-            v[2 * k + 1] = ceil(log(1.0 - u1) / l);
-            if (v[2 * k] < 1) v[2 * k] = 1;
-            if (v[2 * k + 1] < 1) v[2 * k + 1] = 1;
-            break;
-        }
-        case TL_DIST_BERNOULLI:
-            v[2 * k] = u0 < a ? 1.0 : 0.0;
-            v[2 * k + 1] = u1 < a ? 1.0 : 0.0;
-            break;
-        }
-    }
+    for (int64_t k = 0; k < nblocks; k++) tl_hd_sample_f64((int)dist, w + 4 * k, a, b, v + 2 * k);
 }
 
 typedef struct {
@@ -214,7 +115,7 @@ static void u64_range(int64_t e0, int64_t e1, void *vctx)
         tl_philox_blocks(c->seed, c->first + (uint64_t)blk, nb, w);
         for (int64_t e = blk * 2 > e0 ? blk * 2 : e0; e < (blk + nb) * 2 && e < e1; e++) {
             const uint32_t *q = w + 2 * (e - blk * 2);
-            c->dst[e] = ((uint64_t)q[0] << 32) | q[1];
+            c->dst[e] = tl_hd_u64(q[0], q[1]);
         }
         blk += nb;
     }
@@ -236,8 +137,7 @@ static int check_dtype_usable(const tl_tensor *t, const char *kernel, bool meta_
     if (tl_dtype_is_shell(d) || d == TL_COMPLEX32)
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "%s", kernel);
     if (t->device.type == TL_DEV_META && !meta_ok) return tl_meta_refuse(kernel);
-    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META)
-        return tl_err(TL_ERR_RUNTIME, "random sampling runs on CPU tensors only");
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META && tl_backend_check(t->device) < 0) return -1;
     return tl_check_writable(t);
 }
 
@@ -258,18 +158,25 @@ static int check_continuous(const tl_tensor *t, const char *what)
     return 0;
 }
 
-/* float32 uniforms in [a, b) bound for float16/bfloat16: a value that rounds up to b in the
- * narrow format becomes a, as float32 values that reach b do (the range stays [a, b)). */
+/* float32 uniforms in [a, b) bound for float16/bfloat16 (kernels/hd_random.h). */
 static void keep_below_in_narrow(float *v, int64_t n, tl_dtype d, float a, float b)
 {
-    for (int64_t i = 0; i < n; i++) {
-        float r = d == TL_FLOAT16 ? tl_f16_to_f32(tl_f32_to_f16(v[i])) : tl_bf16_to_f32(tl_f32_to_bf16(v[i]));
-        if (r >= b && a < b) v[i] = a;
-    }
+    int bdt = d == TL_FLOAT16 ? TL_BDT_FLOAT16 : TL_BDT_BFLOAT16;
+    for (int64_t i = 0; i < n; i++) v[i] = tl_hd_uniform_narrow(v[i], bdt, a, b);
 }
 
+static const char *dist_op(tl_dist dist)
+{
+    static const char *const names[] = {"uniform_", "normal_", "exponential_", "cauchy_", "log_normal_", "geometric_",
+                                        "bernoulli_"};
+    return names[dist];
+}
+
+static inline bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+
 /* Samples into t: directly when t is a contiguous float32/float64 (or complex, as pairs of
- * reals), else through a contiguous temporary and a casting copy. */
+ * reals), else through a contiguous temporary and a casting copy; on a backend device, by
+ * the backend's random entry with the same values (the mode and parameters decided here). */
 static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
 {
     tl_dtype d = (tl_dtype)t->dtype;
@@ -281,6 +188,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
     bool fast_f32 = dist == TL_DIST_UNIFORM || dist == TL_DIST_NORMAL || dist == TL_DIST_BERNOULLI;
     bool f32 = fast_f32 && (real == TL_FLOAT32 || real == TL_FLOAT16 || real == TL_BFLOAT16 || !tl_dtype_is_float(real));
     if (cplx && dist == TL_DIST_NORMAL) b *= 0.7071067811865476; /* each part has variance std^2 / 2 */
+    if (on_backend(t)) return tl_backend_random(t, g, (int)dist, f32 ? TL_BRM_F32 : TL_BRM_F64, a, b, 0, 0, dist_op(dist));
     if ((real == TL_FLOAT32 && f32) || (real == TL_FLOAT64 && !f32)) {
         if (tl_is_contiguous(t)) {
             fill_values(tl_data(t), cplx ? 2 * n : n, f32, g, dist, a, b);
@@ -301,7 +209,7 @@ static int sample_into(tl_tensor *t, tl_generator *g, tl_dist dist, double a, do
 
 int tl_random_dist_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double b)
 {
-    if (check_dtype_usable(t, "random", true) < 0) return -1;
+    if (check_dtype_usable(t, "random", true) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
     switch (dist) {
     case TL_DIST_UNIFORM:
         if (check_float(t, "check_uniform_bounds", true) < 0) return -1;
@@ -385,7 +293,7 @@ static const char *c_type_name(tl_dtype d)
 int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, bool has_to, int64_t to)
 {
     tl_dtype d = (tl_dtype)t->dtype;
-    if (check_dtype_usable(t, "random_", true) < 0) return -1;
+    if (check_dtype_usable(t, "random_", true) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
     if (tl_dtype_is_complex(d))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)d, "random_from_to_range_calc");
     uint64_t range; /* 0 means all 2^64 values */
@@ -412,6 +320,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
     }
     int64_t n = tl_numel(t);
     if (n == 0 || t->device.type == TL_DEV_META) return 0;
+    if (on_backend(t)) return tl_backend_random(t, g, TL_BRS_INT, TL_BRM_U64, 0.0, 0.0, (uint64_t)from, range, "random_");
     tl_tensor tmp = {0};
     if (tl_tensor_empty(&tmp, t->ndim, t->sizes, TL_INT64, t->device, false) < 0) return -1;
     uint64_t *u = (uint64_t *)tl_data(&tmp);
@@ -419,7 +328,7 @@ int tl_random_int_(tl_tensor *t, tl_generator *g, bool has_from, int64_t from, b
         for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + tl_mt_below(g, range);
     } else {
         fill_u64(u, n, g);
-        for (int64_t i = 0; i < n; i++) u[i] = (uint64_t)from + (range ? u[i] % range : u[i]);
+        for (int64_t i = 0; i < n; i++) u[i] = tl_hd_int_value(u[i], (uint64_t)from, range);
     }
     int rc = tl_copy_(t, &tmp);
     tl_tensor_clear(&tmp);
@@ -435,12 +344,24 @@ static int dense_f64(tl_tensor *out, const tl_tensor *src, int nd, const int64_t
 
 int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
 {
-    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0)
+    if (check_dtype_usable(t, "bernoulli_tensor_cpu_self_", false) < 0 || tl_device_expect(t->device, p->device) < 0 ||
+        !(g = tl_generator_for(g, t->device)))
         return -1;
     if (!tl_dtype_is_float((tl_dtype)p->dtype))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)(p->dtype), "bernoulli_tensor_cpu_p_");
+    tl_tensor pe = {0}; /* p expanded to t's shape (torch's expand_inplace and its message) */
+    if (tl_expand(&pe, p, t->sizes, t->ndim) < 0) return -1;
+    if (on_backend(t)) {
+        /* the probabilities are read on the device: not checked against [0, 1] (torch's CUDA
+         * kernel asserts on the device); u < p decides, as here */
+        const tl_tensor *ins[2] = {&pe, NULL};
+        int rc = tl_backend_random_params(t, g, TL_BRS_BERNOULLI, 0.0, 0.0, ins, "bernoulli_");
+        tl_tensor_clear(&pe);
+        return rc;
+    }
     tl_tensor pd = {0}, v = {0};
-    int rc = dense_f64(&pd, p, t->ndim, t->sizes);
+    int rc = dense_f64(&pd, &pe, t->ndim, t->sizes);
+    tl_tensor_clear(&pe);
     int64_t n = tl_numel(t);
     const double *pp = rc == 0 ? (const double *)tl_data(&pd) : NULL;
     for (int64_t i = 0; rc == 0 && i < n; i++)
@@ -462,9 +383,43 @@ int tl_bernoulli_tensor_(tl_tensor *t, const tl_tensor *p, tl_generator *g)
     return rc;
 }
 
+/* normal with tensor mean/std on a backend device: the values of the CPU's Philox path (z of
+ * NORMAL(0, 1) in float64, mean + std * z, cast to dt), computed by the backend's random
+ * entry. std is checked on a host copy (torch checks std.min() >= 0 and reads it back too). */
+static int normal_on_backend(tl_tensor *out, const tl_tensor *mean, double mean_s, const tl_tensor *std, double std_s,
+                             tl_generator *g, int nd, const int64_t *sz, tl_dtype dt)
+{
+    tl_device dev = (mean ? mean : std)->device;
+    if (mean && std && tl_device_expect(mean->device, std->device) < 0) return -1;
+    if (std) {
+        tl_tensor h = {0}, hd = {0};
+        int rc = tl_backend_to_device(&h, std, (tl_device){TL_DEV_CPU, -1}, std->dtype, false);
+        if (rc == 0) rc = dense_f64(&hd, &h, h.ndim, h.sizes);
+        int64_t n = rc == 0 ? tl_numel(&hd) : 0;
+        const double *s = rc == 0 ? (const double *)tl_data(&hd) : NULL;
+        for (int64_t i = 0; i < n; i++)
+            if (!(s[i] >= 0.0)) { rc = tl_err(TL_ERR_RUNTIME, "normal expects all elements of std >= 0.0"); break; }
+        tl_tensor_clear(&h);
+        tl_tensor_clear(&hd);
+        if (rc < 0) return -1;
+    }
+    tl_tensor me = {0}, se = {0};
+    int rc = tl_tensor_empty(out, nd, sz, dt, dev, false);
+    if (rc == 0 && mean) rc = tl_expand(&me, mean, sz, nd);
+    if (rc == 0 && std) rc = tl_expand(&se, std, sz, nd);
+    const tl_tensor *ins[2] = {mean ? &me : NULL, std ? &se : NULL};
+    if (rc == 0) rc = tl_backend_random_params(out, g, TL_BRS_NORMAL, mean_s, std_s, ins, "normal");
+    if (rc < 0) tl_tensor_clear(out);
+    tl_tensor_clear(&me);
+    tl_tensor_clear(&se);
+    return rc;
+}
+
 int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const tl_tensor *std, double std_s,
                      tl_generator *g)
 {
+    if ((mean && mean->device.type == TL_DEV_META) || (std && std->device.type == TL_DEV_META))
+        return tl_meta_refuse("normal"); /* torch has no meta kernel for it (what the gate said before) */
     int64_t sz[TL_MAX_DIMS];
     int nd = 0;
     if (mean && std) {
@@ -475,9 +430,12 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
         memcpy(sz, t->sizes, sizeof(int64_t) * nd);
     }
     tl_dtype dt = (tl_dtype)(mean ? mean->dtype : std->dtype);
+    if (!(g = tl_generator_for(g, (mean ? mean : std)->device))) return -1;
     if (!tl_dtype_is_float(dt))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "normal_kernel_cpu");
     if (!std && !(std_s >= 0.0)) return tl_err(TL_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std_s);
+    if ((mean && on_backend(mean)) || (std && on_backend(std)))
+        return normal_on_backend(out, mean, mean_s, std, std_s, g, nd, sz, dt);
     tl_tensor md = {0}, sd = {0}, z = {0};
     int rc = 0;
     if (mean) rc = dense_f64(&md, mean, nd, sz);
@@ -515,7 +473,10 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
 
 int tl_randperm_(tl_tensor *t, tl_generator *g)
 {
-    if (check_dtype_usable(t, "randperm_cpu", false) < 0) return -1;
+    if (check_dtype_usable(t, "randperm_cpu", false) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
+    if (on_backend(t))
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: randperm is not implemented for %s tensors yet",
+                      tl_device_type_names[t->device.type]);
     int64_t n = t->ndim == 1 ? t->sizes[0] : 0;
     if (n == 0) return 0;
     if (tl_dtype_is_float((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
@@ -562,6 +523,7 @@ static int cmp_keyed(const void *x, const void *y)
 
 int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g)
 {
+    if (!(g = tl_generator_for(g, probs->device))) return -1;
     if (probs->ndim < 1 || probs->ndim > 2) return tl_err(TL_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
     if (!tl_dtype_is_float((tl_dtype)probs->dtype))
         return tl_err(TL_ERR_RUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",

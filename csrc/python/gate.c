@@ -74,7 +74,7 @@ static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
  * Ops whose C implementation handles tensors on other devices: geometry only (views, queries),
  * the strided iterator (element-wise ops, copies, casts, fills: it runs no loop for meta
  * and refuses other devices), or an explicit meta path that shapes the result and returns
- * (reductions, sort/topk/max(dim), products, samplers, cat: meta_path_ops, for meta tensors
+ * (reductions, sort/topk/max(dim), products, cat: meta_path_ops, for meta tensors
  * only). Every other op refuses a device tensor here, before any kernel could read device
  * memory on the host (meta memory is a guard page). The element-wise tables (arith.c) are
  * accepted as a whole. */
@@ -87,6 +87,9 @@ static const char *const device_ops[] = {
     "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat", "_record_stream", "__dlpack__", "__dlpack_device__", "from_dlpack",
     /* factories */
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
+    /* the in-place samplers: meta returns before drawing, a backend device runs its random
+     * entry (ops/random.c) */
+    "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_", "_normal",
     NULL};
 
 /* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take
@@ -94,8 +97,7 @@ static const char *const device_ops[] = {
  * would crash) until a backend has kernels for them. */
 static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
-    "baddbmm", "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_",
-    NULL};
+    "baddbmm", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for

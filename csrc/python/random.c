@@ -18,10 +18,11 @@ static PyTypeObject Generator_Type;
 #define FASTARGS PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #define GEN(o) (((GeneratorObject *)(o))->g)
 
-/* generator= keyword: None selects the default generator. */
+/* generator= keyword: None gives NULL, the default generator of the tensor's device (the
+ * core picks it, and checks a given generator's device type). */
 static int conv_generator(PyObject *o, tl_generator **out)
 {
-    if (!o || o == Py_None) { *out = tl_default_generator(); return 0; }
+    if (!o || o == Py_None) { *out = NULL; return 0; }
     if (!PyObject_TypeCheck(o, &Generator_Type)) {
         PyErr_Format(PyExc_TypeError, "generator must be a tensorlib.Generator, not %s", Py_TYPE(o)->tp_name);
         return -1;
@@ -53,24 +54,30 @@ static PyObject *gen_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"device", "kind", NULL};
     PyObject *dev = NULL;
-    const char *kind = "mt19937";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$s:Generator", kwlist, &dev, &kind)) return NULL;
-    tl_rng_kind k;
-    if (strcmp(kind, "mt19937") == 0) k = TL_RNG_MT19937;
-    else if (strcmp(kind, "philox") == 0) k = TL_RNG_PHILOX;
-    else {
-        PyErr_Format(PyExc_ValueError, "Generator: kind must be 'mt19937' or 'philox', not '%s'", kind);
-        return NULL;
-    }
+    const char *kind = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$z:Generator", kwlist, &dev, &kind)) return NULL;
     tl_device d = {TL_DEV_CPU, -1};
     if (tl_conv_device(dev, &d) < 0) return NULL;
-    if (d.type != TL_DEV_CPU) {
+    if (d.type != TL_DEV_CPU && d.type != TL_DEV_CUDA) {
         PyErr_Format(PyExc_RuntimeError, "tensorlib: no generator for device type '%s'", tl_device_type_names[d.type]);
+        return NULL;
+    }
+    /* CUDA generators are Philox (the CPU's Philox numbers, on the device), made after the
+     * CUDA backend initialises, as torch's */
+    if (d.type == TL_DEV_CUDA && tl_py_device_ready(&d) < 0) return NULL;
+    tl_rng_kind k;
+    if (!kind) kind = d.type == TL_DEV_CUDA ? "philox" : "mt19937";
+    if (strcmp(kind, "mt19937") == 0 && d.type == TL_DEV_CPU) k = TL_RNG_MT19937;
+    else if (strcmp(kind, "philox") == 0) k = TL_RNG_PHILOX;
+    else {
+        PyErr_Format(PyExc_ValueError, "Generator: kind must be %s, not '%s'",
+                     d.type == TL_DEV_CUDA ? "'philox' for a cuda generator" : "'mt19937' or 'philox'", kind);
         return NULL;
     }
     GeneratorObject *o = (GeneratorObject *)type->tp_alloc(type, 0);
     if (!o) return NULL;
     tl_generator_init(&o->own, k, 67280421310721ull);
+    o->own.device = d;
     o->g = &o->own;
     return (PyObject *)o;
 }
@@ -119,7 +126,7 @@ static PyObject *gen_set_state(PyObject *self, PyObject *state)
     return self;
 }
 
-static PyObject *gen_device(PyObject *self, void *c) { return tl_device_obj((tl_device){TL_DEV_CPU, -1}); }
+static PyObject *gen_device(PyObject *self, void *c) { return tl_device_obj(GEN(self)->device); }
 static PyObject *gen_kind(PyObject *self, void *c)
 {
     return PyUnicode_FromString(GEN(self)->kind == TL_RNG_PHILOX ? "philox" : "mt19937");
@@ -137,7 +144,7 @@ static PyMethodDef gen_methods[] = {
 };
 
 static PyGetSetDef gen_getset[] = {
-    {"device", gen_device, NULL, "The generator's device (cpu).", NULL},
+    {"device", gen_device, NULL, "The generator's device (cpu, or cuda:N for a CUDA generator).", NULL},
     {"kind", gen_kind, NULL, "'mt19937' (torch's stream, the default) or 'philox' (counter-based, parallel).", NULL},
     {NULL}};
 
@@ -145,7 +152,9 @@ static PyTypeObject Generator_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorlib.Generator",
     .tp_basicsize = sizeof(GeneratorObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Generator(device='cpu'): a counter-based Philox4x32-10 random number generator.",
+    .tp_doc = "Generator(device='cpu', *, kind=None): a random number generator: MT19937 (torch's CPU stream, the CPU "
+              "default) or the counter-based Philox4x32-10 (kind='philox'; always for device='cuda', the same numbers "
+              "on both devices).",
     .tp_new = gen_new,
     .tp_methods = gen_methods,
     .tp_getset = gen_getset,
@@ -250,8 +259,46 @@ static PyObject *m_random_(FASTARGS)
 
 static PyObject *default_gen_obj;
 
-static PyObject *f_manual_seed(PyObject *m, PyObject *seed) { return gen_manual_seed(default_gen_obj, seed); }
-static PyObject *f_seed(PyObject *m, PyObject *u) { return gen_seed(default_gen_obj, u); }
+/* As torch's: the CPU default generator and every CUDA default generator take the seed. */
+static PyObject *f_manual_seed(PyObject *m, PyObject *seed)
+{
+    PyObject *r = gen_manual_seed(default_gen_obj, seed);
+    if (r) tl_device_generators_seed(GEN(default_gen_obj)->seed);
+    return r;
+}
+static PyObject *f_seed(PyObject *m, PyObject *u)
+{
+    uint64_t s = tl_generator_seed(GEN(default_gen_obj));
+    tl_device_generators_seed(s);
+    return PyLong_FromUnsignedLongLong(s);
+}
+
+/* _device_generator(index): the default Generator of cuda:index (one object per index). */
+static PyObject *device_gen_objs[TL_MAX_DEVICE_GENERATORS];
+static PyObject *f_device_generator(PyObject *m, PyObject *arg)
+{
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    tl_generator *g = i >= 0 && i < TL_MAX_DEVICE_GENERATORS ? tl_device_generator((tl_device){TL_DEV_CUDA, (int16_t)i}) : NULL;
+    if (!g) return PyErr_Format(PyExc_RuntimeError, "Invalid device index %ld: tensorlib keeps CUDA generators for "
+                                "indices 0 to %d", i, TL_MAX_DEVICE_GENERATORS - 1);
+    if (!device_gen_objs[i]) {
+        GeneratorObject *o = (GeneratorObject *)Generator_Type.tp_alloc(&Generator_Type, 0);
+        if (!o) return NULL;
+        o->g = g;
+        device_gen_objs[i] = (PyObject *)o;
+    }
+    Py_INCREF(device_gen_objs[i]);
+    return device_gen_objs[i];
+}
+
+static PyObject *f_device_manual_seed_all(PyObject *m, PyObject *seed)
+{
+    uint64_t s;
+    if (conv_seed(seed, &s) < 0) return NULL;
+    tl_device_generators_seed(s);
+    Py_RETURN_NONE;
+}
 static PyObject *f_initial_seed(PyObject *m, PyObject *u) { return gen_initial_seed(default_gen_obj, u); }
 static PyObject *f_get_rng_state(PyObject *m, PyObject *u) { return gen_get_state(default_gen_obj, u); }
 static PyObject *f_set_rng_state(PyObject *m, PyObject *s)
@@ -324,14 +371,16 @@ static PyObject *f_philox(PyObject *m, PyObject *args)
 
 /* Module functions: seeding and the samplers composed by tensorlib/_random.py. */
 PyMethodDef tl_module_methods_random[] = {
-    {"manual_seed", f_manual_seed, METH_O, "manual_seed(seed) -> Generator\n\nSeeds the default generator."},
-    {"seed", f_seed, METH_NOARGS, "seed() -> int\n\nSeeds the default generator nondeterministically."},
+    {"manual_seed", f_manual_seed, METH_O, "manual_seed(seed) -> Generator\n\nSeeds the default generator and every CUDA default generator."},
+    {"seed", f_seed, METH_NOARGS, "seed() -> int\n\nSeeds the default generator (and the CUDA ones) nondeterministically."},
     {"initial_seed", f_initial_seed, METH_NOARGS, "initial_seed() -> int\n\nThe default generator's seed."},
     {"get_rng_state", f_get_rng_state, METH_NOARGS, "get_rng_state() -> Tensor\n\nThe default generator's state."},
     {"set_rng_state", f_set_rng_state, METH_O, "set_rng_state(new_state)\n\nRestores the default generator's state."},
     FAST("_normal", f_normal, "_normal(mean, std, generator=None): normal samples for tensor/number mean and std."),
     FAST("_randperm_", f_randperm_, "_randperm_(out, generator=None): fills a 1-D tensor with a permutation."),
     FAST("_multinomial", f_multinomial, "_multinomial(input, num_samples, replacement=False, generator=None)."),
+    {"_device_generator", f_device_generator, METH_O, "_device_generator(index): the default Generator of cuda:index."},
+    {"_device_manual_seed_all", f_device_manual_seed_all, METH_O, "_device_manual_seed_all(seed): seeds every CUDA default generator."},
     {"_philox", f_philox, METH_VARARGS, "_philox(seed, first_block, n): raw Philox4x32-10 words (testing)."},
     {NULL},
 };
