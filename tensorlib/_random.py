@@ -33,6 +33,15 @@ def _check_factory(layout, requires_grad, pin_memory):
         raise RuntimeError("tensorlib has no autograd yet: requires_grad=True is not supported")
 
 
+def _like_out(out, dtype, device):
+    """out= gives the sample's dtype and device unless they are given (torch samples into out)."""
+    if out is None:
+        return dtype, device
+    if (dtype is not None and dtype != out.dtype) or (device is not None and _C.device(device).type != out.device.type):
+        _C.empty(tuple(out.shape), dtype=dtype, device=device, out=out)  # raises torch's mismatch error
+    return (out.dtype if dtype is None else dtype), (out.device if device is None else device)
+
+
 def _finish(r, out, fname):
     return r if out is None else _C._write_out(r, out, fname, True)
 
@@ -43,6 +52,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 
     Samples from the uniform distribution on [0, 1)."""
     _check_factory(layout, requires_grad, pin_memory)
+    dtype, device = _like_out(out, dtype, device)
     t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names,
                  pin_memory=pin_memory, **kw)
     return _finish(t.uniform_(0.0, 1.0, generator=generator), out, "rand")
@@ -54,6 +64,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
     Samples from the standard normal distribution (complex dtypes: each part has variance 1/2)."""
     _check_factory(layout, requires_grad, pin_memory)
+    dtype, device = _like_out(out, dtype, device)
     t = _C.empty(tuple(_size_args(size, kw.pop("size", None))), dtype=dtype, device=device, names=names,
                  pin_memory=pin_memory, **kw)
     return _finish(t.normal_(0.0, 1.0, generator=generator), out, "randn")
@@ -74,6 +85,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         low = args.pop() if args else 0
     if args or high is None or size is None:
         raise TypeError("randint() expects (low=0, high, size)")
+    dtype, device = _like_out(out, dtype, device)
     t = _C.empty(tuple(size), dtype=dtype or _C.int64, device=device, pin_memory=pin_memory)
     return _finish(t.random_(int(low), int(high), generator=generator), out, "randint")
 
@@ -84,6 +96,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
     A random permutation of 0 .. n-1."""
     _check_factory(layout, requires_grad, pin_memory)
+    dtype, device = _like_out(out, dtype, device)
     t = _C.empty(n, dtype=dtype or _C.int64, device=device, pin_memory=pin_memory)
     return _finish(_C._randperm_(t, generator), out, "randperm")
 
@@ -126,6 +139,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if size is None:
             raise TypeError("normal() missing required argument 'size' when mean and std are numbers")
         _check_factory(layout, requires_grad, pin_memory)
+        dtype, device = _like_out(out, dtype, device)
         t = _C.empty(tuple(_size_args((size,), None)), dtype=dtype, device=device, names=names,
                      pin_memory=pin_memory)
         return _finish(t.normal_(mean, std, generator=generator), out, "normal")

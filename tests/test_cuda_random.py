@@ -22,7 +22,9 @@ def _grid(section, real):
     env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.path.join(ROOT, "tests")}
     if real:
         env["TL_EW_REAL"] = "1"
-        env["PYTHONPATH"] = os.path.join(ROOT, "tests")  # the installed package (gpu_check.sh)
+        # the installed package (gpu_check.sh), or what PYTHONPATH names (the fake runtime's run)
+        env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "tests")] + (
+            [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
     r = subprocess.run([sys.executable, os.path.join("tests", "_fake_cuda_random.py"), section], cwd=ROOT,
                        capture_output=True, text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stderr[-4000:]

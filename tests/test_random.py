@@ -270,3 +270,28 @@ def test_errors_leave_input_untouched():
     with pytest.raises(RuntimeError):
         t.normal_(0, -1)
     np.testing.assert_array_equal(t.numpy(), np.zeros(5))
+
+
+@pytest.mark.parametrize("call", [
+    "rand(3, out=LIB.empty(3, dtype=LIB.float64))",
+    "randn(2, out=LIB.empty(2, dtype=LIB.float16))",
+    "randint(5, (3,), out=LIB.empty(3, dtype=LIB.int32))",
+    "randperm(4, out=LIB.empty(4, dtype=LIB.int32))",
+    "normal(0., 1., (2,), out=LIB.empty(2, dtype=LIB.float64))",
+    "rand(2, 2, out=LIB.empty(3))",
+    "rand(2, dtype=LIB.float32, out=LIB.empty(2, dtype=LIB.float64))",
+    "rand(2, device='meta', out=LIB.empty(2))",
+])
+def test_samplers_take_out_dtype_and_device_like_torch(call):
+    """With out=, the sample has out's dtype and device (torch samples into out); a given
+    dtype or device type that differs raises torch's error."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for lib in (tl, torch):
+        lib.manual_seed(0)
+        try:
+            r = eval("lib." + call.replace("LIB", "lib"))
+            got.append((str(r.dtype).split(".")[-1], tuple(r.shape), r.tolist()))
+        except RuntimeError as e:
+            got.append(("RuntimeError", str(e)))
+    assert got[0] == got[1]
