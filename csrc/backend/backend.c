@@ -197,6 +197,16 @@ int tl_backend_copy_across(tl_tensor *dst, const tl_tensor *src, bool non_blocki
     return rc;
 }
 
+int tl_backend_dtype_code(int dtype)
+{
+    switch (dtype) {
+#define TL_X_BDT(ID) case TL_##ID: return TL_BDT_##ID;
+        TL_BACKEND_DTYPES(TL_X_BDT)
+#undef TL_X_BDT
+    default: return -1;
+    }
+}
+
 int tl_backend_read_element(const tl_tensor *t, void *dst)
 {
     const tl_device_backend *b = tl_backend_get(t->device.type);

@@ -235,6 +235,8 @@ int tl_backend_fill(struct tl_tensor *t, const void *value);
  * stream (a device-to-host result is allocated pinned for that), as torch's. */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype,
                          bool non_blocking);
+/* The backend's code (TL_BDT_*) of a core dtype (tl_dtype), -1 for one the backend list lacks. */
+int tl_backend_dtype_code(int dtype);
 /* The bytes of t's first element (on a backend's device) copied to the host buffer dst. */
 int tl_backend_read_element(const struct tl_tensor *t, void *dst);
 /* dst.copy_(src) across devices (one side the CPU, or two devices of a backend): one byte

@@ -19,17 +19,6 @@ static int op_code(const char *name, int nin)
     return nin == 1 || nin == 2 ? tl_backend_op_code(name, nin == 2) : -1;
 }
 
-/* The backend's code of a core dtype, -1 for one the backend list lacks. */
-static int bdt_of(int dtype)
-{
-    switch (dtype) {
-#define TL_X_BDT(ID) case TL_##ID: return TL_BDT_##ID;
-        TL_BACKEND_DTYPES(TL_X_BDT)
-#undef TL_X_BDT
-    default: return -1;
-    }
-}
-
 static int op_defined(int op, int nin, int bdt)
 {
 #define TL_X_OK(S, ID, ...) \
@@ -54,10 +43,10 @@ int tl_backend_ew_supported(const char *kname, const char *name, int nin, int co
     int op = op_code(kname, nin);
     if (op < 0 || !b || !b->elementwise) return refuse(kname, name, dev, "");
     char what[64];
-    int bad = bdt_of(compute) < 0 ? compute : bdt_of(out_dtype) < 0 ? out_dtype : -1;
+    int bad = tl_backend_dtype_code(compute) < 0 ? compute : tl_backend_dtype_code(out_dtype) < 0 ? out_dtype : -1;
     for (int k = 0; k < nin && bad < 0; k++)
-        if (bdt_of(in_dtypes[k]) < 0) bad = in_dtypes[k];
-    if (bad < 0 && !op_defined(op, nin, bdt_of(compute))) bad = compute;
+        if (tl_backend_dtype_code(in_dtypes[k]) < 0) bad = in_dtypes[k];
+    if (bad < 0 && !op_defined(op, nin, tl_backend_dtype_code(compute))) bad = compute;
     if (bad >= 0) {
         snprintf(what, sizeof what, " of dtype %s", tl_dtype_infos[bad].name);
         return refuse(kname, name, dev, what);
@@ -73,7 +62,7 @@ int tl_backend_elementwise(const char *kname, const char *name, int nin, int com
     for (int k = 0; k < nin; k++) idt[k] = scalar[k] ? compute : ops[k + 1]->dtype;
     if (nin < 1 || nin > 2 || tl_backend_ew_supported(kname, name, nin, compute, ops[0]->dtype, idt, dev) < 0) return -1;
     const tl_device_backend *b = tl_backend_get(dev.type);
-    int op = op_code(kname, nin), cb = bdt_of(compute);
+    int op = op_code(kname, nin), cb = tl_backend_dtype_code(compute);
     char what[64];
     tl_iter it;
     if (tl_iter_init(&it, nin + 1, ops, shape, ndim, TL_ITER_GEOMETRY) < 0) return -1;
@@ -102,7 +91,7 @@ int tl_backend_elementwise(const char *kname, const char *name, int nin, int com
             continue;
         }
         o->data = it.data[k];
-        o->dtype = bdt_of(ops[k]->dtype);
+        o->dtype = tl_backend_dtype_code(ops[k]->dtype);
         for (int d = 0; d < it.ndim; d++) o->strides[d] = it.strides[d][k];
     }
     return b->elementwise(&call);

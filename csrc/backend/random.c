@@ -12,22 +12,11 @@
 #include "core/error.h"
 #include "kernels/hd_random.h"
 
-/* The backend's code of a core dtype, -1 for one the backend list lacks. */
-static int bdt_code(int dtype)
-{
-    switch (dtype) {
-#define TL_X_BDT(ID) case TL_##ID: return TL_BDT_##ID;
-        TL_BACKEND_DTYPES(TL_X_BDT)
-#undef TL_X_BDT
-    default: return -1;
-    }
-}
-
 static int random_call(tl_tensor *t, tl_generator *g, int sampler, int mode, double a, double b, uint64_t int_from,
                        uint64_t int_range, const tl_tensor *const *ins, const char *op)
 {
     const tl_device_backend *be = tl_backend_get(t->device.type);
-    int bdt = bdt_code(t->dtype);
+    int bdt = tl_backend_dtype_code(t->dtype);
     if (!be || !be->random)
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors yet", op,
                       tl_device_type_names[t->device.type]);
@@ -51,7 +40,7 @@ static int random_call(tl_tensor *t, tl_generator *g, int sampler, int mode, dou
     c.data = (char *)tl_data(t);
     for (int k = 0; k < 2; k++) {
         if (!ins || !ins[k]) continue;
-        int idt = bdt_code(ins[k]->dtype);
+        int idt = tl_backend_dtype_code(ins[k]->dtype);
         if (idt < 0)
             return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors of dtype %s yet", op,
                           tl_device_type_names[t->device.type], tl_dtype_infos[ins[k]->dtype].name);
