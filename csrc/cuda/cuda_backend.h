@@ -42,5 +42,7 @@ cudaStream_t tlc_current_stream(int dev);
 int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int dev);
 int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev);
 int tlc_elementwise(const tl_backend_ew_call *call);
+// reductions (reduce.cu)
+int tlc_reduce(const tl_backend_reduce_call *call);
 
 #endif

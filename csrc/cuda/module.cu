@@ -40,6 +40,8 @@ static const tl_device_backend cuda_backend = {
     tlc_current_device, tlc_alloc, tlc_free, tlc_copy, tlc_memset_zero, tlc_binary, tlc_unary,
     tlc_elementwise,
     tlc_host_alloc, tlc_host_free, tlc_copy_async, tlc_record_stream,
+    // reductions (ABI 3)
+    tlc_reduce,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

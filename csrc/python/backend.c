@@ -46,6 +46,10 @@ int tl_py_add_backend_api(PyObject *m)
     PyObject *host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_ew_host) : NULL;
     rc = host ? PyModule_AddObjectRef(m, "_backend_ew_host", host) : -1;
     Py_XDECREF(host);
+    /* and of the reduce entry's */
+    host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_reduce_host) : NULL;
+    rc = host ? PyModule_AddObjectRef(m, "_backend_reduce_host", host) : -1;
+    Py_XDECREF(host);
     return rc;
 }
 
