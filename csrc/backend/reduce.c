@@ -8,6 +8,7 @@
 #include "backend/reduce_core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -100,6 +101,9 @@ int tl_backend_reduce(tl_tensor *values, tl_tensor *indices, const tl_tensor *x,
     c.in_dtype = bdt_of(x->dtype);
     c.acc_dtype = acc_of(c.in_dtype);
     c.out_dtype = values ? bdt_of(values->dtype) : TL_BDT_INT64;
+    if (rop == TL_ROP_NANSUM && values && tl_hd_rkind(c.in_dtype) == TL_HD_RK_FLT &&
+        tl_hd_rkind(c.out_dtype) == TL_HD_RK_INT)
+        c.acc_dtype = TL_BDT_INT64; /* nansum(float, dtype=int): NaNs skipped, the rest cast, summed as integers */
     c.param = param;
     c.in = tl_data(x);
     c.out = values ? tl_data(values) : NULL;
@@ -112,8 +116,18 @@ int tl_backend_reduce(tl_tensor *values, tl_tensor *indices, const tl_tensor *x,
     tl_rplan_dims(&p, x, mask);
     int64_t isz = tl_itemsize(x), osz = values ? tl_itemsize(values) : 0;
     int nk = 0, nr = 0;
-    for (int i = p.nr - 1; i >= 0; i--) {
-        int d = p.rdims[i];
+    /* reduced dims innermost first; without positions to report, by increasing stride (a full
+     * reduction of a transposed tensor is one dim) */
+    int rd[TL_MAX_DIMS];
+    for (int i = 0; i < p.nr; i++) rd[i] = p.rdims[p.nr - 1 - i];
+    for (int i = 1; !indices && i < p.nr; i++)
+        for (int j = i; j > 0 && labs(x->strides[rd[j]]) < labs(x->strides[rd[j - 1]]); j--) {
+            int t = rd[j];
+            rd[j] = rd[j - 1];
+            rd[j - 1] = t;
+        }
+    for (int i = 0; i < p.nr; i++) {
+        int d = rd[i];
         if (x->sizes[d] == 1) continue;
         int64_t st = x->strides[d] * isz;
         if (nr > 0 && c.rin_strides[nr - 1] * c.red_sizes[nr - 1] == st) { /* merges with the inner one */
@@ -160,7 +174,7 @@ int tl_backend_reduce_host(const tl_backend_reduce_call *c)
     if (c->size != sizeof *c || c->op < 0 || c->op >= TL_BACKEND_NUM_ROPS || c->nkept < 0 ||
         c->nkept > TL_BACKEND_RED_MAX_DIMS || c->nred < 0 || c->nred > TL_BACKEND_RED_MAX_DIMS)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend reduction call");
-    int k = tl_hd_rkind(c->in_dtype);
+    int k = tl_hd_rkind(c->in_dtype), cast = tl_hd_rcast(c);
     int single = c->acc_dtype == TL_BDT_FLOAT32 || c->acc_dtype == TL_BDT_COMPLEX64;
     for (int64_t o = 0; o < c->nout; o++) {
         int64_t r = o, ki = 0, ko = 0, kx = 0;
@@ -180,10 +194,11 @@ int tl_backend_reduce_host(const tl_backend_reduce_call *c)
                 s = q;
                 off += idx * c->rin_strides[d];
             }
-            tl_hd_rstep(c->op, c->param, &lane[j % HOST_LANES], tl_hd_rload(c->in + off, c->in_dtype), k, single, j);
+            tl_hd_rfeed(c, &lane[j % HOST_LANES], c->in + off, k, cast, single, j);
         }
-        for (int l = HOST_LANES - 1; l > 0; l--) tl_hd_rcombine(c->op, c->param, &lane[l - 1], &lane[l], k, single);
-        tl_hd_rstore(c->op, c->param, &lane[0], k, c->nelem, c->out ? c->out + ko : NULL, c->out_dtype,
+        for (int l = HOST_LANES - 1; l > 0; l--)
+            tl_hd_rcombine(c->op, c->param, &lane[l - 1], &lane[l], cast ? TL_HD_RK_INT : k, single);
+        tl_hd_rstore(c->op, c->param, &lane[0], cast ? TL_HD_RK_INT : k, c->nelem, c->out ? c->out + ko : NULL, c->out_dtype,
                      c->indices ? (int64_t *)(c->indices + kx) : NULL);
     }
     return 0;

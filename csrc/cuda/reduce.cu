@@ -52,7 +52,8 @@ __global__ void reduce_stretch(const tl_backend_reduce_call c, int64_t split, in
 {
     typedef cub::BlockReduce<tl_hd_racc, kRedThreads> Reduce;
     __shared__ typename Reduce::TempStorage tmp;
-    const int k = tl_hd_rkind(c.in_dtype);
+    const int cast = tl_hd_rcast(&c), k = cast ? TL_HD_RK_INT : tl_hd_rkind(c.in_dtype);
+    const int kin = tl_hd_rkind(c.in_dtype);
     const int single = c.acc_dtype == TL_BDT_FLOAT32 || c.acc_dtype == TL_BDT_COMPLEX64;
     const Combine comb{c.op, k, single, c.param};
     for (int64_t b = blockIdx.x; b < c.nout * split; b += gridDim.x) {
@@ -67,7 +68,7 @@ __global__ void reduce_stretch(const tl_backend_reduce_call c, int64_t split, in
                 s = q;
                 off += idx * c.rin_strides[d];
             }
-            tl_hd_rstep(c.op, c.param, &acc, tl_hd_rload(c.in + off, c.in_dtype), k, single, j);
+            tl_hd_rfeed(&c, &acc, c.in + off, kin, cast, single, j);
         }
         tl_hd_racc all = Reduce(tmp).Reduce(acc, comb);
         if (threadIdx.x == 0) {
@@ -84,7 +85,7 @@ __global__ void reduce_parts(const tl_backend_reduce_call c, int64_t split, cons
 {
     typedef cub::BlockReduce<tl_hd_racc, kRedThreads> Reduce;
     __shared__ typename Reduce::TempStorage tmp;
-    const int k = tl_hd_rkind(c.in_dtype);
+    const int k = tl_hd_rcast(&c) ? TL_HD_RK_INT : tl_hd_rkind(c.in_dtype);
     const int single = c.acc_dtype == TL_BDT_FLOAT32 || c.acc_dtype == TL_BDT_COMPLEX64;
     const Combine comb{c.op, k, single, c.param};
     for (int64_t o = blockIdx.x; o < c.nout; o += gridDim.x) {

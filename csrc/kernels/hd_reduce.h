@@ -13,7 +13,7 @@
  * mean, logsumexp's maximum); i: an integer running value (integer sums and products wrap
  * through uint64; all/any/count); n: a count (Welford, NaN-skipping mean) or the extreme's
  * position; m2: Welford's sum of squared deviations, logsumexp's sum of exp(x - max); nan: a
- * NaN seen (logsumexp). */
+ * NaN seen (logsumexp) or a NaN or infinity (var/std: the result is NaN). */
 typedef struct {
     double re, im, m2;
     int64_t i, n;
@@ -125,6 +125,7 @@ static inline TL_HD void tl_hd_rstep(int op, double p, tl_hd_racc *a, tl_hd_rval
     case TL_ROP_VAR:
     case TL_ROP_STD: { /* Welford in float64 */
         double x = k == TL_HD_RK_INT ? (double)v.i : v.re, y = k == TL_HD_RK_CPX ? v.im : 0;
+        if (x - x != 0 || y - y != 0) a->nan = 1; /* inf or NaN: the variance is NaN (two-pass: inf - inf) */
         a->n++;
         double dr = x - a->re, di = y - a->im;
         a->re += dr / (double)a->n;
@@ -173,6 +174,28 @@ static inline TL_HD void tl_hd_rstep(int op, double p, tl_hd_racc *a, tl_hd_rval
     }
 }
 
+/* Whether a call casts each element to out_dtype before summing it as an integer: nansum of
+ * float input into an integer dtype (torch zeroes the NaNs, then casts). */
+static inline TL_HD int tl_hd_rcast(const tl_backend_reduce_call *c)
+{
+    return c->op == TL_ROP_NANSUM && c->acc_dtype == TL_BDT_INT64 && tl_hd_rkind(c->in_dtype) != TL_HD_RK_INT;
+}
+
+/* Loads the element at p and steps the accumulator with it (cast: tl_hd_rcast). */
+static inline TL_HD void tl_hd_rfeed(const tl_backend_reduce_call *c, tl_hd_racc *a, const char *p, int k, int cast,
+                                     int single, int64_t pos)
+{
+    tl_hd_rval v = tl_hd_rload(p, c->in_dtype);
+    if (cast) {
+        if (tl_hd_risnan(v, k)) return;
+        int64_t buf[2];
+        tl_hd_convert(buf, c->out_dtype, p, c->in_dtype);
+        v = tl_hd_rload((const char *)buf, c->out_dtype);
+        k = TL_HD_RK_INT;
+    }
+    tl_hd_rstep(c->op, c->param, a, v, k, single, pos);
+}
+
 /* a <- a combined with b (b's elements may come before or after a's). */
 static inline TL_HD void tl_hd_rcombine(int op, double p, tl_hd_racc *a, const tl_hd_racc *b, int k, int single)
 {
@@ -197,9 +220,12 @@ static inline TL_HD void tl_hd_rcombine(int op, double p, tl_hd_racc *a, const t
     }
     case TL_ROP_VAR:
     case TL_ROP_STD: { /* Chan et al. */
+        a->nan |= b->nan;
         if (b->n == 0) break;
         if (a->n == 0) {
+            int nan = a->nan;
             *a = *b;
+            a->nan = nan;
             break;
         }
         double n = (double)(a->n + b->n), dr = b->re - a->re, di = b->im - a->im;
@@ -266,7 +292,7 @@ static inline TL_HD void tl_hd_rstore(int op, double p, const tl_hd_racc *a, int
     case TL_ROP_STD: {
         double dof = (double)nelem - p;
         re = a->m2 / (dof > 0 ? dof : 0);
-        if (a->n == 0) re = NAN;
+        if (a->n == 0 || a->nan) re = NAN;
         if (op == TL_ROP_STD) re = sqrt(re);
         im = 0;
         nat = TL_HD_NAT_F;

@@ -522,18 +522,20 @@ static int compute(const tl_rplan *p, tl_red_op op, double param, char *out, tl_
 static int device_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, bool keepdim, tl_dtype in,
                          tl_dtype rd, double param, const int64_t *sizes, const int32_t *names, int n)
 {
-    bool arg = op == TL_RED_ARGMAX || op == TL_RED_ARGMIN;
-    if (tl_backend_reduce_supported(op_names[op], op, in, arg ? -1 : (int)rd, x->device) < 0) return -1;
+    bool arg = op == TL_RED_ARGMAX || op == TL_RED_ARGMIN, empty = false;
+    for (int i = 0; i < n; i++) empty |= sizes[i] == 0;
+    /* an empty result runs no kernel (torch returns it for dtypes without one too) */
+    if (!empty && tl_backend_reduce_supported(op_names[op], op, in, arg ? -1 : (int)rd, x->device) < 0) return -1;
     tl_tensor cast = {0};
     const tl_tensor *src = x;
     int rc = 0;
-    if (in != x->dtype) {
-        rc = op == TL_RED_NANSUM && is_fc((tl_dtype)x->dtype) && !is_fc(in) ? nan_zeroed_cast(&cast, x, in)
-                                                                          : tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
+    /* nansum(float, dtype=int): the backend skips the NaNs and casts the rest itself */
+    if (!empty && in != x->dtype && !(op == TL_RED_NANSUM && tl_dtype_is_float((tl_dtype)x->dtype) && !is_fc(in))) {
+        rc = tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
         src = &cast;
     }
     if (rc == 0) rc = tl_tensor_empty(out, n, sizes, rd, x->device, false);
-    if (rc == 0) rc = tl_backend_reduce(arg ? NULL : out, arg ? out : NULL, src, op, mask, keepdim, param, op_names[op]);
+    if (rc == 0 && !empty) rc = tl_backend_reduce(arg ? NULL : out, arg ? out : NULL, src, op, mask, keepdim, param, op_names[op]);
     if (rc == 0) rc = tl_tensor_set_names(out, names);
     if (cast.storage) tl_tensor_clear(&cast);
     if (rc < 0 && out->storage) tl_tensor_clear(out);
