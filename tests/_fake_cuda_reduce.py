@@ -337,6 +337,16 @@ def section_errors():
     expect("sum uint16", NotImplementedError, "sum is not implemented for cuda tensors of dtype uint16",
            lambda: tl.zeros(3, dtype=tl.uint16, device="cuda").sum())
     expect("median", NotImplementedError, "not implemented for cuda tensors", lambda: x.median(1))
+    # names: the reduced dims' names dropped, the kept ones kept, as on the CPU
+    xn = tl.arange(24.).reshape(2, 3, 4).refine_names("A", "B", "C")
+    gn = xn.rename(None).cuda().refine_names("A", "B", "C")
+    for what, f in [("sum", lambda t: t.sum("B")), ("max", lambda t: t.max("C")[0]),
+                    ("std", lambda t: t.std("A", keepdim=True)), ("argmax", lambda t: t.argmax("B")),
+                    ("all", lambda t: t.all("C")), ("mean", lambda t: t.mean(("A", "C")))]:
+        a, b = f(xn), f(gn)
+        COUNT[0] += 1
+        if a.names != b.names or not tl.equal(a.rename(None), b.cpu().rename(None)):
+            FAIL.append(f"names {what}: {b.names} vs {a.names}")
     # the stand-in saw the calls it should have: one reduce call per reduction, none for refusals
     if not REAL:
         n = len(LOG)
