@@ -180,6 +180,7 @@ if CUDA_ROOT:
         sources=sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu"))),
         depends=sorted(glob.glob(os.path.join("csrc", "cuda", "*.h")) + glob.glob(os.path.join("csrc", "backend", "*.h"))
                        + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "kernels", "hd_random.h"),
+                          os.path.join("csrc", "kernels", "hd_reduce.h"),
                           os.path.join("csrc", "core", "error.h"),
                           os.path.join("csrc", "core", "device.h")]),
         library_dirs=[cuda_lib], runtime_library_dirs=[cuda_lib], libraries=["cudart", "stdc++"]))

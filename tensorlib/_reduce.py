@@ -153,11 +153,25 @@ def _check_pair_out(op, result, out):
                                    "instead")
 
 
+def _check_out_device(op, result, out):
+    """torch's errors for an out= on another device than the result (checked against torch's meta
+    tensors): the (values, indices) and argmax/argmin kernels check out's device, the others fail
+    copying their result into out."""
+    pairs = zip(result, out) if isinstance(result, tuple) and isinstance(out, (tuple, list)) else [(result, out)]
+    for r, o in pairs:
+        if isinstance(o, _C.TensorBase) and isinstance(r, _C.TensorBase) and o.device != r.device:
+            if isinstance(result, tuple) or op in ("argmax", "argmin"):
+                raise RuntimeError(f"Expected out tensor to have device {r.device}, but got {o.device} instead")
+            raise RuntimeError(f"Attempting to copy from device {r.device.type} to device {o.device.type}, but "
+                               "cross-device copies are not allowed!")
+
+
 def _write_out(op, result, out):
     """torch's out= semantics: result written into out (resized with torch's warning when its shape
     differs, names per seed 003), out returned; dtype rules above."""
     if out is None:
         return result
+    _check_out_device(op, result, out)
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{op}(): argument 'out' must be tuple of {len(result)} Tensors")

@@ -35,7 +35,9 @@ class Backend(C.Structure):
                 ("memset_zero", MEMSET), ("binary", BIN), ("unary", UN), ("elementwise", EW),
                 ("host_alloc", HALLOC), ("host_free", HFREE), ("copy_async", COPY), ("record_stream", RECORD),
                 # random
-                ("random", RANDOM)]
+                ("random", RANDOM),
+                # reductions (ABI 3)
+                ("reduce", EW)]
 
 
 class CoreApi(C.Structure):
@@ -127,9 +129,26 @@ def _random(p):
     return _HOST_RANDOM(p)
 
 
+# The reduce entry: the core's host runner of the same call (backend/reduce.c, the
+# kernels/hd_reduce.h steps the CUDA kernel runs); logged with op, dtypes and geometry counts.
+_HOST_RED = EW(tl._C._backend_reduce_host)
+
+
+class RedCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("op", C.c_int32), ("device_index", C.c_int32), ("in_dtype", C.c_int32),
+                ("acc_dtype", C.c_int32), ("out_dtype", C.c_int32), ("nkept", C.c_int32), ("nred", C.c_int32),
+                ("pad_", C.c_int32), ("nout", C.c_int64), ("nelem", C.c_int64)]
+
+
+def _reduce(p):
+    c = RedCall.from_address(p)
+    LOG.append(("reduce", c.op, c.in_dtype, c.acc_dtype, c.out_dtype, c.nkept, c.nred, c.nout, c.nelem))
+    return _HOST_RED(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random)]
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce)]
 BACKEND = Backend(3, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

@@ -400,10 +400,10 @@ def section_errors():
     COUNT[0] += 1
     if o.shape != (5,):
         FAIL.append(f"refused out= resized to {o.shape}")
-    # ops with only a meta path (reductions, sort, cat) or only a host kernel (randperm) refuse
-    # device tensors at the gate instead of running their host kernels on device memory (the
-    # in-place samplers run the backend's random entry: tests/test_cuda_random.py)
-    for what, call in (("sum", lambda: g.sum()), ("amax", lambda: g.amax()), ("sort", lambda: g.sort()),
+    # ops with only a meta path (sort, topk, cat) or only a host kernel (randperm) refuse device
+    # tensors at the gate instead of running their host kernels on device memory (reductions:
+    # tests/test_cuda_reduce.py; the in-place samplers: tests/test_cuda_random.py)
+    for what, call in (("sort", lambda: g.sort()), ("topk", lambda: g.topk(1)),
                        ("cat", lambda: tl.cat([g, g])), ("randperm", lambda: tl.randperm(3, device="cuda"))):
         expect(what, NotImplementedError, "with arguments from the 'CUDA' backend", call)
     # the CPU's own refusals and checks come first, with the CPU's messages

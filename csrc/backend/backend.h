@@ -156,6 +156,61 @@ typedef struct tl_backend_random_call {
     const char *in[2];
     int64_t in_strides[2][TL_BACKEND_EW_MAX_DIMS];
 } tl_backend_random_call;
+/* Reductions (ABI 3). X(NAME, C): C is 1 where the op takes complex input.
+ *   SUM PROD MEAN     sum / product / sum / N (N the number of reduced elements)
+ *   NANSUM NANMEAN    the same skipping NaNs (NANMEAN: sum / count of non-NaN)
+ *   VAR STD           sum |x - mean|^2 / max(N - param, 0) (param: the correction), STD its sqrt;
+ *                     the result is real (a complex input's real dtype)
+ *   MAX MIN           the extreme and (indices != NULL) its position: the first occurrence, a NaN
+ *                     wins over numbers (the first NaN); values may be NULL (argmax, argmin)
+ *   ALL ANY           1/0 (x != 0 for every / some element)
+ *   COUNT_NONZERO     the count of x != 0 (int64)
+ *   NORM              param p: inf max|x|, -inf min|x|, 0 count of x != 0, else (sum |x|^p)^(1/p)
+ *   LOGSUMEXP         log(sum exp(x)) about the maximum (real input)
+ * An element's position is its row-major index over the reduced dims: red dim 0 fastest. */
+#define TL_BACKEND_REDUCE_LIST(X)                                                                   \
+    X(SUM, 1) X(NANSUM, 0) X(PROD, 1) X(MEAN, 1) X(NANMEAN, 0) X(VAR, 1) X(STD, 1) X(MAX, 0)         \
+    X(MIN, 0) X(ALL, 1) X(ANY, 1) X(COUNT_NONZERO, 1) X(NORM, 1) X(LOGSUMEXP, 0)
+typedef enum {
+#define TL_X_OP(N, ...) TL_ROP_##N,
+    TL_BACKEND_REDUCE_LIST(TL_X_OP)
+#undef TL_X_OP
+    TL_BACKEND_NUM_ROPS
+} tl_backend_reduce_op;
+
+/* One reduction call (ABI 3): for each of the `nout` outputs (the kept dims' multi-index, kept dim
+ * 0 fastest) the op over the `nred` elements of the reduced dims (red dim 0 fastest). Output o at
+ * multi-index (k_0, k_1, ...) reads in + sum k_d * kin_strides[d] + sum r_d * rin_strides[d] and
+ * writes out + sum k_d * kout_strides[d] (values, out_dtype) and indices + sum k_d * kidx_strides[d]
+ * (int64 positions, MAX/MIN only). Byte strides, negative allowed; size-1 dims dropped and
+ * mergeable dims merged by the core, which has checked the op and dtypes and the emptiness rules
+ * (nred == 0 only for ops with an identity: sum 0, prod 1, mean/var NaN, all 1, any 0, norm 0,
+ * logsumexp -inf). Elements are read as in_dtype (bool, integers: their integer value; floats: their
+ * value; complex: both parts) and accumulated in acc_dtype: INT64 (integer sums and products wrap),
+ * FLOAT32 (float16, bfloat16 and float32 sums, products and means, as torch's CUDA kernels),
+ * FLOAT64, COMPLEX64 or COMPLEX128; VAR, STD, NORM and LOGSUMEXP run in float64 whatever acc_dtype.
+ * The result is converted on store to out_dtype (the core's result dtype). */
+#define TL_BACKEND_RED_MAX_DIMS 25
+typedef struct tl_backend_reduce_call {
+    uint32_t size;          /* sizeof(tl_backend_reduce_call): the backend checks it */
+    int32_t op;             /* TL_ROP_* */
+    int32_t device_index;
+    int32_t in_dtype, acc_dtype, out_dtype;  /* TL_BDT_* */
+    int32_t nkept, nred;    /* 0..TL_BACKEND_RED_MAX_DIMS each */
+    int32_t pad_;
+    int64_t nout;           /* product of kept_sizes, > 0 */
+    int64_t nelem;          /* product of red_sizes, >= 0 */
+    double param;           /* VAR/STD: correction; NORM: p */
+    const char *in;         /* device addresses */
+    char *out;              /* NULL: no values (argmax, argmin) */
+    char *indices;          /* int64; NULL but for MAX/MIN with indices */
+    int64_t kept_sizes[TL_BACKEND_RED_MAX_DIMS];
+    int64_t kin_strides[TL_BACKEND_RED_MAX_DIMS];
+    int64_t kout_strides[TL_BACKEND_RED_MAX_DIMS];
+    int64_t kidx_strides[TL_BACKEND_RED_MAX_DIMS];
+    int64_t red_sizes[TL_BACKEND_RED_MAX_DIMS];
+    int64_t rin_strides[TL_BACKEND_RED_MAX_DIMS];
+} tl_backend_reduce_call;
 
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
@@ -189,6 +244,9 @@ typedef struct tl_device_backend {
     int (*record_stream)(void *ptr, int device_index, uintptr_t stream);
     /* random (ABI 3): fills the tensor a tl_backend_random_call describes; NULL: not supported */
     int (*random)(const tl_backend_random_call *call);
+    /* ---- reductions (ABI 3) ---- */
+    /* The reduction call above; NULL: reductions of this device's tensors are not supported. */
+    int (*reduce)(const tl_backend_reduce_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -255,5 +313,8 @@ int tl_backend_ew_host(const tl_backend_ew_call *call);
 /* The host runner of a tl_backend_random_call (kernels/hd_random.h through backend/random.c),
  * on host memory; for the tests' stand-in backend. */
 int tl_backend_random_host(const tl_backend_random_call *call);
+/* The host runner of a tl_backend_reduce_call (kernels/hd_reduce.h through backend/reduce.c):
+ * what a backend's reduce entry computes, on host memory; for tests. */
+int tl_backend_reduce_host(const tl_backend_reduce_call *call);
 
 #endif

@@ -45,5 +45,7 @@ int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev);
 int tlc_elementwise(const tl_backend_ew_call *call);
 // random (random.cu)
 int tlc_random(const tl_backend_random_call *call);
+// reductions (reduce.cu)
+int tlc_reduce(const tl_backend_reduce_call *call);
 
 #endif

@@ -42,6 +42,8 @@ static const tl_device_backend cuda_backend = {
     tlc_host_alloc, tlc_host_free, tlc_copy_async, tlc_record_stream,
     // random
     tlc_random,
+    // reductions (ABI 3)
+    tlc_reduce,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/reduce_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "kernels/cast.h"
@@ -516,6 +517,31 @@ static int compute(const tl_rplan *p, tl_red_op op, double param, char *out, tl_
     return 0;
 }
 
+/* A reduction of a tensor on a backend's device (CUDA): the result allocated there and filled
+ * by the backend's reduce entry; a dtype= cast runs on the device first. */
+static int device_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, bool keepdim, tl_dtype in,
+                         tl_dtype rd, double param, const int64_t *sizes, const int32_t *names, int n)
+{
+    bool arg = op == TL_RED_ARGMAX || op == TL_RED_ARGMIN, empty = false;
+    for (int i = 0; i < n; i++) empty |= sizes[i] == 0;
+    /* an empty result runs no kernel (torch returns it for dtypes without one too) */
+    if (!empty && tl_backend_reduce_supported(op_names[op], op, in, arg ? -1 : (int)rd, x->device) < 0) return -1;
+    tl_tensor cast = {0};
+    const tl_tensor *src = x;
+    int rc = 0;
+    /* nansum(float, dtype=int): the backend skips the NaNs and casts the rest itself */
+    if (!empty && in != x->dtype && !(op == TL_RED_NANSUM && tl_dtype_is_float((tl_dtype)x->dtype) && !is_fc(in))) {
+        rc = tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE);
+        src = &cast;
+    }
+    if (rc == 0) rc = tl_tensor_empty(out, n, sizes, rd, x->device, false);
+    if (rc == 0 && !empty) rc = tl_backend_reduce(arg ? NULL : out, arg ? out : NULL, src, op, mask, keepdim, param, op_names[op]);
+    if (rc == 0) rc = tl_tensor_set_names(out, names);
+    if (cast.storage) tl_tensor_clear(&cast);
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
+    return rc;
+}
+
 static bool any_order_op(tl_red_op op) { return op != TL_RED_ARGMAX && op != TL_RED_ARGMIN; }
 
 int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, bool full, bool keepdim,
@@ -547,6 +573,7 @@ int tl_reduce(tl_tensor *out, const tl_tensor *x, tl_red_op op, uint64_t mask, b
         if (rc == 0 && (rc = tl_tensor_set_names(out, names)) < 0) tl_tensor_clear(out);
         return rc;
     }
+    if (x->device.type != TL_DEV_CPU) return device_reduce(out, x, op, mask, keepdim, in, rd, param, sizes, names, n);
     tl_tensor cast = {0}, res = {0}, kv = {0};
     const tl_tensor *src = x;
     tl_rplan p;

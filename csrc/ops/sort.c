@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/reduce_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "kernels/reduce_kernels.h"
 #include "ops/copy.h"
+#include "ops/reduce.h"
 #include "ops/reduce_plan.h"
 
 static inline uint64_t key_f64(double v)
@@ -599,6 +601,16 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     if (x->device.type == TL_DEV_META) { /* the results' geometry only */
         rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
         if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
+        goto names;
+    }
+    if (x->device.type != TL_DEV_CPU) { /* a backend's device: max/min with a dim, by its reduce entry */
+        bool mx = kind == JOB_ARGMAX;
+        if (!mx && kind != JOB_ARGMIN) return tl_err(TL_ERR_NOTIMPL, "tensorlib: this sort or order statistic is not implemented for %s tensors yet",
+                                                     tl_device_type_names[x->device.type]);
+        rc = tl_backend_reduce_supported(mx ? "max" : "min", mx ? TL_RED_MAX : TL_RED_MIN, x->dtype, x->dtype, x->device);
+        if (rc == 0) rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
+        if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
+        if (rc == 0) rc = tl_backend_reduce(values, indices, x, mx ? TL_RED_MAX : TL_RED_MIN, mask, !drop, 0, mx ? "max" : "min");
         goto names;
     }
     /* float32 rows are read in place (keys are made per element); other floats as float64 */

@@ -49,6 +49,9 @@ int tl_py_add_backend_api(PyObject *m)
     /* and of the random entry's */
     host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_random_host) : NULL;
     rc = host ? PyModule_AddObjectRef(m, "_backend_random_host", host) : -1;
+    /* and of the reduce entry's */
+    host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_reduce_host) : NULL;
+    rc = host ? PyModule_AddObjectRef(m, "_backend_reduce_host", host) : -1;
     Py_XDECREF(host);
     return rc;
 }
