@@ -442,11 +442,11 @@ class Tensor(_C.TensorBase):
         """The elements as a 1-D tensor: a view when possible, else a copy."""
         return self.reshape(-1)
 
-    def cpu(self, memory_format=None):
+    def cpu(self, *, memory_format=None):
         """A copy in host memory; self when already on the CPU."""
-        if self.device.type != "cpu":
-            return self.to("cpu")
-        return self if memory_format is None else self.to("cpu", memory_format=memory_format)
+        if memory_format is None:
+            return self.to("cpu") if self.device.type != "cpu" else self
+        return self.to("cpu", memory_format=memory_format)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         """Copies to a CUDA device (needs the CUDA backend)."""
