@@ -301,3 +301,12 @@ def test_python_numbers_and_cuda_array_interface():
     with pytest.raises(TypeError, match="bfloat16"):
         tl.zeros(1, dtype=tl.bfloat16, device="cuda").__cuda_array_interface__
     assert not hasattr(tl.zeros(1), "__cuda_array_interface__")
+
+
+@inner
+def test_device_copies_keep_names():
+    x = tl.arange(6.0).reshape(2, 3).rename("a", "b")
+    d = x.cuda()
+    assert d.names == ("a", "b") and d.cpu().names == ("a", "b")
+    assert x.t().to("cuda", tl.float64).names == ("b", "a")
+    assert x.to("cuda", non_blocking=True).names == ("a", "b")

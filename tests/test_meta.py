@@ -453,3 +453,9 @@ def test_like_follows_input_under_default_meta():
         finally:
             m.set_default_device("cpu")
     assert run(tl) == run(torch) == ("cpu", META, META, META)
+
+
+def test_to_meta_keeps_names():
+    x = tl.ones(2, 3, names=("a", "b"))
+    assert x.to("meta").names == ("a", "b")
+    assert x.t().to("meta", tl.float64).names == ("b", "a")

@@ -140,7 +140,8 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
     if (dev.type == TL_DEV_META) { /* no bytes to move: the geometry a CPU copy would have */
         tl_tensor like = tl_tensor_geom(src, src->ndim, src->sizes, src->strides);
         like.device = dev;
-        return tl_tensor_empty_like(out, &like, dtype, TL_MEMFMT_PRESERVE);
+        if (tl_tensor_empty_like(out, &like, dtype, TL_MEMFMT_PRESERVE) < 0) return -1;
+        return tl_tensor_copy_names(out, src);
     }
     /* a dense source of the target dtype moves as its bytes and keeps its strides (channels_last,
      * a transpose), as torch's preserve_format; anything else is cast and made contiguous on its
@@ -165,6 +166,7 @@ int tl_backend_to_device(tl_tensor *out, const tl_tensor *src, tl_device dev, in
     if (rc == 0) {
         rc = (async ? b->copy_async : b->copy)(tl_data(out), out->device, tl_data(from), from->device,
                                                (size_t)tl_numel(from) * (size_t)tl_itemsize(from));
+        if (rc == 0) rc = tl_tensor_copy_names(out, src);  /* names travel, as with every copy */
         if (rc < 0) tl_tensor_clear(out);
     }
     if (from == &tmp) tl_tensor_clear(&tmp);
