@@ -274,11 +274,11 @@ ARGBLK512(argblk512_min_f64, double, __m512d, __m512i, pd, epi64, __mmask8, _CMP
 #endif
 
 static int arg_avx512 = -1;
-static int arg_use_avx512(void) { return tl_avx512_use(&arg_avx512); }
 int tl_argext_set_avx512(int on) { return tl_avx512_pin(&arg_avx512, on); }
 
 /* The block search of a type: AVX-512 where it has one and the CPU allows. */
 #if TL_AVX512_KERNELS
+static int arg_use_avx512(void) { return tl_avx512_use(&arg_avx512); }
 #define ARG_PICK_f32(dir) (arg_use_avx512() ? argblk512_##dir##_f32 : argblk_##dir##_f32)
 #define ARG_PICK_f64(dir) (arg_use_avx512() ? argblk512_##dir##_f64 : argblk_##dir##_f64)
 #else
