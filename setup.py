@@ -169,9 +169,10 @@ extensions = [Extension(
 CUDA_ROOT = find_cuda()
 # Real code for the machines we check on (H100/H200: sm_90) plus PTX for newer GPUs.
 NVCC_ARCH = ["-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90"]
-# random.cu: no multiply-add contraction, so the float32 samplers round as the CPU's (-std=c11
-# keeps GCC from contracting there): the same bits on both devices.
-NVCC_FILE_FLAGS = {"random.cu": ["-fmad=false"]}
+# random.cu, scan.cu: no multiply-add contraction, so the float32 samplers and the complex
+# cumprod round as the CPU's (-std=c11 keeps GCC from contracting there): the same bits on both
+# devices.
+NVCC_FILE_FLAGS = {"random.cu": ["-fmad=false"], "scan.cu": ["-fmad=false"]}
 if CUDA_ROOT:
     cuda_lib = next((d for d in (os.path.join(CUDA_ROOT, "lib64"), os.path.join(CUDA_ROOT, "lib"))
                      if os.path.isdir(d)), os.path.join(CUDA_ROOT, "lib64"))
@@ -181,6 +182,7 @@ if CUDA_ROOT:
         depends=sorted(glob.glob(os.path.join("csrc", "cuda", "*.h")) + glob.glob(os.path.join("csrc", "backend", "*.h"))
                        + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "kernels", "hd_random.h"),
                           os.path.join("csrc", "kernels", "hd_reduce.h"),
+                          os.path.join("csrc", "kernels", "hd_scan.h"),
                           os.path.join("csrc", "core", "error.h"),
                           os.path.join("csrc", "core", "device.h")]),
         library_dirs=[cuda_lib], runtime_library_dirs=[cuda_lib], libraries=["cudart", "stdc++"]))

@@ -37,7 +37,9 @@ class Backend(C.Structure):
                 # random
                 ("random", RANDOM),
                 # reductions (ABI 3)
-                ("reduce", EW)]
+                ("reduce", EW),
+                # scans (ABI 3)
+                ("scan", EW)]
 
 
 class CoreApi(C.Structure):
@@ -146,9 +148,25 @@ def _reduce(p):
     return _HOST_RED(p)
 
 
+# The scan entry: the core's host runner of the same call (backend/scan.c, the row function
+# of kernels/hd_scan.h the CUDA kernel runs); logged with op, dtypes, rows and length.
+_HOST_SCAN = EW(tl._C._backend_scan_host)
+
+
+class ScanCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("op", C.c_int32), ("device_index", C.c_int32), ("in_dtype", C.c_int32),
+                ("out_dtype", C.c_int32), ("nkept", C.c_int32), ("nrows", C.c_int64), ("len", C.c_int64)]
+
+
+def _scan(p):
+    c = ScanCall.from_address(p)
+    LOG.append(("scan", c.op, c.in_dtype, c.out_dtype, c.nkept, c.nrows, c.len))
+    return _HOST_SCAN(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce)]
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan)]
 BACKEND = Backend(3, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 import _fake_cudart  # noqa: E402
 
 INNER = os.environ.get("TL_FAKE_CUDART") == "1"
-GPU_FILES = ["test_cuda.py", "test_cuda_api.py", "test_cuda_memory.py", "test_cuda_random.py", "test_cuda_reduce.py"]
+GPU_FILES = ["test_cuda.py", "test_cuda_api.py", "test_cuda_memory.py", "test_cuda_random.py", "test_cuda_reduce.py", "test_cuda_scan.py"]
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_gpu_tests_run_on_the_fake_runtime(fake_lib, devices):
     files = [os.path.join("tests", f) for f in GPU_FILES + [os.path.basename(__file__)]]
     # the element-wise grids run in subprocesses of their own that need the device code
     r = _run(fake_lib, files + ["-k", "not test_public_elementwise_ops_match_cpu and not test_random_on_device "
-                                   "and not test_reductions_on_real_device"],
+                                   "and not test_reductions_on_real_device and not test_scans_on_real_device"],
              devices=devices)
     assert r.returncode == 0, (r.stdout[-6000:] + r.stderr[-3000:])
     n = _counts(r.stdout)

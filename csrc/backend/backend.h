@@ -212,6 +212,31 @@ typedef struct tl_backend_reduce_call {
     int64_t rin_strides[TL_BACKEND_RED_MAX_DIMS];
 } tl_backend_reduce_call;
 
+/* Scans (ABI 3): along one dim, for each of the `nrows` rows (the other dims' multi-index, kept
+ * dim 0 fastest), out[i] = op(x[0..i]) for i < len; CUMMAX/CUMMIN also write the position of
+ * the running extreme (int64; a NaN wins, later equal elements take over: torch's CPU rule).
+ * Op codes equal the core's tl_scan_op (ops/sort.h). Elements are read as in_dtype and
+ * accumulated as the CPU does (integers and bool wrapping through 64 bits; floats in double;
+ * complex in double complex; extremes compared in double or int64), one element after the
+ * other, so the results are the CPU's bits; stored converted to out_dtype. Byte strides. */
+enum { TL_SOP_CUMSUM, TL_SOP_CUMPROD, TL_SOP_CUMMAX, TL_SOP_CUMMIN };
+typedef struct tl_backend_scan_call {
+    uint32_t size;          /* sizeof(tl_backend_scan_call): the backend checks it */
+    int32_t op;             /* TL_SOP_* */
+    int32_t device_index;
+    int32_t in_dtype, out_dtype;  /* TL_BDT_* */
+    int32_t nkept;          /* 0..TL_BACKEND_EW_MAX_DIMS */
+    int64_t nrows, len;     /* > 0 each */
+    int64_t in_step, out_step, idx_step;  /* byte strides along the scanned dim */
+    const char *in;         /* device addresses */
+    char *out;
+    char *indices;          /* int64, CUMMAX/CUMMIN only; else NULL */
+    int64_t kept_sizes[TL_BACKEND_EW_MAX_DIMS];
+    int64_t kin_strides[TL_BACKEND_EW_MAX_DIMS];
+    int64_t kout_strides[TL_BACKEND_EW_MAX_DIMS];
+    int64_t kidx_strides[TL_BACKEND_EW_MAX_DIMS];
+} tl_backend_scan_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -247,6 +272,9 @@ typedef struct tl_device_backend {
     /* ---- reductions (ABI 3) ---- */
     /* The reduction call above; NULL: reductions of this device's tensors are not supported. */
     int (*reduce)(const tl_backend_reduce_call *call);
+    /* ---- scans (ABI 3) ---- */
+    /* The scan call above; NULL: cumsum/cumprod/cummax/cummin of this device's tensors are not supported. */
+    int (*scan)(const tl_backend_scan_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -316,5 +344,8 @@ int tl_backend_random_host(const tl_backend_random_call *call);
 /* The host runner of a tl_backend_reduce_call (kernels/hd_reduce.h through backend/reduce.c):
  * what a backend's reduce entry computes, on host memory; for tests. */
 int tl_backend_reduce_host(const tl_backend_reduce_call *call);
+/* The host runner of a tl_backend_scan_call (kernels/hd_scan.h through backend/scan.c), on
+ * host memory; for the tests' stand-in backend. */
+int tl_backend_scan_host(const tl_backend_scan_call *call);
 
 #endif

@@ -47,5 +47,7 @@ int tlc_elementwise(const tl_backend_ew_call *call);
 int tlc_random(const tl_backend_random_call *call);
 // reductions (reduce.cu)
 int tlc_reduce(const tl_backend_reduce_call *call);
+// scans (scan.cu)
+int tlc_scan(const tl_backend_scan_call *call);
 
 #endif

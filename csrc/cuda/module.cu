@@ -44,6 +44,8 @@ static const tl_device_backend cuda_backend = {
     tlc_random,
     // reductions (ABI 3)
     tlc_reduce,
+    // scans (ABI 3)
+    tlc_scan,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <string.h>
 
+#include "backend/scan_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "ops/copy.h"
@@ -108,6 +109,13 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
         int rc = tl_tensor_empty(out, x->ndim, x->sizes, rd, x->device, false);
         if (rc == 0 && minmax) rc = tl_tensor_empty(indices, x->ndim, x->sizes, TL_INT64, x->device, false);
         for (int k = 0; k < (minmax ? 2 : 1) && rc == 0; k++) rc = tl_tensor_copy_names(k ? indices : out, x);
+        return rc;
+    }
+    if (x->device.type != TL_DEV_CPU) { /* a backend's device: its scan entry, same bits */
+        tl_tensor cast = {0};
+        if (in != xd && tl_clone(&cast, x, in, TL_MEMFMT_PRESERVE) < 0) return -1;
+        int rc = tl_backend_scan(out, minmax ? indices : NULL, in != xd ? &cast : x, op, d, rd, names[op]);
+        if (cast.storage) tl_tensor_clear(&cast);
         return rc;
     }
     uint64_t mask = x->ndim ? (uint64_t)1 << d : 1;

@@ -42,17 +42,18 @@ int tl_py_add_backend_api(PyObject *m)
     PyObject *cap = PyCapsule_New((void *)tl_core_api_get(), TL_BACKEND_CAPSULE_NAME, NULL);
     int rc = cap ? PyModule_AddObjectRef(m, "_backend_api", cap) : -1;
     Py_XDECREF(cap);
-    /* the address of the host runner of the element-wise entry, for the tests' stand-in backend */
-    PyObject *host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_ew_host) : NULL;
-    rc = host ? PyModule_AddObjectRef(m, "_backend_ew_host", host) : -1;
-    Py_XDECREF(host);
-    /* and of the random entry's */
-    host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_random_host) : NULL;
-    rc = host ? PyModule_AddObjectRef(m, "_backend_random_host", host) : -1;
-    /* and of the reduce entry's */
-    host = rc == 0 ? PyLong_FromVoidPtr((void *)(uintptr_t)tl_backend_reduce_host) : NULL;
-    rc = host ? PyModule_AddObjectRef(m, "_backend_reduce_host", host) : -1;
-    Py_XDECREF(host);
+    /* the addresses of the host runners of the backend entries, for the tests' stand-in backend */
+    static const struct { const char *name; void *fn; } hosts[] = {
+        {"_backend_ew_host", (void *)(uintptr_t)tl_backend_ew_host},
+        {"_backend_random_host", (void *)(uintptr_t)tl_backend_random_host},
+        {"_backend_reduce_host", (void *)(uintptr_t)tl_backend_reduce_host},
+        {"_backend_scan_host", (void *)(uintptr_t)tl_backend_scan_host},
+    };
+    for (size_t i = 0; rc == 0 && i < sizeof hosts / sizeof hosts[0]; i++) {
+        PyObject *host = PyLong_FromVoidPtr(hosts[i].fn);
+        rc = host ? PyModule_AddObjectRef(m, hosts[i].name, host) : -1;
+        Py_XDECREF(host);
+    }
     return rc;
 }
 

@@ -99,8 +99,9 @@ static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", NULL};
 
-/* Of those, the ones that run on a backend's device too, through its reduce entry. */
-static const char *const backend_reduce_ops[] = {"_reduce", "_reduce_index", NULL};
+/* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
+ * through its reduce entry, the scans through its scan entry. */
+static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
@@ -449,8 +450,9 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->device_ok = !primitive && device_ok(def);
     int k = meta_op(def->ml_name);
     g->devrule = k >= 0 ? meta_ops[k].rule : DEV_ANY;
-    /* the reductions reach a backend's reduce entry (ops/reduce.c, sort.c refuse what it lacks) */
-    g->meta_only = k >= 0 || (in_list(meta_path_ops, def->ml_name) && !in_list(backend_reduce_ops, def->ml_name));
+    /* reductions and scans reach a backend's entries (ops/reduce.c, sort.c, scan.c refuse what
+     * they lack) */
+    g->meta_only = (k >= 0 || in_list(meta_path_ops, def->ml_name)) && !in_list(backend_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
