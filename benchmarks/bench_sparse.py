@@ -156,12 +156,18 @@ def _csr_to_coo():
             "torch": torch and (lambda: t.to_sparse_coo())}
 
 
-def _semi(n):
-    """2:4 S @ B against the dense product of the same matrices (float32, n x n)."""
+def _semi(n, pruned=False):
+    """2:4 S @ B against the dense product of the same matrices (float32, n x n). The kept
+    positions are the same two in every group of four, or (pruned) the two largest magnitudes
+    of each group, as magnitude pruning leaves them: every row then reads other B rows."""
     def factory():
         rng = np.random.default_rng(6)
         a = rng.standard_normal((n, n)).astype(np.float32)
-        a.reshape(n, n // 4, 4)[:, :, rng.permutation(4)[:2]] = 0
+        groups = a.reshape(n, n // 4, 4)
+        if pruned:
+            np.put_along_axis(groups, np.argsort(np.abs(groups), axis=2)[:, :, :2], 0, axis=2)
+        else:
+            groups[:, :, rng.permutation(4)[:2]] = 0
         b = rng.standard_normal((n, n)).astype(np.float32)
         x, y = tl.from_numpy(a), tl.from_numpy(b)
         s = tl.sparse.to_sparse_semi_structured(x)
@@ -228,6 +234,10 @@ ROWS = [
     ("2:4 semi-structured S @ B 512^2 float32 (numpy/torch: the dense product)", _semi(512)),
     ("2:4 semi-structured S @ B 2048^2 float32 (numpy/torch: the dense product)", _semi(2048)),
     ("2:4 semi-structured S @ B 4096^2 float32 (numpy/torch: the dense product)", _semi(4096)),
+    ("2:4 semi-structured S @ B 2048^2 float32, magnitude-pruned pattern (numpy/torch: the dense product)",
+     _semi(2048, pruned=True)),
+    ("2:4 semi-structured S @ B 4096^2 float32, magnitude-pruned pattern (numpy/torch: the dense product)",
+     _semi(4096, pruned=True)),
     ("COO * COO 1e6 each, coalesced (numpy column: scipy csr multiply)", _mul_ss()),
     ("COO * COO 1e6 each, uncoalesced shuffled (numpy column: scipy csr multiply)", _mul_ss(False)),
     ("COO + COO 1e6 each, coalesced (numpy column: scipy csr +)", _add_ss),
