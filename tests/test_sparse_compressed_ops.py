@@ -636,14 +636,15 @@ def _two_four_fast(rng, m, n):
 def test_semi_structured_packed_kernel_blocks_and_strides(level, threads):
     """The float32 S @ B kernel (csrc/sparse/semi.c) across its blocks: rows past the tile and
     the row block (MR 2, MC 96), K past the KC block (128), N past the micro-panel and the
-    column block (NR 48 / 24, NC 3072); B contiguous, transposed, sliced, expanded; each
+    column block (NR 48 / 24, NC 3072), rows past the C super-block (4 MB of C shared by the
+    threads: 96 rows at N 8192); B contiguous, transposed, sliced, expanded; each
     variant the CPU has (the AVX2+FMA one, the baseline) and 1 or 2 threads."""
     rng = np.random.default_rng(level * 10 + threads)
     old = tl._C._semi_set_kernel(level)
     nt = tl.get_num_threads()
     tl.set_num_threads(threads)
     try:
-        for m, k, n in [(1, 16, 1), (3, 32, 5), (97, 272, 49), (195, 144, 3100), (8, 400, 130)]:
+        for m, k, n in [(1, 16, 1), (3, 32, 5), (97, 272, 49), (195, 144, 3100), (8, 400, 130), (400, 64, 8192)]:
             a = _two_four_fast(rng, m, k)
             s = tl.sparse.to_sparse_semi_structured(tl.from_numpy(a))
             b = rng.standard_normal((k, n)).astype(np.float32)
