@@ -7,6 +7,7 @@ it checks is the core's side of the backend interface (allocation, fills, copies
 factories' routing, the element-wise dispatch, the random entry); the CUDA code itself is never run by it. Load it in a subprocess: the
 registration lasts for the process."""
 import ctypes as C
+import os
 import tensorlib as tl
 import tensorlib.cuda as tc
 
@@ -203,6 +204,16 @@ class Streams:
         if self._real is None:
             raise AttributeError(name)
         return getattr(self._real, name)
+
+
+def for_grid():
+    """For the grid scripts (_fake_cuda_*.py): (REAL, LOG). With TL_EW_REAL=1 the grid runs on
+    a real CUDA device: nothing is installed and the log stays empty; otherwise the stand-in is
+    installed and LOG records its backend calls."""
+    if os.environ.get("TL_EW_REAL") == "1":
+        return True, []
+    install()
+    return False, LOG
 
 
 def install():

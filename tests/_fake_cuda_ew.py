@@ -13,17 +13,11 @@ import sys
 import numpy as np
 import torch
 
-import os
 
 # TL_EW_REAL=1: the same grid on a real CUDA device (tests/test_cuda.py runs it where one is usable)
-REAL = os.environ.get("TL_EW_REAL") == "1"
-if REAL:
-    LOG = []
-else:
-    import _fake_cuda  # noqa: E402 (tests/ on the path)
+import _fake_cuda  # noqa: E402 (tests/ on the path)
 
-    _fake_cuda.install()
-    LOG = _fake_cuda.LOG
+REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",

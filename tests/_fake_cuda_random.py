@@ -9,19 +9,13 @@ Run as a script in a subprocess (the registration lasts for the process):
 TL_EW_REAL=1 the grid runs on a real CUDA device (tests/test_cuda_random.py), the float64
 transcendental samplers compared within a few ulps (libdevice's log/sin/cos/exp/tan)."""
 import math
-import os
 import sys
 
 import numpy as np
 
-REAL = os.environ.get("TL_EW_REAL") == "1"
-if REAL:
-    LOG = []
-else:
-    import _fake_cuda  # noqa: E402 (tests/ on the path)
+import _fake_cuda  # noqa: E402 (tests/ on the path)
 
-    _fake_cuda.install()
-    LOG = _fake_cuda.LOG
+REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
 
 FAIL = []

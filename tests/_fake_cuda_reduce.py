@@ -8,20 +8,14 @@ the device with the same exception and message. Run as a script in a subprocess 
 registration lasts for the process): `python _fake_cuda_reduce.py SECTION`; prints failures,
 then `failures N` and `ok N` (N checks). With TL_EW_REAL=1 the grid runs on a real CUDA device."""
 import math
-import os
 import sys
 
 import numpy as np
 import torch
 
-REAL = os.environ.get("TL_EW_REAL") == "1"
-if REAL:
-    LOG = []
-else:
-    import _fake_cuda  # noqa: E402 (tests/ on the path)
+import _fake_cuda  # noqa: E402 (tests/ on the path)
 
-    _fake_cuda.install()
-    LOG = _fake_cuda.LOG
+REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",

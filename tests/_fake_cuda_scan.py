@@ -7,16 +7,13 @@ indices, dtype, names) and torch 2.13's within float tolerance; a call the CPU r
 refused on the device with the same exception and message. Run as a script in a subprocess:
 `python _fake_cuda_scan.py`; prints failures, then `failures N` and `ok N`. With TL_EW_REAL=1
 the grid runs on a real CUDA device (the same bits: one row per thread, in the CPU's order)."""
-import os
 
 import numpy as np
 import torch
 
-REAL = os.environ.get("TL_EW_REAL") == "1"
-if not REAL:
-    import _fake_cuda  # noqa: E402 (tests/ on the path)
+import _fake_cuda  # noqa: E402 (tests/ on the path)
 
-    _fake_cuda.install()
+REAL, _ = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",

@@ -53,25 +53,44 @@ struct DeviceGuard {  // selects `dev` for the scope, restores the previous devi
     ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
 };
 
+// Records an event on each stream (the work queued there so far), for a block freed while
+// those streams may still use it; waits for a stream instead when no event can be made.
+void record_events(const std::vector<cudaStream_t> &streams, std::vector<cudaEvent_t> *events)
+{
+    for (cudaStream_t s : streams) {
+        cudaEvent_t e;
+        if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
+            cudaGetLastError();
+            cudaStreamSynchronize(s);
+            continue;
+        }
+        cudaEventRecord(e, s);
+        events->push_back(e);
+    }
+}
+
+// True when every event has completed (waiting for them when `wait`); they are destroyed then.
+bool events_done(std::vector<cudaEvent_t> *events, bool wait)
+{
+    for (cudaEvent_t e : *events) {
+        cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+        if (r == cudaErrorNotReady) return false;
+        if (r != cudaSuccess) cudaGetLastError();  // a failed stream leaves nothing to wait for
+    }
+    for (cudaEvent_t e : *events) cudaEventDestroy(e);
+    events->clear();
+    return true;
+}
+
 // Moves the pending blocks whose streams are done (all when `wait`) to the free list.
 void collect_pending(DeviceCache *c, bool wait)
 {
     size_t kept = 0;
     for (Pending &p : c->pending) {
-        bool done = true;
-        for (cudaEvent_t e : p.events) {
-            cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
-            if (r == cudaErrorNotReady) {
-                done = false;
-                break;
-            }
-            if (r != cudaSuccess) cudaGetLastError();  // a failed stream leaves nothing to wait for
-        }
-        if (!done) {
+        if (!events_done(&p.events, wait)) {
             c->pending[kept++] = std::move(p);
             continue;
         }
-        for (cudaEvent_t e : p.events) cudaEventDestroy(e);
         c->free_blocks.emplace(std::make_pair(p.stream, p.size), p.block);
     }
     c->pending.resize(kept);
@@ -126,16 +145,7 @@ void tlc_free(void *p, size_t nbytes, int dev)
     if (rec != c->recorded.end()) {  // reused once the work queued on those streams by now is done
         Pending pend{p, n, s, {}};
         DeviceGuard g(dev);
-        for (cudaStream_t other : rec->second) {
-            cudaEvent_t e;
-            if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
-                cudaGetLastError();
-                cudaStreamSynchronize(other);  // no event: wait here instead
-                continue;
-            }
-            cudaEventRecord(e, other);
-            pend.events.push_back(e);
-        }
+        record_events(rec->second, &pend.events);
         c->recorded.erase(rec);
         c->pending.push_back(std::move(pend));
         return;
@@ -188,21 +198,10 @@ void host_collect(bool wait)
     size_t kept = 0;
     for (char *p : host_pending) {
         HostBlock &b = host_blocks[p];
-        bool done = true;
-        for (cudaEvent_t e : b.events) {
-            cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
-            if (r == cudaErrorNotReady) {
-                done = false;
-                break;
-            }
-            if (r != cudaSuccess) cudaGetLastError();
-        }
-        if (!done) {
+        if (!events_done(&b.events, wait)) {
             host_pending[kept++] = p;
             continue;
         }
-        for (cudaEvent_t e : b.events) cudaEventDestroy(e);
-        b.events.clear();
         host_free.emplace(b.size, p);
     }
     host_pending.resize(kept);
@@ -257,16 +256,7 @@ void tlc_host_free(void *ptr)
         host_free.emplace(b.size, it->first);
         return;
     }
-    for (cudaStream_t s : b.streams) {
-        cudaEvent_t e;
-        if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
-            cudaGetLastError();
-            cudaStreamSynchronize(s);  // no event: wait here instead
-            continue;
-        }
-        cudaEventRecord(e, s);
-        b.events.push_back(e);
-    }
+    record_events(b.streams, &b.events);
     b.streams.clear();
     host_pending.push_back(it->first);
 }
