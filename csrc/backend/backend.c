@@ -222,9 +222,17 @@ int tl_backend_fill(tl_tensor *t, const void *value)
     if (!b || !b->copy || !b->memset_zero)
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
                       tl_device_type_names[t->device.type]);
-    if (!tl_is_non_overlapping_and_dense(t))
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ of a non-dense %s tensor is not implemented yet",
-                      tl_device_type_names[t->device.type]);
+    if (!tl_is_non_overlapping_and_dense(t)) { /* one element on the device, broadcast by the copy entry */
+        int64_t one = 1;
+        tl_tensor v = {0}, e = {0};
+        int rc = tl_tensor_empty(&v, 1, &one, (tl_dtype)t->dtype, t->device, false);
+        if (rc == 0) rc = b->copy(tl_data(&v), t->device, value, (tl_device){TL_DEV_CPU, -1}, (size_t)tl_itemsize(t));
+        if (rc == 0) rc = tl_tensor_view_init(&e, &v, t->ndim, t->sizes, (int64_t[TL_MAX_DIMS]){0}, 0);
+        if (rc == 0) rc = tl_copy_(t, &e);
+        if (e.storage) tl_tensor_clear(&e);
+        if (v.storage) tl_tensor_clear(&v);
+        return rc;
+    }
     int64_t n = tl_numel(t);
     size_t isz = (size_t)tl_itemsize(t), nbytes = (size_t)n * isz;
     if (n == 0) return 0;

@@ -311,10 +311,10 @@ const tl_core_api *tl_core_api_get(void);
 int tl_backend_check(tl_device device);
 
 struct tl_tensor;
-/* Sets every element of a dense tensor on a backend's device to `value` (tl_itemsize(t)
- * bytes): cudaMemset-style zeroing when the bytes are all zero, else the pattern written on
- * the host and copied over (once up to 4 MiB, in 4 MiB pieces above). NotImplementedError for
- * a non-dense tensor. */
+/* Sets every element of a tensor on a backend's device to `value` (tl_itemsize(t) bytes).
+ * Dense: cudaMemset-style zeroing when the bytes are all zero, else the pattern written on
+ * the host and copied over (once up to 4 MiB, in 4 MiB pieces above). Non-dense: the value
+ * copied into one device element, broadcast into t by the element-wise copy entry. */
 int tl_backend_fill(struct tl_tensor *t, const void *value);
 /* out = src moved to dev (one side is the CPU, the other a registered backend). With
  * non_blocking, a copy between device memory and pinned host memory is queued on the
