@@ -4,24 +4,13 @@ element-wise entry) on the host-memory stand-in backend of tests/_fake_cuda.py, 
 the core's host runner of the hd_math.h formulas the CUDA kernel runs. Each section runs
 tests/_fake_cuda_ew.py in a subprocess (a registration lasts for its process) and compares
 every result with tensorlib's CPU result of the same call and with torch 2.13."""
-import os
-import subprocess
-import sys
-
 import pytest
 
 import tensorlib as tl
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _grid import run_grid
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (tests/test_cuda.py runs on it)")
 @pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "geometry", "copies"])
 def test_elementwise_on_stand_in_backend(section):
-    r = subprocess.run([sys.executable, os.path.join("tests", "_fake_cuda_ew.py"), section], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600,
-                       env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.path.join(ROOT, "tests")})
-    assert r.returncode == 0, r.stderr[-4000:]
-    lines = r.stdout.strip().splitlines()
-    assert lines[-2] == "failures 0", "\n".join(lines[-62:])
-    assert int(lines[-1].split()[1]) > 10, lines[-1]
+    assert run_grid("_fake_cuda_ew.py", section) > 10

@@ -13,24 +13,14 @@ import sys
 import pytest
 
 import tensorlib as tl
+from _grid import run_grid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECTIONS = ["factories", "inplace", "params", "sequence", "default", "errors", "geometry"]
 
 
 def _grid(section, real):
-    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.path.join(ROOT, "tests")}
-    if real:
-        env["TL_EW_REAL"] = "1"
-        # the installed package (gpu_check.sh), or what PYTHONPATH names (the fake runtime's run)
-        env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "tests")] + (
-            [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
-    r = subprocess.run([sys.executable, os.path.join("tests", "_fake_cuda_random.py"), section], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600, env=env)
-    assert r.returncode == 0, r.stderr[-4000:]
-    lines = r.stdout.strip().splitlines()
-    assert lines[-2] == "failures 0", "\n".join(lines[-62:])
-    return int(lines[-1].split()[1])
+    return run_grid("_fake_cuda_random.py", section, real=real, timeout=600)
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (the real grid runs instead)")

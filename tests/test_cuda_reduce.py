@@ -5,28 +5,16 @@ kernels/hd_reduce.h steps the CUDA kernel (csrc/cuda/reduce.cu) runs. Each secti
 tests/_fake_cuda_reduce.py in a subprocess (a registration lasts for its process) and compares
 every result with tensorlib's CPU result of the same call and with torch 2.13. With a usable
 CUDA device the same grid runs on it (TL_EW_REAL=1; scripts/gpu_check.sh)."""
-import os
-import subprocess
-import sys
-
 import pytest
 
 import tensorlib as tl
+from _grid import run_grid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECTIONS = ["basic", "extrema", "logic", "stats", "norm", "dtype_out", "errors", "large"]
 
 
 def _run(section, real):
-    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.path.join(ROOT, "tests")}
-    if real:
-        env["TL_EW_REAL"] = "1"
-    r = subprocess.run([sys.executable, "-W", "ignore", os.path.join("tests", "_fake_cuda_reduce.py"), section],
-                       cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
-    assert r.returncode == 0, r.stderr[-4000:]
-    lines = r.stdout.strip().splitlines()
-    assert lines[-2] == "failures 0", "\n".join(lines[-62:])
-    assert int(lines[-1].split()[1]) > 10, lines[-1]
+    assert run_grid("_fake_cuda_reduce.py", section, real=real) > 10
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (the real grid below runs)")

@@ -5,28 +5,14 @@ the kernels/hd_scan.h row function the CUDA kernel (csrc/cuda/scan.cu) runs: eve
 equal tensorlib's CPU result bit for bit and torch 2.13's within float tolerance. The script runs
 in a subprocess (a registration lasts for its process). With a usable CUDA device the same grid
 runs on it (TL_EW_REAL=1; scripts/gpu_check.sh)."""
-import os
-import subprocess
-import sys
-
 import pytest
 
 import tensorlib as tl
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _grid import run_grid
 
 
 def _run(real):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [ROOT, os.path.join(ROOT, "tests")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))}
-    if real:
-        env["TL_EW_REAL"] = "1"
-    r = subprocess.run([sys.executable, "-W", "ignore", os.path.join("tests", "_fake_cuda_scan.py")],
-                       cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
-    assert r.returncode == 0, r.stderr[-4000:]
-    lines = r.stdout.strip().splitlines()
-    assert lines[-2] == "failures 0", "\n".join(lines[-62:])
-    assert int(lines[-1].split()[1]) > 1000, lines[-1]
+    assert run_grid("_fake_cuda_scan.py", real=real) > 1000
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (the real grid below runs)")

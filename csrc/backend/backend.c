@@ -199,6 +199,18 @@ int tl_backend_copy_across(tl_tensor *dst, const tl_tensor *src, bool non_blocki
     return rc;
 }
 
+int tl_backend_refuse(const char *op, tl_device dev, int dtype)
+{
+    if (dtype == TL_BACKEND_REFUSE_DIMS)
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors with more than %d "
+                      "non-mergeable dims yet", op, tl_device_type_names[dev.type], TL_BACKEND_EW_MAX_DIMS);
+    if (dtype < 0)
+        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors yet", op,
+                      tl_device_type_names[dev.type]);
+    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors of dtype %s yet", op,
+                  tl_device_type_names[dev.type], tl_dtype_infos[dtype].name);
+}
+
 int tl_backend_dtype_code(int dtype)
 {
     switch (dtype) {
@@ -220,8 +232,7 @@ int tl_backend_fill(tl_tensor *t, const void *value)
 {
     const tl_device_backend *b = tl_backend_get(t->device.type);
     if (!b || !b->copy || !b->memset_zero)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: fill_ is not implemented for %s tensors yet",
-                      tl_device_type_names[t->device.type]);
+        return tl_backend_refuse("fill_", t->device, -1);
     if (!tl_is_non_overlapping_and_dense(t)) { /* one element on the device, broadcast by the copy entry */
         int64_t one = 1;
         tl_tensor v = {0}, e = {0};

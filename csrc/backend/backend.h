@@ -190,7 +190,7 @@ typedef enum {
  * FLOAT32 (float16, bfloat16 and float32 sums, products and means, as torch's CUDA kernels),
  * FLOAT64, COMPLEX64 or COMPLEX128; VAR, STD, NORM and LOGSUMEXP run in float64 whatever acc_dtype.
  * The result is converted on store to out_dtype (the core's result dtype). */
-#define TL_BACKEND_RED_MAX_DIMS 25
+#define TL_BACKEND_RED_MAX_DIMS TL_BACKEND_EW_MAX_DIMS
 typedef struct tl_backend_reduce_call {
     uint32_t size;          /* sizeof(tl_backend_reduce_call): the backend checks it */
     int32_t op;             /* TL_ROP_* */
@@ -321,6 +321,11 @@ int tl_backend_fill(struct tl_tensor *t, const void *value);
  * stream (a device-to-host result is allocated pinned for that), as torch's. */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype,
                          bool non_blocking);
+/* NotImplementedError "tensorlib: <op> is not implemented for <device> tensors[ of dtype <d>]
+ * yet" for an op (or a dtype, a tl_dtype; -1: none) a backend lacks, or, for
+ * TL_BACKEND_REFUSE_DIMS, a geometry of more dims than a call carries; returns -1. */
+#define TL_BACKEND_REFUSE_DIMS (-2)
+int tl_backend_refuse(const char *op, tl_device dev, int dtype);
 /* The backend's code (TL_BDT_*) of a core dtype (tl_dtype), -1 for one the backend list lacks. */
 int tl_backend_dtype_code(int dtype);
 /* The bytes of t's first element (on a backend's device) copied to the host buffer dst. */

@@ -28,12 +28,14 @@ static int op_defined(int op, int nin, int bdt)
     return 0;
 }
 
-static int refuse(const char *kname, const char *name, tl_device dev, const char *what)
+/* The backend's refusal, the op named as the user wrote it (clamp_s -> clamp, "add with alpha"). */
+static int refuse(const char *kname, const char *name, tl_device dev, int dtype)
 {
+    char shown[96];
     size_t n = strlen(name);
-    int shown = n > 2 && strcmp(name + n - 2, "_s") == 0 ? (int)n - 2 : (int)n; /* clamp_s -> clamp */
-    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %.*s%s is not implemented for %s tensors%s yet", shown, name,
-                  strcmp(kname, "add_alpha") == 0 ? " with alpha" : "", tl_device_type_names[dev.type], what);
+    int len = n > 2 && strcmp(name + n - 2, "_s") == 0 ? (int)n - 2 : (int)n;
+    snprintf(shown, sizeof shown, "%.*s%s", len, name, strcmp(kname, "add_alpha") == 0 ? " with alpha" : "");
+    return tl_backend_refuse(shown, dev, dtype);
 }
 
 int tl_backend_ew_supported(const char *kname, const char *name, int nin, int compute, int out_dtype,
@@ -41,17 +43,12 @@ int tl_backend_ew_supported(const char *kname, const char *name, int nin, int co
 {
     const tl_device_backend *b = tl_backend_get(dev.type);
     int op = op_code(kname, nin);
-    if (op < 0 || !b || !b->elementwise) return refuse(kname, name, dev, "");
-    char what[64];
+    if (op < 0 || !b || !b->elementwise) return refuse(kname, name, dev, -1);
     int bad = tl_backend_dtype_code(compute) < 0 ? compute : tl_backend_dtype_code(out_dtype) < 0 ? out_dtype : -1;
     for (int k = 0; k < nin && bad < 0; k++)
         if (tl_backend_dtype_code(in_dtypes[k]) < 0) bad = in_dtypes[k];
     if (bad < 0 && !op_defined(op, nin, tl_backend_dtype_code(compute))) bad = compute;
-    if (bad >= 0) {
-        snprintf(what, sizeof what, " of dtype %s", tl_dtype_infos[bad].name);
-        return refuse(kname, name, dev, what);
-    }
-    return 0;
+    return bad >= 0 ? refuse(kname, name, dev, bad) : 0;
 }
 
 int tl_backend_elementwise(const char *kname, const char *name, int nin, int compute, const tl_tensor *const *ops,
@@ -63,14 +60,10 @@ int tl_backend_elementwise(const char *kname, const char *name, int nin, int com
     if (nin < 1 || nin > 2 || tl_backend_ew_supported(kname, name, nin, compute, ops[0]->dtype, idt, dev) < 0) return -1;
     const tl_device_backend *b = tl_backend_get(dev.type);
     int op = op_code(kname, nin), cb = tl_backend_dtype_code(compute);
-    char what[64];
     tl_iter it;
     if (tl_iter_init(&it, nin + 1, ops, shape, ndim, TL_ITER_GEOMETRY) < 0) return -1;
     if (it.numel == 0) return 0;
-    if (it.ndim > TL_BACKEND_EW_MAX_DIMS) {
-        snprintf(what, sizeof what, " with more than %d non-mergeable dims", TL_BACKEND_EW_MAX_DIMS);
-        return refuse(kname, name, dev, what);
-    }
+    if (it.ndim > TL_BACKEND_EW_MAX_DIMS) return refuse(kname, name, dev, TL_BACKEND_REFUSE_DIMS);
     tl_backend_ew_call call;
     memset(&call, 0, sizeof call);
     call.size = sizeof call;

@@ -17,12 +17,8 @@ static int random_call(tl_tensor *t, tl_generator *g, int sampler, int mode, dou
 {
     const tl_device_backend *be = tl_backend_get(t->device.type);
     int bdt = tl_backend_dtype_code(t->dtype);
-    if (!be || !be->random)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors yet", op,
-                      tl_device_type_names[t->device.type]);
-    if (bdt < 0)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors of dtype %s yet", op,
-                      tl_device_type_names[t->device.type], tl_dtype_infos[t->dtype].name);
+    if (!be || !be->random) return tl_backend_refuse(op, t->device, -1);
+    if (bdt < 0) return tl_backend_refuse(op, t->device, t->dtype);
     int64_t n = tl_numel(t);
     if (n == 0) return 0;
     tl_backend_random_call c;
@@ -41,9 +37,7 @@ static int random_call(tl_tensor *t, tl_generator *g, int sampler, int mode, dou
     for (int k = 0; k < 2; k++) {
         if (!ins || !ins[k]) continue;
         int idt = tl_backend_dtype_code(ins[k]->dtype);
-        if (idt < 0)
-            return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors of dtype %s yet", op,
-                          tl_device_type_names[t->device.type], tl_dtype_infos[ins[k]->dtype].name);
+        if (idt < 0) return tl_backend_refuse(op, t->device, ins[k]->dtype);
         c.in[k] = tl_data(ins[k]);
         c.in_dtype[k] = idt;
         c.nin = 1;
@@ -64,9 +58,7 @@ static int random_call(tl_tensor *t, tl_generator *g, int sampler, int mode, dou
             c.shape[c.ndim - 1] *= t->sizes[d];
             continue;
         }
-        if (c.ndim == TL_BACKEND_EW_MAX_DIMS)
-            return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors with more than %d "
-                          "non-mergeable dims yet", op, tl_device_type_names[t->device.type], TL_BACKEND_EW_MAX_DIMS);
+        if (c.ndim == TL_BACKEND_EW_MAX_DIMS) return tl_backend_refuse(op, t->device, TL_BACKEND_REFUSE_DIMS);
         c.shape[c.ndim] = t->sizes[d];
         c.strides[c.ndim] = st;
         c.in_strides[0][c.ndim] = ist[0];

@@ -44,25 +44,14 @@ static int rop_of(int op)
     }
 }
 
-static int refuse(const char *name, tl_device dev, const char *what)
-{
-    return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors%s yet", name,
-                  tl_device_type_names[dev.type], what);
-}
-
 int tl_backend_reduce_supported(const char *name, int op, int in_dtype, int out_dtype, tl_device dev)
 {
     const tl_device_backend *b = tl_backend_get(dev.type);
     int rop = rop_of(op);
-    if (!b || !b->reduce || rop < 0) return refuse(name, dev, "");
+    if (!b || !b->reduce || rop < 0) return tl_backend_refuse(name, dev, -1);
     int bad = tl_backend_dtype_code(in_dtype) < 0 ? in_dtype : out_dtype >= 0 && tl_backend_dtype_code(out_dtype) < 0 ? out_dtype : -1;
     if (bad < 0 && tl_dtype_is_complex((tl_dtype)in_dtype) && !rop_complex[rop]) bad = in_dtype;
-    if (bad >= 0) {
-        char what[64];
-        snprintf(what, sizeof what, " of dtype %s", tl_dtype_infos[bad].name);
-        return refuse(name, dev, what);
-    }
-    return 0;
+    return bad >= 0 ? tl_backend_refuse(name, dev, bad) : 0;
 }
 
 /* The accumulation dtype of an input dtype (backend.h: torch's CUDA choices). */
@@ -123,7 +112,7 @@ int tl_backend_reduce(tl_tensor *values, tl_tensor *indices, const tl_tensor *x,
         if (nr > 0 && c.rin_strides[nr - 1] * c.red_sizes[nr - 1] == st) { /* merges with the inner one */
             c.red_sizes[nr - 1] *= x->sizes[d];
         } else {
-            if (nr == TL_BACKEND_RED_MAX_DIMS) return refuse(name, x->device, " over this many non-mergeable dims");
+            if (nr == TL_BACKEND_RED_MAX_DIMS) return tl_backend_refuse(name, x->device, TL_BACKEND_REFUSE_DIMS);
             c.red_sizes[nr] = x->sizes[d];
             c.rin_strides[nr++] = st;
         }
@@ -140,7 +129,7 @@ int tl_backend_reduce(tl_tensor *values, tl_tensor *indices, const tl_tensor *x,
             c.kidx_strides[j] * c.kept_sizes[j] == sx) {
             c.kept_sizes[j] *= x->sizes[d];
         } else {
-            if (nk == TL_BACKEND_RED_MAX_DIMS) return refuse(name, x->device, " with this many non-mergeable dims");
+            if (nk == TL_BACKEND_RED_MAX_DIMS) return tl_backend_refuse(name, x->device, TL_BACKEND_REFUSE_DIMS);
             c.kept_sizes[nk] = x->sizes[d];
             c.kin_strides[nk] = si;
             c.kout_strides[nk] = so;

@@ -16,12 +16,8 @@ int tl_backend_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, int 
 {
     const tl_device_backend *b = tl_backend_get(x->device.type);
     int idt = tl_backend_dtype_code(x->dtype), odt = tl_backend_dtype_code(out_dtype);
-    if (!b || !b->scan)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors yet", name,
-                      tl_device_type_names[x->device.type]);
-    if (idt < 0 || odt < 0)
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: %s is not implemented for %s tensors of dtype %s yet", name,
-                      tl_device_type_names[x->device.type], tl_dtype_infos[idt < 0 ? x->dtype : out_dtype].name);
+    if (!b || !b->scan) return tl_backend_refuse(name, x->device, -1);
+    if (idt < 0 || odt < 0) return tl_backend_refuse(name, x->device, idt < 0 ? x->dtype : out_dtype);
     bool ext = indices != NULL;
     if (tl_tensor_empty(out, x->ndim, x->sizes, (tl_dtype)out_dtype, x->device, false) < 0) return -1;
     if (ext && tl_tensor_empty(indices, x->ndim, x->sizes, TL_INT64, x->device, false) < 0) goto fail;

@@ -1,0 +1,25 @@
+"""Runs one of the stand-in grid scripts (tests/_fake_cuda_*.py) in a subprocess (a backend
+registration lasts for its process) and checks its verdict: the script prints its failures,
+then `failures N` and `ok N` (N checks). With real=True the grid runs on a real CUDA device
+(TL_EW_REAL=1) against the installed package (scripts/gpu_check.sh) or what PYTHONPATH names
+(the fake runtime's run); otherwise against this source tree."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_grid(script, *args, real=False, timeout=900):
+    """The number of checks the grid made; asserts that none failed."""
+    tests = os.path.join(ROOT, "tests")
+    extra = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(([tests] if real else [ROOT, tests]) + extra)}
+    if real:
+        env["TL_EW_REAL"] = "1"
+    r = subprocess.run([sys.executable, "-W", "ignore", os.path.join("tests", script), *args], cwd=ROOT,
+                       capture_output=True, text=True, timeout=timeout, env=env)
+    assert r.returncode == 0, r.stderr[-4000:]
+    lines = r.stdout.strip().splitlines()
+    assert lines[-2] == "failures 0", "\n".join(lines[-62:])
+    return int(lines[-1].split()[1])
