@@ -40,7 +40,9 @@ class Backend(C.Structure):
                 # reductions (ABI 3)
                 ("reduce", EW),
                 # scans (ABI 3)
-                ("scan", EW)]
+                ("scan", EW),
+                # indexing (ABI 4)
+                ("index", EW)]
 
 
 class CoreApi(C.Structure):
@@ -165,10 +167,27 @@ def _scan(p):
     return _HOST_SCAN(p)
 
 
+# The index entry: the core's host runner of the same call (backend/index.c, the
+# kernels/hd_index.h element steps the CUDA kernel runs); logged with mode, flags, ndim, numel.
+_HOST_INDEX = EW(tl._C._backend_index_host)
+
+
+class IndexCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("mode", C.c_int32), ("flags", C.c_int32), ("device_index", C.c_int32),
+                ("elsize", C.c_int32), ("dtype", C.c_int32), ("ndim", C.c_int32), ("pad_", C.c_int32),
+                ("numel", C.c_int64)]
+
+
+def _index(p):
+    c = IndexCall.from_address(p)
+    LOG.append(("index", c.mode, c.flags, c.ndim, c.numel))
+    return _HOST_INDEX(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan)]
-BACKEND = Backend(3, C.sizeof(Backend), b"fake-cuda", *KEEP)
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index)]
+BACKEND = Backend(4, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 
 class Streams:
@@ -220,7 +239,7 @@ def install():
     """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
     get = C.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
-    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v3"))
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v4"))
     assert api.register_backend(1, C.byref(BACKEND)) == 0
     tc._initialized = True  # what _lazy_init sets after registering
     tc._backend, tc._looked = Streams(tc._module()), True

@@ -27,7 +27,8 @@ sys.path.insert(0, HERE)
 import _fake_cudart  # noqa: E402
 
 INNER = os.environ.get("TL_FAKE_CUDART") == "1"
-GPU_FILES = ["test_cuda.py", "test_cuda_api.py", "test_cuda_memory.py", "test_cuda_random.py", "test_cuda_reduce.py", "test_cuda_scan.py"]
+GPU_FILES = ["test_cuda.py", "test_cuda_api.py", "test_cuda_memory.py", "test_cuda_random.py", "test_cuda_reduce.py", "test_cuda_scan.py",
+             "test_cuda_index.py"]
 
 
 @pytest.fixture(scope="module")

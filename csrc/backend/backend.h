@@ -14,8 +14,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 3
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v3"
+#define TL_BACKEND_ABI_VERSION 4
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v4"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -237,6 +237,42 @@ typedef struct tl_backend_scan_call {
     int64_t kidx_strides[TL_BACKEND_EW_MAX_DIMS];
 } tl_backend_scan_call;
 
+/* Indexing (ABI 4): one pass over `numel` elements of an iteration (shape innermost first, as the
+ * element-wise call) with three operands, each with byte strides: data, src and index. At each
+ * element the index operand holds k (int64, or int32 with TL_BIX_IDX32); with TL_BIX_RAW k is a
+ * byte offset used as it is, otherwise k < 0 takes + bound under TL_BIX_WRAP, a k outside
+ * [0, bound) sets *bad to 1 and the element is skipped, and the offset is k * step bytes. Then
+ *   GATHER   data[i] = src[i + offset]                  (elsize bytes moved)
+ *   PUT      data[i + offset] = src[i]                  (duplicates: any one of the writes wins)
+ *   PUT_ADD  data[i + offset] += src[i]                 (dtype's addition, atomic on the device;
+ *                                                        float16/bfloat16 add in float32, rounded)
+ *   OFFSET   data[i] (int64) = (TL_BIX_ACC ? data[i] : 0) + offset
+ *   CHECK    nothing is written: the range check alone
+ * The core makes every pass that writes into an existing tensor after a CHECK (or an OFFSET) of
+ * its indices, so a bad index leaves the tensor as it was; it reads *bad (an int32 on the
+ * device, zeroed by the core) after the call. The kernels/hd_index.h functions are the element
+ * steps of the CUDA kernel and of the host runner. */
+enum { TL_BIX_GATHER, TL_BIX_PUT, TL_BIX_PUT_ADD, TL_BIX_OFFSET, TL_BIX_CHECK };
+enum { TL_BIX_WRAP = 1, TL_BIX_RAW = 2, TL_BIX_ACC = 4, TL_BIX_IDX32 = 8 };
+typedef struct tl_backend_index_call {
+    uint32_t size;          /* sizeof(tl_backend_index_call): the backend checks it */
+    int32_t mode;           /* TL_BIX_GATHER .. TL_BIX_CHECK */
+    int32_t flags;          /* TL_BIX_WRAP | RAW | ACC | IDX32 */
+    int32_t device_index;
+    int32_t elsize;         /* bytes per data/src element: 1, 2, 4, 8 or 16 */
+    int32_t dtype;          /* TL_BDT_* of data and src (PUT_ADD) */
+    int32_t ndim;           /* 1..TL_BACKEND_EW_MAX_DIMS */
+    int32_t pad_;
+    int64_t numel;          /* > 0 */
+    int64_t step, bound;
+    char *data;             /* device addresses (data: the int64 offsets for OFFSET) */
+    const char *src;
+    const char *index;
+    int32_t *bad;
+    int64_t shape[TL_BACKEND_EW_MAX_DIMS];
+    int64_t strides[3][TL_BACKEND_EW_MAX_DIMS];  /* data, src, index */
+} tl_backend_index_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -275,6 +311,10 @@ typedef struct tl_device_backend {
     /* ---- scans (ABI 3) ---- */
     /* The scan call above; NULL: cumsum/cumprod/cummax/cummin of this device's tensors are not supported. */
     int (*scan)(const tl_backend_scan_call *call);
+    /* ---- indexing (ABI 4) ---- */
+    /* The index call above; NULL: indexing, gather/scatter, index_select, take/put_ of this
+     * device's tensors are not supported. */
+    int (*index)(const tl_backend_index_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -352,5 +392,8 @@ int tl_backend_reduce_host(const tl_backend_reduce_call *call);
 /* The host runner of a tl_backend_scan_call (kernels/hd_scan.h through backend/scan.c), on
  * host memory; for the tests' stand-in backend. */
 int tl_backend_scan_host(const tl_backend_scan_call *call);
+/* The host runner of a tl_backend_index_call (kernels/hd_index.h through backend/index.c), on
+ * host memory; for the tests' stand-in backend. */
+int tl_backend_index_host(const tl_backend_index_call *call);
 
 #endif

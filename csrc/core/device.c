@@ -62,3 +62,18 @@ int tl_device_expect(tl_device expected, tl_device got)
     tl_device_str(got, g, sizeof g);
     return tl_err(TL_ERR_RUNTIME, "Tensor on device %s is not on the expected device %s!", g, e);
 }
+
+int tl_device_mix_error(tl_device common, tl_device other)
+{
+    char a[32], b[32];
+    return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
+                  tl_device_str(common, a, sizeof a), tl_device_str(other, b, sizeof b));
+}
+
+int tl_device_expect_same(tl_device expected, tl_device got)
+{
+    if (tl_device_eq(expected, got)) return 0;
+    bool host = (expected.type == TL_DEV_CPU || expected.type == TL_DEV_META) &&
+                (got.type == TL_DEV_CPU || got.type == TL_DEV_META);
+    return host ? tl_device_expect(expected, got) : tl_device_mix_error(expected, got);
+}

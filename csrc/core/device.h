@@ -31,5 +31,11 @@ const char *tl_device_str(tl_device d, char *buf, size_t n);
 /* torch's RuntimeError "Tensor on device X is not on the expected device Y!" when got and
  * expected differ; 0 otherwise. */
 int tl_device_expect(tl_device expected, tl_device got);
+/* torch's RuntimeError of a device mix: "Expected all tensors to be on the same device, but
+ * found at least two devices, cuda:0 and cpu!" (the common device first); returns -1. */
+int tl_device_mix_error(tl_device common, tl_device other);
+/* As tl_device_expect, but a mix involving a backend's device (not the CPU or meta) gets
+ * tl_device_mix_error's text, as torch's dispatcher gives for CUDA ops. */
+int tl_device_expect_same(tl_device expected, tl_device got);
 
 #endif

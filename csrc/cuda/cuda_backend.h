@@ -49,5 +49,7 @@ int tlc_random(const tl_backend_random_call *call);
 int tlc_reduce(const tl_backend_reduce_call *call);
 // scans (scan.cu)
 int tlc_scan(const tl_backend_scan_call *call);
+// indexing (index.cu)
+int tlc_index(const tl_backend_index_call *call);
 
 #endif

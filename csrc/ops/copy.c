@@ -100,9 +100,17 @@ int tl_copy_nb_(tl_tensor *dst, const tl_tensor *src, bool non_blocking)
         if (bytes_copy(dst, src) && b && b->copy)
             return b->copy(tl_data(dst), dst->device, tl_data(src), src->device,
                            (size_t)tl_numel(src) * (size_t)tl_itemsize(src));
-        const tl_tensor *ops[2] = {dst, src};
+        tl_tensor d = *dst, s = *src;
+        if (dst->dtype == src->dtype && tl_backend_dtype_code(dst->dtype) < 0) {
+            /* a dtype the backend has no arithmetic for (float8, complex32) moves as the
+             * integers (or complex128) of its size: the same bits */
+            static const tl_dtype as_bits[17] = {[1] = TL_UINT8, [2] = TL_INT16, [4] = TL_INT32, [8] = TL_INT64,
+                                                 [16] = TL_COMPLEX128};
+            d.dtype = s.dtype = as_bits[tl_itemsize(dst)];
+        }
+        const tl_tensor *ops[2] = {&d, &s};
         bool scalar = false;
-        return tl_backend_elementwise("copy", "copy_", 1, dst->dtype, ops, &scalar, dst->sizes, dst->ndim);
+        return tl_backend_elementwise("copy", "copy_", 1, d.dtype, ops, &scalar, d.sizes, d.ndim);
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
         /* the common case needs no iterator: one flat loop, split across threads */

@@ -269,11 +269,8 @@ static int check_devices(const ew_call *c, const tl_tensor *const *tin, tl_devic
     for (int k = 0; k < c->nin; k++) {
         const tl_tensor *t = tin[k];
         if (!t || tl_device_eq(t->device, dev) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
-        if (*on_backend || (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META)) {
-            char a[32], b[32];
-            return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
-                          tl_device_str(dev, a, sizeof a), tl_device_str(t->device, b, sizeof b));
-        }
+        if (*on_backend || (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META))
+            return tl_device_mix_error(dev, t->device);
     }
     return 0;
 }

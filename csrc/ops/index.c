@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
+#include "backend/index_core.h"
 #include "core/error.h"
 #include "core/iter.h"
 #include "core/parallel.h"
@@ -177,6 +179,12 @@ static void check_loop(char **d, const int64_t *s, int64_t n, void *ctx)
     }
 }
 
+/* Tensors on a backend's device run their passes through its index entry (backend/index.c). */
+static inline bool on_backend(const tl_tensor *t)
+{
+    return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META;
+}
+
 static int report_bad(const idx_ctx *c, int dim)
 {
     tl_errkind kind = (c->flags & TL_IDX_RUNTIME) ? TL_ERR_RUNTIME : TL_ERR_INDEX;
@@ -200,6 +208,13 @@ static int64_t first_bad(const int64_t *p, int64_t n, int64_t size, bool wrap)
  * c->size (for report_bad) and returns 1. */
 static int find_bad(const tl_tensor *idx, int64_t size, bool wrap, idx_ctx *c)
 {
+    if (on_backend(idx)) { /* the error path of a device pass: its values looked at on the host */
+        tl_tensor h = {0};
+        if (tl_backend_to_host(&h, idx) < 0) return 0;
+        int found = find_bad(&h, size, wrap, c);
+        tl_tensor_clear(&h);
+        return found;
+    }
     const int64_t *p = (const int64_t *)tl_data(idx);
     int64_t k = first_bad(p, tl_numel(idx), size, wrap);
     if (k < 0) return 0;
@@ -222,9 +237,18 @@ TL_CLONES static int any_bad(const int64_t *p, int64_t n, uint64_t shift, uint64
  * whatever the thread count. Contiguous indices are checked on the calling thread: the
  * check is bandwidth-bound, and on a busy machine one more parallel region (a barrier
  * waiting for a descheduled worker) costs more than a second thread saves. */
+static int report_device_bad(const tl_tensor *idx, int64_t size, int dim, int flags);
+
 static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
 {
     if (idx->device.type == TL_DEV_META) return 0; /* no values to check */
+    if (on_backend(idx)) { /* checked on the device; the first bad one found on the host */
+        bool bad;
+        if (tl_backend_index(TL_BIX_CHECK, (flags & TL_IDX_WRAP) ? TL_BIX_WRAP : 0, idx, idx, idx, idx->sizes, idx->ndim,
+                             0, 0, size, &bad, "index") < 0)
+            return -1;
+        return bad ? report_device_bad(idx, size, dim, flags) : 0;
+    }
     idx_ctx c = {0};
     c.size = size;
     c.flags = flags;
@@ -244,6 +268,19 @@ static int check_range(const tl_tensor *idx, int64_t size, int dim, int flags)
         tl_iter_run(&it, check_loop, &c, 0);
     }
     return c.bad ? report_bad(&c, dim) : 0;
+}
+
+/* The error of indices a device pass found out of range: the first bad one, found on the host
+ * (int32 indices widened first). Returns -1. */
+static int report_device_bad(const tl_tensor *idx, int64_t size, int dim, int flags)
+{
+    tl_tensor h = {0}, i64 = {0};
+    int rc = tl_backend_to_host(&h, idx);
+    if (rc == 0) rc = tl_index_as_i64(&i64, &h);
+    if (rc == 0) rc = check_range(&i64, size, dim, flags);
+    if (i64.storage) tl_tensor_clear(&i64);
+    if (h.storage) tl_tensor_clear(&h);
+    return rc < 0 ? -1 : tl_err(TL_ERR_RUNTIME, "tensorlib: the device found an index out of range the host did not");
 }
 
 /* ---- threaded scatters ---------------------------------------------------------------
@@ -290,6 +327,13 @@ static void split_chunk(int64_t b, int64_t e, void *p)
 static int run_scatter(const tl_tensor *target, const tl_tensor *const *ops, int nops, const int64_t *shape, int ndim,
                        const bool *owner, int flags, tl_loop_fn fn, void *ctx)
 {
+    if (on_backend(target)) { /* the device pass of the loop: fn names the mode */
+        const idx_ctx *c = ctx;
+        bool raw = fn == put_off_acc || fn == PICK(put_off, tl_itemsize(target));
+        int mode = fn == put_off_acc || fn == put_dim_acc ? TL_BIX_PUT_ADD : TL_BIX_PUT;
+        return tl_backend_index(mode, raw ? TL_BIX_RAW : 0, ops[0], ops[1], ops[2], shape, ndim, flags, raw ? 1 : c->stride,
+                                c->size, NULL, "scatter");
+    }
     int64_t numel = 1;
     for (int k = 0; k < ndim; k++) numel *= shape[k];
     int nt = tl_get_num_threads(), k = -1;
@@ -396,6 +440,18 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
         c.flags = (flags & TL_IDX_NOWRAP) ? flags : (flags | TL_IDX_WRAP);
         c.idx32 = idx[k]->dtype == TL_INT32;
         c.first = done == 0;
+        if (on_backend(t)) {
+            bool bad;
+            int f = ((c.flags & TL_IDX_WRAP) ? TL_BIX_WRAP : 0) | (done ? TL_BIX_ACC : 0);
+            int rc = tl_backend_index(TL_BIX_OFFSET, f, &p->off, idx[k], idx[k], B, nb, 0, c.stride, c.size, &bad, "index");
+            if (rc == 0 && bad) rc = report_device_bad(idx[k], c.size, k, c.flags);
+            if (rc < 0) {
+                tl_tensor_clear(&p->off);
+                return -1;
+            }
+            done++;
+            continue;
+        }
         const tl_tensor *ops[2] = {&p->off, idx[k]};
         tl_iter it;
         if (tl_iter_init(&it, 2, ops, B, nb, 0) < 0) { tl_tensor_clear(&p->off); return -1; }
@@ -438,10 +494,12 @@ int tl_index(tl_tensor *out, const tl_tensor *t, const tl_tensor *const *indices
         tl_tensor off = tl_tensor_geom(&p.off, p.ndim, p.shape, p.off_strides);
         const tl_tensor *ops[3] = {out, &src, &off};
         tl_iter it;
-        rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, 0);
-        if (rc == 0) tl_iter_run(&it, PICK(gather_off, tl_itemsize(t)), NULL, TL_GRAIN_SIZE);
+        if (on_backend(t)) rc = tl_backend_index(TL_BIX_GATHER, TL_BIX_RAW, out, &src, &off, p.shape, p.ndim, 0, 1, 0, NULL, "index");
+        else if ((rc = tl_iter_init(&it, 3, ops, p.shape, p.ndim, 0)) == 0)
+            tl_iter_run(&it, PICK(gather_off, tl_itemsize(t)), NULL, TL_GRAIN_SIZE);
     }
     tl_tensor_clear(&p.off);
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
     return rc;
 }
 
@@ -466,7 +524,8 @@ static int prepare_values(tl_tensor *v, const tl_tensor *t, const tl_tensor *val
         return tl_err(TL_ERR_RUNTIME, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
                       tl_shape_str(values->sizes, vn, b1, sizeof b1), tl_shape_str(shape, nd, b2, sizeof b2));
     int rc;
-    if (values->dtype != t->dtype || tl_may_overlap(values, t)) rc = tl_clone(v, values, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
+    if (!tl_device_eq(values->device, t->device)) rc = tl_backend_to_device(v, values, t->device, t->dtype, false);
+    else if (values->dtype != t->dtype || tl_may_overlap(values, t)) rc = tl_clone(v, values, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
     else rc = tl_tensor_alias(v, values);
     if (rc < 0) return -1;
     if (lead) {
@@ -573,8 +632,14 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
     tl_tensor o = tl_tensor_geom(out, si.ndim, si.sizes, ostr);
     const tl_tensor *ops[3] = {&o, &src, &ix};
     tl_iter it;
-    int rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0);
-    if (rc == 0) tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+    int rc = 0;
+    if (on_backend(t)) {
+        bool bad;
+        rc = tl_backend_index(TL_BIX_GATHER, 0, &o, &src, &ix, si.sizes, si.ndim, 0, c.stride, c.size, &bad, "gather");
+        c.bad = bad;
+    } else if ((rc = tl_iter_init(&it, 3, ops, si.sizes, si.ndim, 0)) == 0) {
+        tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+    }
     if (rc == 0 && c.bad && find_bad(&ixc, st.sizes[d], false, &c)) rc = report_bad(&c, d);
     tl_tensor_clear(&ixc);
     if (rc < 0) tl_tensor_clear(out);
@@ -628,6 +693,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     tl_scatter_loop fn = NULL;
     if (op != TL_RED_NONE && !(fn = tl_scatter_loop_for((tl_dtype)t->dtype, op, opname))) return -1;
     if (t->device.type == TL_DEV_META) return named ? tl_tensor_set_names(t, names) : 0; /* shapes checked */
+    if (on_backend(t) && op != TL_RED_NONE && op != TL_RED_SUM) return tl_backend_refuse(opname, t->device, -1);
     tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
@@ -661,8 +727,9 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         /* reset every target to the reduction's identity first */
         tl_tensor idv = {0};
         rc = tl_tensor_empty(&idv, 0, NULL, (tl_dtype)t->dtype, t->device, false);
+        if (rc == 0 && on_backend(t)) rc = tl_fill_(&idv, tl_scalar_int(0)); /* sum's identity */
+        else if (rc == 0) tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
         if (rc == 0) {
-            tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
             tl_tensor iv = tl_tensor_geom(&idv, si.ndim, si.sizes, zeros);
             const tl_tensor *ops0[3] = {&dst, &iv, &ix};
             rc = run_scatter(t, ops0, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, PICK(put_dim, tl_itemsize(t)), &c);
@@ -804,6 +871,24 @@ int tl_index_select(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_te
     }
     idx_ctx c = {0};
     c.flags = TL_IDX_MSG_SELF;
+    if (on_backend(t)) { /* one gather pass (or a check when there is nothing to gather) */
+        bool bad = false;
+        int64_t ostr[TL_MAX_DIMS];
+        tl_contiguous_strides(osz, st.ndim, ostr);
+        tl_tensor src = tl_tensor_geom(t, st.ndim, osz, sstr);
+        tl_tensor iv = tl_tensor_geom(&ix, st.ndim, osz, istr);
+        tl_tensor o = tl_tensor_geom(out, st.ndim, osz, ostr);
+        if (L > 0 && tl_numel(t) > 0)
+            rc = tl_backend_index(TL_BIX_GATHER, 0, &o, &src, &iv, osz, st.ndim, 0, st.strides[d] * tl_itemsize(t),
+                                  st.sizes[d], &bad, "index_select");
+        else if (L > 0)
+            rc = tl_backend_index(TL_BIX_CHECK, 0, &ix, &ix, &ix, ix.sizes, ix.ndim, 0, 0, st.sizes[d], &bad, "index_select");
+        if (rc == 0 && bad) rc = select_error(&ix, t->ndim, d, st.sizes[d]);
+        if (rc == 0 && t->names) rc = tl_tensor_copy_names(out, t);
+        tl_tensor_clear(&ix);
+        if (rc < 0) tl_tensor_clear(out);
+        return rc;
+    }
     if (rc == 0 && L > 0 && tl_numel(t) == 0 && first_bad((const int64_t *)tl_data(&ix), L, st.sizes[d], false) >= 0)
         rc = select_error(&ix, t->ndim, d, st.sizes[d]);
     int64_t inner = 1, expect = 1;
@@ -888,10 +973,24 @@ static int linear_offsets(tl_tensor *off, const tl_tensor *t, const tl_tensor *i
     c.contig = tl_is_contiguous(t);
     tl_contiguous_strides(t->sizes, t->ndim, c.cstr);
     if (tl_tensor_empty(off, index->ndim, index->sizes, TL_INT64, t->device, false) < 0) return -1;
+    if (on_backend(t)) { /* t is contiguous there (tl_put_): offsets are the wrapped index times the itemsize */
+        bool bad;
+        idx_ctx ic = {0};
+        int rc = tl_backend_index(TL_BIX_OFFSET, TL_BIX_WRAP, off, index, index, index->sizes, index->ndim, 0,
+                                  tl_itemsize(t), c.numel, &bad, "put_");
+        if (rc < 0) {
+            tl_tensor_clear(off);
+            return -1;
+        }
+        if (bad && find_bad(index, c.numel, true, &ic)) c.badval = ic.badval;
+        c.bad = bad;
+    }
     const tl_tensor *ops[2] = {off, index};
     tl_iter it;
-    if (tl_iter_init(&it, 2, ops, index->sizes, index->ndim, 0) < 0) { tl_tensor_clear(off); return -1; }
-    tl_iter_run(&it, linear_offsets_loop, &c, TL_GRAIN_SIZE);
+    if (!on_backend(t)) {
+        if (tl_iter_init(&it, 2, ops, index->sizes, index->ndim, 0) < 0) { tl_tensor_clear(off); return -1; }
+        tl_iter_run(&it, linear_offsets_loop, &c, TL_GRAIN_SIZE);
+    }
     if (c.bad) {
         tl_tensor_clear(off);
         return tl_err(TL_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld elements.",
@@ -906,6 +1005,13 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
     if (index->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "take(): Expected a long tensor for index, but got %s", tl_dtype_infos[index->dtype].cname);
     if (t->device.type == TL_DEV_META) return tl_tensor_empty(out, index->ndim, index->sizes, (tl_dtype)t->dtype, t->device, false);
+    if (on_backend(t) && !tl_is_contiguous(t)) { /* the device gathers from a contiguous copy */
+        tl_tensor tc = {0};
+        int rc = tl_clone(&tc, t, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
+        if (rc == 0) rc = tl_take(out, &tc, index);
+        if (tc.storage) tl_tensor_clear(&tc);
+        return rc;
+    }
     if (tl_is_contiguous(t)) {
         /* t is one run of numel elements: validate (wrapping) once, then the element gather */
         tl_tensor ix = {0};
@@ -922,8 +1028,14 @@ int tl_take(tl_tensor *out, const tl_tensor *t, const tl_tensor *index)
             c.size = tl_numel(t);
             const tl_tensor *ops[3] = {out, &src, &iv};
             tl_iter it;
-            rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, 0);
-            if (rc == 0) tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+            if (on_backend(t)) {
+                bool bad;
+                rc = tl_backend_index(TL_BIX_GATHER, TL_BIX_WRAP, out, &src, &iv, index->sizes, index->ndim, 0, c.stride,
+                                      c.size, &bad, "take");
+                c.bad = bad;
+            } else if ((rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, 0)) == 0) {
+                tl_iter_run(&it, PICK(gather_dim, tl_itemsize(t)), &c, TL_GRAIN_SIZE);
+            }
             if (rc == 0 && c.bad && find_bad(&ix, tl_numel(t), true, &c))
                 rc = tl_err(TL_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld elements.",
                             (long long)c.badval, (long long)tl_numel(t));
@@ -963,6 +1075,14 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
     if (tl_numel(index) > 0 && tl_numel(t) == 0)
         return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
     if (t->device.type == TL_DEV_META) return 0; /* meta: checked, nothing to write */
+    if (on_backend(t) && !tl_is_contiguous(t)) { /* the device puts into a contiguous copy, copied back */
+        tl_tensor tc = {0};
+        int rc = tl_clone(&tc, t, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
+        if (rc == 0) rc = tl_put_(&tc, index, source, accumulate);
+        if (rc == 0) rc = tl_copy_(t, &tc);
+        if (tc.storage) tl_tensor_clear(&tc);
+        return rc;
+    }
     tl_tensor off = {0}, src = {0};
     if (linear_offsets(&off, t, index) < 0) return -1;
     int rc = tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS);
@@ -973,8 +1093,11 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
         tl_tensor sv = tl_tensor_geom(&src, index->ndim, index->sizes, cs);
         const tl_tensor *ops[3] = {&dst, &sv, &off};
         tl_iter it;
-        rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, TL_ITER_NO_REORDER);
-        if (rc == 0) tl_iter_run(&it, accumulate ? put_off_acc : PICK(put_off, tl_itemsize(t)), &c, 0);
+        if (on_backend(t))
+            rc = tl_backend_index(accumulate ? TL_BIX_PUT_ADD : TL_BIX_PUT, TL_BIX_RAW, &dst, &sv, &off, index->sizes,
+                                  index->ndim, TL_ITER_NO_REORDER, 1, 0, NULL, "put_");
+        else if ((rc = tl_iter_init(&it, 3, ops, index->sizes, index->ndim, TL_ITER_NO_REORDER)) == 0)
+            tl_iter_run(&it, accumulate ? put_off_acc : PICK(put_off, tl_itemsize(t)), &c, 0);
     }
     tl_tensor_clear(&src);
     tl_tensor_clear(&off);

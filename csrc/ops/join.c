@@ -66,7 +66,7 @@ int tl_cat(tl_tensor *out, const tl_tensor *const *ts, int n, int64_t dim)
     for (int i = 0; i < n; i++) {
         if (ts[i]->ndim == 0)
             return tl_err(TL_ERR_RUNTIME, "zero-dimensional tensor (at position %d) cannot be concatenated", i);
-        if (tl_device_expect(ts[0]->device, ts[i]->device) < 0) return -1;
+        if (tl_device_expect_same(ts[0]->device, ts[i]->device) < 0) return -1;
         if (i && tl_promote_types(dt, (tl_dtype)ts[i]->dtype, &dt) < 0) return -1;
         named |= ts[i]->names != NULL;
         if (ref < 0 && !skip_legacy(ts[i])) ref = i;

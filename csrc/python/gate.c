@@ -100,8 +100,10 @@ static const char *const meta_path_ops[] = {
     "baddbmm", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
- * through its reduce entry, the scans through its scan entry. */
-static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", NULL};
+ * through its reduce entry, the scans through its scan entry, cat through copies, indexing,
+ * gather/scatter, index_select and take/put_ through its index entry. */
+static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "_cat", "_index", "_index_put_", "_gather",
+                                             "_scatter_", "_index_select", "_take", "_put_", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
@@ -152,7 +154,7 @@ static int check_devices(int rule, PyObject *const *args, Py_ssize_t n)
             }
             if (tl_device_eq(t->device, first->device) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
             if (rule == DEV_SELF && first->device.type == TL_DEV_META && t->device.type == TL_DEV_CPU) continue;
-            if (tl_device_expect(first->device, t->device) < 0) {
+            if (tl_device_expect_same(first->device, t->device) < 0) {
                 tl_raise();
                 return -1;
             }
