@@ -209,6 +209,20 @@ def section_misc():
         COUNT[0] += 1
         if type(e) is not RuntimeError or "Expected all tensors to be on the same device" not in str(e):
             FAIL.append(f"{what} across devices: {type(e).__name__}({e})")
+    # x[i] and x[i] = v of a CUDA x take CPU index tensors (moved to the device), as torch's
+    x = make("float32", (4, 5), 22)
+    for what, f in (("x[cpu i]", lambda x: x[idx([3, -1])]), ("x[:, cpu i]", lambda x: x[:, idx([[4], [0]], "int32")]),
+                    ("x[cpu bool mask]", lambda x: x[idx([True, False, True, True], "bool")])):
+        COUNT[0] += 1
+        r, e = outcome(lambda: f(x.cuda()))
+        if e is not None or not r.is_cuda or bits(r) != bits(f(x)):
+            FAIL.append(f"{what}: {e!r} {r}")
+    y, yc = x.clone(), x.cuda()
+    y[idx([0, 2])] = 5.0
+    yc[idx([0, 2])] = 5.0
+    COUNT[0] += 1
+    if bits(y) != bits(yc):
+        FAIL.append(f"x[cpu i] = 5: {yc.cpu()} vs {y}")
     _, e = outcome(lambda: xc.scatter_reduce(0, idx([[0]]).cuda(), xc, "prod"))
     COUNT[0] += 1
     if type(e) is not NotImplementedError or "scatter_reduce" not in str(e):

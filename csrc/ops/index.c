@@ -397,7 +397,7 @@ static int meta_broadcast_error(const tl_tensor *const *idx, int n)
     return tl_err(TL_ERR_INDEX, "shape mismatch: indexing tensors could not be broadcast together");
 }
 
-static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *idx, int n, int flags)
+static int adv_prepare_on(adv_plan *p, const tl_tensor *t, const tl_tensor *const *idx, int n, int flags)
 {
     memset(p, 0, sizeof(*p));
     if (n > t->ndim) return tl_err(TL_ERR_INDEX, "too many indices for tensor of dimension %d", t->ndim);
@@ -481,6 +481,28 @@ static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *
 #undef PUSH
     p->ndim = nd;
     return 0;
+}
+
+/* adv_prepare_on, index tensors on the CPU moved to a backend device's t first (as torch's
+ * x[i] of a CUDA x takes CPU indices). */
+static int adv_prepare(adv_plan *p, const tl_tensor *t, const tl_tensor *const *idx, int n, int flags)
+{
+    if (!on_backend(t) || n > TL_MAX_DIMS) return adv_prepare_on(p, t, idx, n, flags);
+    tl_tensor moved[TL_MAX_DIMS];
+    const tl_tensor *use[TL_MAX_DIMS];
+    int rc = 0;
+    for (int k = 0; k < n; k++) {
+        memset(&moved[k], 0, sizeof moved[k]);
+        use[k] = idx[k];
+        if (rc == 0 && idx[k] && idx[k]->device.type == TL_DEV_CPU) {
+            rc = tl_backend_to_device(&moved[k], idx[k], t->device, idx[k]->dtype, false);
+            use[k] = &moved[k];
+        }
+    }
+    if (rc == 0) rc = adv_prepare_on(p, t, use, n, flags);
+    for (int k = 0; k < n; k++)
+        if (moved[k].storage) tl_tensor_clear(&moved[k]);
+    return rc;
 }
 
 int tl_index(tl_tensor *out, const tl_tensor *t, const tl_tensor *const *indices, int n, int flags)

@@ -112,11 +112,13 @@ static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "
  * want every tensor on the first one's device (a 0-d CPU tensor goes with any); SELF ops
  * (indexing, gather/scatter) make their result on self's device, and a meta self takes CPU
  * indices or values as torch's meta kernels do (nothing is read), while a CPU self refuses
- * meta ones (torch would hand back an unfilled CPU tensor); ANY ops check nothing more.
+ * meta ones (torch would hand back an unfilled CPU tensor); INDEX ops (x[i], index_put_) are
+ * SELF ops whose CPU tensors a backend device's self takes too (moved there: torch's CUDA x[i]
+ * takes CPU indices); ANY ops check nothing more.
  * Checked only once a device tensor was found, so the CPU path pays nothing. */
-enum { DEV_ANY, DEV_SAME, DEV_SELF };
+enum { DEV_ANY, DEV_SAME, DEV_SELF, DEV_INDEX };
 static const struct { const char *name; char rule; } meta_ops[] = {
-    {"_index", DEV_SELF}, {"_index_put_", DEV_SELF}, {"_gather", DEV_SELF}, {"_scatter_", DEV_SELF},
+    {"_index", DEV_INDEX}, {"_index_put_", DEV_INDEX}, {"_gather", DEV_SELF}, {"_scatter_", DEV_SELF},
     {"_index_select", DEV_SELF}, {"_take", DEV_SELF}, {"_put_", DEV_SELF}, {"_masked_scatter_", DEV_SELF},
     {"_fft_c2c_rows", DEV_SAME}, {"_fft_r2c_rows", DEV_SAME},
     {"_lapack_getrf", DEV_SAME}, {"_lapack_getrs", DEV_SAME}, {"_lapack_perm", DEV_SAME}, {"_lapack_potrf", DEV_SAME},
@@ -153,7 +155,9 @@ static int check_devices(int rule, PyObject *const *args, Py_ssize_t n)
                 continue;
             }
             if (tl_device_eq(t->device, first->device) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
-            if (rule == DEV_SELF && first->device.type == TL_DEV_META && t->device.type == TL_DEV_CPU) continue;
+            if ((rule == DEV_SELF || rule == DEV_INDEX) && first->device.type == TL_DEV_META && t->device.type == TL_DEV_CPU)
+                continue;
+            if (rule == DEV_INDEX && t->device.type == TL_DEV_CPU) continue; /* moved to self's device (ops/index.c) */
             if (tl_device_expect_same(first->device, t->device) < 0) {
                 tl_raise();
                 return -1;
