@@ -371,6 +371,11 @@ def nextafter(input, other, *, out=None):
     if dt not in (_C.float16, _C.bfloat16):
         return _C._nextafter(input, other, out=out)
     # 16-bit floats step on their own bit patterns (computing in float32 would round back)
+    # a 0-d CPU operand goes with the other's device (torch's rule) before broadcasting
+    if other.dim() == 0 and other.device.type == "cpu":
+        other = other.to(input.device)
+    elif input.dim() == 0 and input.device.type == "cpu":
+        input = input.to(other.device)
     x, y = (t.to(dt) for t in _broadcast(input, other))
     bits = x.view(_C.int16)
     step = where((y > x) == (x > 0), bits + 1, bits - 1).to(_C.int16)

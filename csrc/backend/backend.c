@@ -76,16 +76,39 @@ const char *tl_backend_op_name(int op, bool binary)
                                                                                 : (binary ? binary_names : unary_names)[op];
 }
 
-int tl_backend_op_code(const char *name, bool binary)
+static const char *const xop_names[] = {
+#define TL_X_OP(N, ...) #N,
+    TL_BACKEND_XOP_LIST(TL_X_OP)
+#undef TL_X_OP
+};
+
+/* The position of name (either case) in names[0..n), or -1. */
+static int find_name(const char *name, const char *const *names, int n)
 {
-    const char *const *names = binary ? binary_names : unary_names;
-    int n = binary ? TL_BACKEND_NUM_BOPS : TL_BACKEND_NUM_UOPS;
     for (int i = 0; i < n; i++) {
         const char *p = name, *q = names[i];
         while (*p && (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) == *q) p++, q++;
         if (!*p && !*q) return i;
     }
     return -1;
+}
+
+int tl_backend_op_code(const char *name, bool binary)
+{
+    return binary ? find_name(name, binary_names, TL_BACKEND_NUM_BOPS) : find_name(name, unary_names, TL_BACKEND_NUM_UOPS);
+}
+
+int tl_backend_xop_code(const char *name)
+{
+    /* the registry's scalar-bound clamps are clamp_s, clamp_min_s, clamp_max_s */
+    char buf[32];
+    size_t n = strlen(name);
+    if (n > 2 && n < sizeof buf && !strcmp(name + n - 2, "_s") && strncmp(name, "lerp", 4)) {
+        memcpy(buf, name, n - 2);
+        buf[n - 2] = 0;
+        name = buf;
+    }
+    return find_name(name, xop_names, TL_BACKEND_NUM_XOPS);
 }
 
 /* A fresh CPU tensor shaped like src (its strides when src is dense, else contiguous) in

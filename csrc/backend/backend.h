@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/ew_params.h"
 #include "core/device.h"
 
 /* Bump on any change to the two structs below; a backend built for another version is
@@ -62,6 +63,27 @@
     X(BITWISE_OR, SAME, 1, 1, 1, 0, 0, 0) X(BITWISE_XOR, SAME, 1, 1, 1, 0, 0, 0) \
     X(LSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(RSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(GCD, SAME, 0, 1, 1, 0, 0, 0) \
     X(LCM, SAME, 0, 1, 1, 0, 0, 0) X(HEAVISIDE, SAME, 1, 1, 1, 1, 1, 0) X(NEXTAFTER, SAME, 0, 0, 0, 1, 0, 0)
+/* Ops with parameters or three inputs (ABI 4), an ew call with xop = 1:
+ * X(NAME, NIN, B, U, I, F, H, C), the flags as above; every result has the compute dtype.
+ *   CLAMP CLAMP_MIN CLAMP_MAX  x bounded by p0 (min) and p1 (max); a NaN bound or x gives NaN
+ *   ADD_ALPHA                  x + p0 * y (bool: x || (y && p0))
+ *   LERP_S                     x + p0 * (y - x), as y - (y - x) * (1 - p0) when |p0| >= 0.5
+ *   WHERE                      x ? y : z (x read as bool from its own dtype)
+ *   LERP                       LERP_S with the weight z
+ *   ADDCMUL ADDCDIV            x + p0 * y * z, x + p0 * y / z
+ * Parameters travel as the CPU kernels take them (kernels/ew_kernels.h's tl_ew_params): p_k is
+ * (T)d[k] for a float compute dtype T, (T)i[k] for an integer or bool one. The formulas are the
+ * CPU kernels' (kernels/ew_unary.c, ew_binary.c, ew_ternary.c); integers wrap. */
+#define TL_BACKEND_XOP_LIST(X)                                                                       \
+    X(CLAMP, 1, 0, 1, 1, 1, 1, 0) X(CLAMP_MIN, 1, 0, 1, 1, 1, 1, 0) X(CLAMP_MAX, 1, 0, 1, 1, 1, 1, 0)  \
+    X(ADD_ALPHA, 2, 1, 1, 1, 1, 1, 1) X(LERP_S, 2, 0, 0, 0, 1, 1, 0) X(WHERE, 3, 1, 1, 1, 1, 1, 1)     \
+    X(LERP, 3, 0, 0, 0, 1, 1, 0) X(ADDCMUL, 3, 0, 1, 1, 1, 1, 1) X(ADDCDIV, 3, 0, 0, 0, 1, 1, 0)
+typedef enum {
+#define TL_X_OP(N, ...) TL_XOP_##N,
+    TL_BACKEND_XOP_LIST(TL_X_OP)
+#undef TL_X_OP
+    TL_BACKEND_NUM_XOPS
+} tl_backend_xop;
 typedef enum {
 #define TL_X_OP(N, ...) TL_BOP_##N,
     TL_BACKEND_BINARY_LIST(TL_X_OP)
@@ -87,7 +109,7 @@ typedef enum {
     TL_NUM_BDTS
 } tl_backend_dtype;
 
-/* One strided element-wise call (ABI 2): out = op(a[, b]) over `numel` elements laid out by
+/* One strided element-wise call (ABI 2; ABI 4: a third input and parameters): out = op(a[, b[, c]]) over `numel` elements laid out by
  * an index calculator: `shape` (ndim dims, dim 0 innermost, broadcast, size-1 dims dropped and
  * mergeable dims merged by the core) and, per operand, byte strides (0 for a broadcast dim;
  * negative allowed). Element i of the iteration, split into the multi-index (i_0, i_1, ...)
@@ -107,14 +129,17 @@ typedef struct tl_backend_ew_operand {
 } tl_backend_ew_operand;
 typedef struct tl_backend_ew_call {
     uint32_t size;          /* sizeof(tl_backend_ew_call): the backend checks it */
-    int32_t op;             /* TL_UOP_* (nin 1) or TL_BOP_* (nin 2) */
-    int32_t nin;            /* 1 or 2 */
+    int32_t op;             /* TL_UOP_* (nin 1) or TL_BOP_* (nin 2); TL_XOP_* when xop */
+    int32_t nin;            /* 1 or 2 (3: xop only) */
     int32_t compute;        /* TL_BDT_* */
     int32_t device_index;
     int32_t ndim;           /* 1..TL_BACKEND_EW_MAX_DIMS */
     int64_t numel;          /* > 0 */
+    int32_t xop;            /* ABI 4: op is a TL_XOP_* code */
+    int32_t pad_;
+    tl_backend_ew_params prm;  /* ABI 4: the xop's parameters */
     int64_t shape[TL_BACKEND_EW_MAX_DIMS];
-    tl_backend_ew_operand ops[3];  /* out, a, b */
+    tl_backend_ew_operand ops[4];  /* out, a, b, c */
 } tl_backend_ew_call;
 
 /* Random sampling (ABI 3): one call fills a tensor with the values of one sampler from the
@@ -342,6 +367,8 @@ const tl_device_backend *tl_backend_get(int device_type);
 int tl_backend_register(int device_type, const tl_device_backend *backend);
 /* The op code of a backend list name, either case ("ADD", "div_floor"), or -1. */
 int tl_backend_op_code(const char *name, bool binary);
+/* The TL_XOP_* code of a list name, either case ("where", "ADDCMUL"), or -1. */
+int tl_backend_xop_code(const char *name);
 /* The list name of an op code ("DIV_FLOOR"). */
 const char *tl_backend_op_name(int op, bool binary);
 /* The core's table, for the capsule. */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/ew_params.h"
 #include "core/tensor.h"
 
 /* 0 when the backend of `dev` runs the registry op `kname` ("add", "div_floor", ...; `name`,
@@ -18,8 +19,9 @@ int tl_backend_ew_supported(const char *kname, const char *name, int nin, int co
                             const int *in_dtypes, tl_device dev);
 /* Runs it on ops[0]'s device: ops[0] the allocated destination, ops[1..nin] the inputs
  * broadcast to `shape`; scalar[k] marks input k+1 as a host value (a Python scalar or a 0-d
- * CPU tensor) already converted to `compute`, in ops[k+1]'s (host) data. */
+ * CPU tensor) already converted to `compute`, in ops[k+1]'s (host) data; prm the parameters of
+ * an op of the backend's xop list (NULL: none). */
 int tl_backend_elementwise(const char *kname, const char *name, int nin, int compute, const tl_tensor *const *ops,
-                           const bool *scalar, const int64_t *shape, int ndim);
+                           const bool *scalar, const int64_t *shape, int ndim, const tl_backend_ew_params *prm);
 
 #endif

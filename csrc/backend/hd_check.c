@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "kernels/hd_math.h"
+#include "kernels/hd_ewp.h"
 
 int tl_hd_op_code(const char *name, bool binary)
 {
@@ -67,23 +67,30 @@ int tl_hd_apply(tl_tensor *out, int op, const tl_tensor *a, const tl_tensor *b)
  * the CPU suite. */
 int tl_backend_ew_host(const tl_backend_ew_call *c)
 {
-    if (c->size != sizeof *c || c->nin < 1 || c->nin > 2 || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS)
+    if (c->size != sizeof *c || c->nin < 1 || c->nin > (c->xop ? 3 : 2) || c->ndim < 1 ||
+        c->ndim > TL_BACKEND_EW_MAX_DIMS)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend element-wise call");
     const tl_backend_ew_operand *o = c->ops;
-    const char *in1 = o[1].data ? o[1].data : (const char *)o[1].value;
-    const char *in2 = c->nin > 1 ? (o[2].data ? o[2].data : (const char *)o[2].value) : in1;
+    const char *in[3];
+    for (int k = 1; k <= 3; k++) in[k - 1] = k > c->nin ? in[0] : o[k].data ? o[k].data : (const char *)o[k].value;
+    int dt[3];
+    for (int k = 1; k <= 3; k++) dt[k - 1] = k > c->nin ? o[1].dtype : o[k].dtype;
     for (int64_t i = 0; i < c->numel; i++) {
-        int64_t r = i, off[3] = {0, 0, 0};
+        int64_t r = i, off[4] = {0, 0, 0, 0};
         for (int d = 0; d < c->ndim; d++) {
             int64_t q = r / c->shape[d], idx = r - q * c->shape[d];
             r = q;
             for (int k = 0; k <= c->nin; k++) off[k] += idx * o[k].strides[d];
         }
+        if (c->xop) {
+            tl_hd_ewp(c->op, c->nin, c->compute, o[0].data + off[0], o[0].dtype, in[0] + off[1], dt[0], in[1] + off[2],
+                      dt[1], in[2] + off[3], dt[2], &c->prm);
+            continue;
+        }
         switch (c->compute) {
 #define TL_X_RUN(S, ID, ...)                                                                         \
         case TL_BDT_##ID:                                                                            \
-            tl_hd_ew_##S(c->op, c->nin, o[0].data + off[0], o[0].dtype, in1 + off[1], o[1].dtype,   \
-                         in2 + off[2], c->nin > 1 ? o[2].dtype : o[1].dtype);                        \
+            tl_hd_ew_##S(c->op, c->nin, o[0].data + off[0], o[0].dtype, in[0] + off[1], dt[0], in[1] + off[2], dt[1]); \
             break;
             TL_HD_DTYPES(TL_X_RUN)
 #undef TL_X_RUN

@@ -4,7 +4,7 @@
 // stream of the device (tensorlib.cuda.stream / set_stream; the legacy default stream
 // unless one was selected).
 #include "cuda/cuda_backend.h"
-#include "kernels/hd_math.h"
+#include "kernels/hd_ewp.h"
 
 namespace {
 
@@ -83,21 +83,24 @@ namespace {
 
 template <typename I>
 struct EwArgs {
-    int op, nin, ndim, dt[3];
-    char *data[3];
-    double value[2][2];  // scalar inputs
+    int op, nin, ndim, xop, dt[4];
+    char *data[4];
+    double value[3][2];  // scalar inputs
+    tl_backend_ew_params prm;
     I shape[TL_BACKEND_EW_MAX_DIMS];
-    I strides[TL_BACKEND_EW_MAX_DIMS][3];
+    I strides[TL_BACKEND_EW_MAX_DIMS][4];
 };
 
-#define TLC_EW_KERNEL(S, ...)                                                                  \
+// (xop calls, the parameterised and three-input ops, go through kernels/hd_ewp.h.)
+#define TLC_EW_KERNEL(S, ID, ...)                                                              \
     template <typename I>                                                                      \
     __global__ void ew_##S(EwArgs<I> g, I n)                                                   \
     {                                                                                          \
         const char *in0 = g.data[1] ? g.data[1] : (const char *)g.value[0];                    \
         const char *in1 = g.nin > 1 && g.data[2] ? g.data[2] : (const char *)g.value[1];       \
+        const char *in2 = g.nin > 2 && g.data[3] ? g.data[3] : (const char *)g.value[2];       \
         for (I i = (I)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (I)(gridDim.x * blockDim.x)) { \
-            I r = i, o0 = 0, o1 = 0, o2 = 0;                                                   \
+            I r = i, o0 = 0, o1 = 0, o2 = 0, o3 = 0;                                           \
             int d = 0;                                                                         \
             for (; d < g.ndim - 1; d++) {                                                      \
                 I q = r / g.shape[d], idx = r - q * g.shape[d];                                \
@@ -105,13 +108,19 @@ struct EwArgs {
                 o0 += idx * g.strides[d][0];                                                   \
                 o1 += idx * g.strides[d][1];                                                   \
                 o2 += idx * g.strides[d][2];                                                   \
+                o3 += idx * g.strides[d][3];                                                   \
             }                                                                                  \
             /* the outermost dim takes what is left: no division (none at all for one dim,  \
              * the contiguous case) */                                                    \
             o0 += r * g.strides[d][0];                                                         \
             o1 += r * g.strides[d][1];                                                         \
             o2 += r * g.strides[d][2];                                                         \
-            tl_hd_ew_##S(g.op, g.nin, g.data[0] + o0, g.dt[0], in0 + o1, g.dt[1], in1 + o2, g.dt[2]); \
+            o3 += r * g.strides[d][3];                                                         \
+            if (g.xop)                                                                         \
+                tl_hd_ewp(g.op, g.nin, TL_BDT_##ID, g.data[0] + o0, g.dt[0], in0 + o1, g.dt[1], in1 + o2, g.dt[2], \
+                          in2 + o3, g.dt[3], &g.prm);                                          \
+            else                                                                               \
+                tl_hd_ew_##S(g.op, g.nin, g.data[0] + o0, g.dt[0], in0 + o1, g.dt[1], in1 + o2, g.dt[2]); \
         }                                                                                      \
     }
 TL_HD_DTYPES(TLC_EW_KERNEL)
@@ -125,7 +134,9 @@ int ew_launch(const tl_backend_ew_call *c, int dev)
     g.op = c->op;
     g.nin = c->nin;
     g.ndim = c->ndim;
-    for (int k = 0; k < 3; k++) {
+    g.xop = c->xop;
+    g.prm = c->prm;
+    for (int k = 0; k < 4; k++) {
         const tl_backend_ew_operand *o = &c->ops[k];
         bool used = k <= c->nin;
         g.dt[k] = used ? o->dtype : c->ops[1].dtype;
@@ -165,7 +176,7 @@ bool fits_32bit(const tl_backend_ew_call *c)
 
 int tlc_elementwise(const tl_backend_ew_call *c)
 {
-    if (c->size != sizeof *c || c->nin < 1 || c->nin > 2 || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS)
+    if (c->size != sizeof *c || c->nin < 1 || c->nin > (c->xop ? 3 : 2) || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed element-wise call (tensorlib and _C_cuda differ?)");
     if (c->numel <= 0) return 0;
     int dev = c->device_index;

@@ -110,7 +110,7 @@ int tl_copy_nb_(tl_tensor *dst, const tl_tensor *src, bool non_blocking)
         }
         const tl_tensor *ops[2] = {&d, &s};
         bool scalar = false;
-        return tl_backend_elementwise("copy", "copy_", 1, d.dtype, ops, &scalar, d.sizes, d.ndim);
+        return tl_backend_elementwise("copy", "copy_", 1, d.dtype, ops, &scalar, d.sizes, d.ndim, NULL);
     }
     if (same_shape(dst, src) && tl_is_contiguous(dst) && tl_is_contiguous(src)) {
         /* the common case needs no iterator: one flat loop, split across threads */

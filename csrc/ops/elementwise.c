@@ -275,6 +275,22 @@ static int check_devices(const ew_call *c, const tl_tensor *const *tin, tl_devic
     return 0;
 }
 
+/* The call on a backend's device, with the op's parameters as the backend takes them (kept
+ * out of run(): the CPU path pays nothing for them). */
+static __attribute__((noinline)) int run_on_backend(const ew_call *c, tl_dtype cdt, const tl_tensor *const *ops,
+                                                    const bool *scalar, const int64_t *shape, int ndim)
+{
+    tl_backend_ew_params bp;
+    memset(&bp, 0, sizeof bp);
+    for (int k = 0; c->prm && k < 3; k++) {
+        bp.d[k] = c->prm->d[k];
+        bp.i[k] = c->prm->i[k];
+        bp.c[k][0] = creal(c->prm->c[k]);
+        bp.c[k][1] = cimag(c->prm->c[k]);
+    }
+    return tl_backend_elementwise(c->kname, c->name, c->nin, cdt, ops, scalar, shape, ndim, &bp);
+}
+
 /* out= on another device than the inputs' common one (all inputs on it, or 0-d CPU): torch
  * computes there and refuses the copy into out with this text. Mixed inputs are left to the
  * iterator's device check, as torch's. */
@@ -498,7 +514,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (on_backend) {
         bool scalar[3];
         for (int k = 0; k < c->nin; k++) scalar[k] = ops[k + 1] == &st[k];
-        return tl_backend_elementwise(c->kname, c->name, c->nin, cdt, ops, scalar, shape, ndim);
+        return run_on_backend(c, cdt, ops, scalar, shape, ndim);
     }
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
