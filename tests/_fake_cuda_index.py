@@ -2,7 +2,7 @@
 advanced indexing (x[i], x[:, i], x[i, j], non-adjacent and broadcast index tensors, int32 and
 int64, negative indices), index_put_ (assign, fill, accumulate), gather, scatter_ (src and value),
 scatter_add_, scatter_reduce(sum), index_select, take, put_, index_add_/index_copy_/index_fill_,
-take_along_dim, and cat/stack. Every call goes through the core's device path (the CPU's checks,
+take_along_dim, nonzero/argwhere/x[mask]/masked_select, and cat/stack. Every call goes through the core's device path (the CPU's checks,
 the operand geometry its loops run over) and the backend's index entry, whose stand-in is the
 core's host runner of the kernels/hd_index.h element steps the CUDA kernel runs. Each result
 must equal tensorlib's CPU result of the same call bit for bit (values, dtype, shape, names), and
@@ -184,6 +184,23 @@ def section_select_take(dt):
               inplace=True, loose=True)
 
 
+def section_masks(dt):
+    """nonzero, argwhere, x[mask], masked_select (positions from a host copy, values moved on the device)."""
+    x = make(dt, (3, 4, 5), 23)
+    for vn, v in (("", x), ("T", x.transpose(0, 2)), ("step", x[:, ::2])):
+        m = make("bool", v.shape, 24)
+        check(f"{dt}{vn} nonzero", lambda x: tl.nonzero(x), v)
+        check(f"{dt}{vn} nonzero tuple", lambda x: tl.nonzero(x, as_tuple=True), v)
+        check(f"{dt}{vn} argwhere", lambda x: tl.argwhere(x), v)
+        check(f"{dt}{vn} x[mask]", lambda x, m: x[m], v, m)
+        check(f"{dt}{vn} x[mask row]", lambda x, m: x[m[:, 0, 0]], v, m)
+        check(f"{dt}{vn} masked_select bcast", lambda x, m: tl.masked_select(x, m[0]), v, m)
+        check(f"{dt}{vn} masked_select wrong shape", lambda x, m: tl.masked_select(x, m[:2]), v, m)
+    check(f"{dt} nonzero 0-d", lambda x: tl.nonzero(x), make(dt, (), 25))
+    check(f"{dt} nonzero empty", lambda x: tl.nonzero(x), make(dt, (0, 3), 25))
+    check(f"{dt} masked_select 0-d", lambda x, m: tl.masked_select(x, m), make(dt, (), 26), tl.tensor(True))
+
+
 def section_cat(dt):
     a, b = make(dt, (2, 3), 19), make(dt, (4, 3), 20)
     check(f"{dt} cat", lambda a, b: tl.cat([a, b]), a, b)
@@ -242,6 +259,7 @@ def main():
         section_gather_scatter(dt)
         section_select_take(dt)
         section_cat(dt)
+        section_masks(dt)
     section_misc()
 
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
+#include "backend/index_core.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "core/iter.h"
@@ -81,12 +83,16 @@ DEF_SEL(8, uint64_t)
 DEF_SEL(16, b16m)
 #define PICKM(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
 
+static int masked_select_backend(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask, const int64_t *shape, int nd);
+static bool on_backend(const tl_tensor *t);
+
 int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
 {
     if (mask->dtype != TL_BOOL) return tl_err(TL_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
     int64_t shape[TL_MAX_DIMS];
     int nd;
     if (tl_broadcast_shapes(t->sizes, t->ndim, mask->sizes, mask->ndim, shape, &nd) < 0) return -1;
+    if (on_backend(t) || on_backend(mask)) return masked_select_backend(out, t, mask, shape, nd);
     int64_t n;
     if (count_true(mask, shape, nd, &n) < 0) return -1;
     /* the select loop writes one element past the last kept one: over-allocate by one */
@@ -102,6 +108,57 @@ int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
     }
     tl_iter_run(&it, PICKM(select, c.isz), &c, 0);
     return 0;
+}
+
+/* ---- on a backend's device ------------------------------------------------------------------
+ * The positions come from a host copy of the data (the result's size depends on it, so the
+ * host waits for the device either way); the values move on the device. A device selection
+ * (CUB's DeviceSelect) would spare the copy of the mask. */
+static bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+
+static int nonzero_backend(tl_tensor *out, const tl_tensor *t)
+{
+    tl_tensor h = {0}, hz = {0};
+    int rc = tl_backend_to_host(&h, t);
+    if (rc == 0) rc = tl_nonzero(&hz, &h);
+    if (rc == 0) rc = tl_backend_to_device(out, &hz, t->device, TL_INT64, false);
+    if (hz.storage) tl_tensor_clear(&hz);
+    if (h.storage) tl_tensor_clear(&h);
+    return rc;
+}
+
+/* t's strides broadcast to sh (n dims, aligned from the right): 0 on new and size-1 dims. */
+static void bcast_strides(const tl_tensor *t, const int64_t *sh, int n, int64_t *st)
+{
+    for (int k = 0; k < n; k++) {
+        int j = t->ndim - n + k;
+        st[k] = j >= 0 && t->sizes[j] == sh[k] && sh[k] != 1 ? t->strides[j] : 0;
+    }
+}
+
+static int masked_select_backend(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask, const int64_t *shape, int nd)
+{
+    if (tl_device_expect_same(t->device, mask->device) < 0) return -1;
+    /* t and mask broadcast to shape (a 0-d pair as one element), x[nonzero(mask) columns] */
+    int64_t one = 1, ts[TL_MAX_DIMS], ms[TL_MAX_DIMS];
+    int n = nd ? nd : 1;
+    const int64_t *sh = nd ? shape : &one;
+    bcast_strides(t, sh, n, ts);
+    bcast_strides(mask, sh, n, ms);
+    tl_tensor tv = tl_tensor_geom(t, n, (int64_t *)sh, ts), mv = tl_tensor_geom(mask, n, (int64_t *)sh, ms);
+    tl_tensor nz = {0}, cols[TL_MAX_DIMS];
+    const tl_tensor *cp[TL_MAX_DIMS];
+    int rc = nonzero_backend(&nz, &mv), made = 0;
+    for (int k = 0; rc == 0 && k < n; k++, made++) {
+        memset(&cols[k], 0, sizeof cols[k]);
+        rc = tl_tensor_view_init(&cols[k], &nz, 1, nz.sizes, &nz.strides[0], nz.offset + k);
+        cp[k] = &cols[k];
+    }
+    if (rc == 0) rc = tl_index(out, &tv, cp, n, 0);
+    for (int k = 0; k < made; k++)
+        if (cols[k].storage) tl_tensor_clear(&cols[k]);
+    if (nz.storage) tl_tensor_clear(&nz);
+    return rc;
 }
 
 int tl_masked_scatter_(tl_tensor *t, const tl_tensor *mask, const tl_tensor *source)
@@ -163,6 +220,7 @@ static bool elem_nonzero(const char *p, tl_dtype dt)
 int tl_nonzero(tl_tensor *out, const tl_tensor *t)
 {
     if (tl_check_unnamed(t, "nonzero") < 0) return -1;
+    if (on_backend(t)) return nonzero_backend(out, t);
     if (t->dtype == TL_FLOAT4_E2M1FN_X2 || t->dtype == TL_FLOAT8_E8M0FNU || t->dtype == TL_FLOAT8_E4M3FNUZ ||
         t->dtype == TL_FLOAT8_E5M2FNUZ)
         return tl_err_dispatch(TL_ERR_RUNTIME, (tl_dtype)(t->dtype), "nonzero_cpu");
