@@ -42,7 +42,9 @@ class Backend(C.Structure):
                 # scans (ABI 3)
                 ("scan", EW),
                 # indexing (ABI 4)
-                ("index", EW)]
+                ("index", EW),
+                # sorting (ABI 4)
+                ("sort", EW)]
 
 
 class CoreApi(C.Structure):
@@ -184,9 +186,26 @@ def _index(p):
     return _HOST_INDEX(p)
 
 
+# The sort entry: the core's host runner of the same call (backend/sort.c: the kernels/hd_sort.h
+# keys under the CPU's stable sort, where the CUDA module runs CUB's radix sort); logged with
+# dtype, descending, rows and length.
+_HOST_SORT = EW(tl._C._backend_sort_host)
+
+
+class SortCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("dtype", C.c_int32), ("descending", C.c_int32),
+                ("nrows", C.c_int64), ("len", C.c_int64)]
+
+
+def _sort(p):
+    c = SortCall.from_address(p)
+    LOG.append(("sort", c.dtype, c.descending, c.nrows, c.len))
+    return _HOST_SORT(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index)]
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort)]
 BACKEND = Backend(4, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

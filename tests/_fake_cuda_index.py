@@ -2,7 +2,7 @@
 advanced indexing (x[i], x[:, i], x[i, j], non-adjacent and broadcast index tensors, int32 and
 int64, negative indices), index_put_ (assign, fill, accumulate), gather, scatter_ (src and value),
 scatter_add_, scatter_reduce(sum), index_select, take, put_, index_add_/index_copy_/index_fill_,
-take_along_dim, nonzero/argwhere/x[mask]/masked_select, and cat/stack. Every call goes through the core's device path (the CPU's checks,
+take_along_dim, nonzero/argwhere/x[mask]/masked_select, sort/argsort/msort/topk, and cat/stack. Every call goes through the core's device path (the CPU's checks,
 the operand geometry its loops run over) and the backend's index entry, whose stand-in is the
 core's host runner of the kernels/hd_index.h element steps the CUDA kernel runs. Each result
 must equal tensorlib's CPU result of the same call bit for bit (values, dtype, shape, names), and
@@ -201,6 +201,55 @@ def section_masks(dt):
     check(f"{dt} masked_select 0-d", lambda x, m: tl.masked_select(x, m), make(dt, (), 26), tl.tensor(True))
 
 
+def same_values(a, b):
+    """Equal values (NaN equal to NaN, -0 to 0), dtype and shape."""
+    a, b = a.cpu(), b.cpu()
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype in (tl.float16, tl.bfloat16, tl.float8_e4m3fn):
+        a, b = a.double(), b.double()
+    return np.array_equal(a.numpy(), b.numpy(), equal_nan=a.dtype.is_floating_point)
+
+
+def check_topk(what, x, k, d, largest):
+    """topk: the CPU's values; indices point at those values (among equal values, -0 and 0
+    included, the CPU reproduces torch's CPU selection order, the device keeps the row's order)."""
+    COUNT[0] += 1
+    rc, ec = outcome(lambda: tl.topk(x, k, d, largest))
+    rg, eg = outcome(lambda: tl.topk(x.cuda(), k, d, largest))
+    if ec is not None or eg is not None:
+        if type(ec) is not type(eg) or str(ec) != str(eg):
+            FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
+        return
+    v, i = rg
+    ok = v.is_cuda and i.is_cuda and same_values(v, rc[0]) and i.dtype == tl.int64
+    if ok and x.dim() and v.numel():
+        ok = same_values(tl.gather(x, d, i.cpu()), rc[0])
+    if not ok:
+        FAIL.append(f"{what}: device {v.cpu()} {i.cpu()} vs CPU {rc[0]} {rc[1]}")
+
+
+def section_sort(dt):
+    x = make(dt, (3, 4, 5), 27)
+    if dt.startswith(("float", "bfloat")) and dt in DTYPES:  # specials: NaN above all, -0 == 0
+        x = x.clone()
+        x[0, 0, :4] = tl.tensor([float("nan"), -0.0, 0.0, float("-inf")]).to(x.dtype)
+    for vn, v in (("", x), ("T", x.transpose(0, 2)), ("step", x[:, ::2])):
+        for d in range(-3, 3):
+            for desc in (False, True):
+                check(f"{dt}{vn} sort d={d} desc={desc}", lambda x, d=d, desc=desc: tl.sort(x, d, desc), v)
+            check(f"{dt}{vn} argsort d={d}", lambda x, d=d: tl.argsort(x, d, descending=True), v)
+            for k in (0, 1, 3):
+                check_topk(f"{dt}{vn} topk k={k} d={d}", v, k, d, True)
+                check_topk(f"{dt}{vn} topk smallest k={k} d={d}", v, k, d, False)
+        check(f"{dt}{vn} msort", lambda x: tl.msort(x), v)
+        check(f"{dt}{vn} sort stable", lambda x: tl.sort(x, stable=True), v)
+    check(f"{dt} sort 0-d", lambda x: tl.sort(x), make(dt, (), 28))
+    check(f"{dt} sort empty", lambda x: tl.sort(x, 0), make(dt, (0, 3), 28))
+    check_topk(f"{dt} topk k too large", x, 9, 0, True)
+    check(f"{dt} sort bad dim", lambda x: tl.sort(x, 3), x)
+
+
 def section_cat(dt):
     a, b = make(dt, (2, 3), 19), make(dt, (4, 3), 20)
     check(f"{dt} cat", lambda a, b: tl.cat([a, b]), a, b)
@@ -260,7 +309,10 @@ def main():
         section_select_take(dt)
         section_cat(dt)
         section_masks(dt)
+        section_sort(dt)
     section_misc()
+    names = tl.arange(6.0).reshape(2, 3).rename("a", "b")
+    check("named sort", lambda x: tl.sort(x, "b", descending=True), names)
 
 
 if __name__ == "__main__":

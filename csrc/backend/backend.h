@@ -298,6 +298,22 @@ typedef struct tl_backend_index_call {
     int64_t strides[3][TL_BACKEND_EW_MAX_DIMS];  /* data, src, index */
 } tl_backend_index_call;
 
+/* Sorting (ABI 4): each of the `nrows` contiguous rows of `len` elements of dtype `dtype` (row r at
+ * in + r * len elements) sorted by the order-preserving key of kernels/hd_sort.h (NaN above
+ * everything, -0 equal to 0), ascending or (descending) by the inverted key, stably: equal
+ * elements keep their order, which is the CPU's sort. values gets the sorted elements and
+ * indices (int64) their positions in the row, both contiguous rows like in. */
+typedef struct tl_backend_sort_call {
+    uint32_t size;          /* sizeof(tl_backend_sort_call): the backend checks it */
+    int32_t device_index;
+    int32_t dtype;          /* TL_BDT_* (not complex) */
+    int32_t descending;
+    int64_t nrows, len;     /* > 0 each */
+    const char *in;         /* device addresses */
+    char *values;
+    int64_t *indices;
+} tl_backend_sort_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -340,6 +356,9 @@ typedef struct tl_device_backend {
     /* The index call above; NULL: indexing, gather/scatter, index_select, take/put_ of this
      * device's tensors are not supported. */
     int (*index)(const tl_backend_index_call *call);
+    /* The sort call above; NULL: sort, argsort, msort and topk of this device's tensors are not
+     * supported. */
+    int (*sort)(const tl_backend_sort_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -422,5 +441,8 @@ int tl_backend_scan_host(const tl_backend_scan_call *call);
 /* The host runner of a tl_backend_index_call (kernels/hd_index.h through backend/index.c), on
  * host memory; for the tests' stand-in backend. */
 int tl_backend_index_host(const tl_backend_index_call *call);
+/* The host runner of a tl_backend_sort_call (the kernels/hd_sort.h keys, the CPU's stable sort),
+ * on host memory; for the tests' stand-in backend. */
+int tl_backend_sort_host(const tl_backend_sort_call *call);
 
 #endif

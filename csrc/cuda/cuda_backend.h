@@ -51,5 +51,7 @@ int tlc_reduce(const tl_backend_reduce_call *call);
 int tlc_scan(const tl_backend_scan_call *call);
 // indexing (index.cu)
 int tlc_index(const tl_backend_index_call *call);
+// sorting (sort.cu)
+int tlc_sort(const tl_backend_sort_call *call);
 
 #endif

@@ -48,6 +48,8 @@ static const tl_device_backend cuda_backend = {
     tlc_scan,
     // indexing (ABI 4)
     tlc_index,
+    // sorting (ABI 4)
+    tlc_sort,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/reduce_core.h"
+#include "backend/sort_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "kernels/reduce_kernels.h"
@@ -601,6 +602,10 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     if (x->device.type == TL_DEV_META) { /* the results' geometry only */
         rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
         if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
+        goto names;
+    }
+    if (x->device.type != TL_DEV_CPU && (kind == JOB_SORT || kind == JOB_TOPK)) { /* its sort entry */
+        rc = tl_backend_sort(values, indices, x, d, desc, L, kind == JOB_SORT ? "sort" : "topk");
         goto names;
     }
     if (x->device.type != TL_DEV_CPU) { /* a backend's device: max/min with a dim, by its reduce entry */

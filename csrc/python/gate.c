@@ -105,9 +105,10 @@ static const char *const host_copy_ops[] = {"_nonzero", "_masked_select", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
  * through its reduce entry, the scans through its scan entry, cat through copies, indexing,
- * gather/scatter, index_select and take/put_ through its index entry. */
+ * gather/scatter, index_select and take/put_ through its index entry, sort/topk through its sort
+ * entry. */
 static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "_cat", "_index", "_index_put_", "_gather",
-                                             "_scatter_", "_index_select", "_take", "_put_", NULL};
+                                             "_scatter_", "_index_select", "_take", "_put_", "_sort", "_topk", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for

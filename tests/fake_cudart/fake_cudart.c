@@ -567,3 +567,18 @@ EXPORT cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void *
     (void)f, (void)args, (void)shared;
     return launch(grid, block, s);
 }
+
+/* A kernel's attributes and occupancy (CUB's dispatch asks before launching): the device code
+ * cannot run here, so the answer is the real runtime's for a missing kernel image. */
+EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f)
+{
+    (void)attr, (void)f;
+    return fail(cudaErrorNoKernelImageForDevice);
+}
+
+EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *f, int block,
+                                                                         size_t shared, unsigned flags)
+{
+    (void)n, (void)f, (void)block, (void)shared, (void)flags;
+    return fail(cudaErrorNoKernelImageForDevice);
+}

@@ -1,0 +1,35 @@
+/* hd_sort.h - the sort key of the backend's sort entry (tl_backend_sort_call in
+ * backend/backend.h), compiled for the host (C11) and the device (nvcc) like hd_math.h: an
+ * unsigned 64-bit key whose order is the CPU sort's (ops/sort.c's tl_sort_keys): NaN above
+ * every number (all NaNs equal), -0 equal to 0, integers by value. A stable sort of the keys
+ * is the CPU's sort; the host runner (backend/sort.c) and csrc/cuda/sort.cu (CUB's radix sort)
+ * both sort these keys. */
+#ifndef TL_HD_SORT_H
+#define TL_HD_SORT_H
+
+#include "kernels/hd_math.h"
+
+static inline TL_HD uint64_t tl_hd_sort_key(const char *p, int dt)
+{
+    const uint64_t top = (uint64_t)1 << 63;
+    int64_t i;
+    switch (dt) {
+    case TL_BDT_FLOAT16: case TL_BDT_BFLOAT16: case TL_BDT_FLOAT32: case TL_BDT_FLOAT64: {
+        double v;
+        tl_hd_convert(&v, TL_BDT_FLOAT64, p, dt);
+        if (v != v) return ~(uint64_t)0;
+        if (v == 0) v = 0;
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        return (u >> 63) ? ~u : u | top;
+    }
+    case TL_BDT_BOOL: case TL_BDT_UINT8: i = *(const uint8_t *)p; break;
+    case TL_BDT_INT8: i = *(const int8_t *)p; break;
+    case TL_BDT_INT16: i = *(const int16_t *)p; break;
+    case TL_BDT_INT32: i = *(const int32_t *)p; break;
+    default: i = *(const int64_t *)p; break;
+    }
+    return (uint64_t)i ^ top;
+}
+
+#endif
