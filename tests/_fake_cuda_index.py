@@ -2,7 +2,8 @@
 advanced indexing (x[i], x[:, i], x[i, j], non-adjacent and broadcast index tensors, int32 and
 int64, negative indices), index_put_ (assign, fill, accumulate), gather, scatter_ (src and value),
 scatter_add_, scatter_reduce(sum), index_select, take, put_, index_add_/index_copy_/index_fill_,
-take_along_dim, nonzero/argwhere/x[mask]/masked_select, sort/argsort/msort/topk, and cat/stack. Every call goes through the core's device path (the CPU's checks,
+take_along_dim, nonzero/argwhere/x[mask]/masked_select, sort/argsort/msort/topk,
+kthvalue/median/nanmedian, and cat/stack. Every call goes through the core's device path (the CPU's checks,
 the operand geometry its loops run over) and the backend's index entry, whose stand-in is the
 core's host runner of the kernels/hd_index.h element steps the CUDA kernel runs. Each result
 must equal tensorlib's CPU result of the same call bit for bit (values, dtype, shape, names), and
@@ -211,12 +212,13 @@ def same_values(a, b):
     return np.array_equal(a.numpy(), b.numpy(), equal_nan=a.dtype.is_floating_point)
 
 
-def check_topk(what, x, k, d, largest):
-    """topk: the CPU's values; indices point at those values (among equal values, -0 and 0
-    included, the CPU reproduces torch's CPU selection order, the device keeps the row's order)."""
+def check_selected(what, f, x, d):
+    """f(x) -> (values, indices) with dim d kept: the CPU's values; indices point at those values
+    (among equal values, -0 and 0 included, the CPU reproduces torch's CPU selection order, the
+    device takes the first in the row's order)."""
     COUNT[0] += 1
-    rc, ec = outcome(lambda: tl.topk(x, k, d, largest))
-    rg, eg = outcome(lambda: tl.topk(x.cuda(), k, d, largest))
+    rc, ec = outcome(lambda: f(x))
+    rg, eg = outcome(lambda: f(x.cuda()))
     if ec is not None or eg is not None:
         if type(ec) is not type(eg) or str(ec) != str(eg):
             FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
@@ -225,6 +227,8 @@ def check_topk(what, x, k, d, largest):
     ok = v.is_cuda and i.is_cuda and same_values(v, rc[0]) and i.dtype == tl.int64
     if ok and x.dim() and v.numel():
         ok = same_values(tl.gather(x, d, i.cpu()), rc[0])
+    if ok:
+        ok = v.names == rc[0].names and i.names == rc[1].names
     if not ok:
         FAIL.append(f"{what}: device {v.cpu()} {i.cpu()} vs CPU {rc[0]} {rc[1]}")
 
@@ -240,13 +244,27 @@ def section_sort(dt):
                 check(f"{dt}{vn} sort d={d} desc={desc}", lambda x, d=d, desc=desc: tl.sort(x, d, desc), v)
             check(f"{dt}{vn} argsort d={d}", lambda x, d=d: tl.argsort(x, d, descending=True), v)
             for k in (0, 1, 3):
-                check_topk(f"{dt}{vn} topk k={k} d={d}", v, k, d, True)
-                check_topk(f"{dt}{vn} topk smallest k={k} d={d}", v, k, d, False)
+                check_selected(f"{dt}{vn} topk k={k} d={d}", lambda x, k=k, d=d: tl.topk(x, k, d), v, d)
+                check_selected(f"{dt}{vn} topk smallest k={k} d={d}", lambda x, k=k, d=d: tl.topk(x, k, d, False), v, d)
+            for k in (1, 2):
+                check_selected(f"{dt}{vn} kthvalue k={k} d={d}", lambda x, k=k, d=d: tl.kthvalue(x, k, d, True), v, d)
+            for keep in (False, True):  # the CPU's stable sort: bit for bit, indices included
+                check(f"{dt}{vn} median d={d} keepdim={keep}", lambda x, d=d, keep=keep: tl.median(x, d, keep), v)
+                check(f"{dt}{vn} nanmedian d={d} keepdim={keep}", lambda x, d=d, keep=keep: tl.nanmedian(x, d, keep), v)
         check(f"{dt}{vn} msort", lambda x: tl.msort(x), v)
         check(f"{dt}{vn} sort stable", lambda x: tl.sort(x, stable=True), v)
     check(f"{dt} sort 0-d", lambda x: tl.sort(x), make(dt, (), 28))
     check(f"{dt} sort empty", lambda x: tl.sort(x, 0), make(dt, (0, 3), 28))
-    check_topk(f"{dt} topk k too large", x, 9, 0, True)
+    check_selected(f"{dt} topk k too large", lambda x: tl.topk(x, 9, 0), x, 0)
+    check_selected(f"{dt} kthvalue k too large", lambda x: tl.kthvalue(x, 9, 0), x, 0)
+    check(f"{dt} median all", lambda x: tl.median(x), x)
+    check(f"{dt} nanmedian all", lambda x: tl.nanmedian(x), x)
+    check(f"{dt} median 0-d", lambda x: tl.median(x, 0), make(dt, (), 29))
+    check(f"{dt} median empty dim", lambda x: tl.median(x, 0), make(dt, (0, 3), 29))
+    nan_rows = tl.tensor([[float("nan")] * 4, [1.0, float("nan"), 0.5, 2.0]])
+    if dt.startswith(("float", "bfloat")) and dt in DTYPES:
+        check(f"{dt} median NaN rows", lambda x: tl.median(x, 1), nan_rows.to(getattr(tl, dt)))
+        check(f"{dt} nanmedian NaN rows", lambda x: tl.nanmedian(x, 1), nan_rows.to(getattr(tl, dt)))
     check(f"{dt} sort bad dim", lambda x: tl.sort(x, 3), x)
 
 
@@ -313,6 +331,8 @@ def main():
     section_misc()
     names = tl.arange(6.0).reshape(2, 3).rename("a", "b")
     check("named sort", lambda x: tl.sort(x, "b", descending=True), names)
+    check("named median", lambda x: tl.median(x, "b"), names)
+    check_selected("named kthvalue", lambda x: tl.kthvalue(x, 2, 1, True), names, 1)
 
 
 if __name__ == "__main__":

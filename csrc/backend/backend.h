@@ -301,13 +301,20 @@ typedef struct tl_backend_index_call {
 /* Sorting (ABI 4): each of the `nrows` contiguous rows of `len` elements of dtype `dtype` (row r at
  * in + r * len elements) sorted by the order-preserving key of kernels/hd_sort.h (NaN above
  * everything, -0 equal to 0), ascending or (descending) by the inverted key, stably: equal
- * elements keep their order, which is the CPU's sort. values gets the sorted elements and
- * indices (int64) their positions in the row, both contiguous rows like in. */
+ * elements keep their order, which is the CPU's sort. With select TL_BSS_ALL values gets the
+ * sorted elements and indices (int64) their positions in the row, both contiguous rows like in;
+ * otherwise one element per row (values[r], indices[r]) at the position tl_hd_select_pos picks
+ * in the ascending order: KTH the k-th (0-based), MEDIAN the lower median (the first NaN of a
+ * float row holding one), NANMEDIAN the lower median of the non-NaN elements. */
+enum { TL_BSS_ALL, TL_BSS_KTH, TL_BSS_MEDIAN, TL_BSS_NANMEDIAN };
 typedef struct tl_backend_sort_call {
     uint32_t size;          /* sizeof(tl_backend_sort_call): the backend checks it */
     int32_t device_index;
     int32_t dtype;          /* TL_BDT_* (not complex) */
-    int32_t descending;
+    int32_t descending;     /* TL_BSS_ALL only */
+    int32_t select;         /* TL_BSS_* */
+    int32_t pad_;
+    int64_t k;              /* TL_BSS_KTH: 0 <= k < len */
     int64_t nrows, len;     /* > 0 each */
     const char *in;         /* device addresses */
     char *values;

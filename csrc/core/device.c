@@ -73,7 +73,6 @@ int tl_device_mix_error(tl_device common, tl_device other)
 int tl_device_expect_same(tl_device expected, tl_device got)
 {
     if (tl_device_eq(expected, got)) return 0;
-    bool host = (expected.type == TL_DEV_CPU || expected.type == TL_DEV_META) &&
-                (got.type == TL_DEV_CPU || got.type == TL_DEV_META);
+    bool host = !tl_device_on_backend(expected) && !tl_device_on_backend(got);
     return host ? tl_device_expect(expected, got) : tl_device_mix_error(expected, got);
 }

@@ -24,6 +24,8 @@ typedef struct {
 extern const char *const tl_device_type_names[TL_NUM_DEVICE_TYPES];
 
 static inline bool tl_device_eq(tl_device a, tl_device b) { return a.type == b.type && a.index == b.index; }
+/* A device whose memory only a registered backend reaches (CUDA): not the CPU, not meta. */
+static inline bool tl_device_on_backend(tl_device d) { return d.type != TL_DEV_CPU && d.type != TL_DEV_META; }
 /* Parses "cpu", "cuda:1", "meta"; returns -1 with the error set on a malformed string. */
 int tl_device_parse(const char *s, tl_device *out);
 /* "cuda:0", "cpu" (no index): written into buf (n bytes), returned. */

@@ -265,11 +265,11 @@ static tl_device common_device(const ew_call *c, const tl_tensor *const *tin)
  * when the common device has a backend. */
 static int check_devices(const ew_call *c, const tl_tensor *const *tin, tl_device dev, int *on_backend)
 {
-    *on_backend = dev.type != TL_DEV_CPU && dev.type != TL_DEV_META;
+    *on_backend = tl_device_on_backend(dev);
     for (int k = 0; k < c->nin; k++) {
         const tl_tensor *t = tin[k];
         if (!t || tl_device_eq(t->device, dev) || (t->device.type == TL_DEV_CPU && t->ndim == 0)) continue;
-        if (*on_backend || (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META))
+        if (*on_backend || tl_device_on_backend(t->device))
             return tl_device_mix_error(dev, t->device);
     }
     return 0;

@@ -180,10 +180,7 @@ static void check_loop(char **d, const int64_t *s, int64_t n, void *ctx)
 }
 
 /* Tensors on a backend's device run their passes through its index entry (backend/index.c). */
-static inline bool on_backend(const tl_tensor *t)
-{
-    return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META;
-}
+static inline bool on_backend(const tl_tensor *t) { return tl_device_on_backend(t->device); }
 
 static int report_bad(const idx_ctx *c, int dim)
 {

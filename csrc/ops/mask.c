@@ -114,7 +114,7 @@ int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
  * The positions come from a host copy of the data (the result's size depends on it, so the
  * host waits for the device either way); the values move on the device. A device selection
  * (CUB's DeviceSelect) would spare the copy of the mask. */
-static bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+static bool on_backend(const tl_tensor *t) { return tl_device_on_backend(t->device); }
 
 static int nonzero_backend(tl_tensor *out, const tl_tensor *t)
 {

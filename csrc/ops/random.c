@@ -172,7 +172,7 @@ static const char *dist_op(tl_dist dist)
     return names[dist];
 }
 
-static inline bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+static inline bool on_backend(const tl_tensor *t) { return tl_device_on_backend(t->device); }
 
 /* Samples into t: directly when t is a contiguous float32/float64 (or complex, as pairs of
  * reals), else through a contiguous temporary and a casting copy; on a backend device, by

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/reduce_core.h"
+#include "backend/backend.h"
 #include "backend/sort_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -604,8 +605,22 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
         if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
         goto names;
     }
-    if (x->device.type != TL_DEV_CPU && (kind == JOB_SORT || kind == JOB_TOPK)) { /* its sort entry */
-        rc = tl_backend_sort(values, indices, x, d, desc, L, kind == JOB_SORT ? "sort" : "topk");
+    if (x->device.type != TL_DEV_CPU && kind != JOB_ARGMAX && kind != JOB_ARGMIN && kind != JOB_MODE) {
+        /* a backend's device: its sort entry sorts, or selects one element per row (results with
+         * dim d kept, then viewed without it when dropped) */
+        static const char *const what[] = {"sort", "topk", "kthvalue", "median", "nanmedian"};
+        int sel = kind == JOB_KTH ? TL_BSS_KTH : kind == JOB_MEDIAN ? TL_BSS_MEDIAN
+                : kind == JOB_NANMEDIAN ? TL_BSS_NANMEDIAN : TL_BSS_ALL;
+        tl_tensor kv2 = {0}, ki2 = {0};
+        rc = tl_backend_sort(drop ? &kv2 : values, drop ? &ki2 : indices, x, d, desc, L, sel, k, what[kind]);
+        if (rc == 0 && drop) {
+            int64_t st[TL_MAX_DIMS];
+            tl_contiguous_strides(sizes, n, st);
+            rc = tl_tensor_view_init(values, &kv2, n, sizes, st, kv2.offset);
+            if (rc == 0) rc = tl_tensor_view_init(indices, &ki2, n, sizes, st, ki2.offset);
+        }
+        if (kv2.storage) tl_tensor_clear(&kv2);
+        if (ki2.storage) tl_tensor_clear(&ki2);
         goto names;
     }
     if (x->device.type != TL_DEV_CPU) { /* a backend's device: max/min with a dim, by its reduce entry */
