@@ -344,7 +344,18 @@ def errors():
     mt = tl.Generator()
     raises(RuntimeError, "Expected a Philox generator state", lambda: tl.cuda.set_rng_state(mt.get_state()),
            "MT19937 state into a CUDA generator")
-    raises(NotImplementedError, "randperm", lambda: tl.randperm(4, device="cuda"), "randperm on CUDA")
+    # randperm on the device: random keys sorted there (a permutation, reproducible from the seed,
+    # in the asked dtype, into out=; n beyond the dtype refused as on the CPU)
+    for n, dt in ((1, tl.int64), (17, tl.int64), (100, tl.int32), (50, tl.float32), (0, tl.int64)):
+        tl.cuda.manual_seed(11)
+        p = tl.randperm(n, device="cuda", dtype=dt)
+        tl.cuda.manual_seed(11)
+        o = tl.empty(n, dtype=dt, device="cuda")
+        q = tl.randperm(n, out=o)
+        check(p.is_cuda and p.dtype == dt and sorted(p.cpu().tolist()) == list(range(n)) and q is o
+              and tl.equal(p.cpu(), o.cpu()), "randperm on CUDA", n, dt)
+    raises(RuntimeError, "n must be less than or equal to 128 for int8",
+           lambda: tl.randperm(300, device="cuda", dtype=tl.int8), "randperm int8 too long")
     # complex32 and the other dtypes the backend lacks
     for dt in ("uint16", "uint32", "uint64"):
         if hasattr(tl, dt):

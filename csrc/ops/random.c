@@ -9,6 +9,7 @@
  * backends' random entry: tensors on a backend device are filled there (backend/random.c)
  * with the same counter blocks, so a seed gives the same values on both. */
 #include "ops/random.h"
+#include "ops/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -471,12 +472,25 @@ int tl_normal_tensor(tl_tensor *out, const tl_tensor *mean, double mean_s, const
     return rc;
 }
 
+/* randperm on a backend's device: the order of n random 63-bit keys from the device's generator
+ * (its random entry), by its sort entry (stable, so even equal keys give a permutation). Not the
+ * CPU's Fisher-Yates sequence: torch's CUDA randperm differs from its CPU one too. */
+static int randperm_backend(tl_tensor *t, tl_generator *g, int64_t n)
+{
+    tl_tensor keys = {0}, sv = {0}, si = {0};
+    int rc = tl_tensor_empty(&keys, 1, &n, TL_INT64, t->device, false);
+    if (rc == 0) rc = tl_random_int_(&keys, g, false, 0, false, 0);
+    if (rc == 0) rc = tl_sort(&sv, &si, &keys, 0, false);
+    if (rc == 0) rc = tl_copy_(t, &si);
+    if (keys.storage) tl_tensor_clear(&keys);
+    if (sv.storage) tl_tensor_clear(&sv);
+    if (si.storage) tl_tensor_clear(&si);
+    return rc;
+}
+
 int tl_randperm_(tl_tensor *t, tl_generator *g)
 {
     if (check_dtype_usable(t, "randperm_cpu", false) < 0 || !(g = tl_generator_for(g, t->device))) return -1;
-    if (on_backend(t))
-        return tl_err(TL_ERR_NOTIMPL, "tensorlib: randperm is not implemented for %s tensors yet",
-                      tl_device_type_names[t->device.type]);
     int64_t n = t->ndim == 1 ? t->sizes[0] : 0;
     if (n == 0) return 0;
     if (tl_dtype_is_float((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
@@ -485,6 +499,7 @@ int tl_randperm_(tl_tensor *t, tl_generator *g)
     if (tl_dtype_is_integral((tl_dtype)t->dtype) && n - 1 > dtype_max((tl_dtype)t->dtype))
         return tl_err(TL_ERR_RUNTIME, "n must be less than or equal to %lld for %s", (long long)dtype_max((tl_dtype)t->dtype) + 1,
                       tl_dtype_infos[t->dtype].name);
+    if (on_backend(t)) return randperm_backend(t, g, n);
     tl_tensor tmp = {0}, r = {0};
     if (tl_tensor_empty(&r, 1, &n, TL_INT64, t->device, false) < 0) return -1;
     int64_t *p = (int64_t *)tl_data(&r);

@@ -90,6 +90,8 @@ static const char *const device_ops[] = {
     /* the in-place samplers: meta returns before drawing, a backend device runs its random
      * entry (ops/random.c) */
     "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_", "_normal",
+    /* randperm: random keys sorted on the device (ops/random.c) */
+    "_randperm_",
     NULL};
 
 /* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take
