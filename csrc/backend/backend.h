@@ -14,8 +14,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 3
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v3"
+#define TL_BACKEND_ABI_VERSION 4
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v4"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -237,6 +237,39 @@ typedef struct tl_backend_scan_call {
     int64_t kidx_strides[TL_BACKEND_EW_MAX_DIMS];
 } tl_backend_scan_call;
 
+/* Dense products (ABI 4): one (strided-batched) gemm in BLAS's column-major terms. For each
+ * batch i < batch, C_i = alpha * op(A_i) @ op(B_i) + beta * C_i, where C_i is the m x n matrix
+ * at c + i * stride_c elements whose element (r, s) is at r + s * ldc; op(A_i) is m x k and
+ * op(B_i) k x n; A_i at a + i * stride_a is stored k x m (transa T or C) or m x k (N) with
+ * leading dim lda, B_i likewise (n x k or k x n, ldb). T transposes, C conjugate-transposes.
+ * Strides and leading dims count elements; a batch stride of 0 shares the matrix. A, B and C
+ * have one dtype: FLOAT16, BFLOAT16 (products accumulated in float32, rounded once on store),
+ * FLOAT32, FLOAT64, COMPLEX64 or COMPLEX128; alpha and beta are (real, imag) in double (the
+ * backend rounds them to the compute type). beta == 0: C is written without being read (NaN
+ * in it does not propagate). The core has done everything else (ops/linalg.c, backend/gemm.c:
+ * torch's checks, the result, row-major tensors as C^T = B^T A^T, copies of operands no BLAS
+ * layout fits, k == 0, batch dims that do not merge into one stride); m, n, k, lda, ldb, ldc
+ * and batch are in 1..INT32_MAX, each ld at least the stored matrix's row count. flags:
+ * TL_BGEMM_ALLOW_TF32: float32 products may run on TF32 tensor cores
+ * (tl.backends.cuda.matmul.allow_tf32); TL_BGEMM_NO_REDUCED_F16 / _BF16: float16 / bfloat16
+ * products must not reduce split sums in reduced precision (the allow_*_reduced_precision_reduction
+ * switches set to False). */
+enum { TL_BGEMM_OP_N, TL_BGEMM_OP_T, TL_BGEMM_OP_C };
+enum { TL_BGEMM_ALLOW_TF32 = 1, TL_BGEMM_NO_REDUCED_F16 = 2, TL_BGEMM_NO_REDUCED_BF16 = 4 };
+typedef struct tl_backend_gemm_call {
+    uint32_t size;          /* sizeof(tl_backend_gemm_call): the backend checks it */
+    int32_t device_index;
+    int32_t dtype;          /* TL_BDT_* of A, B and C */
+    int32_t flags;          /* TL_BGEMM_* */
+    int32_t transa, transb; /* TL_BGEMM_OP_* */
+    int64_t m, n, k, batch;
+    double alpha[2], beta[2];  /* real, imaginary part */
+    const char *a, *b;      /* device addresses */
+    char *c;
+    int64_t lda, ldb, ldc;  /* leading dims, elements */
+    int64_t stride_a, stride_b, stride_c;  /* elements from one batch's matrix to the next */
+} tl_backend_gemm_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -275,6 +308,9 @@ typedef struct tl_device_backend {
     /* ---- scans (ABI 3) ---- */
     /* The scan call above; NULL: cumsum/cumprod/cummax/cummin of this device's tensors are not supported. */
     int (*scan)(const tl_backend_scan_call *call);
+    /* ---- dense products (ABI 4) ---- */
+    /* The gemm call above; NULL: mm, bmm, matmul, addmm, ... of this device's tensors are not supported. */
+    int (*gemm)(const tl_backend_gemm_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -352,5 +388,16 @@ int tl_backend_reduce_host(const tl_backend_reduce_call *call);
 /* The host runner of a tl_backend_scan_call (kernels/hd_scan.h through backend/scan.c), on
  * host memory; for the tests' stand-in backend. */
 int tl_backend_scan_host(const tl_backend_scan_call *call);
+/* The host runner of a tl_backend_gemm_call (backend/gemm.c): the same products on host
+ * memory, accumulated in double (complex double); for the tests' stand-in backend. */
+int tl_backend_gemm_host(const tl_backend_gemm_call *call);
+/* c = beta*c + alpha*a@b (tl_gemm's contract) for c on a backend's device: the call(s) of
+ * the backend's gemm entry (backend/gemm.c). c has elements; the dtype is a float or
+ * complex dtype (ops/linalg.c refuses the others in torch's words). */
+int tl_backend_gemm(struct tl_tensor *c, const struct tl_tensor *a, const struct tl_tensor *b, double alpha_re,
+                    double alpha_im, double beta_re, double beta_im);
+/* TL_BGEMM_* flags every later gemm call carries (tl.backends.cuda.matmul switches). */
+void tl_backend_gemm_set_flags(int flags);
+int tl_backend_gemm_get_flags(void);
 
 #endif

@@ -100,8 +100,13 @@ static const char *const meta_path_ops[] = {
     "baddbmm", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
- * through its reduce entry, the scans through its scan entry. */
-static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", NULL};
+ * through its reduce entry, the scans through its scan entry, the products through its gemm
+ * entry. */
+static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "mm", "bmm", "matmul", "mv", "dot",
+                                          "addmm", "addmv", "baddbmm", NULL};
+/* Products without a meta path that run on a backend's device (its gemm entry): meta
+ * tensors are refused as for an op without a device path. */
+static const char *const backend_no_meta_ops[] = {"vdot", "addbmm", "outer", "ger", "addr", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
@@ -200,7 +205,8 @@ static bool in_list(const char *const *list, const char *name)
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || meta_op(d->ml_name) >= 0;
+    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || meta_op(d->ml_name) >= 0 ||
+           in_list(backend_no_meta_ops, d->ml_name);
 }
 
 /* torch's refusal of an op without a kernel for the tensor's device. */
@@ -300,6 +306,7 @@ typedef struct {
     bool device_ok; /* device_ok(def) */
     char devrule;   /* the meta_ops entry's device rule (DEV_ANY for other ops) */
     bool meta_only; /* in meta_ops: device tensors other than meta are refused */
+    bool no_meta;   /* in backend_no_meta_ops: meta tensors are refused */
     bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
@@ -352,7 +359,8 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *sp = g->primitive ? first_device(args, n + nkw) : first_special(args, n + nkw);
     if (sp && (!tl_is_tensor(sp) || is_sparse(sp))) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
-    if (sp && (!g->device_ok || (g->meta_only && TL_TENSOR(sp)->device.type != TL_DEV_META)))
+    if (sp && (!g->device_ok || (g->meta_only && TL_TENSOR(sp)->device.type != TL_DEV_META) ||
+               (g->no_meta && TL_TENSOR(sp)->device.type == TL_DEV_META)))
         return refuse_device(g->def->ml_name, sp);
     if (sp && g->devrule && check_devices(g->devrule, args, n + nkw) < 0) return NULL;
     const char *op = g->def->ml_name;
@@ -453,6 +461,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     /* reductions and scans reach a backend's entries (ops/reduce.c, sort.c, scan.c refuse what
      * they lack) */
     g->meta_only = (k >= 0 || in_list(meta_path_ops, def->ml_name)) && !in_list(backend_ops, def->ml_name);
+    g->no_meta = in_list(backend_no_meta_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);
