@@ -49,5 +49,7 @@ int tlc_random(const tl_backend_random_call *call);
 int tlc_reduce(const tl_backend_reduce_call *call);
 // scans (scan.cu)
 int tlc_scan(const tl_backend_scan_call *call);
+// dense products (blas.cu, cuBLAS opened with dlopen on first use)
+int tlc_gemm(const tl_backend_gemm_call *call);
 
 #endif

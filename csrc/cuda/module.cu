@@ -46,6 +46,8 @@ static const tl_device_backend cuda_backend = {
     tlc_reduce,
     // scans (ABI 3)
     tlc_scan,
+    // dense products (ABI 4)
+    tlc_gemm,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).
