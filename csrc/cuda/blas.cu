@@ -44,6 +44,12 @@ Lib lib;
 bool loaded;
 char load_error[384];
 cublasHandle_t handles[kMaxDevices];
+pthread_mutex_t call_locks[kMaxDevices];  // initialised in handle_of's first call
+pthread_once_t locks_once = PTHREAD_ONCE_INIT;
+void init_locks(void)
+{
+    for (int i = 0; i < kMaxDevices; i++) pthread_mutex_init(&call_locks[i], nullptr);
+}
 
 const char *status_name(cublasStatus_t s)
 {
@@ -102,6 +108,7 @@ cublasHandle_t handle_of(int dev)
         tlc_error(TL_ERR_RUNTIME, cudaSuccess, "tensorlib: cuBLAS on cuda:%d is not supported", dev);
         return nullptr;
     }
+    pthread_once(&locks_once, init_locks);
     pthread_mutex_lock(&lock);
     cublasHandle_t h = nullptr;
     cublasStatus_t s = 0;
@@ -157,14 +164,23 @@ int tlc_gemm(const tl_backend_gemm_call *c)
     if (dev < 0) return -1;
     cublasHandle_t h = handle_of(dev);
     if (!h) return -1;
+    // The handle's stream and math mode are its state: threads (products release the GIL) take
+    // turns from setting them to queueing the product (queueing is quick; the product runs later).
+    pthread_mutex_lock(&call_locks[dev]);
+    const char *what = "cublasSetStream(handle, stream)";
     cublasStatus_t s = lib.set_stream(h, tlc_current_stream(dev));
-    if (s != 0) return blas_error(s, "cublasSetStream(handle, stream)");
-    if ((s = lib.set_math(h, math)) != 0) return blas_error(s, "cublasSetMathMode(handle, mode)");
-    s = lib.gemm(h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k, alpha, c->a, type, (int)c->lda,
-                 (long long)c->stride_a, c->b, type, (int)c->ldb, (long long)c->stride_b, beta, c->c, type,
-                 (int)c->ldc, (long long)c->stride_c, (int)c->batch, compute, kGemmDefault);
-    if (s != 0)
-        return blas_error(s, "cublasGemmStridedBatchedEx(handle, opa, opb, m, n, k, &alpha, a, type, lda, stridea, "
-                             "b, type, ldb, strideb, &beta, c, type, ldc, stridec, num_batches, compute, algo)");
+    if (s == 0) {
+        what = "cublasSetMathMode(handle, mode)";
+        s = lib.set_math(h, math);
+    }
+    if (s == 0) {
+        what = "cublasGemmStridedBatchedEx(handle, opa, opb, m, n, k, &alpha, a, type, lda, stridea, b, type, ldb, "
+               "strideb, &beta, c, type, ldc, stridec, num_batches, compute, algo)";
+        s = lib.gemm(h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k, alpha, c->a, type, (int)c->lda,
+                     (long long)c->stride_a, c->b, type, (int)c->ldb, (long long)c->stride_b, beta, c->c, type,
+                     (int)c->ldc, (long long)c->stride_c, (int)c->batch, compute, kGemmDefault);
+    }
+    pthread_mutex_unlock(&call_locks[dev]);
+    if (s != 0) return blas_error(s, what);
     return 0;
 }
