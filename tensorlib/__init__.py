@@ -55,6 +55,7 @@ from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searchin
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
 from . import utils  # noqa: E402,F401  (tensorlib.utils.backcompat: torch's legacy switches)
+from . import backends  # noqa: E402,F401  (tensorlib.backends.cuda.matmul: the cuBLAS switches)
 from ._serialization import save, load  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
 from . import fft  # noqa: E402,F401  (tensorlib.fft: torch.fft on csrc/ops/fft.c)

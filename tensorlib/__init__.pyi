@@ -6,6 +6,7 @@ from typing_extensions import TypeAlias
 
 import numpy
 
+from . import backends as backends
 from . import cuda as cuda
 from . import fft as fft
 from . import linalg as linalg

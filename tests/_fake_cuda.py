@@ -44,7 +44,9 @@ class Backend(C.Structure):
                 # indexing (ABI 4)
                 ("index", EW),
                 # sorting (ABI 4)
-                ("sort", EW)]
+                ("sort", EW),
+                # dense products (ABI 4)
+                ("gemm", EW)]
 
 
 class CoreApi(C.Structure):
@@ -201,11 +203,31 @@ def _sort(p):
     c = SortCall.from_address(p)
     LOG.append(("sort", c.dtype, c.descending, c.nrows, c.len))
     return _HOST_SORT(p)
+# The gemm entry: the core's host runner of the same call (backend/gemm.c: the products in
+# column-major terms on host memory, accumulated in double); logged with dtype, flags,
+# transpositions, m, n, k, batch and the batch strides.
+_HOST_GEMM = EW(tl._C._backend_gemm_host)
+
+
+class GemmCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("dtype", C.c_int32), ("flags", C.c_int32),
+                ("transa", C.c_int32), ("transb", C.c_int32), ("m", C.c_int64), ("n", C.c_int64), ("k", C.c_int64),
+                ("batch", C.c_int64), ("alpha", C.c_double * 2), ("beta", C.c_double * 2), ("a", C.c_void_p),
+                ("b", C.c_void_p), ("c", C.c_void_p), ("lda", C.c_int64), ("ldb", C.c_int64), ("ldc", C.c_int64),
+                ("stride_a", C.c_int64), ("stride_b", C.c_int64), ("stride_c", C.c_int64)]
+
+
+def _gemm(p):
+    c = GemmCall.from_address(p)
+    LOG.append(("gemm", c.dtype, c.flags, c.transa, c.transb, c.m, c.n, c.k, c.batch, c.stride_a, c.stride_b,
+                c.stride_c))
+    return _HOST_GEMM(p)
 
 
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
-        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort)]
+        HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort),
+        EW(_gemm)]
 BACKEND = Backend(4, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

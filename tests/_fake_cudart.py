@@ -16,6 +16,7 @@ import tensorlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "fake_cudart", "fake_cudart.c")
+CUBLAS_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cublas.c")
 
 
 def cuda_module():
@@ -31,8 +32,10 @@ def _dynamic_section(path):
     return (needed[0] if needed else None), [p for s in paths for p in s.split(":")]
 
 
-def build(tmpdir):
-    """(library directory, None) or (None, why not)."""
+def build(tmpdir, cublas=True):
+    """(library directory, None) or (None, why not). With cublas, the directory also holds
+    fake_cublas.c as libcublas.so.13 (linked against the fake runtime), which the module's
+    dlopen finds there."""
     module = cuda_module()
     if module is None:
         return None, "tensorlib._C_cuda is not built (no nvcc)"
@@ -56,6 +59,13 @@ def build(tmpdir):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("building the fake CUDA runtime failed:\n" + r.stdout + r.stderr)
+    if cublas:
+        cmd = ["cc", "-std=gnu11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
+               "-fvisibility=hidden", "-I", include, CUBLAS_SOURCE, "-o", os.path.join(libdir, "libcublas.so.13"),
+               "-Wl,-soname,libcublas.so.13", "-L", libdir, "-l:" + soname, "-pthread"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("building the fake cuBLAS failed:\n" + r.stdout + r.stderr)
     return libdir, None
 
 

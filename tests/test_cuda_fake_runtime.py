@@ -101,7 +101,11 @@ def test_out_of_memory_gives_the_cache_back_then_raises(fake_lib):
 
 
 @pytest.mark.skipif(INNER, reason="outer layer")
-def test_gpu_benchmark_script_runs(fake_lib, tmp_path):
+def test_gpu_benchmark_script_runs(tmp_path):
+    # without the fake cuBLAS: its host loops would take hours over the 4096^2 GEMM rows
+    fake_lib, why = _fake_cudart.build(tmp_path, cublas=False)
+    if fake_lib is None:
+        pytest.skip(why)
     out = tmp_path / "bench.json"
     script = os.path.join(os.path.dirname(HERE), "benchmarks", "cuda_bench.py")
     r = _run(fake_lib, None, code="import runpy, sys; sys.argv = %r; runpy.run_path(%r, run_name='__main__')" % (
@@ -311,3 +315,96 @@ def test_device_copies_keep_names():
     assert d.names == ("a", "b") and d.cpu().names == ("a", "b")
     assert x.t().to("cuda", tl.float64).names == ("b", "a")
     assert x.to("cuda", non_blocking=True).names == ("a", "b")
+
+
+# ---- cuBLAS (csrc/cuda/blas.cu) on the fake libcublas (tests/fake_cudart/fake_cublas.c) --------
+
+def _fake_cublas():
+    try:
+        lib = ctypes.CDLL("libcublas.so.13")  # the instance blas.cu's dlopen gets
+        lib.tl_fake_cublas_gemms.restype = ctypes.c_long
+        lib.tl_fake_cublas_handles.restype = ctypes.c_long
+        lib.tl_fake_cublas_last_stream.restype = ctypes.c_void_p
+        return lib
+    except (OSError, AttributeError):
+        pytest.skip("fake cuBLAS not loaded")
+
+
+def _ints(shape, dt, seed):
+    import numpy as np
+    v = np.random.default_rng(seed).integers(-3, 4, size=shape).astype(np.float32)
+    return tl.tensor(v).to(dt)
+
+
+@inner
+def test_products_run_blas_cu_on_the_fake_cublas():
+    """The module's cuBLAS host code: one handle for the device, the call's types, transpositions,
+    leading dims and batch strides (the fake refuses what cuBLAS refuses and reads only inside live
+    device allocations), alpha/beta in the compute type, the TF32 and reduced-precision switches,
+    the current stream. Only products whose operands need no device kernel (no copies, which the
+    fake runtime cannot launch); small integers, so the results equal the CPU's exactly."""
+    lib = _fake_cublas()
+    n0 = lib.tl_fake_cublas_gemms()
+    for dt in (tl.float32, tl.float64, tl.float16, tl.bfloat16, tl.complex64, tl.complex128):
+        a, b, bt = _ints((3, 4), dt, 1), _ints((4, 5), dt, 2), _ints((5, 4), dt, 3)
+        x, y = _ints((2, 3, 4), dt, 4), _ints((2, 4, 5), dt, 5)
+        v = _ints((4,), dt, 6)
+        pairs = [(tl.mm(a.cuda(), b.cuda()), a @ b), (tl.mm(a.cuda(), bt.cuda().t()), a @ bt.t()),
+                 (tl.bmm(x.cuda(), y.cuda()), tl.bmm(x, y)), (tl.matmul(x.cuda(), b.cuda()), x @ b),
+                 (tl.matmul(x.cuda().transpose(1, 2).transpose(1, 2), y.cuda()), x @ y),
+                 (tl.mv(a.cuda(), v.cuda()), tl.mv(a, v)), (tl.dot(v.cuda(), v.cuda()), tl.dot(v, v)),
+                 (tl.addmm(_ints((3, 5), dt, 7).cuda(), a.cuda(), b.cuda(), beta=0, alpha=2),
+                  tl.addmm(_ints((3, 5), dt, 7), a, b, beta=0, alpha=2))]
+        for got, want in pairs:
+            assert got.is_cuda and got.dtype == want.dtype and got.shape == want.shape
+            assert tl.equal(got.cpu(), want), (dt, got.cpu(), want)
+    assert lib.tl_fake_cublas_gemms() >= n0 + 6 * 8
+    assert lib.tl_fake_cublas_handles() == 1  # one handle per device, kept
+    m = tl.backends.cuda.matmul
+    ah, bh = _ints((3, 4), tl.float32, 1), _ints((4, 5), tl.float32, 2)
+    a, b = ah.cuda(), bh.cuda()  # (casts on the device would launch kernels: cast on the host)
+    try:
+        tl.mm(a, b)
+        assert (lib.tl_fake_cublas_last_compute(), lib.tl_fake_cublas_last_math()) == (68, 0)
+        m.allow_tf32 = True
+        tl.mm(a, b)
+        assert lib.tl_fake_cublas_last_compute() == 77  # CUBLAS_COMPUTE_32F_FAST_TF32
+        tl.mm(ah.double().cuda(), bh.double().cuda())
+        assert lib.tl_fake_cublas_last_compute() == 70
+        m.allow_bf16_reduced_precision_reduction = False
+        tl.mm(ah.bfloat16().cuda(), bh.bfloat16().cuda())
+        assert (lib.tl_fake_cublas_last_compute(), lib.tl_fake_cublas_last_math()) == (68, 16)
+        tl.mm(ah.half().cuda(), bh.half().cuda())
+        assert lib.tl_fake_cublas_last_math() == 0
+    finally:
+        m.allow_tf32 = False
+        m.allow_bf16_reduced_precision_reduction = True
+    s = tl.cuda.Stream()
+    with tl.cuda.stream(s):
+        tl.mm(a, b)
+    assert lib.tl_fake_cublas_last_stream() == s.cuda_stream
+    tl.mm(a, b)
+    assert not lib.tl_fake_cublas_last_stream()  # the legacy default stream
+    # integers never reach cuBLAS
+    n = lib.tl_fake_cublas_gemms()
+    with pytest.raises(NotImplementedError, match="\"addmm_cuda\" not implemented for 'Long'"):
+        tl.mm(ah.long().cuda(), bh.long().cuda())
+    assert lib.tl_fake_cublas_gemms() == n
+
+
+@pytest.mark.skipif(INNER, reason="outer layer")
+def test_missing_libcublas_is_a_runtime_error(tmp_path):
+    """Without a libcublas the first product raises RuntimeError naming it (the rest of CUDA works)."""
+    libdir, why = _fake_cudart.build(tmp_path, cublas=False)
+    if libdir is None:
+        pytest.skip(why)
+    code = ("import tensorlib as tl\n"
+            "a = tl.ones(2, 2, device='cuda')\n"
+            "try:\n    tl.mm(a, a)\nexcept RuntimeError as e:\n    print('RuntimeError', e)\n"
+            "print(tl.ones(2).cuda().cpu().tolist())\n")
+    r = _run(libdir, None, code=code)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    if not lines[0].startswith("RuntimeError"):
+        pytest.skip("a real libcublas is installed here: %s" % lines[0])
+    assert "libcublas.so.13 could not be loaded" in lines[0] and lines[1] == "[1.0, 1.0]"

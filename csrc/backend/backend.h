@@ -320,6 +320,38 @@ typedef struct tl_backend_sort_call {
     char *values;
     int64_t *indices;
 } tl_backend_sort_call;
+/* Dense products (ABI 4): one (strided-batched) gemm in BLAS's column-major terms. For each
+ * batch i < batch, C_i = alpha * op(A_i) @ op(B_i) + beta * C_i, where C_i is the m x n matrix
+ * at c + i * stride_c elements whose element (r, s) is at r + s * ldc; op(A_i) is m x k and
+ * op(B_i) k x n; A_i at a + i * stride_a is stored k x m (transa T or C) or m x k (N) with
+ * leading dim lda, B_i likewise (n x k or k x n, ldb). T transposes, C conjugate-transposes.
+ * Strides and leading dims count elements; a batch stride of 0 shares the matrix. A, B and C
+ * have one dtype: FLOAT16, BFLOAT16 (products accumulated in float32, rounded once on store),
+ * FLOAT32, FLOAT64, COMPLEX64 or COMPLEX128; alpha and beta are (real, imag) in double (the
+ * backend rounds them to the compute type). beta == 0: C is written without being read (NaN
+ * in it does not propagate). The core has done everything else (ops/linalg.c, backend/gemm.c:
+ * torch's checks, the result, row-major tensors as C^T = B^T A^T, copies of operands no BLAS
+ * layout fits, k == 0, batch dims that do not merge into one stride); m, n, k, lda, ldb, ldc
+ * and batch are in 1..INT32_MAX, each ld at least the stored matrix's row count. flags:
+ * TL_BGEMM_ALLOW_TF32: float32 products may run on TF32 tensor cores
+ * (tl.backends.cuda.matmul.allow_tf32); TL_BGEMM_NO_REDUCED_F16 / _BF16: float16 / bfloat16
+ * products must not reduce split sums in reduced precision (the allow_*_reduced_precision_reduction
+ * switches set to False). */
+enum { TL_BGEMM_OP_N, TL_BGEMM_OP_T, TL_BGEMM_OP_C };
+enum { TL_BGEMM_ALLOW_TF32 = 1, TL_BGEMM_NO_REDUCED_F16 = 2, TL_BGEMM_NO_REDUCED_BF16 = 4 };
+typedef struct tl_backend_gemm_call {
+    uint32_t size;          /* sizeof(tl_backend_gemm_call): the backend checks it */
+    int32_t device_index;
+    int32_t dtype;          /* TL_BDT_* of A, B and C */
+    int32_t flags;          /* TL_BGEMM_* */
+    int32_t transa, transb; /* TL_BGEMM_OP_* */
+    int64_t m, n, k, batch;
+    double alpha[2], beta[2];  /* real, imaginary part */
+    const char *a, *b;      /* device addresses */
+    char *c;
+    int64_t lda, ldb, ldc;  /* leading dims, elements */
+    int64_t stride_a, stride_b, stride_c;  /* elements from one batch's matrix to the next */
+} tl_backend_gemm_call;
 
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
@@ -366,6 +398,9 @@ typedef struct tl_device_backend {
     /* The sort call above; NULL: sort, argsort, msort and topk of this device's tensors are not
      * supported. */
     int (*sort)(const tl_backend_sort_call *call);
+    /* ---- dense products (ABI 4) ---- */
+    /* The gemm call above; NULL: mm, bmm, matmul, addmm, ... of this device's tensors are not supported. */
+    int (*gemm)(const tl_backend_gemm_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -451,5 +486,16 @@ int tl_backend_index_host(const tl_backend_index_call *call);
 /* The host runner of a tl_backend_sort_call (the kernels/hd_sort.h keys, the CPU's stable sort),
  * on host memory; for the tests' stand-in backend. */
 int tl_backend_sort_host(const tl_backend_sort_call *call);
+/* The host runner of a tl_backend_gemm_call (backend/gemm.c): the same products on host
+ * memory, accumulated in double (complex double); for the tests' stand-in backend. */
+int tl_backend_gemm_host(const tl_backend_gemm_call *call);
+/* c = beta*c + alpha*a@b (tl_gemm's contract) for c on a backend's device: the call(s) of
+ * the backend's gemm entry (backend/gemm.c). c has elements; the dtype is a float or
+ * complex dtype (ops/linalg.c refuses the others in torch's words). */
+int tl_backend_gemm(struct tl_tensor *c, const struct tl_tensor *a, const struct tl_tensor *b, double alpha_re,
+                    double alpha_im, double beta_re, double beta_im);
+/* TL_BGEMM_* flags every later gemm call carries (tl.backends.cuda.matmul switches). */
+void tl_backend_gemm_set_flags(int flags);
+int tl_backend_gemm_get_flags(void);
 
 #endif

@@ -53,5 +53,7 @@ int tlc_scan(const tl_backend_scan_call *call);
 int tlc_index(const tl_backend_index_call *call);
 // sorting (sort.cu)
 int tlc_sort(const tl_backend_sort_call *call);
+// dense products (blas.cu, cuBLAS opened with dlopen on first use)
+int tlc_gemm(const tl_backend_gemm_call *call);
 
 #endif

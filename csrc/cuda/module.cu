@@ -50,6 +50,8 @@ static const tl_device_backend cuda_backend = {
     tlc_index,
     // sorting (ABI 4)
     tlc_sort,
+    // dense products (ABI 4)
+    tlc_gemm,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "ops/blas.h"
@@ -98,6 +99,8 @@ static int mat_layout_of(const tl_tensor *t, int64_t *ld)
     int n = t->ndim;
     return mat_layout(t->sizes[n - 2], t->sizes[n - 1], t->strides[n - 2], t->strides[n - 1], ld);
 }
+
+int tl_gemm_layout(const tl_tensor *t, int64_t *ld) { return mat_layout_of(t, ld); }
 
 typedef struct {
     tl_dtype dtype;
@@ -405,6 +408,10 @@ int tl_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_scalar alph
     tl_dtype dt = (tl_dtype)c->dtype;
     int64_t K = a->sizes[nd - 1];
     if (tl_numel(c) == 0 || c->device.type == TL_DEV_META) return 0; /* meta: the result's geometry is all */
+    if (c->device.type != TL_DEV_CPU) { /* a backend's device (cuBLAS): backend/gemm.c */
+        double complex al = scalar_as_complex(alpha), be = tl_scalar_is_zero(beta) ? 0 : scalar_as_complex(beta);
+        return tl_backend_gemm(c, a, b, creal(al), cimag(al), creal(be), cimag(be));
+    }
     if (K == 0) /* empty sum: c = beta * c */
         return tl_scalar_is_zero(beta) ? tl_fill_(c, tl_scalar_int(0)) : scale_(c, beta);
     if (dt == TL_FLOAT16 || dt == TL_BFLOAT16) return gemm_half(c, a, b, alpha, beta);

@@ -6,34 +6,50 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
 #include "kernels/cast.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
 #include "ops/view.h"
 
 /* ---- small helpers ---- */
 
 static const char *cname(const tl_tensor *t) { return tl_dtype_infos[t->dtype].cname; }
 
-static int check_dtype_supported(const tl_tensor *t, const char *kernel)
+/* A tensor on a backend's device (CUDA): its products run on the backend's gemm entry
+ * (backend/gemm.c), which has cuBLAS's dtypes: floats and complex, no integers. */
+static bool on_backend(const tl_tensor *t) { return t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META; }
+
+static bool backend_gemm_dtype(tl_dtype d)
 {
-    if (!tl_gemm_dtype_ok((tl_dtype)t->dtype))
-        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)t->dtype, "%s", kernel);
+    return d == TL_FLOAT16 || d == TL_BFLOAT16 || d == TL_FLOAT32 || d == TL_FLOAT64 || d == TL_COMPLEX64 ||
+           d == TL_COMPLEX128;
+}
+
+/* torch's dispatch error naming the kernel of t's device: `kernel` on the CPU, `cuda_kernel`
+ * on CUDA ("addmm_cuda" not implemented for 'Long'). */
+static int check_dtype_supported2(const tl_tensor *t, const char *kernel, const char *cuda_kernel)
+{
+    bool dev = on_backend(t);
+    if (dev ? !backend_gemm_dtype((tl_dtype)t->dtype) : !tl_gemm_dtype_ok((tl_dtype)t->dtype))
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)t->dtype, "%s", dev ? cuda_kernel : kernel);
     return 0;
 }
 
 /* mm/bmm/mv/matmul: torch returns the (zero-filled) empty-sum result before its dtype
  * dispatch, so a product with an empty operand works for every dtype. */
-static int check_product_dtype(const tl_tensor *a, const tl_tensor *b, const char *kernel)
+static int check_product_dtype(const tl_tensor *a, const tl_tensor *b, const char *kernel, const char *cuda_kernel)
 {
-    return tl_numel(a) == 0 || tl_numel(b) == 0 ? 0 : check_dtype_supported(a, kernel);
+    return tl_numel(a) == 0 || tl_numel(b) == 0 ? 0 : check_dtype_supported2(a, kernel, cuda_kernel);
 }
 
 static int check_cpu_strided(const tl_tensor *t)
 {
     if (t->layout != TL_LAYOUT_STRIDED)
         return tl_err(TL_ERR_RUNTIME, "linear algebra ops here take strided tensors; use the sparse ops for sparse layouts");
-    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META) /* meta: products shape, tl_gemm skips */
+    if (t->device.type != TL_DEV_CPU && t->device.type != TL_DEV_META && /* meta: products shape, tl_gemm skips */
+        !(tl_backend_get(t->device.type) && tl_backend_get(t->device.type)->gemm)) /* a backend's gemm entry */
         return tl_err(TL_ERR_NOTIMPL, "tensorlib: this operation is not implemented for %s tensors yet",
                       tl_device_type_names[t->device.type]);
     return 0;
@@ -246,10 +262,25 @@ static int vec_as_matrix(tl_tensor *v, const tl_tensor *t, bool column)
     return view_as(v, t, 2, sz, st);
 }
 
+/* Two devices: torch's meta kernels' "Tensor on device cpu is not on the expected device
+ * meta!"; with a backend's device (CUDA) the device check of torch's CUDA kernels, first
+ * argument's device first. */
+static int expect_device(tl_device first, tl_device other)
+{
+    if (tl_device_eq(first, other) || first.type == TL_DEV_META || other.type == TL_DEV_META ||
+        (first.type == TL_DEV_CPU && other.type == TL_DEV_CPU))
+        return tl_device_expect(first, other);
+    char e[32], g[32];
+    tl_device_str(first, e, sizeof e);
+    tl_device_str(other, g, sizeof g);
+    return tl_err(TL_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least two devices, %s "
+                                  "and %s!", e, g);
+}
+
 static int check_inputs(const tl_tensor *a, const tl_tensor *b)
 {
     /* two devices: torch's RuntimeError before the refusal of a device without products */
-    if (a->layout == TL_LAYOUT_STRIDED && b->layout == TL_LAYOUT_STRIDED && tl_device_expect(a->device, b->device) < 0)
+    if (a->layout == TL_LAYOUT_STRIDED && b->layout == TL_LAYOUT_STRIDED && expect_device(a->device, b->device) < 0)
         return -1;
     return check_cpu_strided(a) < 0 || check_cpu_strided(b) < 0 ? -1 : 0;
 }
@@ -269,7 +300,9 @@ static int check_added(const tl_tensor *input, const tl_tensor *like)
 {
     if (check_cpu_strided(input) < 0) return -1;
     if (input->device.type == TL_DEV_CPU && input->ndim == 0) return 0;
-    return tl_device_expect(like->device, input->device);
+    if (input->device.type == TL_DEV_META || like->device.type == TL_DEV_META)
+        return tl_device_expect(like->device, input->device);
+    return expect_device(input->device, like->device); /* input is torch's first argument */
 }
 
 /* ---- ops ---- */
@@ -285,7 +318,7 @@ int tl_mm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
                       tl_dtype_typemeta((tl_dtype)a->dtype), tl_dtype_typemeta((tl_dtype)b->dtype));
-    if (check_product_dtype(a, b, "addmm_impl_cpu_") < 0) return -1;
+    if (check_product_dtype(a, b, "addmm_impl_cpu_", "addmm_cuda") < 0) return -1;
     int64_t sz[2] = {a->sizes[0], b->sizes[1]};
     if (run_product(out, 2, sz, (tl_dtype)a->dtype, NULL, a, b, 2, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
         return -1;
@@ -311,7 +344,7 @@ int tl_bmm(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     if (check_bmm_shapes(a, b, a->sizes[0]) < 0) return -1;
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
-    if (check_product_dtype(a, b, "bmm") < 0) return -1;
+    if (check_product_dtype(a, b, "bmm", "baddbmm_cuda") < 0) return -1;
     int64_t sz[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
     if (run_product(out, 3, sz, (tl_dtype)a->dtype, NULL, a, b, 3, sz, tl_scalar_int(1), tl_scalar_int(0)) < 0)
         return -1;
@@ -329,7 +362,7 @@ int tl_mv(tl_tensor *out, const tl_tensor *a, const tl_tensor *v)
     if (a->dtype != v->dtype)
         return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(v),
                       cname(a), cname(v));
-    if (check_product_dtype(a, v, "addmv_impl_cpu") < 0) return -1;
+    if (check_product_dtype(a, v, "addmv_impl_cpu", "addmv_impl_cuda") < 0) return -1;
     tl_tensor vc = {0};
     int64_t sz[1] = {a->sizes[0]}, gsz[2] = {a->sizes[0], 1};
     int rc = vec_as_matrix(&vc, v, true);
@@ -351,7 +384,7 @@ static int dot_impl(tl_tensor *out, const tl_tensor *a, const tl_tensor *b, cons
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "%s : expected both vectors to have same dtype, but found %s and %s", op, cname(a),
                       cname(b));
-    if (check_dtype_supported(a, op) < 0) return -1;
+    if (check_dtype_supported2(a, op, op) < 0) return -1;
     tl_tensor ar = {0}, bc = {0};
     int64_t gsz[2] = {1, 1};
     int rc = vec_as_matrix(&ar, a, false);
@@ -369,6 +402,16 @@ int tl_vdot(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
     if (!tl_dtype_is_complex((tl_dtype)a->dtype) || a->ndim != 1) return dot_impl(out, a, b, "vdot");
     /* conjugate a copy of the first vector, then an ordinary dot */
     tl_tensor ac = {0};
+    if (on_backend(a)) { /* the conjugated copy by the element-wise entry */
+        if (check_inputs(a, b) < 0) return -1;
+        tl_ew_dest dst = {.mode = TL_EW_NEW, .out = &ac};
+        tl_ew_params prm;
+        memset(&prm, 0, sizeof prm);
+        int rc = tl_ew_unary(TL_UOP_conj_physical, a, &dst, &prm);
+        if (rc == 0) rc = dot_impl(out, &ac, b, "vdot");
+        tl_tensor_clear(&ac);
+        return rc;
+    }
     int rc = tl_clone(&ac, a, (tl_dtype)a->dtype, TL_MEMFMT_CONTIGUOUS);
     if (rc == 0) {
         int64_t n = tl_numel(&ac);
@@ -430,7 +473,9 @@ int tl_matmul(tl_tensor *out, const tl_tensor *a, const tl_tensor *b)
                       (long long)bsz[nbd - 2]);
     if (a->dtype != b->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(a), cname(b));
-    if (check_product_dtype(a, b, "bmm") < 0) return -1;
+    /* torch folds a's batch into mm/mv rows when b is 1-D or 2-D (the CUDA kernel's name) */
+    if (check_product_dtype(a, b, "bmm", da >= 3 && db <= 2 ? (db == 1 ? "addmv_impl_cuda" : "addmm_cuda") : "baddbmm_cuda") < 0)
+        return -1;
     int g = nbatch + 2;
     int64_t gasz[TL_MAX_DIMS], gast[TL_MAX_DIMS], gbsz[TL_MAX_DIMS], gbst[TL_MAX_DIMS], gsz[TL_MAX_DIMS];
     for (int i = 0; i < nbatch; i++) {
@@ -494,6 +539,7 @@ static int outer_impl(tl_tensor *out, const tl_tensor *input, const tl_tensor *v
     }
     /* bool: logical and, computed as a uint8 product */
     tl_dtype work = dt == TL_BOOL ? TL_UINT8 : dt;
+    if (on_backend(v1) && !backend_gemm_dtype(dt)) return tl_backend_refuse(op, v1->device, dt); /* cuBLAS: no integers */
     if (!tl_gemm_dtype_ok(work)) return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "%s", op);
     tl_tensor x = {0}, y = {0}, xc = {0}, yr = {0}, tmp = {0};
     int rc = as_dtype(&x, v1, work);
@@ -555,7 +601,7 @@ int tl_addmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *m1, const 
     if (m1->dtype != m2->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
                       tl_dtype_typemeta((tl_dtype)m1->dtype), tl_dtype_typemeta((tl_dtype)m2->dtype));
-    if (check_dtype_supported(m1, "addmm_impl_cpu_") < 0) return -1;
+    if (check_dtype_supported2(m1, "addmm_impl_cpu_", "addmm_cuda") < 0) return -1;
     int64_t sz[2] = {m1->sizes[0], m2->sizes[1]};
     tl_tensor ex = {0};
     int rc = tl_expand(&ex, input, sz, 2);
@@ -581,7 +627,7 @@ int tl_addmv(tl_tensor *out, const tl_tensor *input, const tl_tensor *mat, const
     if (input->dtype != mat->dtype || mat->dtype != vec->dtype)
         return tl_err(TL_ERR_RUNTIME, "addmv input tensors must have the same dtype, but got %s, %s, and %s", cname(input),
                       cname(mat), cname(vec));
-    if (check_dtype_supported(mat, "addmv_impl_cpu") < 0) return -1;
+    if (check_dtype_supported2(mat, "addmv_impl_cpu", "addmv_impl_cuda") < 0) return -1;
     tl_tensor vc = {0};
     int64_t sz[1] = {M}, gsz[2] = {M, 1};
     int rc = vec_as_matrix(&vc, vec, true);
@@ -610,7 +656,7 @@ int tl_baddbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, cons
         return tl_err(TL_ERR_RUNTIME, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
                       tl_dtype_typemeta((tl_dtype)input->dtype), tl_dtype_typemeta((tl_dtype)b1->dtype),
                       tl_dtype_typemeta((tl_dtype)b2->dtype));
-    if (check_dtype_supported(b1, "baddbmm") < 0) return -1;
+    if (check_dtype_supported2(b1, "baddbmm", "baddbmm_cuda") < 0) return -1;
     int64_t sz[3] = {b1->sizes[0], b1->sizes[1], b2->sizes[2]};
     tl_tensor ex = {0};
     int rc = tl_expand(&ex, input, sz, 3);
@@ -633,7 +679,7 @@ int tl_addbmm(tl_tensor *out, const tl_tensor *input, const tl_tensor *b1, const
     if (b1->dtype != b2->dtype || input->dtype != b1->dtype)
         return tl_err(TL_ERR_RUNTIME, "expected scalar type %s but found %s", cname(input),
                       cname(input->dtype != b1->dtype ? b1 : b2));
-    if (check_dtype_supported(b1, "addbmm") < 0) return -1;
+    if (check_dtype_supported2(b1, "addbmm", "addmm_cuda") < 0) return -1;
     int64_t B = b1->sizes[0], M = b1->sizes[1], K = b1->sizes[2], N = b2->sizes[2];
     int64_t sz[2] = {M, N};
     tl_tensor ex = {0};

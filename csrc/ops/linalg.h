@@ -16,6 +16,9 @@ void tl_linalg_init(void);
 /* Dtypes the engine multiplies (floats, complex64/128, signed ints and uint8). */
 bool tl_gemm_dtype_ok(tl_dtype d);
 bool tl_scalar_is_zero(tl_scalar s);
+/* How BLAS sees the last two dims of t: 1 row-major, 2 column-major (*ld the leading dim,
+ * at most INT32_MAX), 0 neither (a copy is needed). */
+int tl_gemm_layout(const tl_tensor *t, int64_t *ld);
 
 /* c = beta*c + alpha * a @ b. a [..., M, K], b [..., K, N], c [..., M, N], all the same
  * ndim >= 2 and dtype; a's and b's batch dims are c's or size 1 / stride 0 (broadcast).

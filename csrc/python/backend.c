@@ -50,6 +50,7 @@ int tl_py_add_backend_api(PyObject *m)
         {"_backend_scan_host", (void *)(uintptr_t)tl_backend_scan_host},
         {"_backend_index_host", (void *)(uintptr_t)tl_backend_index_host},
         {"_backend_sort_host", (void *)(uintptr_t)tl_backend_sort_host},
+        {"_backend_gemm_host", (void *)(uintptr_t)tl_backend_gemm_host},
     };
     for (size_t i = 0; rc == 0 && i < sizeof hosts / sizeof hosts[0]; i++) {
         PyObject *host = PyLong_FromVoidPtr(hosts[i].fn);
@@ -121,7 +122,19 @@ static PyObject *m_record_stream(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _gemm_flags(flags=None): the TL_BGEMM_* flags of the later device products (set by
+ * tl.backends.cuda.matmul), returned as they were before. */
+static PyObject *m_gemm_flags(PyObject *m, PyObject *args)
+{
+    int flags = -1;
+    if (!PyArg_ParseTuple(args, "|i:_gemm_flags", &flags)) return NULL;
+    int old = tl_backend_gemm_get_flags();
+    if (flags >= 0) tl_backend_gemm_set_flags(flags);
+    return PyLong_FromLong(old);
+}
+
 PyMethodDef tl_module_methods_backend[] = {
+    {"_gemm_flags", m_gemm_flags, METH_VARARGS, "The flags of the device products (tl.backends.cuda.matmul)."},
     {"_hd_apply", m_hd_apply, METH_VARARGS, "Backend element math on the CPU (tests)."},
     {"_pin_memory", m_pin_memory, METH_VARARGS, "A copy of a dense CPU tensor in pinned host memory."},
     {"_is_pinned", m_is_pinned, METH_O, "Whether a tensor's memory is pinned host memory."},

@@ -101,16 +101,18 @@ static const char *const meta_path_ops[] = {
     "_cat", "_reduce", "_reduce_index", "_sort", "_topk", "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv",
     "baddbmm", NULL};
 
-/* Ops whose result's shape depends on the data (no meta path: meta tensors are refused) that
- * run on a backend's device by looking at a host copy of the data (ops/mask.c). */
-static const char *const host_copy_ops[] = {"_nonzero", "_masked_select", NULL};
+/* Ops without a meta path that run on a backend's device: meta tensors are refused as for an op
+ * without a device path. nonzero and masked_select (their result's shape depends on the data)
+ * look at a host copy of it (ops/mask.c); the products reach the gemm entry. */
+static const char *const no_meta_ops[] = {"_nonzero", "_masked_select", "vdot", "addbmm", "outer", "ger", "addr", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
  * through its reduce entry, the scans through its scan entry, cat through copies, indexing,
  * gather/scatter, index_select and take/put_ through its index entry, sort/topk through its sort
- * entry. */
+ * entry, the products through its gemm entry. */
 static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "_cat", "_index", "_index_put_", "_gather",
-                                             "_scatter_", "_index_select", "_take", "_put_", "_sort", "_topk", NULL};
+                                          "_scatter_", "_index_select", "_take", "_put_", "_sort", "_topk", "mm", "bmm",
+                                          "matmul", "mv", "dot", "addmm", "addmv", "baddbmm", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
@@ -213,7 +215,7 @@ static bool in_list(const char *const *list, const char *name)
 static bool device_ok(const PyMethodDef *d)
 {
     if (in_table(d, tl_module_methods_arith) || in_table(d, tl_tensor_methods_arith)) return true;
-    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || in_list(host_copy_ops, d->ml_name) ||
+    return in_list(device_ops, d->ml_name) || in_list(meta_path_ops, d->ml_name) || in_list(no_meta_ops, d->ml_name) ||
            meta_op(d->ml_name) >= 0;
 }
 
@@ -314,7 +316,7 @@ typedef struct {
     bool device_ok; /* device_ok(def) */
     char devrule;   /* the meta_ops entry's device rule (DEV_ANY for other ops) */
     bool meta_only; /* in meta_ops: device tensors other than meta are refused */
-    bool no_meta;   /* in host_copy_ops: meta tensors are refused */
+    bool no_meta;   /* in no_meta_ops: meta tensors are refused */
     bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
@@ -469,7 +471,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     /* reductions and scans reach a backend's entries (ops/reduce.c, sort.c, scan.c refuse what
      * they lack) */
     g->meta_only = (k >= 0 || in_list(meta_path_ops, def->ml_name)) && !in_list(backend_ops, def->ml_name);
-    g->no_meta = in_list(host_copy_ops, def->ml_name);
+    g->no_meta = in_list(no_meta_ops, def->ml_name);
     g->primitive = primitive;
     g->module = module;
     Py_XINCREF(module);

@@ -144,6 +144,34 @@ EXPORT int tl_fake_cudart_live_handles(void)
     return n;
 }
 
+/* For the fake cuBLAS (fake_cublas.c), which links this library: whether [p, p + n) lies inside
+ * one live allocation of device dev; opening (or closing again) the device blocks it touches to
+ * the host; whether s is a stream handle the runtime would take. */
+EXPORT int tl_fake_cudart_device_range(const void *p, size_t n, int dev)
+{
+    pthread_mutex_lock(&lock);
+    block *b = find_any_device_block(p);
+    int ok = b && b->device == dev && (const char *)p + n <= b->ptr + b->size;
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+EXPORT void tl_fake_cudart_open(const void *p, size_t n, int open)
+{
+    if (!guarded()) return;
+    pthread_mutex_lock(&lock);
+    open_device_range(p, n, open);
+    pthread_mutex_unlock(&lock);
+}
+
+EXPORT int tl_fake_cudart_stream_ok(cudaStream_t s)
+{
+    pthread_mutex_lock(&lock);
+    int ok = valid_stream(s);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
 /* ---- devices ---- */
 
 EXPORT cudaError_t cudaGetDeviceCount(int *count)
