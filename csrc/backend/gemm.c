@@ -96,6 +96,16 @@ static int gemm_calls(const tl_device_backend *be, tl_tensor *c, const tl_tensor
     return 0;
 }
 
+typedef struct {
+    const tl_device_backend *be;
+    double al[2], bt[2];
+} calls_ctx;
+static int run_calls(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, void *ctx)
+{
+    const calls_ctx *x = ctx;
+    return gemm_calls(x->be, c, a, b, x->al, x->bt);
+}
+
 int tl_backend_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, double alpha_re, double alpha_im,
                     double beta_re, double beta_im)
 {
@@ -117,32 +127,8 @@ int tl_backend_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, double
     if (!(code == TL_BDT_FLOAT16 || code == TL_BDT_BFLOAT16 || code == TL_BDT_FLOAT32 || code == TL_BDT_FLOAT64 ||
           code == TL_BDT_COMPLEX64 || code == TL_BDT_COMPLEX128))
         return tl_backend_refuse("matmul", c->device, dt);
-    int rc = -1;
-    tl_tensor A = {0}, B = {0}, C = {0};
-    const tl_tensor *pa = a, *pb = b;
-    tl_tensor *pc = c;
-    int64_t ld;
-    if (!tl_gemm_layout(a, &ld)) {
-        if (tl_clone(&A, a, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
-        pa = &A;
-    }
-    if (!tl_gemm_layout(b, &ld)) {
-        if (tl_clone(&B, b, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
-        pb = &B;
-    }
-    if (!tl_gemm_layout(c, &ld)) {
-        if (tl_tensor_empty(&C, c->ndim, c->sizes, dt, c->device, false) < 0) goto done;
-        if (!beta0 && tl_copy_(&C, c) < 0) goto done;
-        pc = &C;
-    }
-    double al[2] = {alpha_re, alpha_im}, bt[2] = {beta_re, beta_im};
-    if (gemm_calls(be, pc, pa, pb, al, bt) < 0) goto done;
-    rc = pc == c ? 0 : tl_copy_(c, pc);
-done:
-    tl_tensor_clear(&A);
-    tl_tensor_clear(&B);
-    tl_tensor_clear(&C);
-    return rc;
+    calls_ctx x = {be, {alpha_re, alpha_im}, {beta_re, beta_im}};
+    return tl_gemm_in_layouts(c, a, b, beta0, run_calls, &x);
 }
 
 /* ---- the host runner ---- */

@@ -402,6 +402,13 @@ static int scale_(tl_tensor *c, tl_scalar s)
     return rc;
 }
 
+typedef struct { double complex alpha, beta; } blas_ctx;
+static int run_blas(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, void *ctx)
+{
+    const blas_ctx *x = ctx;
+    return gemm_blas(c, a, b, x->alpha, x->beta);
+}
+
 int tl_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_scalar alpha, tl_scalar beta)
 {
     int nd = c->ndim;
@@ -417,12 +424,19 @@ int tl_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_scalar alph
     if (dt == TL_FLOAT16 || dt == TL_BFLOAT16) return gemm_half(c, a, b, alpha, beta);
     if (tl_dtype_is_integral(dt)) return gemm_int(c, a, b, alpha, beta);
 
-    /* BLAS dtypes: make every operand BLAS-compatible, copying only those that are not. */
+    /* BLAS dtypes */
+    blas_ctx bc = {scalar_as_complex(alpha), scalar_as_complex(beta)};
+    return tl_gemm_in_layouts(c, a, b, tl_scalar_is_zero(beta), run_blas, &bc);
+}
+
+int tl_gemm_in_layouts(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, bool beta0, tl_gemm_run_fn run, void *ctx)
+{
     int rc = -1;
     tl_tensor A = {0}, B = {0}, C = {0};
     const tl_tensor *pa = a, *pb = b;
     tl_tensor *pc = c;
     int64_t ld;
+    tl_dtype dt = (tl_dtype)c->dtype;
     if (!mat_layout_of(a, &ld)) {
         if (tl_clone(&A, a, dt, TL_MEMFMT_CONTIGUOUS) < 0) goto done;
         pa = &A;
@@ -432,11 +446,11 @@ int tl_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_scalar alph
         pb = &B;
     }
     if (!mat_layout_of(c, &ld)) {
-        if (tl_tensor_empty(&C, nd, c->sizes, dt, c->device, false) < 0) goto done;
-        if (!tl_scalar_is_zero(beta) && tl_copy_(&C, c) < 0) goto done;
+        if (tl_tensor_empty(&C, c->ndim, c->sizes, dt, c->device, false) < 0) goto done;
+        if (!beta0 && tl_copy_(&C, c) < 0) goto done;
         pc = &C;
     }
-    if (gemm_blas(pc, pa, pb, scalar_as_complex(alpha), scalar_as_complex(beta)) < 0) goto done;
+    if (run(pc, pa, pb, ctx) < 0) goto done;
     rc = pc == c ? 0 : tl_copy_(c, pc);
 done:
     tl_tensor_clear(&A);

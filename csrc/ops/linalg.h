@@ -19,6 +19,11 @@ bool tl_scalar_is_zero(tl_scalar s);
 /* How BLAS sees the last two dims of t: 1 row-major, 2 column-major (*ld the leading dim,
  * at most INT32_MAX), 0 neither (a copy is needed). */
 int tl_gemm_layout(const tl_tensor *t, int64_t *ld);
+/* run(c', a', b', ctx) over operands BLAS takes (tl_gemm_layout): those it does not are copied
+ * contiguous first (c' holding c's values unless beta0) and c' is copied back into c. The CPU's
+ * BLAS path and a backend's gemm entry (backend/gemm.c) both go through it. */
+typedef int (*tl_gemm_run_fn)(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, void *ctx);
+int tl_gemm_in_layouts(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, bool beta0, tl_gemm_run_fn run, void *ctx);
 
 /* c = beta*c + alpha * a @ b. a [..., M, K], b [..., K, N], c [..., M, N], all the same
  * ndim >= 2 and dtype; a's and b's batch dims are c's or size 1 / stride 0 (broadcast).
