@@ -16,6 +16,7 @@ import torch
 
 # TL_EW_REAL=1: the same grid on a real CUDA device (tests/test_cuda.py runs it where one is usable)
 import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -513,7 +514,4 @@ def section_xops():
 
 if __name__ == "__main__":
     globals()["section_" + sys.argv[1]]()
-    for f in FAIL[:60]:
-        print(f)
-    print("failures", len(FAIL))
-    print("ok", COUNT[0])
+    report(FAIL, COUNT[0])

@@ -16,6 +16,7 @@ within a tolerance there: atomic additions run in any order)."""
 import numpy as np
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -337,7 +338,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    for f in FAIL[:60]:
-        print(f)
-    print(f"failures {len(FAIL)}")
-    print(f"ok {COUNT[0]}")
+    report(FAIL, COUNT[0])

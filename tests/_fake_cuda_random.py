@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -390,7 +391,4 @@ SECTIONS = {"factories": factories, "inplace": inplace, "params": params, "seque
 if __name__ == "__main__":
     for name in (sys.argv[1:] or list(SECTIONS)):
         SECTIONS[name]()
-    for f in FAIL[:60]:
-        print(f)
-    print("failures", len(FAIL))
-    print("ok", COUNT[0])
+    report(FAIL, COUNT[0])

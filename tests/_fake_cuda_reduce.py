@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -383,7 +384,4 @@ if __name__ == "__main__":
         grid(sec)
     else:
         globals()["section_" + sec]()
-    for f in FAIL[:60]:
-        print(f)
-    print(f"failures {len(FAIL)}")
-    print(f"ok {COUNT[0]}")
+    report(FAIL, COUNT[0])

@@ -23,3 +23,11 @@ def run_grid(script, *args, real=False, timeout=900):
     lines = r.stdout.strip().splitlines()
     assert lines[-2] == "failures 0", "\n".join(lines[-62:])
     return int(lines[-1].split()[1])
+
+
+def report(fail, count):
+    """A grid script's verdict, as run_grid reads it: the first 60 failures, `failures N`, `ok N`."""
+    for f in fail[:60]:
+        print(f)
+    print(f"failures {len(fail)}")
+    print(f"ok {count}")
