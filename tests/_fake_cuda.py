@@ -46,7 +46,9 @@ class Backend(C.Structure):
                 # sorting (ABI 4)
                 ("sort", EW),
                 # dense products (ABI 4)
-                ("gemm", EW)]
+                ("gemm", EW),
+                # selection (ABI 4)
+                ("select", EW)]
 
 
 class CoreApi(C.Structure):
@@ -224,10 +226,20 @@ def _gemm(p):
     return _HOST_GEMM(p)
 
 
+# The select entry: the core's host runner (backend/select.c; CUB's DeviceSelect on CUDA); logged
+# with the element count.
+_HOST_SELECT = EW(tl._C._backend_select_host)
+
+
+def _select(p):
+    LOG.append(("select", C.c_int64.from_address(p + 8).value))
+    return _HOST_SELECT(p)
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
         HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort),
-        EW(_gemm)]
+        EW(_gemm), EW(_select)]
 BACKEND = Backend(4, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

@@ -353,6 +353,19 @@ typedef struct tl_backend_gemm_call {
     int64_t stride_a, stride_b, stride_c;  /* elements from one batch's matrix to the next */
 } tl_backend_gemm_call;
 
+/* Selection (ABI 4): the positions i < numel whose flag (one byte, 0 or 1, contiguous) is 1, in
+ * ascending order into out (int64, room for numel), and their count into *count (an int64 on
+ * the device). The core makes the flags (x != 0 on the device) and turns positions into
+ * coordinates (nonzero, masked_select, x[mask]). */
+typedef struct tl_backend_select_call {
+    uint32_t size;          /* sizeof(tl_backend_select_call): the backend checks it */
+    int32_t device_index;
+    int64_t numel;          /* > 0 */
+    const uint8_t *flags;   /* device addresses */
+    int64_t *out;
+    int64_t *count;
+} tl_backend_select_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -401,6 +414,9 @@ typedef struct tl_device_backend {
     /* ---- dense products (ABI 4) ---- */
     /* The gemm call above; NULL: mm, bmm, matmul, addmm, ... of this device's tensors are not supported. */
     int (*gemm)(const tl_backend_gemm_call *call);
+    /* The select call above; NULL: nonzero, masked_select and x[mask] of this device's tensors
+     * look at a host copy of the data instead. */
+    int (*select)(const tl_backend_select_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -486,6 +502,9 @@ int tl_backend_index_host(const tl_backend_index_call *call);
 /* The host runner of a tl_backend_sort_call (the kernels/hd_sort.h keys, the CPU's stable sort),
  * on host memory; for the tests' stand-in backend. */
 int tl_backend_sort_host(const tl_backend_sort_call *call);
+/* The host runner of a tl_backend_select_call (backend/select.c), on host memory; for the tests'
+ * stand-in backend. */
+int tl_backend_select_host(const tl_backend_select_call *call);
 /* The host runner of a tl_backend_gemm_call (backend/gemm.c): the same products on host
  * memory, accumulated in double (complex double); for the tests' stand-in backend. */
 int tl_backend_gemm_host(const tl_backend_gemm_call *call);

@@ -55,5 +55,7 @@ int tlc_index(const tl_backend_index_call *call);
 int tlc_sort(const tl_backend_sort_call *call);
 // dense products (blas.cu, cuBLAS opened with dlopen on first use)
 int tlc_gemm(const tl_backend_gemm_call *call);
+// selection (select.cu)
+int tlc_select(const tl_backend_select_call *call);
 
 #endif

@@ -52,6 +52,8 @@ static const tl_device_backend cuda_backend = {
     tlc_sort,
     // dense products (ABI 4)
     tlc_gemm,
+    // selection (ABI 4)
+    tlc_select,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

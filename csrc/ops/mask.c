@@ -11,6 +11,7 @@
 #include "core/iter.h"
 #include "core/parallel.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
 #include "ops/index.h"
 
 typedef struct { int64_t count; } count_ctx;
@@ -111,13 +112,66 @@ int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
 }
 
 /* ---- on a backend's device ------------------------------------------------------------------
- * The positions come from a host copy of the data (the result's size depends on it, so the
- * host waits for the device either way); the values move on the device. A device selection
- * (CUB's DeviceSelect) would spare the copy of the mask. */
+ * The positions come from the backend's select entry (CUB's DeviceSelect on CUDA) and only their
+ * count crosses to the host (the result's size depends on it, so the host waits for the device
+ * either way); without that entry, from a host copy of the data. The values move on the
+ * device. */
 static bool on_backend(const tl_tensor *t) { return tl_device_on_backend(t->device); }
+
+/* nonzero by the backend's select entry: flags x != 0 (the device's comparison: -0 is zero, NaN
+ * is not), their positions and count, then each dim's coordinate (position // stride % size) by
+ * the device's element-wise ops; only the count crosses to the host. */
+static int nonzero_select(tl_tensor *out, const tl_tensor *t, const tl_device_backend *b)
+{
+    int nd = t->ndim;
+    int64_t n = tl_numel(t), cs[TL_MAX_DIMS], count = 0;
+    tl_contiguous_strides(t->sizes, nd, cs);
+    tl_tensor tc = {0}, flags = {0}, lin = {0}, cnt = {0};
+    int rc = tl_clone(&tc, t, (tl_dtype)t->dtype, TL_MEMFMT_CONTIGUOUS);
+    if (rc == 0) {
+        tl_ew_dest dst = {.mode = TL_EW_NEW, .out = &flags};
+        tl_ew_arg x = {.t = &tc}, zero = {.t = NULL, .s = tl_scalar_int(0)};
+        rc = tl_ew_binary(TL_BOP_ne, x, zero, &dst, NULL);
+    }
+    if (rc == 0) rc = tl_tensor_empty(&lin, 1, &n, TL_INT64, t->device, false);
+    if (rc == 0) rc = tl_tensor_empty(&cnt, 0, NULL, TL_INT64, t->device, true);
+    if (rc == 0) {
+        tl_backend_select_call c;
+        memset(&c, 0, sizeof c);
+        c.size = sizeof c;
+        c.device_index = t->device.index;
+        c.numel = n;
+        c.flags = (const uint8_t *)tl_data(&flags);
+        c.out = (int64_t *)tl_data(&lin);
+        c.count = (int64_t *)tl_data(&cnt);
+        rc = b->select(&c);
+    }
+    if (rc == 0) rc = tl_backend_read_element(&cnt, &count);
+    if (rc == 0) rc = tl_tensor_empty(out, 2, (int64_t[]){count, nd}, TL_INT64, t->device, false);
+    for (int k = 0; rc == 0 && k < nd && count > 0; k++) {
+        tl_tensor pos = tl_tensor_geom(&lin, 1, &count, (int64_t[]){1}), q = {0};
+        tl_tensor col = tl_tensor_geom(out, 1, &count, (int64_t[]){nd});
+        col.offset = out->offset + k;
+        tl_ew_dest dq = {.mode = TL_EW_NEW, .out = &q}, dc = {.mode = TL_EW_OUT, .out = &col};
+        tl_ew_arg pa = {.t = &pos}, sa = {.t = NULL, .s = tl_scalar_int(cs[k])};
+        rc = tl_ew_binary(TL_BOP_div_floor, pa, sa, &dq, NULL);
+        tl_ew_arg qa = {.t = &q}, za = {.t = NULL, .s = tl_scalar_int(t->sizes[k])};
+        if (rc == 0) rc = tl_ew_binary(TL_BOP_remainder, qa, za, &dc, NULL);
+        if (q.storage) tl_tensor_clear(&q);
+    }
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
+    tl_tensor *tmp[] = {&tc, &flags, &lin, &cnt};
+    for (int i = 0; i < 4; i++)
+        if (tmp[i]->storage) tl_tensor_clear(tmp[i]);
+    return rc;
+}
 
 static int nonzero_backend(tl_tensor *out, const tl_tensor *t)
 {
+    const tl_device_backend *b = tl_backend_get(t->device.type);
+    if (b && b->select && tl_backend_dtype_code(t->dtype) >= 0 && tl_numel(t) > 0 && tl_numel(t) <= INT32_MAX)
+        return nonzero_select(out, t, b);
+    /* no select entry, a dtype without device arithmetic (float8, complex32), or empty */
     tl_tensor h = {0}, hz = {0};
     int rc = tl_backend_to_host(&h, t);
     if (rc == 0) rc = tl_nonzero(&hz, &h);
