@@ -397,10 +397,10 @@ def section_errors():
     COUNT[0] += 1
     if o.shape != (5,):
         FAIL.append(f"refused out= resized to {o.shape}")
-    # ops with only a host kernel (unique) refuse device tensors at the gate instead of running it
+    # ops with only a host kernel (histc) refuse device tensors at the gate instead of running it
     # on device memory (reductions: tests/test_cuda_reduce.py; the samplers and randperm:
-    # tests/test_cuda_random.py; cat, sort, topk: tests/test_cuda_index.py)
-    for what, call in (("unique", lambda: g.unique()),):
+    # tests/test_cuda_random.py; cat, sort, topk, unique: tests/test_cuda_index.py)
+    for what, call in (("histc", lambda: tl.histc(g)),):
         expect(what, NotImplementedError, "with arguments from the 'CUDA' backend", call)
     # the CPU's own refusals and checks come first, with the CPU's messages
     i = tl.arange(6, device="cuda")

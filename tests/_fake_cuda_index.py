@@ -3,7 +3,7 @@ advanced indexing (x[i], x[:, i], x[i, j], non-adjacent and broadcast index tens
 int64, negative indices), index_put_ (assign, fill, accumulate), gather, scatter_ (src and value),
 scatter_add_, scatter_reduce(sum), index_select, take, put_, index_add_/index_copy_/index_fill_,
 take_along_dim, nonzero/argwhere/x[mask]/masked_select, sort/argsort/msort/topk,
-kthvalue/median/nanmedian, and cat/stack. Every call goes through the core's device path (the CPU's checks,
+kthvalue/median/nanmedian, unique, and cat/stack. Every call goes through the core's device path (the CPU's checks,
 the operand geometry its loops run over) and the backend's index entry, whose stand-in is the
 core's host runner of the kernels/hd_index.h element steps the CUDA kernel runs. Each result
 must equal tensorlib's CPU result of the same call bit for bit (values, dtype, shape, names), and
@@ -267,6 +267,12 @@ def section_sort(dt):
         check(f"{dt} median NaN rows", lambda x: tl.median(x, 1), nan_rows.to(getattr(tl, dt)))
         check(f"{dt} nanmedian NaN rows", lambda x: tl.nanmedian(x, 1), nan_rows.to(getattr(tl, dt)))
     check(f"{dt} sort bad dim", lambda x: tl.sort(x, 3), x)
+    # unique: sort, group starts (select), counts and inverse on the device
+    for vn, v in (("", x), ("step", x[:, ::2])):
+        check(f"{dt}{vn} unique", lambda x: tl.unique(x), v)
+        check(f"{dt}{vn} unique inverse counts", lambda x: tl.unique(x, return_inverse=True, return_counts=True), v)
+    check(f"{dt} unique 0-d", lambda x: tl.unique(x, return_inverse=True, return_counts=True), make(dt, (), 30))
+    check(f"{dt} unique empty", lambda x: tl.unique(x, return_inverse=True, return_counts=True), make(dt, (0, 2), 30))
 
 
 def section_cat(dt):

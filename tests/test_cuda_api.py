@@ -220,7 +220,7 @@ def test_host_kernels_never_run_on_device_memory():
                "g = tl.arange(12.).reshape(3, 4).cuda(); v = tl.ones(4).cuda()\n"
                "# (reductions, scans, indexing, sort/topk, cat and products run through the backend's entries:\n"
                "# tests/test_cuda_reduce.py, test_cuda_scan.py, test_cuda_index.py, test_cuda_blas.py)\n"
-               "ops = [lambda: g.mode(0), lambda: g.unique(),\n"
+               "ops = [lambda: g.mode(0),\n"
                "       lambda: tl.multinomial(v, 2)]\n"
                "bad = []\n"
                "for i, f in enumerate(ops):\n"

@@ -9,11 +9,101 @@
 #include "core/promote.h"
 #include "core/parallel.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
+#include "ops/index.h"
+#include "ops/join.h"
 #include "ops/reduce_plan.h"
 
 static uint64_t all_mask(const tl_tensor *x)
 {
     return x->ndim == 0 ? 1 : x->ndim == 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->ndim) - 1;
+}
+
+/* unique on a backend's device, from its entries: the flat values sorted (sort entry); a group
+ * starts where a value differs from the one before (!=, so every NaN is its own group, -0 and 0
+ * one); the starts' positions (select entry, through nonzero) give the values (a gather) and the
+ * counts (differences of the starts); the inverse is each sorted element's group (a cumulative
+ * sum of the start flags, minus one) put back at its original position. */
+static int unique_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, bool want_inverse,
+                          bool want_counts)
+{
+    int64_t N = tl_numel(x), one = 1;
+    tl_tensor t[12];
+    memset(t, 0, sizeof t);
+    tl_tensor *flat = &t[0], *sv = &t[1], *si = &t[2], *ne = &t[3], *head = &t[4], *flags = &t[5], *nz = &t[6],
+              *grp = &t[7], *ends = &t[8], *inv = &t[9], *endn = &t[10];
+    if (N == 0) { /* nothing to sort: empty results */
+        int64_t zero = 0;
+        int rc = tl_tensor_empty(out, 1, &zero, (tl_dtype)x->dtype, x->device, false);
+        if (rc == 0 && want_counts) rc = tl_tensor_empty(counts, 1, &zero, TL_INT64, x->device, false);
+        if (rc == 0 && want_inverse) rc = tl_tensor_empty(inverse, x->ndim, x->sizes, TL_INT64, x->device, false);
+        return rc;
+    }
+    int rc = tl_clone(flat, x, (tl_dtype)x->dtype, TL_MEMFMT_CONTIGUOUS);
+    if (rc == 0) { /* the contiguous clone as one dim of N */
+        tl_tensor fv = tl_tensor_geom(flat, 1, &N, (int64_t[]){1});
+        fv.names = NULL;
+        rc = tl_sort(sv, si, &fv, 0, false);
+    }
+    /* flags: 1 for the first element, sv[i] != sv[i - 1] after */
+    if (rc == 0) rc = tl_tensor_empty(head, 1, &one, TL_BOOL, x->device, false);
+    if (rc == 0) rc = tl_fill_(head, tl_scalar_int(1));
+    if (rc == 0 && N > 1) {
+        int64_t m = N - 1;
+        tl_tensor later = tl_tensor_geom(sv, 1, &m, sv->strides), earlier = later;
+        later.offset = sv->offset + 1;
+        tl_ew_dest dst = {.mode = TL_EW_NEW, .out = ne};
+        tl_ew_arg la = {.t = &later}, ea = {.t = &earlier};
+        rc = tl_ew_binary(TL_BOP_ne, la, ea, &dst, NULL);
+    }
+    if (rc == 0) {
+        const tl_tensor *parts[2] = {head, ne};
+        rc = tl_cat(flags, parts, N > 1 ? 2 : 1, 0);
+    }
+    if (rc == 0) rc = tl_nonzero(nz, flags); /* (U, 1): the group starts */
+    int64_t U = rc == 0 ? nz->sizes[0] : 0;
+    tl_tensor starts = rc == 0 ? tl_tensor_geom(nz, 1, &U, nz->strides) : (tl_tensor){0};
+    if (rc == 0) {
+        const tl_tensor *ix[1] = {&starts};
+        rc = tl_index(out, sv, ix, 1, 0);
+    }
+    if (rc == 0 && want_counts) { /* counts: the next start (N after the last) minus this one */
+        rc = tl_tensor_empty(endn, 1, &one, TL_INT64, x->device, false);
+        if (rc == 0) rc = tl_fill_(endn, tl_scalar_int(N));
+        const tl_tensor *parts[2] = {&starts, endn};
+        if (rc == 0) rc = tl_cat(ends, parts, 2, 0);
+        if (rc == 0) {
+            tl_tensor next = tl_tensor_geom(ends, 1, &U, ends->strides), cur = next;
+            next.offset = ends->offset + 1;
+            tl_ew_dest dst = {.mode = TL_EW_NEW, .out = counts};
+            tl_ew_arg na = {.t = &next}, ca = {.t = &cur};
+            rc = tl_ew_binary(TL_BOP_sub, na, ca, &dst, NULL);
+        }
+    }
+    if (rc == 0 && want_inverse) {
+        rc = tl_scan(grp, NULL, flags, TL_SCAN_CUMSUM, 0, TL_INT64);
+        if (rc == 0) {
+            tl_ew_dest dst = {.mode = TL_EW_INPLACE, .out = grp};
+            tl_ew_arg ga = {.t = grp}, oa = {.t = NULL, .s = tl_scalar_int(1)};
+            rc = tl_ew_binary(TL_BOP_sub, ga, oa, &dst, NULL);
+        }
+        if (rc == 0) rc = tl_tensor_empty(inv, 1, &N, TL_INT64, x->device, false);
+        const tl_tensor *ix[1] = {si};
+        if (rc == 0) rc = tl_index_put_(inv, ix, 1, grp, NULL, false, 0);
+        if (rc == 0) rc = tl_tensor_empty(inverse, x->ndim, x->sizes, TL_INT64, x->device, false);
+        if (rc == 0) {
+            tl_tensor src = tl_tensor_geom(inv, inverse->ndim, inverse->sizes, inverse->strides);
+            rc = tl_copy_(inverse, &src);
+        }
+    }
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+        if (t[k].storage) tl_tensor_clear(&t[k]);
+    if (rc < 0) {
+        if (out->storage) tl_tensor_clear(out);
+        if (counts && counts->storage) tl_tensor_clear(counts);
+        if (inverse && inverse->storage) tl_tensor_clear(inverse);
+    }
+    return rc;
 }
 
 int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, bool want_inverse,
@@ -22,6 +112,7 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
     tl_dtype dt = (tl_dtype)x->dtype;
     if (tl_dtype_is_complex(dt) || !tl_red_dtype_ok(dt)) /* the unsigned shells sort, as in torch */
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "unique_cpu");
+    if (tl_device_on_backend(x->device)) return unique_backend(out, inverse, counts, x, want_inverse, want_counts);
     tl_rplan p;
     if (tl_rplan_init(&p, x, all_mask(x), tl_sort_key_dtype(dt), false) < 0) return -1;
     int64_t N = p.N, isz = tl_dtype_itemsize(p.bt), U = 0;

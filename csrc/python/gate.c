@@ -102,9 +102,10 @@ static const char *const meta_path_ops[] = {
     "baddbmm", NULL};
 
 /* Ops without a meta path that run on a backend's device: meta tensors are refused as for an op
- * without a device path. nonzero and masked_select (their result's shape depends on the data)
- * look at a host copy of it (ops/mask.c); the products reach the gemm entry. */
-static const char *const no_meta_ops[] = {"_nonzero", "_masked_select", "vdot", "addbmm", "outer", "ger", "addr", NULL};
+ * without a device path. nonzero, masked_select and unique (their result's shape depends on the
+ * data) use the select entry (ops/mask.c, search.c); the products reach the gemm entry. */
+static const char *const no_meta_ops[] = {"_nonzero", "_masked_select", "_unique", "vdot", "addbmm", "outer", "ger",
+                                          "addr", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
  * through its reduce entry, the scans through its scan entry, cat through copies, indexing,
