@@ -2,7 +2,8 @@
 registration lasts for its process) and checks its verdict: the script prints its failures,
 then `failures N` and `ok N` (N checks). With real=True the grid runs on a real CUDA device
 (TL_EW_REAL=1) against the installed package (scripts/gpu_check.sh) or what PYTHONPATH names
-(the fake runtime's run); otherwise against this source tree."""
+(the fake runtime's run); otherwise against what PYTHONPATH names (scripts/sanitize.sh's build),
+else this source tree."""
 import os
 import subprocess
 import sys
@@ -14,7 +15,8 @@ def run_grid(script, *args, real=False, timeout=900):
     """The number of checks the grid made; asserts that none failed."""
     tests = os.path.join(ROOT, "tests")
     extra = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(([tests] if real else [ROOT, tests]) + extra)}
+    # (a PYTHONPATH given comes first on the stand-in too: scripts/sanitize.sh names its build there)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests] + extra if real else extra + [ROOT, tests])}
     if real:
         env["TL_EW_REAL"] = "1"
     r = subprocess.run([sys.executable, "-W", "ignore", os.path.join("tests", script), *args], cwd=ROOT,
