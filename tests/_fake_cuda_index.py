@@ -3,7 +3,7 @@ advanced indexing (x[i], x[:, i], x[i, j], non-adjacent and broadcast index tens
 int64, negative indices), index_put_ (assign, fill, accumulate), gather, scatter_ (src and value),
 scatter_add_, scatter_reduce(sum), index_select, take, put_, index_add_/index_copy_/index_fill_,
 take_along_dim, nonzero/argwhere/x[mask]/masked_select, sort/argsort/msort/topk,
-kthvalue/median/nanmedian, unique, and cat/stack. Every call goes through the core's device path (the CPU's checks,
+kthvalue/median/nanmedian/mode, unique, and cat/stack. Every call goes through the core's device path (the CPU's checks,
 the operand geometry its loops run over) and the backend's index entry, whose stand-in is the
 core's host runner of the kernels/hd_index.h element steps the CUDA kernel runs. Each result
 must equal tensorlib's CPU result of the same call bit for bit (values, dtype, shape, names), and
@@ -210,7 +210,14 @@ def same_values(a, b):
         return False
     if a.dtype in (tl.float16, tl.bfloat16, tl.float8_e4m3fn):
         a, b = a.double(), b.double()
+    if a.dtype == tl.complex32:
+        a, b = a.to(tl.complex64), b.to(tl.complex64)
     return np.array_equal(a.numpy(), b.numpy(), equal_nan=a.dtype.is_floating_point)
+
+
+def no_nan(x):
+    """x with NaN replaced by 0 (dtypes without NaN or without nan_to_num: as they are)."""
+    return x.nan_to_num() if x.dtype in (tl.float16, tl.bfloat16, tl.float32, tl.float64) else x
 
 
 def check_selected(what, f, x, d):
@@ -249,6 +256,9 @@ def section_sort(dt):
                 check_selected(f"{dt}{vn} topk smallest k={k} d={d}", lambda x, k=k, d=d: tl.topk(x, k, d, False), v, d)
             for k in (1, 2):
                 check_selected(f"{dt}{vn} kthvalue k={k} d={d}", lambda x, k=k, d=d: tl.kthvalue(x, k, d, True), v, d)
+            # mode: rows without NaN (the CPU reproduces torch's CPU introsort under `<`, where
+            # NaNs land anywhere and split runs; the device's sort puts them last)
+            check_selected(f"{dt}{vn} mode d={d}", lambda x, d=d: tl.mode(x, d, True), no_nan(v), d)
             for keep in (False, True):  # the CPU's stable sort: bit for bit, indices included
                 check(f"{dt}{vn} median d={d} keepdim={keep}", lambda x, d=d, keep=keep: tl.median(x, d, keep), v)
                 check(f"{dt}{vn} nanmedian d={d} keepdim={keep}", lambda x, d=d, keep=keep: tl.nanmedian(x, d, keep), v)
@@ -263,6 +273,9 @@ def section_sort(dt):
     check(f"{dt} median 0-d", lambda x: tl.median(x, 0), make(dt, (), 29))
     check(f"{dt} median empty dim", lambda x: tl.median(x, 0), make(dt, (0, 3), 29))
     nan_rows = tl.tensor([[float("nan")] * 4, [1.0, float("nan"), 0.5, 2.0]])
+    check_selected(f"{dt} mode 0-d", lambda x: tl.mode(x, 0, True), make(dt, (), 31), 0)
+    check_selected(f"{dt} mode empty", lambda x: tl.mode(x, 1, True), make(dt, (0, 3), 31), 1)
+    check_selected(f"{dt} mode values", lambda x: tl.mode(x, 0, True), no_nan(x[:, 1:3, :2]), 0)
     if dt.startswith(("float", "bfloat")) and dt in DTYPES:
         check(f"{dt} median NaN rows", lambda x: tl.median(x, 1), nan_rows.to(getattr(tl, dt)))
         check(f"{dt} nanmedian NaN rows", lambda x: tl.nanmedian(x, 1), nan_rows.to(getattr(tl, dt)))

@@ -331,7 +331,7 @@ def section_errors():
            lambda: x.to(tl.complex64).logsumexp(1))
     expect("sum uint16", NotImplementedError, "sum is not implemented for cuda tensors of dtype uint16",
            lambda: tl.zeros(3, dtype=tl.uint16, device="cuda").sum())
-    expect("mode", NotImplementedError, "not implemented for cuda tensors", lambda: x.mode(1))  # (median: test_cuda_index)
+    # (median, mode: tests/test_cuda_index.py)
     # names: the reduced dims' names dropped, the kept ones kept, as on the CPU
     xn = tl.arange(24.).reshape(2, 3, 4).refine_names("A", "B", "C")
     gn = xn.rename(None).cuda().refine_names("A", "B", "C")

@@ -305,8 +305,9 @@ typedef struct tl_backend_index_call {
  * sorted elements and indices (int64) their positions in the row, both contiguous rows like in;
  * otherwise one element per row (values[r], indices[r]) at the position tl_hd_select_pos picks
  * in the ascending order: KTH the k-th (0-based), MEDIAN the lower median (the first NaN of a
- * float row holding one), NANMEDIAN the lower median of the non-NaN elements. */
-enum { TL_BSS_ALL, TL_BSS_KTH, TL_BSS_MEDIAN, TL_BSS_NANMEDIAN };
+ * float row holding one), NANMEDIAN the lower median of the non-NaN elements, MODE the end of the
+ * first longest run of equal keys (each NaN a run of its own). */
+enum { TL_BSS_ALL, TL_BSS_KTH, TL_BSS_MEDIAN, TL_BSS_NANMEDIAN, TL_BSS_MODE };
 typedef struct tl_backend_sort_call {
     uint32_t size;          /* sizeof(tl_backend_sort_call): the backend checks it */
     int32_t device_index;

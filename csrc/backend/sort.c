@@ -18,8 +18,9 @@ int tl_backend_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, i
 {
     const tl_device_backend *b = tl_backend_get(x->device.type);
     int bdt = tl_backend_dtype_code(x->dtype);
-    if (!b || !b->sort) return tl_backend_refuse(name, x->device, -1);
-    if (bdt < 0) return tl_backend_refuse(name, x->device, x->dtype);
+    bool empty = tl_numel(x) == 0 || L == 0; /* shapes only: any dtype, as the CPU's */
+    if (!empty && (!b || !b->sort)) return tl_backend_refuse(name, x->device, -1);
+    if (!empty && bdt < 0) return tl_backend_refuse(name, x->device, x->dtype);
     int nd = x->ndim;
     /* x with dim d moved last (a 0-d x is one row of one element) */
     int64_t ps[TL_MAX_DIMS], pst[TL_MAX_DIMS], os[TL_MAX_DIMS];
@@ -85,7 +86,7 @@ int tl_backend_sort(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, i
 int tl_backend_sort_host(const tl_backend_sort_call *c)
 {
     if (c->size != sizeof *c || c->nrows < 0 || c->len < 0 || c->dtype < 0 || c->dtype >= TL_NUM_BDTS ||
-        c->select < TL_BSS_ALL || c->select > TL_BSS_NANMEDIAN || (c->select == TL_BSS_KTH && (c->k < 0 || c->k >= c->len)))
+        c->select < TL_BSS_ALL || c->select > TL_BSS_MODE || (c->select == TL_BSS_KTH && (c->k < 0 || c->k >= c->len)))
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend sort call");
     tl_kv *kv = malloc(sizeof(tl_kv) * (size_t)(3 * c->len + 1));
     if (!kv) return tl_err(TL_ERR_MEMORY, "out of memory");

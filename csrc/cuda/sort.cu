@@ -61,7 +61,7 @@ __global__ void gather_selected(const char *in, int dt, int isz, int select, int
 int tlc_sort(const tl_backend_sort_call *c)
 {
     if (c->size != sizeof *c || c->nrows < 0 || c->len < 0 || c->dtype < 0 || c->dtype >= TL_NUM_BDTS ||
-        c->select < TL_BSS_ALL || c->select > TL_BSS_NANMEDIAN || (c->select == TL_BSS_KTH && (c->k < 0 || c->k >= c->len)))
+        c->select < TL_BSS_ALL || c->select > TL_BSS_MODE || (c->select == TL_BSS_KTH && (c->k < 0 || c->k >= c->len)))
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed sort call (tensorlib and _C_cuda differ?)");
     int64_t n = c->nrows * c->len;
     if (n == 0) return 0;

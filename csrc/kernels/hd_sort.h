@@ -34,11 +34,23 @@ static inline TL_HD uint64_t tl_hd_sort_key(const char *p, int dt)
 
 /* The position selected in a row's ascending keys (TL_BSS_* of backend.h): KTH k; MEDIAN
  * (len - 1) / 2, or the first NaN of a float row holding one; NANMEDIAN the lower median of the
- * keys before the NaNs (0 when all are NaN). The CPU's rules (ops/sort.c). */
+ * keys before the NaNs (0 when all are NaN); MODE the end of the first longest run of equal keys
+ * (a NaN ends its run). The CPU's rules (ops/sort.c). */
 static inline TL_HD int64_t tl_hd_select_pos(int select, int64_t k, const uint64_t *keys, int64_t len, int dt)
 {
     if (select == TL_BSS_KTH) return k;
     int fl = dt == TL_BDT_FLOAT16 || dt == TL_BDT_BFLOAT16 || dt == TL_BDT_FLOAT32 || dt == TL_BDT_FLOAT64;
+    if (select == TL_BSS_MODE) { /* the first longest run, by the index at its end */
+        int64_t best = 0, bestlen = 0, run = 0;
+        for (int64_t i = 0; i < len; i++) {
+            run++;
+            if (i == len - 1 || keys[i] != keys[i + 1] || (fl && keys[i] == ~(uint64_t)0)) {
+                if (run > bestlen) bestlen = run, best = i;
+                run = 0;
+            }
+        }
+        return best;
+    }
     int64_t nn = len;
     while (nn > 0 && fl && keys[nn - 1] == ~(uint64_t)0) nn--;
     if (select == TL_BSS_MEDIAN) return nn < len ? nn : (len - 1) / 2;

@@ -605,12 +605,12 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
         if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
         goto names;
     }
-    if (x->device.type != TL_DEV_CPU && kind != JOB_ARGMAX && kind != JOB_ARGMIN && kind != JOB_MODE) {
+    if (x->device.type != TL_DEV_CPU && kind != JOB_ARGMAX && kind != JOB_ARGMIN) {
         /* a backend's device: its sort entry sorts, or selects one element per row (results with
          * dim d kept, then viewed without it when dropped) */
-        static const char *const what[] = {"sort", "topk", "kthvalue", "median", "nanmedian"};
+        static const char *const what[] = {"sort", "topk", "kthvalue", "median", "nanmedian", "mode"};
         int sel = kind == JOB_KTH ? TL_BSS_KTH : kind == JOB_MEDIAN ? TL_BSS_MEDIAN
-                : kind == JOB_NANMEDIAN ? TL_BSS_NANMEDIAN : TL_BSS_ALL;
+                : kind == JOB_NANMEDIAN ? TL_BSS_NANMEDIAN : kind == JOB_MODE ? TL_BSS_MODE : TL_BSS_ALL;
         tl_tensor kv2 = {0}, ki2 = {0};
         rc = tl_backend_sort(drop ? &kv2 : values, drop ? &ki2 : indices, x, d, desc, L, sel, k, what[kind]);
         if (rc == 0 && drop) {
@@ -625,8 +625,6 @@ static int run_job(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, in
     }
     if (x->device.type != TL_DEV_CPU) { /* a backend's device: max/min with a dim, by its reduce entry */
         bool mx = kind == JOB_ARGMAX;
-        if (!mx && kind != JOB_ARGMIN) return tl_err(TL_ERR_NOTIMPL, "tensorlib: this sort or order statistic is not implemented for %s tensors yet",
-                                                     tl_device_type_names[x->device.type]);
         rc = tl_backend_reduce_supported(mx ? "max" : "min", mx ? TL_RED_MAX : TL_RED_MIN, x->dtype, x->dtype, x->device);
         if (rc == 0) rc = tl_tensor_empty(values, n, sizes, (tl_dtype)x->dtype, x->device, false);
         if (rc == 0) rc = tl_tensor_empty(indices, n, sizes, TL_INT64, x->device, false);
