@@ -244,6 +244,11 @@ int tl_backend_dtype_code(int dtype)
     }
 }
 
+int tl_backend_to_host(tl_tensor *out, const tl_tensor *t)
+{
+    return tl_backend_to_device(out, t, (tl_device){TL_DEV_CPU, -1}, t->dtype, false);
+}
+
 int tl_backend_read_element(const tl_tensor *t, void *dst)
 {
     const tl_device_backend *b = tl_backend_get(t->device.type);

@@ -466,6 +466,8 @@ int tl_backend_fill(struct tl_tensor *t, const void *value);
  * stream (a device-to-host result is allocated pinned for that), as torch's. */
 int tl_backend_to_device(struct tl_tensor *out, const struct tl_tensor *src, tl_device dev, int dtype,
                          bool non_blocking);
+/* out = the device tensor t copied to host memory (t's dtype): tl_backend_to_device to the CPU. */
+int tl_backend_to_host(struct tl_tensor *out, const struct tl_tensor *t);
 /* NotImplementedError "tensorlib: <op> is not implemented for <device> tensors[ of dtype <d>]
  * yet" for an op (or a dtype, a tl_dtype; -1: none) a backend lacks, or, for
  * TL_BACKEND_REFUSE_DIMS, a geometry of more dims than a call carries; returns -1. */

@@ -59,11 +59,6 @@ int tl_backend_index(int mode, int flags, const tl_tensor *data, const tl_tensor
     return rc;
 }
 
-int tl_backend_to_host(tl_tensor *out, const tl_tensor *t)
-{
-    return tl_backend_to_device(out, t, (tl_device){TL_DEV_CPU, -1}, t->dtype, false);
-}
-
 int tl_backend_index_host(const tl_backend_index_call *c)
 {
     if (c->size != sizeof *c || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS || c->mode < TL_BIX_GATHER ||

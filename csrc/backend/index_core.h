@@ -15,8 +15,5 @@
 int tl_backend_index(int mode, int flags, const tl_tensor *data, const tl_tensor *src, const tl_tensor *index,
                      const int64_t *shape, int ndim, int iter_flags, int64_t step, int64_t bound, bool *bad,
                      const char *name);
-/* The copy of a backend device's tensor t in host memory (t's dtype, contiguous): for the
- * error paths that name the first bad index. */
-int tl_backend_to_host(tl_tensor *out, const tl_tensor *t);
 
 #endif

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "backend/index_core.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "core/iter.h"
@@ -83,33 +82,6 @@ DEF_SEL(4, uint32_t)
 DEF_SEL(8, uint64_t)
 DEF_SEL(16, b16m)
 #define PICKM(fam, isz) ((isz) == 1 ? fam##_1 : (isz) == 2 ? fam##_2 : (isz) == 4 ? fam##_4 : (isz) == 8 ? fam##_8 : fam##_16)
-
-static int masked_select_backend(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask, const int64_t *shape, int nd);
-static bool on_backend(const tl_tensor *t);
-
-int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
-{
-    if (mask->dtype != TL_BOOL) return tl_err(TL_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
-    int64_t shape[TL_MAX_DIMS];
-    int nd;
-    if (tl_broadcast_shapes(t->sizes, t->ndim, mask->sizes, mask->ndim, shape, &nd) < 0) return -1;
-    if (on_backend(t) || on_backend(mask)) return masked_select_backend(out, t, mask, shape, nd);
-    int64_t n;
-    if (count_true(mask, shape, nd, &n) < 0) return -1;
-    /* the select loop writes one element past the last kept one: over-allocate by one */
-    if (tl_tensor_empty(out, 1, (int64_t[]){n + 1}, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
-    out->sizes[0] = n;
-    if (n == 0) return 0;
-    sel_ctx c = {tl_data(out), tl_itemsize(t)};
-    const tl_tensor *ops[2] = {t, mask};
-    tl_iter it;
-    if (tl_iter_init(&it, 2, ops, shape, nd, TL_ITER_NO_REORDER | TL_ITER_ALLOW_OUTPUT_BROADCAST) < 0) {
-        tl_tensor_clear(out);
-        return -1;
-    }
-    tl_iter_run(&it, PICKM(select, c.isz), &c, 0);
-    return 0;
-}
 
 /* ---- on a backend's device ------------------------------------------------------------------
  * The positions come from the backend's select entry (CUB's DeviceSelect on CUDA) and only their
@@ -213,6 +185,30 @@ static int masked_select_backend(tl_tensor *out, const tl_tensor *t, const tl_te
         if (cols[k].storage) tl_tensor_clear(&cols[k]);
     if (nz.storage) tl_tensor_clear(&nz);
     return rc;
+}
+
+int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
+{
+    if (mask->dtype != TL_BOOL) return tl_err(TL_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
+    int64_t shape[TL_MAX_DIMS];
+    int nd;
+    if (tl_broadcast_shapes(t->sizes, t->ndim, mask->sizes, mask->ndim, shape, &nd) < 0) return -1;
+    if (on_backend(t) || on_backend(mask)) return masked_select_backend(out, t, mask, shape, nd);
+    int64_t n;
+    if (count_true(mask, shape, nd, &n) < 0) return -1;
+    /* the select loop writes one element past the last kept one: over-allocate by one */
+    if (tl_tensor_empty(out, 1, (int64_t[]){n + 1}, (tl_dtype)t->dtype, t->device, false) < 0) return -1;
+    out->sizes[0] = n;
+    if (n == 0) return 0;
+    sel_ctx c = {tl_data(out), tl_itemsize(t)};
+    const tl_tensor *ops[2] = {t, mask};
+    tl_iter it;
+    if (tl_iter_init(&it, 2, ops, shape, nd, TL_ITER_NO_REORDER | TL_ITER_ALLOW_OUTPUT_BROADCAST) < 0) {
+        tl_tensor_clear(out);
+        return -1;
+    }
+    tl_iter_run(&it, PICKM(select, c.isz), &c, 0);
+    return 0;
 }
 
 int tl_masked_scatter_(tl_tensor *t, const tl_tensor *mask, const tl_tensor *source)

@@ -394,7 +394,7 @@ static int normal_on_backend(tl_tensor *out, const tl_tensor *mean, double mean_
     if (mean && std && tl_device_expect(mean->device, std->device) < 0) return -1;
     if (std) {
         tl_tensor h = {0}, hd = {0};
-        int rc = tl_backend_to_device(&h, std, (tl_device){TL_DEV_CPU, -1}, std->dtype, false);
+        int rc = tl_backend_to_host(&h, std);
         if (rc == 0) rc = dense_f64(&hd, &h, h.ndim, h.sizes);
         int64_t n = rc == 0 ? tl_numel(&hd) : 0;
         const double *s = rc == 0 ? (const double *)tl_data(&hd) : NULL;
