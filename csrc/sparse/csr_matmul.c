@@ -67,10 +67,13 @@ typedef struct {
  * sums its terms in element order in one chain (rows of ~10 elements: the four chains' set-up
  * and remainder branches cost more than the add latency they hide; 1e6 nnz f32 1.3x -> ~1.2x
  * SciPy), a longer row is (s0 + s1) + (s2 + s3): orders fixed by the row's length whatever
- * the vector width, thread count or pass split. The rows go in passes of at most SPMV_PASS stored elements (whole
- * rows, or a piece of one longer row); a pass first checks its plain indices in one vector
- * loop (unsigned max against the plain size, which also brings them to L1), so the product
- * loop has no check and its gathers of b overlap freely. U: the unsigned type of I. */
+ * the vector width, thread count or pass split. The rows go in passes of at most SPMV_PASS
+ * stored elements (whole rows, or a piece of one longer row). A pass of a long row first checks
+ * its plain indices in one vector loop (unsigned max against the plain size, which also brings
+ * them to L1), so the four chains' loop has no check and its gathers of b overlap freely; the
+ * short rows check each index on the way (one never-taken branch): their pre-pass read the
+ * indices from memory before the product could start (f64 1e6 nnz over 1e5 rows, 1 thread,
+ * CPU time paired with SciPy's call: 1.13-1.17x -> 1.04-1.05x SciPy). U: the unsigned type of I. */
 /* In a row kernel: the rows [r, re) whose stored elements fit one pass of PASS (at least row
  * r), their elements [lo, hi); compressed indices out of range or order jump to bad_crow. */
 #define SPMV_ROWS(PASS)                                                                             \
@@ -123,11 +126,14 @@ typedef struct {
                 }                                                                                   \
                 out[r] = (s0 + s1) + (s2 + s3);                                                     \
             } else {                                                                                \
-                if (!NAME##_inside(col, K, lo, hi - lo)) goto bad_col;                              \
                 for (int64_t q = r, a = lo; q < re; q++) {                                          \
                     int64_t e = crow[q + 1];                                                        \
                     T s0 = 0;                                                                       \
-                    for (int64_t k = a; k < e; k++) s0 += WMUL(val[k], b[col[k]]);                  \
+                    for (int64_t k = a; k < e; k++) {                                               \
+                        U c = (U)col[k];                                                            \
+                        if (c >= K) goto bad_col;                                                   \
+                        s0 += WMUL(val[k], b[c]);                                                   \
+                    }                                                                               \
                     out[q] = s0;                                                                    \
                     a = e;                                                                          \
                 }                                                                                   \
