@@ -549,8 +549,8 @@ static int cmp_keyed(const void *x, const void *y)
  * With replacement: x = u * sum; the CPU's binary search (first j with cdf[j] > x, at most the
  * last category, stepping back over zero-probability ones) is min(#{j: cdf[j] <= x}, L), L the
  * last positive category (cdf is non-decreasing, a zero p repeats its predecessor exactly):
- * a comparison against the whole row and a sum (reduce entry), in pieces of about 2^24
- * comparisons; L = #{j: cumulative count of positive p < their total}.
+ * the count by tl_count_le_rows (one sort of the row's cdf and samples together, a cumulative
+ * count, a scatter); L = #{j: cumulative count of positive p < their total}.
  * Without replacement: the exponential race's keys -log1p(-u) / p (inf where p == 0), sorted per
  * row (sort entry, stable: ties by category, as the CPU's), the first n. On a GPU log1p is
  * libdevice's, which may differ from glibc's in the last bit (never run on one). */
@@ -621,23 +621,12 @@ static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t n
         if (rc == 0)
             rc = tl_ew_binary(TL_BOP_mul, (tl_ew_arg){.t = u}, (tl_ew_arg){.t = &sum},
                               &(tl_ew_dest){.mode = TL_EW_NEW, .out = x}, NULL);
-        int64_t per = (int64_t)1 << 24, step = rows * cats >= per ? 1 : per / (rows * cats);
-        for (int64_t i0 = 0; rc == 0 && i0 < ns; i0 += step) {
-            int64_t c = ns - i0 < step ? ns - i0 : step;
-            int64_t xsz[3] = {rows, c, 1}, xst[3] = {ns, 1, 0}, csz[3] = {rows, 1, cats}, cst[3] = {cats, 0, 1};
-            tl_tensor xv = tl_tensor_geom(x, 3, xsz, xst), cv = tl_tensor_geom(cdf, 3, csz, cst), le = {0}, cnt = {0};
-            xv.offset = x->offset + i0;
-            rc = tl_ew_binary(TL_BOP_le, (tl_ew_arg){.t = &cv}, (tl_ew_arg){.t = &xv},
-                              &(tl_ew_dest){.mode = TL_EW_NEW, .out = &le}, NULL);
-            if (rc == 0) rc = tl_reduce(&cnt, &le, TL_RED_SUM, 4, false, false, -1, 0.0); /* [rows, c] */
-            tl_tensor ov = tl_tensor_geom(&o2, 2, (int64_t[]){rows, c}, o2.strides);
-            ov.offset = o2.offset + i0;
-            if (rc == 0)
-                rc = tl_ew_binary(TL_BOP_minimum, (tl_ew_arg){.t = &cnt}, (tl_ew_arg){.t = lastp},
-                                  &(tl_ew_dest){.mode = TL_EW_OUT, .out = &ov}, NULL);
-            if (le.storage) tl_tensor_clear(&le);
-            if (cnt.storage) tl_tensor_clear(&cnt);
-        }
+        tl_tensor cnt = {0};
+        if (rc == 0) rc = tl_count_le_rows(&cnt, cdf, x); /* [rows, ns] */
+        if (rc == 0)
+            rc = tl_ew_binary(TL_BOP_minimum, (tl_ew_arg){.t = &cnt}, (tl_ew_arg){.t = lastp},
+                              &(tl_ew_dest){.mode = TL_EW_OUT, .out = &o2}, NULL);
+        if (cnt.storage) tl_tensor_clear(&cnt);
     } else if (rc == 0) { /* the exponential race */
         rc = tl_ew_unary(TL_UOP_neg, u, &(tl_ew_dest){.mode = TL_EW_NEW, .out = e}, NULL);
         if (rc == 0) rc = tl_ew_unary(TL_UOP_log1p, e, &(tl_ew_dest){.mode = TL_EW_NEW, .out = e2}, NULL);
