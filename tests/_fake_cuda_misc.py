@@ -240,6 +240,63 @@ def section_devices():
                 FAIL.append(f"{what} did not reach {entries}: {sorted(seen)}")
 
 
+def section_torch():
+    """The device results and refusals against torch 2.13 (CPU) directly: values, and the
+    exception type and message of each refusal. (Not here: multinomial without replacement and
+    fewer positive categories than samples, which tensorlib's CPU, and so the device, refuses while
+    torch 2.13's CPU samples the zero-probability categories last: a CPU matter, left alone here.)"""
+    try:
+        import torch
+    except ImportError:
+        return
+
+    def tt(x):
+        return torch.from_numpy(np.array(x.cpu().numpy()))  # a copy: torch's in-place calls leave x alone
+
+    def agree(what, ours, theirs):
+        COUNT[0] += 1
+        a, ea = outcome(ours)
+        b, eb = outcome(theirs)
+        if ea is not None or eb is not None:
+            if type(ea) is not type(eb) or str(ea) != str(eb):
+                FAIL.append(f"{what}: device {type(ea).__name__}({ea}) vs torch {type(eb).__name__}({eb})")
+            return
+        a = a if isinstance(a, tuple) else (a,)
+        b = b if isinstance(b, tuple) else (b,)
+        if len(a) != len(b) or any(not x.is_cuda or x.cpu().tolist() != y.tolist() for x, y in zip(a, b)):
+            FAIL.append(f"{what}: device {[x.cpu() for x in a]} vs torch {b}")
+
+    for dt in ("bool", "uint8", "int32", "int64", "float32", "float64"):
+        x = runs(dt, (3, 4, 5), 71, specials=False)
+        m = make("bool", (5, 4, 3), 72).transpose(0, 2)
+        src = make(dt, (70,), 73)
+        xc, mc, sc = x.cuda(), m.cuda(), src.cuda()
+        agree(f"{dt} masked_scatter", lambda: xc.masked_scatter(mc, sc), lambda: tt(x).masked_scatter(tt(m), tt(src)))
+        agree(f"{dt} masked_scatter bcast", lambda: xc.masked_scatter(mc[0, 0], sc),
+              lambda: tt(x).masked_scatter(tt(m[0, 0]), tt(src)))
+        agree(f"{dt} masked_scatter_ too small", lambda: xc.clone().masked_scatter_(mc, sc[:3]),
+              lambda: tt(x).masked_scatter_(tt(m), tt(src[:3])))
+        agree(f"{dt} masked_scatter_ int mask", lambda: xc.clone().masked_scatter_(mc.long(), sc),
+              lambda: tt(x).masked_scatter_(tt(m.long()), tt(src)))
+        for d in (None, 0, 1, 2, -1):
+            agree(f"{dt} unique_consecutive dim={d}", lambda d=d: tl.unique_consecutive(xc, True, True, d),
+                  lambda d=d: torch.unique_consecutive(tt(x), True, True, d))
+            if d is not None:
+                agree(f"{dt} unique dim={d}", lambda d=d: tl.unique(xc, return_inverse=True, return_counts=True, dim=d),
+                      lambda d=d: torch.unique(tt(x), return_inverse=True, return_counts=True, dim=d))
+        agree(f"{dt} unique_consecutive dim=3", lambda: tl.unique_consecutive(xc, dim=3),
+              lambda: torch.unique_consecutive(tt(x), dim=3))
+    nan = float("nan")
+    for name, vals, n, repl in (("negative", [[0.5, -0.1]], 1, True), ("inf", [[float("inf"), 1.0]], 1, True),
+                                ("nan", [[nan, 1.0]], 1, False), ("zero sum", [[0.0, 0.0]], 1, True),
+                                ("n > categories", [[0.5, 0.5]], 3, False),
+                                ("n = 0", [[0.5, 0.5]], 0, True), ("3-d", [[[0.5]]], 1, True)):
+        p = tl.tensor(vals)
+        agree(f"multinomial {name}", lambda: tl.multinomial(p.cuda(), n, repl), lambda: torch.multinomial(tt(p), n, repl))
+    agree("multinomial int", lambda: tl.multinomial(tl.tensor([1, 2]).cuda(), 1),
+          lambda: torch.multinomial(torch.tensor([1, 2]), 1))
+
+
 def main():
     for dt in DTYPES:
         section_masked_scatter(dt)
@@ -248,6 +305,7 @@ def main():
     if DREW[0] < 300:
         FAIL.append(f"only {DREW[0]} multinomial calls drew samples")
     section_devices()
+    section_torch()
 
 
 if __name__ == "__main__":
