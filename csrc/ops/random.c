@@ -614,9 +614,8 @@ static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t n
     if (rc == 0) rc = tl_random_dist_(u, g, TL_DIST_UNIFORM, 0.0, 1.0);
     if (rc == 0 && replacement) {
         /* L per row: the number of categories before the last positive one */
-        if (rc == 0)
-            rc = tl_ew_binary(TL_BOP_lt, (tl_ew_arg){.t = cpos}, (tl_ew_arg){.t = &nzc},
-                              &(tl_ew_dest){.mode = TL_EW_NEW, .out = lt}, NULL);
+        rc = tl_ew_binary(TL_BOP_lt, (tl_ew_arg){.t = cpos}, (tl_ew_arg){.t = &nzc},
+                          &(tl_ew_dest){.mode = TL_EW_NEW, .out = lt}, NULL);
         if (rc == 0) rc = tl_reduce(lastp, lt, TL_RED_SUM, 2, false, true, -1, 0.0); /* [rows, 1] */
         if (rc == 0)
             rc = tl_ew_binary(TL_BOP_mul, (tl_ew_arg){.t = u}, (tl_ew_arg){.t = &sum},
