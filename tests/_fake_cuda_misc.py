@@ -61,6 +61,8 @@ def section_masked_scatter(dt):
               inplace=True)
         check(f"{dt}{vn} masked_scatter bcast", lambda x, m, s: tl.masked_scatter(x, m, s), v[0, 0], m, src)
         check(f"{dt}{vn} masked_scatter method", lambda x, m, s: x.masked_scatter(m, s), v, m, src)
+    check(f"{dt} masked_scatter_ named self", lambda x, m, s: x.masked_scatter_(m, s), x.clone().rename("a", "b", "c"),
+          make("bool", x.shape, 43), src, inplace=True)
     y = make(dt, (6,), 44)
     check(f"{dt} masked_scatter_ source is self", lambda x, m: x.masked_scatter_(m, x), y.clone(),
           tl.tensor([False, True, True, False, True, False]), inplace=True)
