@@ -187,6 +187,46 @@ static int masked_select_backend(tl_tensor *out, const tl_tensor *t, const tl_te
     return rc;
 }
 
+/* masked_scatter_ on a backend's device: the True positions of the mask broadcast to t's shape in
+ * row-major order (nonzero by the select entry; only their count crosses to the host, to check
+ * it against source's size before anything is written), then t[positions] = the first `count`
+ * elements of source in row-major order (a contiguous copy of it: source may share t's memory),
+ * one put of the index entry. The positions are distinct, so the put is deterministic. */
+static int masked_scatter_backend(tl_tensor *t, const tl_tensor *mask, const tl_tensor *source)
+{
+    if (tl_device_expect_same(t->device, mask->device) < 0 || tl_device_expect_same(t->device, source->device) < 0)
+        return -1;
+    int64_t one = 1, ms[TL_MAX_DIMS], ts1 = 1;
+    int n = t->ndim ? t->ndim : 1; /* a 0-d t as one element */
+    int64_t *sh = t->ndim ? t->sizes : &one;
+    bcast_strides(mask, sh, n, ms);
+    tl_tensor mv = tl_tensor_geom(mask, n, sh, ms);
+    tl_tensor tv = t->ndim ? tl_tensor_geom(t, n, sh, t->strides) : tl_tensor_geom(t, 1, &one, &ts1);
+    tl_tensor nz = {0}, src = {0}, cols[TL_MAX_DIMS];
+    const tl_tensor *cp[TL_MAX_DIMS];
+    int rc = nonzero_backend(&nz, &mv), made = 0;
+    int64_t count = rc == 0 ? nz.sizes[0] : 0;
+    if (rc == 0 && count > tl_numel(source))
+        rc = tl_err(TL_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
+    if (rc == 0 && count > 0) {
+        rc = tl_clone(&src, source, (tl_dtype)source->dtype, TL_MEMFMT_CONTIGUOUS);
+        for (int k = 0; rc == 0 && k < n; k++, made++) {
+            memset(&cols[k], 0, sizeof cols[k]);
+            rc = tl_tensor_view_init(&cols[k], &nz, 1, nz.sizes, &nz.strides[0], nz.offset + k);
+            cp[k] = &cols[k];
+        }
+        if (rc == 0) {
+            tl_tensor sv = tl_tensor_geom(&src, 1, &count, &ts1);
+            rc = tl_index_put_(&tv, cp, n, &sv, NULL, false, 0);
+        }
+    }
+    for (int k = 0; k < made; k++)
+        if (cols[k].storage) tl_tensor_clear(&cols[k]);
+    if (nz.storage) tl_tensor_clear(&nz);
+    if (src.storage) tl_tensor_clear(&src);
+    return rc;
+}
+
 int tl_masked_select(tl_tensor *out, const tl_tensor *t, const tl_tensor *mask)
 {
     if (mask->dtype != TL_BOOL) return tl_err(TL_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
@@ -228,6 +268,7 @@ int tl_masked_scatter_(tl_tensor *t, const tl_tensor *mask, const tl_tensor *sou
         return tl_err(TL_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s",
                       tl_shape_str(t->sizes, t->ndim, b1, sizeof b1), tl_shape_str(shape, nd, b2, sizeof b2));
     if (t->device.type == TL_DEV_META) return 0; /* meta: shapes checked; the count of ones is in the data */
+    if (on_backend(t) || on_backend(mask) || on_backend(source)) return masked_scatter_backend(t, mask, source);
     int64_t n;
     if (count_true(mask, shape, nd, &n) < 0) return -1;
     if (n > tl_numel(source))

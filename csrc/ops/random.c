@@ -23,7 +23,9 @@
 #include "core/simd.h"
 #include "kernels/hd_random.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
 #include "ops/random_mt.h"
+#include "ops/reduce.h"
 #include "ops/view.h"
 
 #define TILE 256 /* blocks per tile */
@@ -536,6 +538,113 @@ static int cmp_keyed(const void *x, const void *y)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* multinomial on a backend's device, from its entries, with the CPU's numbers for a Philox
+ * generator of the same state (the CPU's default generator is MT19937: there the CPU's numbers
+ * differ, as torch's CPU and CUDA ones do). The steps are the CPU's, each an entry's call:
+ * p = probs in float64 (a copy); per row the checks' inputs: all(p >= 0 and p != inf) (reduce
+ * entry), the sum as the last of the cumulative sums (the scan entry adds in the CPU's order, so
+ * it is the CPU's sum), the count of positive p; these cross to the host and are checked row by
+ * row in the CPU's order with its messages, before anything is drawn. Then the uniform doubles
+ * the CPU draws (the random entry, the same counter blocks).
+ * With replacement: x = u * sum; the CPU's binary search (first j with cdf[j] > x, at most the
+ * last category, stepping back over zero-probability ones) is min(#{j: cdf[j] <= x}, L), L the
+ * last positive category (cdf is non-decreasing, a zero p repeats its predecessor exactly):
+ * the count by tl_count_le_rows (one sort of the row's cdf and samples together, a cumulative
+ * count, a scatter); L = #{j: cumulative count of positive p < their total}.
+ * Without replacement: the exponential race's keys -log1p(-u) / p (inf where p == 0), sorted per
+ * row (sort entry, stable: ties by category, as the CPU's), the first n. On a GPU log1p is
+ * libdevice's, which may differ from glibc's in the last bit (never run on one). */
+static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g,
+                               int64_t rows, int64_t cats)
+{
+    int64_t osz[2] = {rows, ns}, sh2[2] = {rows, cats};
+    int ond = probs->ndim;
+    if (ond == 1) osz[0] = ns;
+    if (rows > 0 && cats == 0) /* every sum is 0 */
+        return tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
+    if (rows == 0) return tl_tensor_empty(out, ond, osz, TL_INT64, probs->device, false);
+    tl_tensor t[24];
+    memset(t, 0, sizeof t);
+    tl_tensor *pd = &t[0], *ge = &t[1], *fin = &t[2], *okv = &t[3], *rok = &t[4], *pos = &t[5], *cdf = &t[6],
+              *cpos = &t[7], *h_ok = &t[8], *h_s = &t[9], *h_nz = &t[10], *u = &t[11], *lt = &t[12], *lastp = &t[13],
+              *x = &t[14], *e = &t[15], *e2 = &t[16], *q = &t[17], *keys = &t[18], *sv = &t[19], *si = &t[20];
+    int64_t c1[2] = {cats, 1}, rs1[2] = {rows, 1};
+    tl_ew_arg zero = {.t = NULL, .s = tl_scalar_int(0)}, inf = {.t = NULL, .s = tl_scalar_double(INFINITY)};
+    int rc = tl_tensor_empty(pd, 2, sh2, TL_FLOAT64, probs->device, false);
+    if (rc == 0) {
+        tl_tensor pv = tl_tensor_geom(probs, 2, sh2, ond == 2 ? probs->strides : (int64_t[]){0, probs->strides[0]});
+        rc = tl_copy_(pd, &pv);
+    }
+    tl_ew_arg pa = {.t = pd};
+    if (rc == 0) rc = tl_ew_binary(TL_BOP_ge, pa, zero, &(tl_ew_dest){.mode = TL_EW_NEW, .out = ge}, NULL);
+    if (rc == 0) rc = tl_ew_binary(TL_BOP_ne, pa, inf, &(tl_ew_dest){.mode = TL_EW_NEW, .out = fin}, NULL);
+    if (rc == 0)
+        rc = tl_ew_binary(TL_BOP_logical_and, (tl_ew_arg){.t = ge}, (tl_ew_arg){.t = fin},
+                          &(tl_ew_dest){.mode = TL_EW_NEW, .out = okv}, NULL);
+    if (rc == 0) rc = tl_reduce(rok, okv, TL_RED_ALL, 2, false, false, -1, 0.0);
+    if (rc == 0) rc = tl_ew_binary(TL_BOP_gt, pa, zero, &(tl_ew_dest){.mode = TL_EW_NEW, .out = pos}, NULL);
+    if (rc == 0) rc = tl_scan(cdf, NULL, pd, TL_SCAN_CUMSUM, 1, -1);
+    if (rc == 0) rc = tl_scan(cpos, NULL, pos, TL_SCAN_CUMSUM, 1, TL_INT64);
+    /* the last column of each: the row's sum and its count of positive p */
+    tl_tensor sum = rc == 0 ? tl_tensor_geom(cdf, 2, rs1, c1) : (tl_tensor){0};
+    tl_tensor nzc = rc == 0 ? tl_tensor_geom(cpos, 2, rs1, c1) : (tl_tensor){0};
+    sum.offset += cats - 1;
+    nzc.offset += cats - 1;
+    if (rc == 0) rc = tl_backend_to_host(h_ok, rok);
+    if (rc == 0) {
+        tl_tensor sv1 = tl_tensor_geom(&sum, 1, &rows, &cats);
+        rc = tl_backend_to_host(h_s, &sv1);
+    }
+    if (rc == 0) {
+        tl_tensor nv1 = tl_tensor_geom(&nzc, 1, &rows, &cats);
+        rc = tl_backend_to_host(h_nz, &nv1);
+    }
+    for (int64_t r = 0; rc == 0 && r < rows; r++) { /* the CPU's checks, row by row */
+        if (!((const uint8_t *)tl_data(h_ok))[r])
+            rc = tl_err(TL_ERR_RUNTIME, "probability tensor contains either `inf`, `nan` or element < 0");
+        else if (!(((const double *)tl_data(h_s))[r] > 0.0))
+            rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
+        else if (!replacement && ((const int64_t *)tl_data(h_nz))[r] < ns)
+            rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (with replacement=False, not enough non-negative "
+                                        "category to sample)");
+    }
+    if (rc == 0) rc = tl_tensor_empty(out, ond, osz, TL_INT64, probs->device, false);
+    tl_tensor o2 = rc == 0 ? tl_tensor_geom(out, 2, (int64_t[]){rows, ns}, (int64_t[]){ns, 1}) : (tl_tensor){0};
+    if (rc == 0) rc = tl_tensor_empty(u, 2, replacement ? (int64_t[]){rows, ns} : sh2, TL_FLOAT64, probs->device, false);
+    if (rc == 0) rc = tl_random_dist_(u, g, TL_DIST_UNIFORM, 0.0, 1.0);
+    if (rc == 0 && replacement) {
+        /* L per row: the number of categories before the last positive one */
+        rc = tl_ew_binary(TL_BOP_lt, (tl_ew_arg){.t = cpos}, (tl_ew_arg){.t = &nzc},
+                          &(tl_ew_dest){.mode = TL_EW_NEW, .out = lt}, NULL);
+        if (rc == 0) rc = tl_reduce(lastp, lt, TL_RED_SUM, 2, false, true, -1, 0.0); /* [rows, 1] */
+        if (rc == 0)
+            rc = tl_ew_binary(TL_BOP_mul, (tl_ew_arg){.t = u}, (tl_ew_arg){.t = &sum},
+                              &(tl_ew_dest){.mode = TL_EW_NEW, .out = x}, NULL);
+        tl_tensor cnt = {0};
+        if (rc == 0) rc = tl_count_le_rows(&cnt, cdf, x); /* [rows, ns] */
+        if (rc == 0)
+            rc = tl_ew_binary(TL_BOP_minimum, (tl_ew_arg){.t = &cnt}, (tl_ew_arg){.t = lastp},
+                              &(tl_ew_dest){.mode = TL_EW_OUT, .out = &o2}, NULL);
+        if (cnt.storage) tl_tensor_clear(&cnt);
+    } else if (rc == 0) { /* the exponential race */
+        rc = tl_ew_unary(TL_UOP_neg, u, &(tl_ew_dest){.mode = TL_EW_NEW, .out = e}, NULL);
+        if (rc == 0) rc = tl_ew_unary(TL_UOP_log1p, e, &(tl_ew_dest){.mode = TL_EW_NEW, .out = e2}, NULL);
+        if (rc == 0) rc = tl_ew_unary(TL_UOP_neg, e2, &(tl_ew_dest){.mode = TL_EW_INPLACE, .out = e2}, NULL);
+        if (rc == 0)
+            rc = tl_ew_binary(TL_BOP_div, (tl_ew_arg){.t = e2}, pa, &(tl_ew_dest){.mode = TL_EW_NEW, .out = q}, NULL);
+        if (rc == 0) rc = tl_ew_where(pos, (tl_ew_arg){.t = q}, inf, &(tl_ew_dest){.mode = TL_EW_NEW, .out = keys});
+        if (rc == 0) rc = tl_sort(sv, si, keys, 1, false);
+        if (rc == 0) {
+            tl_tensor first = tl_tensor_geom(si, 2, (int64_t[]){rows, ns}, si->strides);
+            rc = tl_copy_(&o2, &first);
+        }
+    }
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+        if (t[k].storage) tl_tensor_clear(&t[k]);
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
+    return rc;
+}
+
 int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g)
 {
     if (!(g = tl_generator_for(g, probs->device))) return -1;
@@ -547,6 +656,7 @@ int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool repl
     int64_t rows = probs->ndim == 2 ? probs->sizes[0] : 1, cats = probs->sizes[probs->ndim - 1];
     if (!replacement && ns > cats)
         return tl_err(TL_ERR_RUNTIME, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    if (on_backend(probs)) return multinomial_backend(out, probs, ns, replacement, g, rows, cats);
     tl_tensor pd = {0}, u = {0};
     int rc = dense_f64(&pd, probs, probs->ndim, probs->sizes);
     const double *p = rc == 0 ? (const double *)tl_data(&pd) : NULL;

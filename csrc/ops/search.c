@@ -168,6 +168,42 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
     return rc;
 }
 
+/* out[r, i] = #{j : b[r, j] <= v[r, i]} for the [rows, B] and [rows, V] tensors b and v of one
+ * dtype on a backend's device (B, V > 0; b need not be sorted), from its entries: each row of b
+ * and v sorted together (sort entry, stable, b first: a b equal to a value counts), the b
+ * elements before each position counted (a cumulative count, the scan entry), and each value's
+ * count put back at its column (a scatter of the index entry: a permutation, so deterministic).
+ * O((B + V) log(B + V)) per row where comparing every pair would be B * V. A value ordered above
+ * everything by the sort's key (NaN) counts every b. */
+int tl_count_le_rows(tl_tensor *out, const tl_tensor *b, const tl_tensor *v)
+{
+    int64_t rows = b->sizes[0], B = b->sizes[1], V = v->sizes[1], W = B + V;
+    tl_tensor t[6];
+    memset(t, 0, sizeof t);
+    tl_tensor *mg = &t[0], *sv = &t[1], *si = &t[2], *isb = &t[3], *cc = &t[4], *full = &t[5];
+    const tl_tensor *parts[2] = {b, v};
+    int rc = tl_cat(mg, parts, 2, 1);
+    if (rc == 0) rc = tl_sort(sv, si, mg, 1, false);
+    if (rc == 0) {
+        tl_ew_dest dst = {.mode = TL_EW_NEW, .out = isb};
+        rc = tl_ew_binary(TL_BOP_lt, (tl_ew_arg){.t = si}, (tl_ew_arg){.t = NULL, .s = tl_scalar_int(B)}, &dst, NULL);
+    }
+    if (rc == 0) rc = tl_scan(cc, NULL, isb, TL_SCAN_CUMSUM, 1, TL_INT64);
+    if (rc == 0) rc = tl_tensor_empty(full, 2, (int64_t[]){rows, W}, TL_INT64, b->device, false);
+    if (rc == 0) rc = tl_scatter_(full, 1, si, cc, NULL, TL_RED_NONE, true, "scatter");
+    if (rc == 0) { /* the values' columns */
+        int64_t sz[2] = {rows, V};
+        tl_tensor part = tl_tensor_geom(full, 2, sz, full->strides);
+        part.offset = full->offset + B;
+        rc = tl_tensor_empty(out, 2, sz, TL_INT64, b->device, false);
+        if (rc == 0) rc = tl_copy_(out, &part);
+    }
+    for (int k = 0; k < 6; k++)
+        if (t[k].storage) tl_tensor_clear(&t[k]);
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
+    return rc;
+}
+
 /* ---- searchsorted ---------------------------------------------------------------- */
 
 typedef struct {

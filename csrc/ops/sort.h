@@ -39,6 +39,10 @@ int tl_unique(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_te
  * group of each slice) and counts are filled when not NULL (unique.c). */
 int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, int64_t dim,
                   bool flat, bool consecutive);
+/* out[r, i] = #{j : b[r, j] <= v[r, i]} (int64) for [rows, B] and [rows, V] tensors of one dtype
+ * on a backend's device, B and V > 0 (search.c: one sort of each row of both, a cumulative count,
+ * a scatter; multinomial's search). */
+int tl_count_le_rows(tl_tensor *out, const tl_tensor *b, const tl_tensor *v);
 /* Indices where values would be inserted into the innermost dim of sorted (1-D, or with
  * leading dims matching values'); sorter NULL or the argsort of sorted. */
 int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,

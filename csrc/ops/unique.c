@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/convert.h"
 #include "core/error.h"
 #include "ops/copy.h"
+#include "ops/elementwise.h"
+#include "ops/index.h"
+#include "ops/join.h"
 #include "ops/view.h"
 
 /* The dtypes torch's unique_dim dispatches: all ints (barebones unsigned included),
@@ -133,6 +137,142 @@ static int64_t group_rows(const rows_ctx *c, row_eq_fn eq, bool consecutive, int
     return U;
 }
 
+/* ---- on a backend's device ----------------------------------------------------------------
+ * The same steps from the backend's entries, on the contiguous [R, L] rows xc: unless consecutive,
+ * the rows' lexicographic order by stable sorts of one column after the other, the last first
+ * (sort entry; the gathers through the index entry), which is the CPU's stable order wherever
+ * `<` is a total order (NaN-free rows: the device's key puts NaN above everything, torch's
+ * comparator lets it tie); a run starts at row 0 and where a row differs from the one before in
+ * some element (!=: NaN never equal, -0 == 0; "some" as a row-wise cumulative count of the
+ * differences, the scan entry); the starts' positions (select entry, through nonzero) give the
+ * rows (first of each run) and the counts (differences of the starts); the inverse is each
+ * row's run (a cumulative sum of the start flags, minus one), put back at the row's place when
+ * sorted. Only the number of runs crosses to the host. */
+static int unique_rows_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x,
+                               const tl_tensor *xc, int64_t R, int64_t L, bool flat, bool consecutive,
+                               const int64_t *perm, const int64_t *back)
+{
+    int nd = x->ndim;
+    int64_t one = 1, zero = 0, rs[2] = {R, L}, rst[2] = {L, 1};
+    tl_tensor t[16];
+    memset(t, 0, sizeof t);
+    tl_tensor *ords = &t[0] /* two: ping-pong */, *srt = &t[2], *ne = &t[3], *cnt = &t[4], *anyd = &t[5],
+              *head = &t[6], *flags = &t[7], *nz = &t[8], *rows = &t[9], *endn = &t[10], *ends = &t[11],
+              *grp = &t[12], *inv = &t[13], *tmp = &t[14];
+    int rc = 0, cur = 0;
+    if (R == 0) { /* flat and empty: empty results */
+        rc = tl_tensor_empty(out, 1, &zero, (tl_dtype)x->dtype, x->device, false);
+        if (rc == 0 && inverse) rc = tl_tensor_empty(inverse, nd, x->sizes, TL_INT64, x->device, false);
+        if (rc == 0 && counts) rc = tl_tensor_empty(counts, 1, &zero, TL_INT64, x->device, false);
+        goto done;
+    }
+    tl_tensor X = tl_tensor_geom(xc, 2, rs, rst);
+    const tl_tensor *Xs = &X;
+    if (!consecutive) {
+        for (int64_t j = L - 1; rc == 0 && j >= 0; j--) {
+            tl_tensor col = tl_tensor_geom(xc, 1, &R, &rst[0]), keys = {0}, sv = {0}, p = {0};
+            col.offset = xc->offset + j;
+            if (j == L - 1) {
+                rc = tl_sort(&sv, &ords[cur], &col, 0, false);
+            } else { /* the column in the order so far, sorted stably; the order follows */
+                rc = tl_index_select(&keys, &col, 0, &ords[cur]);
+                if (rc == 0) rc = tl_sort(&sv, &p, &keys, 0, false);
+                if (rc == 0) rc = tl_index_select(&ords[1 - cur], &ords[cur], 0, &p);
+                if (rc == 0) {
+                    tl_tensor_clear(&ords[cur]);
+                    cur = 1 - cur;
+                }
+            }
+            tl_tensor *tt[] = {&keys, &sv, &p};
+            for (int k = 0; k < 3; k++)
+                if (tt[k]->storage) tl_tensor_clear(tt[k]);
+        }
+        if (rc == 0) rc = tl_index_select(srt, &X, 0, &ords[cur]);
+        Xs = srt;
+    }
+    /* flags: 1 for the first row, then whether a row differs from the one before */
+    if (rc == 0) rc = tl_tensor_empty(head, 1, &one, TL_BOOL, x->device, false);
+    if (rc == 0) rc = tl_fill_(head, tl_scalar_int(1));
+    if (rc == 0 && R > 1) {
+        int64_t m[2] = {R - 1, L};
+        tl_tensor later = tl_tensor_geom(Xs, 2, m, Xs->strides), earlier = later;
+        later.offset = Xs->offset + Xs->strides[0];
+        tl_ew_dest dst = {.mode = TL_EW_NEW, .out = ne};
+        tl_ew_arg la = {.t = &later}, ea = {.t = &earlier};
+        rc = tl_ew_binary(TL_BOP_ne, la, ea, &dst, NULL);
+        if (rc == 0 && L > 1) { /* any along the row: the last of its cumulative count != 0 */
+            rc = tl_scan(cnt, NULL, ne, TL_SCAN_CUMSUM, 1, TL_INT64);
+            tl_tensor last = tl_tensor_geom(cnt, 1, m, &cnt->strides[0]);
+            last.offset = cnt->offset + (L - 1) * cnt->strides[1];
+            tl_ew_dest d2 = {.mode = TL_EW_NEW, .out = anyd};
+            tl_ew_arg a = {.t = &last}, z = {.t = NULL, .s = tl_scalar_int(0)};
+            if (rc == 0) rc = tl_ew_binary(TL_BOP_ne, a, z, &d2, NULL);
+        }
+    }
+    if (rc == 0) {
+        int64_t rm1 = R - 1;
+        const tl_tensor *diff = L > 1 ? anyd : ne; /* [R - 1] or [R - 1, 1] */
+        tl_tensor col0 = R > 1 ? tl_tensor_geom(diff, 1, &rm1, diff->strides) : (tl_tensor){0};
+        const tl_tensor *parts[2] = {head, &col0};
+        rc = tl_cat(flags, parts, R > 1 ? 2 : 1, 0);
+    }
+    if (rc == 0) rc = tl_nonzero(nz, flags); /* (U, 1): the run starts */
+    int64_t U = rc == 0 ? nz->sizes[0] : 0;
+    tl_tensor starts = rc == 0 ? tl_tensor_geom(nz, 1, &U, nz->strides) : (tl_tensor){0};
+    if (rc == 0) rc = tl_index_select(rows, Xs, 0, &starts);
+    if (rc == 0) { /* [U, L] as the moved layout [U, rest...], then moved back */
+        int ond = flat ? 1 : nd;
+        int64_t osz[TL_MAX_DIMS], ost[TL_MAX_DIMS];
+        osz[0] = U;
+        for (int i = 1; i < ond; i++) osz[i] = x->sizes[perm[i]];
+        tl_contiguous_strides(osz, ond, ost);
+        rc = tl_tensor_view_init(tmp, rows, ond, osz, ost, rows->offset);
+        if (rc == 0) rc = flat || nd == 1 ? tl_tensor_alias(out, tmp) : tl_permute(out, tmp, back, nd);
+    }
+    if (rc == 0 && counts) { /* the next start (R after the last) minus this one */
+        rc = tl_tensor_empty(endn, 1, &one, TL_INT64, x->device, false);
+        if (rc == 0) rc = tl_fill_(endn, tl_scalar_int(R));
+        const tl_tensor *parts[2] = {&starts, endn};
+        if (rc == 0) rc = tl_cat(ends, parts, 2, 0);
+        if (rc == 0) {
+            tl_tensor next = tl_tensor_geom(ends, 1, &U, ends->strides), now = next;
+            next.offset = ends->offset + 1;
+            tl_ew_dest dst = {.mode = TL_EW_NEW, .out = counts};
+            tl_ew_arg na = {.t = &next}, ca = {.t = &now};
+            rc = tl_ew_binary(TL_BOP_sub, na, ca, &dst, NULL);
+        }
+    }
+    if (rc == 0 && inverse) {
+        rc = tl_scan(grp, NULL, flags, TL_SCAN_CUMSUM, 0, TL_INT64);
+        if (rc == 0) {
+            tl_ew_dest dst = {.mode = TL_EW_INPLACE, .out = grp};
+            tl_ew_arg ga = {.t = grp}, oa = {.t = NULL, .s = tl_scalar_int(1)};
+            rc = tl_ew_binary(TL_BOP_sub, ga, oa, &dst, NULL);
+        }
+        const tl_tensor *src = grp, *ix[1] = {&ords[cur]};
+        if (rc == 0 && !consecutive) { /* each sorted row's run, put back at the row's place */
+            rc = tl_tensor_empty(inv, 1, &R, TL_INT64, x->device, false);
+            if (rc == 0) rc = tl_index_put_(inv, ix, 1, grp, NULL, false, 0);
+            src = inv;
+        }
+        if (rc == 0) rc = flat ? tl_tensor_empty(inverse, nd, x->sizes, TL_INT64, x->device, false)
+                               : tl_tensor_empty(inverse, 1, &R, TL_INT64, x->device, false);
+        if (rc == 0) {
+            tl_tensor sv = tl_tensor_geom(src, inverse->ndim, inverse->sizes, inverse->strides);
+            rc = tl_copy_(inverse, &sv);
+        }
+    }
+done:
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+        if (t[k].storage) tl_tensor_clear(&t[k]);
+    if (rc < 0) {
+        if (out->storage) tl_tensor_clear(out);
+        if (inverse && inverse->storage) tl_tensor_clear(inverse);
+        if (counts && counts->storage) tl_tensor_clear(counts);
+    }
+    return rc;
+}
+
 int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const tl_tensor *x, int64_t dim,
                   bool flat, bool consecutive)
 {
@@ -140,6 +280,8 @@ int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const t
     if (!row_fns[dt].cmp)
         return tl_err_dispatch(TL_ERR_NOTIMPL, dt, "%s", flat ? "unique" : "unique_dim");
     int d = 0, nd = x->ndim;
+    if (tl_device_on_backend(x->device) && tl_backend_dtype_code(dt) < 0) /* no device arithmetic */
+        return tl_backend_refuse(consecutive ? "unique_consecutive" : "unique", x->device, dt);
     if (!flat) {
         if (nd == 0)
             return tl_err(TL_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
@@ -170,6 +312,11 @@ int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const t
     int64_t numel = 1;
     for (int i = 0; i < nd; i++) numel *= x->sizes[i];
     int64_t R = flat ? numel : x->sizes[d], L = R ? numel / R : 0;
+    if (tl_device_on_backend(x->device)) {
+        rc = unique_rows_backend(out, inverse, counts, x, &xc, R, L, flat, consecutive, perm, back);
+        tl_tensor_clear(&xc);
+        return rc;
+    }
     int64_t isz = tl_dtype_itemsize(dt);
     int64_t *buf = malloc(sizeof(int64_t) * (size_t)(5 * R + 1));
     if (!buf) {

@@ -103,17 +103,19 @@ static const char *const meta_path_ops[] = {
 
 /* Ops without a meta path that run on a backend's device: meta tensors are refused as for an op
  * without a device path. nonzero, masked_select and unique (their result's shape depends on the
- * data) use the select entry (ops/mask.c, search.c); the products reach the gemm entry. */
-static const char *const no_meta_ops[] = {"_nonzero", "_masked_select", "_unique", "vdot", "addbmm", "outer", "ger",
-                                          "addr", NULL};
+ * data) use the select entry (ops/mask.c, search.c), as do unique(dim=)/unique_consecutive (ops/unique.c);
+ * multinomial composes the random, scan, reduce and sort entries (ops/random.c); the products
+ * reach the gemm entry. */
+static const char *const no_meta_ops[] = {"_nonzero", "_masked_select", "_unique", "_unique_dim", "_multinomial", "vdot",
+                                          "addbmm", "outer", "ger", "addr", NULL};
 
 /* Of those and of meta_ops below, the ones that run on a backend's device too: the reductions
  * through its reduce entry, the scans through its scan entry, cat through copies, indexing,
- * gather/scatter, index_select and take/put_ through its index entry, sort/topk through its sort
+ * gather/scatter, index_select, take/put_ and masked_scatter_ through its index entry, sort/topk through its sort
  * entry, the products through its gemm entry. */
 static const char *const backend_ops[] = {"_reduce", "_reduce_index", "_scan", "_cat", "_index", "_index_put_", "_gather",
-                                          "_scatter_", "_index_select", "_take", "_put_", "_sort", "_topk", "mm", "bmm",
-                                          "matmul", "mv", "dot", "addmm", "addmv", "baddbmm", NULL};
+                                          "_scatter_", "_index_select", "_take", "_put_", "_masked_scatter_", "_sort", "_topk",
+                                          "mm", "bmm", "matmul", "mv", "dot", "addmm", "addmv", "baddbmm", NULL};
 
 /* Primitives with a meta path that shapes and checks, then skips the data. They read host
  * memory directly otherwise, so they take meta tensors only: a CUDA tensor is refused as for
