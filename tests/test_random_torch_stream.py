@@ -60,7 +60,27 @@ CALLS = [
     ("geometric_", lambda L: L.empty(10).geometric_(0.3), False),
     ("multinomial replacement", lambda L: L.multinomial(L.tensor([0.1, 0.5, 0.4]), 10, True), False),
     ("multinomial", lambda L: L.multinomial(L.tensor([[0.1, 0.5, 0.2, 0.2], [0.3, 0.3, 0.2, 0.2]]), 3), False),
+    ("multinomial past the positive categories",
+     lambda L: L.multinomial(L.tensor([[0.5, 0.0, 0.2, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0, 0.0]]), 5), False),
 ]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_multinomial_without_replacement_grid(dtype):
+    """Rows with zeros, as many samples as categories: torch's categories, in its order, also
+    those of probability 0 drawn once the positive ones are spent (torch 2.13 no longer refuses)."""
+    rng = np.random.default_rng(9)
+    for case in range(120):
+        rows, cats = int(rng.integers(1, 4)), int(rng.integers(1, 13))
+        p = rng.random((rows, cats)).astype(dtype)
+        p[rng.random((rows, cats)) < 0.5] = 0
+        p[:, int(rng.integers(cats))] += 0.25
+        n = int(rng.integers(1, cats + 1))
+        for q in (p, p[0]):
+            tl.manual_seed(case)
+            torch.manual_seed(case)
+            _check(tl.multinomial(tl.from_numpy(q), n), torch.multinomial(torch.from_numpy(q), n), False,
+                   f"case {case} {q.shape} n={n}")
 
 
 def _np(t):

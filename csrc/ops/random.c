@@ -528,32 +528,24 @@ int tl_randperm_(tl_tensor *t, tl_generator *g)
     return rc;
 }
 
-typedef struct { double key; int64_t idx; } keyed;
-
-static int cmp_keyed(const void *x, const void *y)
-{
-    const keyed *a = x, *b = y;
-    if (a->key < b->key) return -1;
-    if (a->key > b->key) return 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /* multinomial on a backend's device, from its entries, with the CPU's numbers for a Philox
  * generator of the same state (the CPU's default generator is MT19937: there the CPU's numbers
  * differ, as torch's CPU and CUDA ones do). The steps are the CPU's, each an entry's call:
  * p = probs in float64 (a copy); per row the checks' inputs: all(p >= 0 and p != inf) (reduce
  * entry), the sum as the last of the cumulative sums (the scan entry adds in the CPU's order, so
- * it is the CPU's sum), the count of positive p; these cross to the host and are checked row by
- * row in the CPU's order with its messages, before anything is drawn. Then the uniform doubles
+ * it is the CPU's sum); these cross to the host and are checked row by row in the CPU's order
+ * with its messages, before anything is drawn. Then the uniform doubles
  * the CPU draws (the random entry, the same counter blocks).
  * With replacement: x = u * sum; the CPU's binary search (first j with cdf[j] > x, at most the
  * last category, stepping back over zero-probability ones) is min(#{j: cdf[j] <= x}, L), L the
  * last positive category (cdf is non-decreasing, a zero p repeats its predecessor exactly):
  * the count by tl_count_le_rows (one sort of the row's cdf and samples together, a cumulative
  * count, a scatter); L = #{j: cumulative count of positive p < their total}.
- * Without replacement: the exponential race's keys -log1p(-u) / p (inf where p == 0), sorted per
- * row (sort entry, stable: ties by category, as the CPU's), the first n. On a GPU log1p is
- * libdevice's, which may differ from glibc's in the last bit (never run on one). */
+ * Without replacement: the exponential race's keys p / -log1p(-u) (0 where p == 0), the top n
+ * per row (the sort entry's topk): the CPU's categories wherever the row has n positive ones;
+ * beyond them the zero-probability categories in row order (the CPU follows torch's selection
+ * order). On a GPU log1p is libdevice's, which may differ from glibc's in the last bit (never
+ * run on one). */
 static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool replacement, tl_generator *g,
                                int64_t rows, int64_t cats)
 {
@@ -566,7 +558,7 @@ static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t n
     tl_tensor t[24];
     memset(t, 0, sizeof t);
     tl_tensor *pd = &t[0], *ge = &t[1], *fin = &t[2], *okv = &t[3], *rok = &t[4], *pos = &t[5], *cdf = &t[6],
-              *cpos = &t[7], *h_ok = &t[8], *h_s = &t[9], *h_nz = &t[10], *u = &t[11], *lt = &t[12], *lastp = &t[13],
+              *cpos = &t[7], *h_ok = &t[8], *h_s = &t[9], *u = &t[11], *lt = &t[12], *lastp = &t[13],
               *x = &t[14], *e = &t[15], *e2 = &t[16], *q = &t[17], *keys = &t[18], *sv = &t[19], *si = &t[20];
     int64_t c1[2] = {cats, 1}, rs1[2] = {rows, 1};
     tl_ew_arg zero = {.t = NULL, .s = tl_scalar_int(0)}, inf = {.t = NULL, .s = tl_scalar_double(INFINITY)};
@@ -595,18 +587,11 @@ static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t n
         tl_tensor sv1 = tl_tensor_geom(&sum, 1, &rows, &cats);
         rc = tl_backend_to_host(h_s, &sv1);
     }
-    if (rc == 0) {
-        tl_tensor nv1 = tl_tensor_geom(&nzc, 1, &rows, &cats);
-        rc = tl_backend_to_host(h_nz, &nv1);
-    }
     for (int64_t r = 0; rc == 0 && r < rows; r++) { /* the CPU's checks, row by row */
         if (!((const uint8_t *)tl_data(h_ok))[r])
             rc = tl_err(TL_ERR_RUNTIME, "probability tensor contains either `inf`, `nan` or element < 0");
         else if (!(((const double *)tl_data(h_s))[r] > 0.0))
             rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
-        else if (!replacement && ((const int64_t *)tl_data(h_nz))[r] < ns)
-            rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (with replacement=False, not enough non-negative "
-                                        "category to sample)");
     }
     if (rc == 0) rc = tl_tensor_empty(out, ond, osz, TL_INT64, probs->device, false);
     tl_tensor o2 = rc == 0 ? tl_tensor_geom(out, 2, (int64_t[]){rows, ns}, (int64_t[]){ns, 1}) : (tl_tensor){0};
@@ -631,13 +616,10 @@ static int multinomial_backend(tl_tensor *out, const tl_tensor *probs, int64_t n
         if (rc == 0) rc = tl_ew_unary(TL_UOP_log1p, e, &(tl_ew_dest){.mode = TL_EW_NEW, .out = e2}, NULL);
         if (rc == 0) rc = tl_ew_unary(TL_UOP_neg, e2, &(tl_ew_dest){.mode = TL_EW_INPLACE, .out = e2}, NULL);
         if (rc == 0)
-            rc = tl_ew_binary(TL_BOP_div, (tl_ew_arg){.t = e2}, pa, &(tl_ew_dest){.mode = TL_EW_NEW, .out = q}, NULL);
-        if (rc == 0) rc = tl_ew_where(pos, (tl_ew_arg){.t = q}, inf, &(tl_ew_dest){.mode = TL_EW_NEW, .out = keys});
-        if (rc == 0) rc = tl_sort(sv, si, keys, 1, false);
-        if (rc == 0) {
-            tl_tensor first = tl_tensor_geom(si, 2, (int64_t[]){rows, ns}, si->strides);
-            rc = tl_copy_(&o2, &first);
-        }
+            rc = tl_ew_binary(TL_BOP_div, pa, (tl_ew_arg){.t = e2}, &(tl_ew_dest){.mode = TL_EW_NEW, .out = q}, NULL);
+        if (rc == 0) rc = tl_ew_where(pos, (tl_ew_arg){.t = q}, zero, &(tl_ew_dest){.mode = TL_EW_NEW, .out = keys});
+        if (rc == 0) rc = tl_topk(sv, si, keys, ns, 1, true, true);
+        if (rc == 0) rc = tl_copy_(&o2, si);
     }
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
         if (t[k].storage) tl_tensor_clear(&t[k]);
@@ -671,11 +653,6 @@ int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool repl
             s += v;
         }
         if (rc == 0 && !(s > 0.0)) rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
-        int64_t nz = 0;
-        for (int64_t j = 0; rc == 0 && j < cats; j++) nz += p[r * cats + j] > 0.0;
-        if (rc == 0 && !replacement && nz < ns)
-            rc = tl_err(TL_ERR_RUNTIME, "invalid multinomial distribution (with replacement=False, not enough non-negative "
-                                        "category to sample)");
     }
     int64_t osz[2] = {rows, ns};
     int ond = probs->ndim;
@@ -683,13 +660,11 @@ int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool repl
     int64_t nu = replacement ? rows * ns : rows * cats;
     if (rc == 0) rc = tl_tensor_empty(&u, 1, &nu, TL_FLOAT64, probs->device, false);
     if (rc == 0) rc = tl_tensor_empty(out, ond, osz, TL_INT64, probs->device, false);
-    keyed *k = NULL;
     double *cdf = NULL;
-    if (rc == 0) {
-        k = malloc(sizeof(keyed) * (size_t)(cats ? cats : 1));
-        cdf = malloc(sizeof(double) * (size_t)(cats ? cats : 1));
-        if (!k || !cdf) rc = tl_err(TL_ERR_MEMORY, "out of memory");
-    }
+    tl_tensor keys = {0}, kv = {0}, ki = {0};
+    if (rc == 0 && replacement && !(cdf = malloc(sizeof(double) * (size_t)(cats ? cats : 1))))
+        rc = tl_err(TL_ERR_MEMORY, "out of memory");
+    if (rc == 0 && !replacement) rc = tl_tensor_empty(&keys, 2, (int64_t[]){rows, cats}, TL_FLOAT64, probs->device, false);
     if (rc == 0) {
         double *uu = (double *)tl_data(&u);
         int64_t *o = (int64_t *)tl_data(out);
@@ -710,19 +685,24 @@ int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t ns, bool repl
                     while (lo > 0 && pr[lo] == 0.0) lo--;
                     o[r * ns + i] = lo;
                 }
-            } else { /* exponential race: smallest E_j / p_j win, in order */
-                for (int64_t j = 0; j < cats; j++) {
-                    double e = -log1p(-uu[r * cats + j]);
-                    k[j].key = pr[j] > 0 ? e / pr[j] : INFINITY;
-                    k[j].idx = j;
-                }
-                qsort(k, (size_t)cats, sizeof(keyed), cmp_keyed);
-                for (int64_t i = 0; i < ns; i++) o[r * ns + i] = k[i].idx;
+            } else { /* the exponential race: the largest p_j / E_j win, in order */
+                double *kr = (double *)tl_data(&keys) + r * cats;
+                for (int64_t j = 0; j < cats; j++) kr[j] = pr[j] > 0.0 ? pr[j] / -log1p(-uu[r * cats + j]) : 0.0;
             }
         }
+        /* as torch's CPU: the top ns keys by its selection, so the categories of probability 0
+         * (key 0) that fill a draw of more samples than positive categories come in its order */
+        if (!replacement) rc = tl_topk(&kv, &ki, &keys, ns, 1, true, true);
+        if (rc == 0 && !replacement) {
+            tl_tensor o2 = tl_tensor_geom(out, 2, (int64_t[]){rows, ns}, (int64_t[]){ns, 1});
+            rc = tl_copy_(&o2, &ki);
+        }
     }
-    free(k);
     free(cdf);
+    if (rc < 0 && out->storage) tl_tensor_clear(out);
+    tl_tensor_clear(&keys);
+    tl_tensor_clear(&kv);
+    tl_tensor_clear(&ki);
     tl_tensor_clear(&pd);
     tl_tensor_clear(&u);
     return rc;
