@@ -26,7 +26,7 @@ DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat
 UNARY = ("neg abs sign sgn ceil floor trunc round frac sqrt rsqrt square exp exp2 expm1 log log2 log10 log1p sin cos "
          "tan asin acos atan sinh cosh tanh asinh acosh atanh sigmoid relu gelu gelu_tanh silu mish erf erfc lgamma "
          "reciprocal deg2rad rad2deg angle conj_physical isnan isinf isposinf isneginf isfinite isreal signbit "
-         "logical_not bitwise_not").split()
+         "logical_not bitwise_not erfinv digamma").split()
 BINARY = ("add sub mul div div_trunc div_floor remainder fmod pow atan2 hypot maximum minimum fmax fmin copysign xlogy "
           "logaddexp eq ne lt le gt ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
           "bitwise_left_shift bitwise_right_shift gcd lcm heaviside nextafter").split()
@@ -376,14 +376,8 @@ def section_errors():
     expect("cpu.mul_(cuda)", RuntimeError, same_dev + "cpu and cuda:0!", lambda: c.mul_(g))
     expect("cuda 0-d + cpu", RuntimeError, same_dev + "cuda:0 and cpu!", lambda: g[0, 0] + c)
     expect("out= on cpu", RuntimeError, "cross-device copies are not allowed", lambda: tl.add(g, g, out=tl.empty(2, 3)))
-    # (clamp, add/sub with alpha, lerp, where, masked_fill, addcmul/addcdiv: section xops)
-    for call, op in ((lambda: g.erfinv(), "erfinv"), (lambda: g.round(decimals=2), "round_dec"),
-                     (lambda: g.logit(), "logit"), (lambda: g.nan_to_num(), "nan_to_num"),
-                     (lambda: tl.isclose(g, g), "isclose"), (lambda: g.digamma(), "digamma")):
-        expect(op, NotImplementedError, f"tensorlib: {op} is not implemented for cuda tensors", call)
-    zc = tl.ones(3, dtype=tl.complex64, device="cuda")
-    expect("lerp complex", NotImplementedError, "lerp is not implemented for cuda tensors of dtype complex64",
-           lambda: zc.lerp(zc, 0.5))
+    # (clamp, add/sub with alpha, lerp, where, masked_fill, addcmul/addcdiv: section xops;
+    # isclose, round(decimals=), logit, nan_to_num, erfinv, digamma: section xparams)
     z = tl.ones(3, dtype=tl.complex64, device="cuda")
     expect("sqrt complex", NotImplementedError, "sqrt is not implemented for cuda tensors of dtype complex64", lambda: z.sqrt())
     expect("pow complex", NotImplementedError, "pow is not implemented for cuda tensors of dtype complex64", lambda: z ** z)
@@ -392,8 +386,8 @@ def section_errors():
     expect("out uint16", NotImplementedError, "add is not implemented for cuda tensors of dtype uint16",
            lambda: tl.add(g, g, out=tl.empty(2, 3, dtype=tl.uint16, device="cuda")))
     # refusals leave an out= untouched (decided before the resize)
-    o = tl.empty(5, device="cuda")
-    _ = attempt(lambda: tl.erfinv(g, out=o))
+    o = tl.empty(5, dtype=tl.complex64, device="cuda")
+    _ = attempt(lambda: tl.sqrt(z, out=o))
     COUNT[0] += 1
     if o.shape != (5,):
         FAIL.append(f"refused out= resized to {o.shape}")
@@ -458,7 +452,6 @@ def section_xops():
     and out=. Bitwise against the CPU on the stand-in (the same formulas); torch within
     tolerance where the CPU ran."""
     ran = 0
-    finite = {"lerp", "addcdiv"}  # (complex: refused on the device)
     for dt in DTYPES:
         (a, ta), (b, tb), (c, tc) = values(dt, 24, 4), values(dt, 24, 5), values(dt, 24, 6, nonzero=True)
         a2, b2, c2 = a.reshape(4, 6), b.reshape(4, 6), c.reshape(4, 6)
@@ -481,9 +474,14 @@ def section_xops():
             "addcmul": (lambda m, x, y, z: m.addcmul(x, y, z, value=2)),
             "addcdiv": (lambda m, x, y, z: m.addcdiv(x, y, z, value=-0.5)),
         }
+        if dt.startswith("complex"):  # complex weights and values
+            calls["lerp 0.3+0.3j"] = lambda m, x, y, z: m.lerp(x, y, 0.3 + 0.3j)
+            calls["lerp -0.5j"] = lambda m, x, y, z: m.lerp(x, y, -0.5j)
+            calls["addcdiv 1-2j"] = lambda m, x, y, z: m.addcdiv(x, y, z, value=1 - 2j)
         for name, f in calls.items():
-            # complex products: hd_math.h's formula, no C99 Annex G recovery of infinities
-            fin = any(name.startswith(k) for k in finite) or (dt.startswith("complex") and name.startswith(("add", "sub")))
+            # complex products and quotients: hd_math.h's formulas, no C99 Annex G recovery of
+            # infinities (the quotient: Smith's in double, libgcc's for finite operands)
+            fin = dt.startswith("complex") and name.startswith(("add", "sub", "lerp"))
             r = compare(f"{name} {dt}", dt, lambda: f(tl, a2.cuda(), b2.cuda(), c2.cuda()), lambda: f(tl, a2, b2, c2),
                         lambda: f(torch, ta.reshape(4, 6), tb.reshape(4, 6), tc.reshape(4, 6)), exact=True,
                         finite_only=fin)
@@ -501,7 +499,8 @@ def section_xops():
         for name, f in (("clamp_", lambda x: x.clamp_(-1, 1)), ("masked_fill_", lambda x: x.masked_fill_(mask.to(x.device), 3)),
                         ("addcmul_", lambda x: x.addcmul_(x, x)), ("lerp_", lambda x: x.lerp_(x * 0 + 1 if x.dtype.is_floating_point else x, 0.5)),
                         ("add_ alpha", lambda x: x.add_(x, alpha=2))):
-            compare(f"{name} {dt}", dt, lambda: f(a2.clone().cuda()), lambda: f(a2.clone()), exact=True)
+            compare(f"{name} {dt}", dt, lambda: f(a2.clone().cuda()), lambda: f(a2.clone()), exact=True,
+                    finite_only=dt.startswith("complex") and name.startswith(("lerp", "addcmul")))
     # errors come from the core, the CPU's messages
     g = tl.arange(6.).cuda()
     compare("where cond int", "float32", lambda: tl.where(g.int(), g, g), lambda: tl.where(g.cpu().int(), g.cpu(), g.cpu()))
@@ -510,6 +509,96 @@ def section_xops():
     if str(e) != "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!":
         FAIL.append(f"where across devices: {e!r}")
     assert ran > 100, ran
+
+
+def section_xparams():
+    """The registry's ops with parameters (the xop list's ISCLOSE, ROUND_DEC, LOGIT, NAN_TO_NUM)
+    and erfinv, digamma: every dtype x the parameters' edge values (rtol/atol 0, equal_nan,
+    negative and large decimals, eps None/0/0.5, nan/posinf/neginf given or not, beyond the
+    dtype's range), on contiguous, transposed, sliced, broadcast, 0-d and empty operands, in
+    place and out=. Bitwise against the CPU on the stand-in (the formulas are the CPU's, shared
+    through kernels/hd_math.h); torch 2.13 within tolerance where the CPU ran. On a real
+    device (TL_EW_REAL=1) the transcendental ones (logit, erfinv, digamma) within tolerance."""
+    ran = 0
+    for dt in DTYPES:
+        x, t = values(dt, 24, 11)
+        y, ty = values(dt, 24, 12)
+        fl = dt.startswith(("float", "bfloat", "complex"))
+        # near-equal partners and values inside (0, 1) for logit
+        if fl:
+            xn = (x.to(tl.complex128 if dt.startswith("complex") else tl.float64) * (1 + 3e-6)).to(x.dtype)
+            tn = torch.from_numpy(host(xn)).to(t.dtype) if dt != "bfloat16" else torch.from_numpy(host(xn)).to(torch.bfloat16)
+            # x mixed with its near-equal partner and with y: equal, close and far elements
+            pick = values("bool", 24, 13)[0]
+            yc, tyc = tl.where(pick, xn, y), torch.where(torch.from_numpy(host(pick)), tn, ty)
+        else:
+            yc, tyc = tl.where(values("bool", 24, 13)[0], x, y), torch.where(torch.from_numpy(host(values("bool", 24, 13)[0])), t, ty)
+        calls = {}  # name: (op, keyword arguments, transcendental)
+        for rtol, atol, en in ((1e-5, 1e-8, False), (0.0, 0.0, True), (1e-5, 1e-8, True), (0.1, 0.5, False),
+                               (0.0, 2.0, True), (1e-3, 0.0, False)):
+            calls[f"isclose({rtol}, {atol}, {en})"] = ("isclose", dict(rtol=rtol, atol=atol, equal_nan=en), False)
+        for d in (1, 2, 3, -1, -2, 5, -20, 0):
+            calls[f"round(decimals={d})"] = ("round", dict(decimals=d), False)
+        for eps in (None, 0.0, 0.5, 0.25, 1e-6):
+            calls[f"logit(eps={eps})"] = ("logit", dict(eps=eps), True)
+        for kw in ({}, {"nan": 1.5}, {"nan": -2.0, "posinf": 1e3, "neginf": -1e3}, {"posinf": 1e39, "neginf": -0.0},
+                   {"nan": 7, "neginf": 3}, {"posinf": float("inf")}):
+            calls[f"nan_to_num({kw})"] = ("nan_to_num", kw, False)
+        calls["erfinv"] = ("erfinv", {}, True)
+        calls["digamma"] = ("digamma", {}, True)
+        for name, (op, kw, transcendental) in calls.items():
+            binary = op == "isclose"
+            def f(m, a, b, op=op, kw=kw, binary=binary, **o):
+                return getattr(m, op)(a, b, **kw) if binary else getattr(m, op)(a, **kw, **o)
+            ex = not (REAL and transcendental)
+            xa, ta = x, t
+            if op == "logit" and fl:  # mostly inside (0, 1)
+                xa = x * 0.125 + 0.5
+                ta = torch.from_numpy(host(xa)).to(t.dtype)
+            a2, b2 = xa.reshape(4, 6), yc.reshape(4, 6)
+            # torch: isclose of bool and integers in float32 (tensorlib's CPU: x == y for bool,
+            # double for integers), so not with atol >= 1 there; float16/bfloat16 logit rounds
+            # x / (1 - x) to the half type (tensorlib's CPU: float32 throughout)
+            skip_torch = (binary and not fl and kw["atol"] >= 1) or (op == "logit" and dt in ("float16", "bfloat16"))
+            r = compare(f"{name} {dt}", dt, lambda: f(tl, a2.cuda(), b2.cuda()), lambda: f(tl, a2, b2),
+                        None if skip_torch else lambda: f(torch, ta.reshape(4, 6), tyc.reshape(4, 6)), exact=ex)
+            ran += r == "ran"
+            if r != "ran":
+                continue
+            # transposed and sliced operands, a 0-d and an empty one
+            compare(f"{name} {dt} T", dt, lambda: f(tl, a2.cuda().t(), yc.reshape(6, 4).cuda()),
+                    lambda: f(tl, a2.t(), yc.reshape(6, 4)), exact=ex)
+            compare(f"{name} {dt} [1:, ::3]", dt, lambda: f(tl, a2.cuda()[1:, ::3], b2.cuda()[1:, ::3]),
+                    lambda: f(tl, a2[1:, ::3], b2[1:, ::3]), exact=ex)
+            compare(f"{name} {dt} 0-d", dt, lambda: f(tl, xa[9].cuda(), yc[9].cuda()), lambda: f(tl, xa[9], yc[9]), exact=ex)
+            compare(f"{name} {dt} empty", dt, lambda: f(tl, a2[:0].cuda(), b2[:0].cuda()), lambda: f(tl, a2[:0], b2[:0]))
+            if binary:  # broadcasting, a number and a 0-d CPU tensor as the other operand
+                compare(f"{name} {dt} bcast", dt, lambda: f(tl, a2[:, :1].cuda(), b2[:1].cuda()),
+                        lambda: f(tl, a2[:, :1], b2[:1]), exact=ex)
+                compare(f"{name} {dt} 0-d cpu", dt, lambda: f(tl, a2.cuda(), yc[4]), lambda: f(tl, a2, yc[4]), exact=ex)
+                num = 2 + 0j if dt.startswith("complex") else 2.5 if fl else True if dt == "bool" else 2
+                compare(f"{name} {dt} number", dt, lambda: f(tl, a2.cuda(), num), lambda: f(tl, a2, num),
+                        None if skip_torch else lambda: f(torch, ta.reshape(4, 6), torch.tensor(num, dtype=ta.dtype)), exact=ex)
+                continue
+            # in place (self keeps its dtype: integers refuse a float result, as on the CPU) and out=
+            def inplace(src, op=op, kw=kw):
+                z = src.cpu().clone()
+                z = z.cuda() if src.is_cuda else z
+                getattr(z, op + "_")(**kw)
+                return z
+            compare(f"{name}_ {dt}", dt, lambda: inplace(a2.cuda()), lambda: inplace(a2), exact=ex)
+            def with_out(src, odt, f=f):
+                o = tl.empty(6, 4, dtype=odt, device=src.device).t()  # transposed: written through strides
+                assert f(tl, src, None, out=o) is o
+                return o
+            for odt in (tl.float64, tl.float16, tl.complex128, tl.int64):
+                compare(f"{name} {dt} out={odt}", dt, lambda: with_out(a2.cuda(), odt), lambda: with_out(a2, odt), exact=ex)
+    # the parameter's checks are the CPU's, before the device is touched
+    g = tl.arange(6.).cuda()
+    expect("isclose rtol < 0", RuntimeError, "rtol must be greater than or equal to zero", lambda: tl.isclose(g, g, rtol=-1))
+    expect("isclose dtypes", RuntimeError, "did not match", lambda: tl.isclose(g, g.double()))
+    expect("round int decimals", NotImplementedError, "not implemented for 'Long'", lambda: tl.arange(3).cuda().round(decimals=1))
+    assert ran > 150, ran
 
 
 if __name__ == "__main__":

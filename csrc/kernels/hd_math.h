@@ -155,6 +155,93 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define TL_HD_CFN(M, fn) M(fn##_)
 #define TL_HD_CMK(M, re, im) TL_HD_CFN(M, tl_hd_cmk)(re, im)
 
+/* ------------------------------------------------------------ formulas shared with the CPU kernels
+ * Written once: kernels/ew_unary.c and ew_binary.c expand these for the CPU (with M an
+ * identity, so tgmath.h picks the type: the same expressions they had), the backend's xops
+ * (kernels/hd_ewp.h) and unary list for the device and the host runner. */
+#define TL_HD_TG(fn) fn
+/* round(decimals): p = 10^|decimals|, neg = decimals < 0 */
+#define TL_HD_ROUND_DEC(M, x, p, neg) ((neg) ? M(nearbyint)((x) / (p)) * (p) : M(nearbyint)((x) * (p)) / (p))
+/* logit: z clamped to [eps, 1 - eps] (when eps is given), then log(z / (1 - z)) */
+#define TL_HD_LOGIT_CLAMP(T, z, eps) ((z) < (eps) ? (eps) : (z) > (T)1 - (eps) ? (T)1 - (eps) : (z))
+#define TL_HD_LOGIT(M, T, z) M(log)((z) / ((T)1 - (z)))
+/* nan_to_num of a real value v of type T */
+#define TL_HD_NTN(T, v, nan, pinf, ninf) \
+    ((v) != (v) ? (nan) : (v) == (T)INFINITY ? (pinf) : (v) == -(T)INFINITY ? (ninf) : (v))
+/* isclose: rtol, atol as given (double); integers compare in double, floats in T; complex
+ * values by parts (|d| is hypot of the difference's parts, as cabs), |rtol * y| in double */
+#define TL_HD_ISCLOSE_I(x, y, rtol, atol) \
+    ((x) == (y) || fabs((double)(x) - (double)(y)) <= (atol) + fabs((rtol) * (double)(y)))
+#define TL_HD_ISCLOSE_F(M, T, x, y, rtol, atol, eqnan) ((x) == (y) || ((eqnan) && (x) != (x) && (y) != (y)) || \
+    (isfinite(M(fabs)((x) - (y))) && M(fabs)((x) - (y)) <= (T)(atol) + M(fabs)((T)(rtol) * (y))))
+#define TL_HD_ISCLOSE_C(M, xr, xi, yr, yi, rtol, atol, eqnan)                                                  \
+    (((xr) == (yr) && (xi) == (yi)) || ((eqnan) && ((xr) != (xr) || (xi) != (xi)) && ((yr) != (yr) || (yi) != (yi))) || \
+     (isfinite(M(hypot)((xr) - (yr), (xi) - (yi))) &&                                                         \
+      M(hypot)((xr) - (yr), (xi) - (yi)) <= (atol) + hypot((rtol) * (double)(yr), (rtol) * (double)(yi))))
+
+/* erfinv (torch's: a rational first guess, two Newton steps), in double for every dtype */
+static inline TL_HD double tl_hd_erfinv(double y)
+{
+    double ya = fabs(y), x;
+    if (ya > 1.0) return NAN;
+    if (ya == 1.0) return copysign((double)INFINITY, y);
+    if (ya <= 0.7) {
+        double z = y * y;
+        double num = ((-0.140543331 * z + 0.914624893) * z + -1.645349621) * z + 0.886226899;
+        double dem = (((0.012229801 * z + -0.329097515) * z + 1.442710462) * z + -2.118377725) * z + 1.0;
+        x = y * num / dem;
+    } else {
+        double z = sqrt(-log((1.0 - ya) / 2.0));
+        double num = ((1.641345311 * z + 3.429567803) * z + -1.624906493) * z + -1.970840454;
+        double dem = (1.637067800 * z + 3.543889200) * z + 1.0;
+        x = copysign(num, y) / dem;
+    }
+    x = x - (erf(x) - y) / ((2.0 / sqrt(TL_HD_PI)) * exp(-x * x));
+    x = x - (erf(x) - y) / ((2.0 / sqrt(TL_HD_PI)) * exp(-x * x));
+    return x;
+}
+
+/* digamma (torch's: the recurrence up to 10, then the asymptotic series; reflection below 0);
+ * float32 computes in float with the reflection's pi / tan(pi r) in double */
+#define TL_HD_DIGAMMA(S, T, M, PTAN, L)                                                                 \
+    static inline TL_HD T tl_hd_digamma_pos_##S(T x)                                                 \
+    {                                                                                                \
+        T result = 0;                                                                                \
+        while (x < 10) {                                                                             \
+            result -= 1 / x;                                                                         \
+            x += 1;                                                                                  \
+        }                                                                                            \
+        if (x == 10) return result + 2.25175258906672110764##L;                                      \
+        T y = 0;                                                                                     \
+        if (x < 1.0e17##L) {                                                                         \
+            T z = 1 / (x * x), p = 8.33333333333333333333E-2##L;                                     \
+            p = p * z + -2.10927960927960927961E-2##L;                                               \
+            p = p * z + 7.57575757575757575758E-3##L;                                                \
+            p = p * z + -4.16666666666666666667E-3##L;                                               \
+            p = p * z + 3.96825396825396825397E-3##L;                                                \
+            p = p * z + -8.33333333333333333333E-3##L;                                               \
+            p = p * z + 8.33333333333333333333E-2##L;                                                \
+            y = z * p;                                                                               \
+        }                                                                                            \
+        return result + M(log)(x) - (0.5##L / x) - y;                                                \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_digamma_##S(T x)                                                     \
+    {                                                                                                \
+        if (x == 0) return M(copysign)((T)INFINITY, -x);                                             \
+        if (x < 0) {                                                                                 \
+            if (x == M(trunc)(x)) return (T)NAN;                                                     \
+            T q, r = M(modf)(x, &q);                                                                 \
+            T refl = PTAN(r);                                                                        \
+            return tl_hd_digamma_pos_##S(1 - x) - refl;                                              \
+        }                                                                                            \
+        return tl_hd_digamma_pos_##S(x);                                                             \
+    }
+#define TL_HD_PTAN_F(r) ((float)(TL_HD_PI / tan(TL_HD_PI * (double)(r))))
+#define TL_HD_PTAN_D(r) (TL_HD_PI / tan(TL_HD_PI * (r)))
+TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
+TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
+#undef TL_HD_DIGAMMA
+
 /* ------------------------------------------------------------ formulas
  * E_<OP>_<CAT>(M, x[, y]) with CAT B (bool), U (uint8), I (signed ints), F (float32/64; the
  * half types compute in float32), C (complex). T_ is the compute type, W_ the unsigned type
@@ -230,6 +317,8 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_ERF_F(M, x) M(erf)(x)
 #define E_ERFC_F(M, x) M(erfc)(x)
 #define E_LGAMMA_F(M, x) M(lgamma)(x)
+#define E_ERFINV_F(M, x) ((T_)tl_hd_erfinv((double)(x)))
+#define E_DIGAMMA_F(M, x) M(tl_hd_digamma_)(x)
 #define E_RECIPROCAL_F(M, x) ((T_)1 / (x))
 #define E_RECIPROCAL_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_CMK(M, 1, 0), x)
 #define E_DEG2RAD_F(M, x) ((x) * (T_)(TL_HD_PI / 180.0))
