@@ -33,15 +33,15 @@
     X(NEG, SAME, 0, 1, 1, 1, 1, 1) X(ABS, REAL, 0, 1, 1, 1, 1, 1) X(EXP, SAME, 0, 0, 0, 1, 1, 1) \
     X(SIGN, SAME, 1, 1, 1, 1, 1, 0) X(SGN, SAME, 1, 1, 1, 1, 1, 1) X(CEIL, SAME, 0, 1, 1, 1, 1, 0) \
     X(FLOOR, SAME, 0, 1, 1, 1, 1, 0) X(TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(ROUND, SAME, 0, 1, 1, 1, 1, 0) \
-    X(FRAC, SAME, 0, 0, 0, 1, 1, 0) X(SQRT, SAME, 0, 0, 0, 1, 1, 0) X(RSQRT, SAME, 0, 0, 0, 1, 1, 0) \
-    X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 0) X(EXPM1, SAME, 0, 0, 0, 1, 1, 0) \
-    X(LOG, SAME, 0, 0, 0, 1, 1, 0) X(LOG2, SAME, 0, 0, 0, 1, 1, 0) X(LOG10, SAME, 0, 0, 0, 1, 1, 0) \
-    X(LOG1P, SAME, 0, 0, 0, 1, 1, 0) X(SIN, SAME, 0, 0, 0, 1, 1, 0) X(COS, SAME, 0, 0, 0, 1, 1, 0) \
-    X(TAN, SAME, 0, 0, 0, 1, 1, 0) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 0) X(COSH, SAME, 0, 0, 0, 1, 1, 0) \
-    X(TANH, SAME, 0, 0, 0, 1, 1, 0) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 0) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
-    X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 0) \
+    X(FRAC, SAME, 0, 0, 0, 1, 1, 0) X(SQRT, SAME, 0, 0, 0, 1, 1, 1) X(RSQRT, SAME, 0, 0, 0, 1, 1, 1) \
+    X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 1) X(EXPM1, SAME, 0, 0, 0, 1, 1, 1) \
+    X(LOG, SAME, 0, 0, 0, 1, 1, 1) X(LOG2, SAME, 0, 0, 0, 1, 1, 1) X(LOG10, SAME, 0, 0, 0, 1, 1, 1) \
+    X(LOG1P, SAME, 0, 0, 0, 1, 1, 1) X(SIN, SAME, 0, 0, 0, 1, 1, 1) X(COS, SAME, 0, 0, 0, 1, 1, 1) \
+    X(TAN, SAME, 0, 0, 0, 1, 1, 1) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 1) X(COSH, SAME, 0, 0, 0, 1, 1, 1) \
+    X(TANH, SAME, 0, 0, 0, 1, 1, 1) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 1) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
+    X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 1) \
     X(MISH, SAME, 0, 0, 0, 1, 1, 0) X(ERF, SAME, 0, 0, 0, 1, 1, 0) X(ERFC, SAME, 0, 0, 0, 1, 1, 0) \
     X(LGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(RECIPROCAL, SAME, 0, 0, 0, 1, 1, 1) \
     X(DEG2RAD, SAME, 0, 0, 0, 1, 1, 0) X(RAD2DEG, SAME, 0, 0, 0, 1, 1, 0) X(ANGLE, REAL, 0, 0, 0, 1, 1, 1) \
@@ -53,7 +53,7 @@
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
-    X(REMAINDER, SAME, 0, 1, 1, 1, 1, 0) X(FMOD, SAME, 0, 1, 1, 1, 1, 0) X(POW, SAME, 0, 1, 1, 1, 1, 0) \
+    X(REMAINDER, SAME, 0, 1, 1, 1, 1, 0) X(FMOD, SAME, 0, 1, 1, 1, 1, 0) X(POW, SAME, 0, 1, 1, 1, 1, 1) \
     X(ATAN2, SAME, 0, 0, 0, 1, 1, 0) X(HYPOT, SAME, 0, 0, 0, 1, 1, 0) X(MAXIMUM, SAME, 1, 1, 1, 1, 1, 0) \
     X(MINIMUM, SAME, 1, 1, 1, 1, 1, 0) X(FMAX, SAME, 1, 1, 1, 1, 1, 0) X(FMIN, SAME, 1, 1, 1, 1, 1, 0) \
     X(COPYSIGN, SAME, 0, 0, 0, 1, 1, 0) X(XLOGY, SAME, 0, 0, 0, 1, 1, 0) X(LOGADDEXP, SAME, 0, 0, 0, 1, 1, 0) \

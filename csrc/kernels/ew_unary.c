@@ -61,15 +61,18 @@
 #define E_exp_F(T, U, x) exp(x)
 #define E_exp_C E_exp_F
 #define E_exp2_F(T, U, x) exp2(x)
-#define E_exp2_C(T, U, x) exp((x) * (T)0.693147180559945309417232121458176568)
+/* complex by a real constant: part by part, as torch (a complex constant's product and
+ * quotient made NaN parts at infinities and zeros: log2(0) gave -inf + NaN i) */
+#define EW_CSCALE(T, z, OP, k) ({ T z_ = (z); typedef __typeof__(creal(z_)) R_; EW_MKC(T, creal(z_) OP (R_)(k), cimag(z_) OP (R_)(k)); })
+#define E_exp2_C(T, U, x) exp(EW_CSCALE(T, x, *, 0.693147180559945309417232121458176568))
 #define E_expm1_F(T, U, x) expm1(x)
 #define E_expm1_C(T, U, x) (exp(x) - (T)1)
 #define E_log_F(T, U, x) log(x)
 #define E_log_C E_log_F
 #define E_log2_F(T, U, x) log2(x)
-#define E_log2_C(T, U, x) (log(x) / (T)0.693147180559945309417232121458176568)
+#define E_log2_C(T, U, x) EW_CSCALE(T, log(x), /, 0.693147180559945309417232121458176568)
 #define E_log10_F(T, U, x) log10(x)
-#define E_log10_C(T, U, x) (log(x) / (T)2.30258509299404568401799145468436421)
+#define E_log10_C(T, U, x) EW_CSCALE(T, log(x), /, 2.30258509299404568401799145468436421)
 #define E_log1p_F(T, U, x) log1p(x)
 #define E_log1p_C(T, U, x) log((T)1 + (x))
 #define E_sin_F(T, U, x) sin(x)

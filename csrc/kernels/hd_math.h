@@ -242,6 +242,83 @@ TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
 TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #undef TL_HD_DIGAMMA
 
+/* Complex sqrt, log, pow and trigonometry (the device's; the CPU kernels call glibc's csqrt,
+ * clog, cpow, csin, ...). Computed in double for complex128 and complex64 (rounded once), by
+ * the textbook formulas with the care for cancellation and overflow noted; within a few ulps
+ * of glibc's for finite arguments and results (tests/_fake_cuda_ew.py holds them there), not
+ * C99 Annex G at infinities and NaNs. */
+static inline TL_HD tl_hd_c128 tl_hd_csqrt_(tl_hd_c128 z)
+{
+    double re = z.re, im = z.im, a = fabs(re), b = fabs(im), s = 1;
+    if (re == 0 && im == 0) return tl_hd_cmk_(0.0, im);
+    if (b == (double)INFINITY) return tl_hd_cmk_((double)INFINITY, im);
+    if (a == (double)INFINITY && im == im)
+        return re > 0 ? tl_hd_cmk_(re, copysign(0.0, im)) : tl_hd_cmk_(0.0, copysign((double)INFINITY, im));
+    if (a >= 0x1p1020 || b >= 0x1p1020) { a *= 0.25; b *= 0.25; s = 2; }  /* a + |z| would overflow */
+    else if (a < 0x1p-1000 && b < 0x1p-1000) { a *= 0x1p600; b *= 0x1p600; s = 0x1p-300; }  /* subnormal halves */
+    double t = sqrt((a + hypot(a, b)) * 0.5) * s;
+    return re >= 0 ? tl_hd_cmk_(t, im / (2 * t)) : tl_hd_cmk_(fabs(im) / (2 * t), copysign(t, im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_clog_(tl_hd_c128 z)
+{
+    double a = fabs(z.re), b = fabs(z.im), hi = a > b ? a : b, lo = a > b ? b : a, r;
+    if (hi > 0.5 && hi < 2 && hi == hi)  /* |z| near 1: log1p of |z|^2 - 1, (hi - 1) exact */
+        r = 0.5 * log1p((hi - 1) * (hi + 1) + lo * lo);
+    else
+        r = log(hypot(a, b));
+    return tl_hd_cmk_(r, atan2(z.im, z.re));
+}
+static inline TL_HD tl_hd_c128 tl_hd_csin_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ccos_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im)));
+}
+static inline TL_HD tl_hd_c128 tl_hd_csinh_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ccosh_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ctanh_(tl_hd_c128 z)
+{
+    double x = z.re, y = z.im;
+    if (fabs(x) > 22) /* tanh x is +-1 in double; the imaginary part 4 sin y cos y e^-2|x| */
+        return tl_hd_cmk_(copysign(1.0, x), 4 * sin(y) * cos(y) * exp(-2 * fabs(x)));
+    double t = tan(y), b = 1 + t * t, s = sinh(x), r = sqrt(1 + s * s), d = 1 + b * s * s;  /* Kahan's */
+    return tl_hd_cmk_(b * r * s / d, t / d);
+}
+static inline TL_HD tl_hd_c128 tl_hd_ctan_(tl_hd_c128 z)  /* -i tanh(i z) */
+{
+    tl_hd_c128 w = tl_hd_ctanh_(tl_hd_cmk_(-z.im, z.re));
+    return tl_hd_cmk_(w.im, -w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y log x), as glibc's */
+{
+    if (y.re == 0 && y.im == 0) return tl_hd_cmk_(1.0, 0.0);
+    if (x.re == 0 && x.im == 0 && y.re > 0) return tl_hd_cmk_(0.0, 0.0);
+    return tl_hd_cexp_(tl_hd_cmul_(y, tl_hd_clog_(x)));
+}
+/* complex64: the complex128 function, rounded once */
+#define TL_HD_C64_OF(fn)                                                                             \
+    static inline TL_HD tl_hd_c64 fn##f(tl_hd_c64 z)                                                 \
+    {                                                                                                \
+        tl_hd_c128 w = fn(tl_hd_cmk_(z.re, z.im));                                                   \
+        return tl_hd_cmk_f((float)w.re, (float)w.im);                                                \
+    }
+TL_HD_C64_OF(tl_hd_csqrt_) TL_HD_C64_OF(tl_hd_clog_) TL_HD_C64_OF(tl_hd_csin_) TL_HD_C64_OF(tl_hd_ccos_)
+TL_HD_C64_OF(tl_hd_csinh_) TL_HD_C64_OF(tl_hd_ccosh_) TL_HD_C64_OF(tl_hd_ctanh_) TL_HD_C64_OF(tl_hd_ctan_)
+#undef TL_HD_C64_OF
+static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
+{
+    tl_hd_c128 w = tl_hd_cpow_(tl_hd_cmk_(x.re, x.im), tl_hd_cmk_(y.re, y.im));
+    return tl_hd_cmk_f((float)w.re, (float)w.im);
+}
+
 /* ------------------------------------------------------------ formulas
  * E_<OP>_<CAT>(M, x[, y]) with CAT B (bool), U (uint8), I (signed ints), F (float32/64; the
  * half types compute in float32), C (complex). T_ is the compute type, W_ the unsigned type
@@ -260,6 +337,25 @@ TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #define E_ABS_C(M, x) M(hypot)((x).re, (x).im)
 #define E_EXP_F(M, x) M(exp)(x)
 #define E_EXP_C(M, x) TL_HD_CFN(M, tl_hd_cexp)(x)
+/* complex: the compositions of the CPU kernels (kernels/ew_unary.c) over the functions above */
+#define TL_HD_C1(M) TL_HD_CMK(M, 1, 0)
+#define E_SQRT_C(M, x) TL_HD_CFN(M, tl_hd_csqrt)(x)
+#define E_RSQRT_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), E_SQRT_C(M, x))
+#define TL_HD_CSCALE(M, z, OP, k) TL_HD_CMK(M, (z).re OP (W_)(k), (z).im OP (W_)(k))  /* part by part, as the CPU */
+#define E_EXP2_C(M, x) E_EXP_C(M, TL_HD_CSCALE(M, x, *, 0.693147180559945309417232121458176568))
+#define E_EXPM1_C(M, x) TL_HD_CMK(M, E_EXP_C(M, x).re - (W_)1, E_EXP_C(M, x).im)
+#define E_LOG_C(M, x) TL_HD_CFN(M, tl_hd_clog)(x)
+#define E_LOG2_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 0.693147180559945309417232121458176568)
+#define E_LOG10_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 2.30258509299404568401799145468436421)
+#define E_LOG1P_C(M, x) E_LOG_C(M, TL_HD_CMK(M, (W_)1 + (x).re, (x).im))
+#define E_SIN_C(M, x) TL_HD_CFN(M, tl_hd_csin)(x)
+#define E_COS_C(M, x) TL_HD_CFN(M, tl_hd_ccos)(x)
+#define E_TAN_C(M, x) TL_HD_CFN(M, tl_hd_ctan)(x)
+#define E_SINH_C(M, x) TL_HD_CFN(M, tl_hd_csinh)(x)
+#define E_COSH_C(M, x) TL_HD_CFN(M, tl_hd_ccosh)(x)
+#define E_TANH_C(M, x) TL_HD_CFN(M, tl_hd_ctanh)(x)
+#define E_SIGMOID_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
+#define E_SILU_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(x, TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
 #define E_SIGN_B(M, x) (x)
 #define E_SIGN_U(M, x) ((T_)((x) != 0))
 #define E_SIGN_I(M, x) ((T_)(((x) > 0) - ((x) < 0)))
@@ -411,6 +507,7 @@ TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #define E_POW_U(M, x, y) ((T_)tl_hd_ipow((int64_t)(x), (int64_t)(y)))
 #define E_POW_I E_POW_U
 #define E_POW_F(M, x, y) M(pow)(x, y)
+#define E_POW_C(M, x, y) TL_HD_CFN(M, tl_hd_cpow)(x, y)
 #define E_ATAN2_F(M, x, y) M(atan2)(x, y)
 #define E_HYPOT_F(M, x, y) M(hypot)(x, y)
 #define E_MAXIMUM_B(M, x, y) ((T_)((x) | (y)))
