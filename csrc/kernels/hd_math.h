@@ -11,8 +11,12 @@
  * through M(fn), which names fnf (float) or fn (double); complex values are {re, im}
  * structs with the layout of C's complex types. Integer arithmetic wraps through unsigned
  * types like the CPU kernels. Differences from the CPU kernels: integer division by zero
- * gives 0 (the CPU raises; the caller checks), and complex division and reciprocal use
- * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values). */
+ * gives 0 (the CPU raises; the caller checks), complex division and reciprocal use
+ * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values), and
+ * the complex sqrt, log, pow and trigonometric functions are this header's own (the CPU calls
+ * glibc's; within a few ulps on finite arguments). Some formulas are shared the other way:
+ * the CPU kernels expand this header's erfinv, digamma, isclose, round(decimals), logit and
+ * nan_to_num. */
 #ifndef TL_HD_MATH_H
 #define TL_HD_MATH_H
 
