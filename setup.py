@@ -180,10 +180,8 @@ if CUDA_ROOT:
         "tensorlib._C_cuda",
         sources=sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu"))),
         depends=sorted(glob.glob(os.path.join("csrc", "cuda", "*.h")) + glob.glob(os.path.join("csrc", "backend", "*.h"))
-                       + [os.path.join("csrc", "kernels", "hd_math.h"), os.path.join("csrc", "kernels", "hd_random.h"),
-                          os.path.join("csrc", "kernels", "hd_reduce.h"),
-                          os.path.join("csrc", "kernels", "hd_scan.h"),
-                          os.path.join("csrc", "core", "error.h"),
+                       + sorted(glob.glob(os.path.join("csrc", "kernels", "hd_*.h")))  # hd_ewp.h, hd_sort.h too
+                       + [os.path.join("csrc", "core", "error.h"),
                           os.path.join("csrc", "core", "device.h")]),
         library_dirs=[cuda_lib], runtime_library_dirs=[cuda_lib], libraries=["cudart", "stdc++"]))
 

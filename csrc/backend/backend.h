@@ -33,26 +33,27 @@
     X(NEG, SAME, 0, 1, 1, 1, 1, 1) X(ABS, REAL, 0, 1, 1, 1, 1, 1) X(EXP, SAME, 0, 0, 0, 1, 1, 1) \
     X(SIGN, SAME, 1, 1, 1, 1, 1, 0) X(SGN, SAME, 1, 1, 1, 1, 1, 1) X(CEIL, SAME, 0, 1, 1, 1, 1, 0) \
     X(FLOOR, SAME, 0, 1, 1, 1, 1, 0) X(TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(ROUND, SAME, 0, 1, 1, 1, 1, 0) \
-    X(FRAC, SAME, 0, 0, 0, 1, 1, 0) X(SQRT, SAME, 0, 0, 0, 1, 1, 0) X(RSQRT, SAME, 0, 0, 0, 1, 1, 0) \
-    X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 0) X(EXPM1, SAME, 0, 0, 0, 1, 1, 0) \
-    X(LOG, SAME, 0, 0, 0, 1, 1, 0) X(LOG2, SAME, 0, 0, 0, 1, 1, 0) X(LOG10, SAME, 0, 0, 0, 1, 1, 0) \
-    X(LOG1P, SAME, 0, 0, 0, 1, 1, 0) X(SIN, SAME, 0, 0, 0, 1, 1, 0) X(COS, SAME, 0, 0, 0, 1, 1, 0) \
-    X(TAN, SAME, 0, 0, 0, 1, 1, 0) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 0) X(COSH, SAME, 0, 0, 0, 1, 1, 0) \
-    X(TANH, SAME, 0, 0, 0, 1, 1, 0) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 0) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
-    X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 0) \
+    X(FRAC, SAME, 0, 0, 0, 1, 1, 0) X(SQRT, SAME, 0, 0, 0, 1, 1, 1) X(RSQRT, SAME, 0, 0, 0, 1, 1, 1) \
+    X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 1) X(EXPM1, SAME, 0, 0, 0, 1, 1, 1) \
+    X(LOG, SAME, 0, 0, 0, 1, 1, 1) X(LOG2, SAME, 0, 0, 0, 1, 1, 1) X(LOG10, SAME, 0, 0, 0, 1, 1, 1) \
+    X(LOG1P, SAME, 0, 0, 0, 1, 1, 1) X(SIN, SAME, 0, 0, 0, 1, 1, 1) X(COS, SAME, 0, 0, 0, 1, 1, 1) \
+    X(TAN, SAME, 0, 0, 0, 1, 1, 1) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 1) X(COSH, SAME, 0, 0, 0, 1, 1, 1) \
+    X(TANH, SAME, 0, 0, 0, 1, 1, 1) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
+    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 1) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
+    X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 1) \
     X(MISH, SAME, 0, 0, 0, 1, 1, 0) X(ERF, SAME, 0, 0, 0, 1, 1, 0) X(ERFC, SAME, 0, 0, 0, 1, 1, 0) \
     X(LGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(RECIPROCAL, SAME, 0, 0, 0, 1, 1, 1) \
     X(DEG2RAD, SAME, 0, 0, 0, 1, 1, 0) X(RAD2DEG, SAME, 0, 0, 0, 1, 1, 0) X(ANGLE, REAL, 0, 0, 0, 1, 1, 1) \
     X(CONJ_PHYSICAL, SAME, 1, 1, 1, 1, 1, 1) X(ISNAN, BOOL, 1, 1, 1, 1, 1, 1) X(ISINF, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISPOSINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISNEGINF, BOOL, 1, 1, 1, 1, 1, 0) X(ISFINITE, BOOL, 1, 1, 1, 1, 1, 1) \
     X(ISREAL, BOOL, 1, 1, 1, 1, 1, 1) X(SIGNBIT, BOOL, 1, 1, 1, 1, 1, 0) X(LOGICAL_NOT, BOOL, 1, 1, 1, 1, 1, 1) \
-    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0) X(COPY, SAME, 1, 1, 1, 1, 1, 1)
+    X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0) X(COPY, SAME, 1, 1, 1, 1, 1, 1) X(ERFINV, SAME, 0, 0, 0, 1, 1, 0) \
+    X(DIGAMMA, SAME, 0, 0, 0, 1, 1, 0)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
-    X(REMAINDER, SAME, 0, 1, 1, 1, 1, 0) X(FMOD, SAME, 0, 1, 1, 1, 1, 0) X(POW, SAME, 0, 1, 1, 1, 1, 0) \
+    X(REMAINDER, SAME, 0, 1, 1, 1, 1, 0) X(FMOD, SAME, 0, 1, 1, 1, 1, 0) X(POW, SAME, 0, 1, 1, 1, 1, 1) \
     X(ATAN2, SAME, 0, 0, 0, 1, 1, 0) X(HYPOT, SAME, 0, 0, 0, 1, 1, 0) X(MAXIMUM, SAME, 1, 1, 1, 1, 1, 0) \
     X(MINIMUM, SAME, 1, 1, 1, 1, 1, 0) X(FMAX, SAME, 1, 1, 1, 1, 1, 0) X(FMIN, SAME, 1, 1, 1, 1, 1, 0) \
     X(COPYSIGN, SAME, 0, 0, 0, 1, 1, 0) X(XLOGY, SAME, 0, 0, 0, 1, 1, 0) X(LOGADDEXP, SAME, 0, 0, 0, 1, 1, 0) \
@@ -64,20 +65,34 @@
     X(LSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(RSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(GCD, SAME, 0, 1, 1, 0, 0, 0) \
     X(LCM, SAME, 0, 1, 1, 0, 0, 0) X(HEAVISIDE, SAME, 1, 1, 1, 1, 1, 0) X(NEXTAFTER, SAME, 0, 0, 0, 1, 0, 0)
 /* Ops with parameters or three inputs (ABI 4), an ew call with xop = 1:
- * X(NAME, NIN, B, U, I, F, H, C), the flags as above; every result has the compute dtype.
+ * X(NAME, NIN, OUT, B, U, I, F, H, C), the flags as above; OUT SAME: the compute dtype, BOOL: bool.
  *   CLAMP CLAMP_MIN CLAMP_MAX  x bounded by p0 (min) and p1 (max); a NaN bound or x gives NaN
  *   ADD_ALPHA                  x + p0 * y (bool: x || (y && p0))
  *   LERP_S                     x + p0 * (y - x), as y - (y - x) * (1 - p0) when |p0| >= 0.5
  *   WHERE                      x ? y : z (x read as bool from its own dtype)
  *   LERP                       LERP_S with the weight z
  *   ADDCMUL ADDCDIV            x + p0 * y * z, x + p0 * y / z
+ *   ISCLOSE                    x == y or |x - y| <= d[1] + |d[0] * y| (floats: finite |x - y|, in
+ *                              the compute type; integers in double; bool: x == y); i[2] != 0:
+ *                              NaNs equal (equal_nan)
+ *   ROUND_DEC                  nearbyint(x * p0) / p0; i[2] != 0: nearbyint(x / p0) * p0 (p0 =
+ *                              10^|decimals|, i[2] = decimals < 0)
+ *   LOGIT                      log(z / (1 - z)), z = x clamped to [p0, 1 - p0] when i[2] != 0
+ *                              (eps given), z = x otherwise
+ *   NAN_TO_NUM                 NaN -> p0, +inf -> p1, -inf -> p2 (complex: each part); integers: x
  * Parameters travel as the CPU kernels take them (kernels/ew_kernels.h's tl_ew_params): p_k is
- * (T)d[k] for a float compute dtype T, (T)i[k] for an integer or bool one. The formulas are the
- * CPU kernels' (kernels/ew_unary.c, ew_binary.c, ew_ternary.c); integers wrap. */
+ * (T)d[k] for a float compute dtype T, (T)i[k] for an integer or bool one, (T)c[k] for a
+ * complex one; an op with a flag (tl_ew_params.flag) and at most two parameters gets the flag
+ * as i[2]. The formulas are the CPU kernels' (kernels/ew_unary.c, ew_binary.c, ew_ternary.c;
+ * those of the newer ops are shared through kernels/hd_math.h); integers wrap. */
 #define TL_BACKEND_XOP_LIST(X)                                                                       \
-    X(CLAMP, 1, 0, 1, 1, 1, 1, 0) X(CLAMP_MIN, 1, 0, 1, 1, 1, 1, 0) X(CLAMP_MAX, 1, 0, 1, 1, 1, 1, 0)  \
-    X(ADD_ALPHA, 2, 1, 1, 1, 1, 1, 1) X(LERP_S, 2, 0, 0, 0, 1, 1, 0) X(WHERE, 3, 1, 1, 1, 1, 1, 1)     \
-    X(LERP, 3, 0, 0, 0, 1, 1, 0) X(ADDCMUL, 3, 0, 1, 1, 1, 1, 1) X(ADDCDIV, 3, 0, 0, 0, 1, 1, 0)
+    X(CLAMP, 1, SAME, 0, 1, 1, 1, 1, 0) X(CLAMP_MIN, 1, SAME, 0, 1, 1, 1, 1, 0)                       \
+    X(CLAMP_MAX, 1, SAME, 0, 1, 1, 1, 1, 0) X(ADD_ALPHA, 2, SAME, 1, 1, 1, 1, 1, 1)                   \
+    X(LERP_S, 2, SAME, 0, 0, 0, 1, 1, 1) X(WHERE, 3, SAME, 1, 1, 1, 1, 1, 1)                          \
+    X(LERP, 3, SAME, 0, 0, 0, 1, 1, 1) X(ADDCMUL, 3, SAME, 0, 1, 1, 1, 1, 1)                          \
+    X(ADDCDIV, 3, SAME, 0, 0, 0, 1, 1, 1) X(ISCLOSE, 2, BOOL, 1, 1, 1, 1, 1, 1)                       \
+    X(ROUND_DEC, 1, SAME, 0, 0, 0, 1, 1, 0) X(LOGIT, 1, SAME, 0, 0, 0, 1, 1, 0)                       \
+    X(NAN_TO_NUM, 1, SAME, 1, 1, 1, 1, 1, 1)
 typedef enum {
 #define TL_X_OP(N, ...) TL_XOP_##N,
     TL_BACKEND_XOP_LIST(TL_X_OP)

@@ -9,7 +9,7 @@
 /* As the CPU kernels take them (kernels/ew_kernels.h's tl_ew_params). */
 typedef struct tl_backend_ew_params {
     double d[3];     /* float compute dtypes */
-    int64_t i[3];    /* bool and integer compute dtypes */
+    int64_t i[3];    /* bool and integer compute dtypes; i[2]: the flag of an op with at most two */
     double c[3][2];  /* complex compute dtypes: real, imaginary */
 } tl_backend_ew_params;
 

@@ -152,14 +152,13 @@
 #define E_lshift_I E_lshift_U
 #define E_rshift_U(T, U, x, y) (tl_hd_shift_out((int64_t)(y), BITS(T)) ? (T)((x) >> (BITS(T) - 1)) : (T)((x) >> (y)))
 #define E_rshift_I E_rshift_U
-/* isclose: prm->d[0] rtol, d[1] atol, flag equal_nan. */
+/* isclose: prm->d[0] rtol, d[1] atol, flag equal_nan (the formulas: kernels/hd_math.h). */
 #define E_isclose_B(T, U, x, y) ((x) == (y))
-#define E_isclose_U(T, U, x, y) ((x) == (y) || fabs((double)(x) - (double)(y)) <= prm->d[1] + fabs(prm->d[0] * (double)(y)))
+#define E_isclose_U(T, U, x, y) TL_HD_ISCLOSE_I(x, y, prm->d[0], prm->d[1])
 #define E_isclose_I E_isclose_U
-#define E_isclose_F(T, U, x, y) ((x) == (y) || (prm->flag && (x) != (x) && (y) != (y)) || \
-    (isfinite(fabs((x) - (y))) && fabs((x) - (y)) <= (T)prm->d[1] + fabs((T)prm->d[0] * (y))))
-#define E_isclose_C(T, U, x, y) ((x) == (y) || (prm->flag && ((x) != (x)) && ((y) != (y))) || \
-    (isfinite(fabs((x) - (y))) && fabs((x) - (y)) <= prm->d[1] + fabs(prm->d[0] * (y))))
+#define E_isclose_F(T, U, x, y) TL_HD_ISCLOSE_F(TL_HD_TG, T, x, y, prm->d[0], prm->d[1], prm->flag)
+#define E_isclose_C(T, U, x, y) \
+    TL_HD_ISCLOSE_C(TL_HD_TG, creal(x), cimag(x), creal(y), cimag(y), prm->d[0], prm->d[1], prm->flag)
 
 /* Kernels with a bool output (comparisons, logical ops, isclose) carry AVX2 and AVX-512
  * clones: their values do not depend on the vector width, and the compare-to-byte

@@ -1,6 +1,9 @@
 /* ew_unary.c - unary elementwise kernels, one per (op, compute dtype), generated from
  * TL_UNARY_OPS (ops/ew_ops.h). Special functions without a C library routine (erfinv,
- * digamma) follow torch's implementations. */
+ * digamma) follow torch's implementations. The formulas of the ops with parameters and of
+ * erfinv and digamma live in kernels/hd_math.h, shared with the device kernels. */
+#include "kernels/hd_math.h"
+
 #include <tgmath.h>
 
 #include "kernels/ew_gen.h"
@@ -8,88 +11,9 @@
 
 #define PI_D 3.14159265358979323846
 
-static double erfinv_d(double y)
-{
-    static const double a[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
-    static const double b[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
-    static const double c[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
-    static const double d[2] = {3.543889200, 1.637067800};
-    double ya = fabs(y), x;
-    if (ya > 1.0) return NAN;
-    if (ya == 1.0) return copysign(INFINITY, y);
-    if (ya <= 0.7) {
-        double z = y * y;
-        double num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];
-        double dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0;
-        x = y * num / dem;
-    } else {
-        double z = sqrt(-log((1.0 - ya) / 2.0));
-        double num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];
-        double dem = (d[1] * z + d[0]) * z + 1.0;
-        x = copysign(num, y) / dem;
-    }
-    x = x - (erf(x) - y) / ((2.0 / sqrt(PI_D)) * exp(-x * x));
-    x = x - (erf(x) - y) / ((2.0 / sqrt(PI_D)) * exp(-x * x));
-    return x;
-}
-
-static double digamma_d(double x)
-{
-    static const double PSI_10 = 2.25175258906672110764;
-    static const double A[] = {8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
-                               -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
-                               8.33333333333333333333E-2};
-    if (x == 0) return copysign(INFINITY, -x);
-    if (x < 0) {
-        if (x == trunc(x)) return NAN;
-        double q, r = modf(x, &q);
-        return digamma_d(1 - x) - PI_D / tan(PI_D * r);
-    }
-    double result = 0;
-    while (x < 10) {
-        result -= 1 / x;
-        x += 1;
-    }
-    if (x == 10) return result + PSI_10;
-    double y = 0;
-    if (x < 1.0e17) {
-        double z = 1.0 / (x * x), p = A[0];
-        for (int i = 1; i <= 6; i++) p = p * z + A[i];
-        y = z * p;
-    }
-    return result + log(x) - (0.5 / x) - y;
-}
-
-static float digamma_f(float x)
-{
-    static const float PSI_10 = 2.25175258906672110764f;
-    static const float A[] = {8.33333333333333333333E-2f, -2.10927960927960927961E-2f, 7.57575757575757575758E-3f,
-                              -4.16666666666666666667E-3f, 3.96825396825396825397E-3f, -8.33333333333333333333E-3f,
-                              8.33333333333333333333E-2f};
-    if (x == 0) return copysignf(INFINITY, -x);
-    if (x < 0) {
-        if (x == truncf(x)) return NAN;
-        float q, r = modff(x, &q);
-        float pi_over_tan_pi_x = (float)(PI_D / tan(PI_D * (double)r));
-        return digamma_f(1 - x) - pi_over_tan_pi_x;
-    }
-    float result = 0;
-    while (x < 10) {
-        result -= 1 / x;
-        x += 1;
-    }
-    if (x == 10) return result + PSI_10;
-    float y = 0;
-    if (x < 1.0e17f) {
-        float z = 1 / (x * x), p = A[0];
-        for (int i = 1; i <= 6; i++) p = p * z + A[i];
-        y = z * p;
-    }
-    return result + logf(x) - (0.5f / x) - y;
-}
-
-#define ERFINV(T, x) ((T)erfinv_d((double)(x)))
-#define DIGAMMA(x) _Generic((x), float: digamma_f, default: digamma_d)(x)
+/* erfinv and digamma: kernels/hd_math.h, shared with the device kernels */
+#define ERFINV(T, x) ((T)tl_hd_erfinv((double)(x)))
+#define DIGAMMA(x) _Generic((x), float: tl_hd_digamma_f, default: tl_hd_digamma_)(x)
 
 #define IWRAP(T, U, e) ((T)(U)(e))
 
@@ -124,7 +48,7 @@ static float digamma_f(float x)
 #define E_round_I E_ceil_U
 #define E_round_F(T, U, x) nearbyint(x)
 /* round(decimals): p0 = 10^|decimals|, flag = decimals < 0 */
-#define E_round_dec_F(T, U, x) (prm->flag ? nearbyint((x) / p0) * p0 : nearbyint((x) * p0) / p0)
+#define E_round_dec_F(T, U, x) TL_HD_ROUND_DEC(TL_HD_TG, x, p0, prm->flag)
 #define E_frac_F(T, U, x) ((x) - trunc(x))
 #define E_sqrt_F(T, U, x) sqrt(x)
 #define E_sqrt_C E_sqrt_F
@@ -137,15 +61,18 @@ static float digamma_f(float x)
 #define E_exp_F(T, U, x) exp(x)
 #define E_exp_C E_exp_F
 #define E_exp2_F(T, U, x) exp2(x)
-#define E_exp2_C(T, U, x) exp((x) * (T)0.693147180559945309417232121458176568)
+/* complex by a real constant: part by part, as torch (a complex constant's product and
+ * quotient made NaN parts at infinities and zeros: log2(0) gave -inf + NaN i) */
+#define EW_CSCALE(T, z, OP, k) ({ T z_ = (z); typedef __typeof__(creal(z_)) R_; EW_MKC(T, creal(z_) OP (R_)(k), cimag(z_) OP (R_)(k)); })
+#define E_exp2_C(T, U, x) exp(EW_CSCALE(T, x, *, 0.693147180559945309417232121458176568))
 #define E_expm1_F(T, U, x) expm1(x)
 #define E_expm1_C(T, U, x) (exp(x) - (T)1)
 #define E_log_F(T, U, x) log(x)
 #define E_log_C E_log_F
 #define E_log2_F(T, U, x) log2(x)
-#define E_log2_C(T, U, x) (log(x) / (T)0.693147180559945309417232121458176568)
+#define E_log2_C(T, U, x) EW_CSCALE(T, log(x), /, 0.693147180559945309417232121458176568)
 #define E_log10_F(T, U, x) log10(x)
-#define E_log10_C(T, U, x) (log(x) / (T)2.30258509299404568401799145468436421)
+#define E_log10_C(T, U, x) EW_CSCALE(T, log(x), /, 2.30258509299404568401799145468436421)
 #define E_log1p_F(T, U, x) log1p(x)
 #define E_log1p_C(T, U, x) log((T)1 + (x))
 #define E_sin_F(T, U, x) sin(x)
@@ -175,7 +102,7 @@ static float digamma_f(float x)
 #define E_sigmoid_F(T, U, x) ((T)1 / ((T)1 + exp(-(x))))
 #define E_sigmoid_C E_sigmoid_F
 /* logit: flag = eps given, p0 = eps */
-#define E_logit_F(T, U, x) ({ T z_ = (x); if (prm->flag) z_ = z_ < p0 ? p0 : z_ > (T)1 - p0 ? (T)1 - p0 : z_; log(z_ / ((T)1 - z_)); })
+#define E_logit_F(T, U, x) ({ T z_ = (x); if (prm->flag) z_ = TL_HD_LOGIT_CLAMP(T, z_, p0); TL_HD_LOGIT(TL_HD_TG, T, z_); })
 #define E_relu_U(T, U, x) (x)
 #define E_relu_I(T, U, x) ((x) < 0 ? (T)0 : (x))
 #define E_relu_F(T, U, x) ((x) < 0 ? (T)0 : (x))
@@ -233,7 +160,7 @@ static float digamma_f(float x)
 #define E_signbit_I(T, U, x) ((x) < 0)
 #define E_signbit_F(T, U, x) (signbit(x) != 0)
 /* nan_to_num: d[0] nan, d[1] posinf, d[2] neginf (already resolved to the dtype's limits) */
-#define NTN(R, v) ((v) != (v) ? (R)prm->d[0] : (v) == (R)INFINITY ? (R)prm->d[1] : (v) == -(R)INFINITY ? (R)prm->d[2] : (v))
+#define NTN(R, v) TL_HD_NTN(R, v, (R)prm->d[0], (R)prm->d[1], (R)prm->d[2])
 #define E_nan_to_num_B(T, U, x) (x)
 #define E_nan_to_num_U E_nan_to_num_B
 #define E_nan_to_num_I E_nan_to_num_B

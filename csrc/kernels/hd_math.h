@@ -11,8 +11,12 @@
  * through M(fn), which names fnf (float) or fn (double); complex values are {re, im}
  * structs with the layout of C's complex types. Integer arithmetic wraps through unsigned
  * types like the CPU kernels. Differences from the CPU kernels: integer division by zero
- * gives 0 (the CPU raises; the caller checks), and complex division and reciprocal use
- * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values). */
+ * gives 0 (the CPU raises; the caller checks), complex division and reciprocal use
+ * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values), and
+ * the complex sqrt, log, pow and trigonometric functions are this header's own (the CPU calls
+ * glibc's; within a few ulps on finite arguments). Some formulas are shared the other way:
+ * the CPU kernels expand this header's erfinv, digamma, isclose, round(decimals), logit and
+ * nan_to_num. */
 #ifndef TL_HD_MATH_H
 #define TL_HD_MATH_H
 
@@ -155,6 +159,170 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define TL_HD_CFN(M, fn) M(fn##_)
 #define TL_HD_CMK(M, re, im) TL_HD_CFN(M, tl_hd_cmk)(re, im)
 
+/* ------------------------------------------------------------ formulas shared with the CPU kernels
+ * Written once: kernels/ew_unary.c and ew_binary.c expand these for the CPU (with M an
+ * identity, so tgmath.h picks the type: the same expressions they had), the backend's xops
+ * (kernels/hd_ewp.h) and unary list for the device and the host runner. */
+#define TL_HD_TG(fn) fn
+/* round(decimals): p = 10^|decimals|, neg = decimals < 0 */
+#define TL_HD_ROUND_DEC(M, x, p, neg) ((neg) ? M(nearbyint)((x) / (p)) * (p) : M(nearbyint)((x) * (p)) / (p))
+/* logit: z clamped to [eps, 1 - eps] (when eps is given), then log(z / (1 - z)) */
+#define TL_HD_LOGIT_CLAMP(T, z, eps) ((z) < (eps) ? (eps) : (z) > (T)1 - (eps) ? (T)1 - (eps) : (z))
+#define TL_HD_LOGIT(M, T, z) M(log)((z) / ((T)1 - (z)))
+/* nan_to_num of a real value v of type T */
+#define TL_HD_NTN(T, v, nan, pinf, ninf) \
+    ((v) != (v) ? (nan) : (v) == (T)INFINITY ? (pinf) : (v) == -(T)INFINITY ? (ninf) : (v))
+/* isclose: rtol, atol as given (double); integers compare in double, floats in T; complex
+ * values by parts (|d| is hypot of the difference's parts, as cabs), |rtol * y| in double */
+#define TL_HD_ISCLOSE_I(x, y, rtol, atol) \
+    ((x) == (y) || fabs((double)(x) - (double)(y)) <= (atol) + fabs((rtol) * (double)(y)))
+#define TL_HD_ISCLOSE_F(M, T, x, y, rtol, atol, eqnan) ((x) == (y) || ((eqnan) && (x) != (x) && (y) != (y)) || \
+    (isfinite(M(fabs)((x) - (y))) && M(fabs)((x) - (y)) <= (T)(atol) + M(fabs)((T)(rtol) * (y))))
+#define TL_HD_ISCLOSE_C(M, xr, xi, yr, yi, rtol, atol, eqnan)                                                  \
+    (((xr) == (yr) && (xi) == (yi)) || ((eqnan) && ((xr) != (xr) || (xi) != (xi)) && ((yr) != (yr) || (yi) != (yi))) || \
+     (isfinite(M(hypot)((xr) - (yr), (xi) - (yi))) &&                                                         \
+      M(hypot)((xr) - (yr), (xi) - (yi)) <= (atol) + hypot((rtol) * (double)(yr), (rtol) * (double)(yi))))
+
+/* erfinv (torch's: a rational first guess, two Newton steps), in double for every dtype */
+static inline TL_HD double tl_hd_erfinv(double y)
+{
+    double ya = fabs(y), x;
+    if (ya > 1.0) return NAN;
+    if (ya == 1.0) return copysign((double)INFINITY, y);
+    if (ya <= 0.7) {
+        double z = y * y;
+        double num = ((-0.140543331 * z + 0.914624893) * z + -1.645349621) * z + 0.886226899;
+        double dem = (((0.012229801 * z + -0.329097515) * z + 1.442710462) * z + -2.118377725) * z + 1.0;
+        x = y * num / dem;
+    } else {
+        double z = sqrt(-log((1.0 - ya) / 2.0));
+        double num = ((1.641345311 * z + 3.429567803) * z + -1.624906493) * z + -1.970840454;
+        double dem = (1.637067800 * z + 3.543889200) * z + 1.0;
+        x = copysign(num, y) / dem;
+    }
+    x = x - (erf(x) - y) / ((2.0 / sqrt(TL_HD_PI)) * exp(-x * x));
+    x = x - (erf(x) - y) / ((2.0 / sqrt(TL_HD_PI)) * exp(-x * x));
+    return x;
+}
+
+/* digamma (torch's: the recurrence up to 10, then the asymptotic series; reflection below 0);
+ * float32 computes in float with the reflection's pi / tan(pi r) in double */
+#define TL_HD_DIGAMMA(S, T, M, PTAN, L)                                                                 \
+    static inline TL_HD T tl_hd_digamma_pos_##S(T x)                                                 \
+    {                                                                                                \
+        T result = 0;                                                                                \
+        while (x < 10) {                                                                             \
+            result -= 1 / x;                                                                         \
+            x += 1;                                                                                  \
+        }                                                                                            \
+        if (x == 10) return result + 2.25175258906672110764##L;                                      \
+        T y = 0;                                                                                     \
+        if (x < 1.0e17##L) {                                                                         \
+            T z = 1 / (x * x), p = 8.33333333333333333333E-2##L;                                     \
+            p = p * z + -2.10927960927960927961E-2##L;                                               \
+            p = p * z + 7.57575757575757575758E-3##L;                                                \
+            p = p * z + -4.16666666666666666667E-3##L;                                               \
+            p = p * z + 3.96825396825396825397E-3##L;                                                \
+            p = p * z + -8.33333333333333333333E-3##L;                                               \
+            p = p * z + 8.33333333333333333333E-2##L;                                                \
+            y = z * p;                                                                               \
+        }                                                                                            \
+        return result + M(log)(x) - (0.5##L / x) - y;                                                \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_digamma_##S(T x)                                                     \
+    {                                                                                                \
+        if (x == 0) return M(copysign)((T)INFINITY, -x);                                             \
+        if (x < 0) {                                                                                 \
+            if (x == M(trunc)(x)) return (T)NAN;                                                     \
+            T q, r = M(modf)(x, &q);                                                                 \
+            T refl = PTAN(r);                                                                        \
+            return tl_hd_digamma_pos_##S(1 - x) - refl;                                              \
+        }                                                                                            \
+        return tl_hd_digamma_pos_##S(x);                                                             \
+    }
+#define TL_HD_PTAN_F(r) ((float)(TL_HD_PI / tan(TL_HD_PI * (double)(r))))
+#define TL_HD_PTAN_D(r) (TL_HD_PI / tan(TL_HD_PI * (r)))
+TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
+TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
+#undef TL_HD_DIGAMMA
+
+/* Complex sqrt, log, pow and trigonometry (the device's; the CPU kernels call glibc's csqrt,
+ * clog, cpow, csin, ...). Computed in double for complex128 and complex64 (rounded once), by
+ * the textbook formulas with the care for cancellation and overflow noted; within a few ulps
+ * of glibc's for finite arguments and results (tests/_fake_cuda_ew.py holds them there), not
+ * C99 Annex G at infinities and NaNs. */
+static inline TL_HD tl_hd_c128 tl_hd_csqrt_(tl_hd_c128 z)
+{
+    double re = z.re, im = z.im, a = fabs(re), b = fabs(im), s = 1;
+    if (re == 0 && im == 0) return tl_hd_cmk_(0.0, im);
+    if (b == (double)INFINITY) return tl_hd_cmk_((double)INFINITY, im);
+    if (a == (double)INFINITY && im == im)
+        return re > 0 ? tl_hd_cmk_(re, copysign(0.0, im)) : tl_hd_cmk_(0.0, copysign((double)INFINITY, im));
+    if (a >= 0x1p1020 || b >= 0x1p1020) { a *= 0.25; b *= 0.25; s = 2; }  /* a + |z| would overflow */
+    else if (a < 0x1p-1000 && b < 0x1p-1000) { a *= 0x1p600; b *= 0x1p600; s = 0x1p-300; }  /* subnormal halves */
+    double t = sqrt((a + hypot(a, b)) * 0.5) * s;
+    return re >= 0 ? tl_hd_cmk_(t, im / (2 * t)) : tl_hd_cmk_(fabs(im) / (2 * t), copysign(t, im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_clog_(tl_hd_c128 z)
+{
+    double a = fabs(z.re), b = fabs(z.im), hi = a > b ? a : b, lo = a > b ? b : a, r;
+    if (hi > 0.5 && hi < 2 && hi == hi)  /* |z| near 1: log1p of |z|^2 - 1, (hi - 1) exact */
+        r = 0.5 * log1p((hi - 1) * (hi + 1) + lo * lo);
+    else
+        r = log(hypot(a, b));
+    return tl_hd_cmk_(r, atan2(z.im, z.re));
+}
+static inline TL_HD tl_hd_c128 tl_hd_csin_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ccos_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im)));
+}
+static inline TL_HD tl_hd_c128 tl_hd_csinh_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ccosh_(tl_hd_c128 z)
+{
+    return tl_hd_cmk_(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_ctanh_(tl_hd_c128 z)
+{
+    double x = z.re, y = z.im;
+    if (fabs(x) > 22) /* tanh x is +-1 in double; the imaginary part 4 sin y cos y e^-2|x| */
+        return tl_hd_cmk_(copysign(1.0, x), 4 * sin(y) * cos(y) * exp(-2 * fabs(x)));
+    double t = tan(y), b = 1 + t * t, s = sinh(x), r = sqrt(1 + s * s), d = 1 + b * s * s;  /* Kahan's */
+    return tl_hd_cmk_(b * r * s / d, t / d);
+}
+static inline TL_HD tl_hd_c128 tl_hd_ctan_(tl_hd_c128 z)  /* -i tanh(i z) */
+{
+    tl_hd_c128 w = tl_hd_ctanh_(tl_hd_cmk_(-z.im, z.re));
+    return tl_hd_cmk_(w.im, -w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y log x), as glibc's */
+{
+    if (y.re == 0 && y.im == 0) return tl_hd_cmk_(1.0, 0.0);
+    if (x.re == 0 && x.im == 0 && y.re > 0) return tl_hd_cmk_(0.0, 0.0);
+    return tl_hd_cexp_(tl_hd_cmul_(y, tl_hd_clog_(x)));
+}
+/* complex64: the complex128 function, rounded once */
+#define TL_HD_C64_OF(fn)                                                                             \
+    static inline TL_HD tl_hd_c64 fn##f(tl_hd_c64 z)                                                 \
+    {                                                                                                \
+        tl_hd_c128 w = fn(tl_hd_cmk_(z.re, z.im));                                                   \
+        return tl_hd_cmk_f((float)w.re, (float)w.im);                                                \
+    }
+TL_HD_C64_OF(tl_hd_csqrt_) TL_HD_C64_OF(tl_hd_clog_) TL_HD_C64_OF(tl_hd_csin_) TL_HD_C64_OF(tl_hd_ccos_)
+TL_HD_C64_OF(tl_hd_csinh_) TL_HD_C64_OF(tl_hd_ccosh_) TL_HD_C64_OF(tl_hd_ctanh_) TL_HD_C64_OF(tl_hd_ctan_)
+#undef TL_HD_C64_OF
+static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
+{
+    tl_hd_c128 w = tl_hd_cpow_(tl_hd_cmk_(x.re, x.im), tl_hd_cmk_(y.re, y.im));
+    return tl_hd_cmk_f((float)w.re, (float)w.im);
+}
+
 /* ------------------------------------------------------------ formulas
  * E_<OP>_<CAT>(M, x[, y]) with CAT B (bool), U (uint8), I (signed ints), F (float32/64; the
  * half types compute in float32), C (complex). T_ is the compute type, W_ the unsigned type
@@ -173,6 +341,25 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_ABS_C(M, x) M(hypot)((x).re, (x).im)
 #define E_EXP_F(M, x) M(exp)(x)
 #define E_EXP_C(M, x) TL_HD_CFN(M, tl_hd_cexp)(x)
+/* complex: the compositions of the CPU kernels (kernels/ew_unary.c) over the functions above */
+#define TL_HD_C1(M) TL_HD_CMK(M, 1, 0)
+#define E_SQRT_C(M, x) TL_HD_CFN(M, tl_hd_csqrt)(x)
+#define E_RSQRT_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), E_SQRT_C(M, x))
+#define TL_HD_CSCALE(M, z, OP, k) TL_HD_CMK(M, (z).re OP (W_)(k), (z).im OP (W_)(k))  /* part by part, as the CPU */
+#define E_EXP2_C(M, x) E_EXP_C(M, TL_HD_CSCALE(M, x, *, 0.693147180559945309417232121458176568))
+#define E_EXPM1_C(M, x) TL_HD_CMK(M, E_EXP_C(M, x).re - (W_)1, E_EXP_C(M, x).im)
+#define E_LOG_C(M, x) TL_HD_CFN(M, tl_hd_clog)(x)
+#define E_LOG2_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 0.693147180559945309417232121458176568)
+#define E_LOG10_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 2.30258509299404568401799145468436421)
+#define E_LOG1P_C(M, x) E_LOG_C(M, TL_HD_CMK(M, (W_)1 + (x).re, (x).im))
+#define E_SIN_C(M, x) TL_HD_CFN(M, tl_hd_csin)(x)
+#define E_COS_C(M, x) TL_HD_CFN(M, tl_hd_ccos)(x)
+#define E_TAN_C(M, x) TL_HD_CFN(M, tl_hd_ctan)(x)
+#define E_SINH_C(M, x) TL_HD_CFN(M, tl_hd_csinh)(x)
+#define E_COSH_C(M, x) TL_HD_CFN(M, tl_hd_ccosh)(x)
+#define E_TANH_C(M, x) TL_HD_CFN(M, tl_hd_ctanh)(x)
+#define E_SIGMOID_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
+#define E_SILU_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(x, TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
 #define E_SIGN_B(M, x) (x)
 #define E_SIGN_U(M, x) ((T_)((x) != 0))
 #define E_SIGN_I(M, x) ((T_)(((x) > 0) - ((x) < 0)))
@@ -230,6 +417,8 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_ERF_F(M, x) M(erf)(x)
 #define E_ERFC_F(M, x) M(erfc)(x)
 #define E_LGAMMA_F(M, x) M(lgamma)(x)
+#define E_ERFINV_F(M, x) ((T_)tl_hd_erfinv((double)(x)))
+#define E_DIGAMMA_F(M, x) M(tl_hd_digamma_)(x)
 #define E_RECIPROCAL_F(M, x) ((T_)1 / (x))
 #define E_RECIPROCAL_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_CMK(M, 1, 0), x)
 #define E_DEG2RAD_F(M, x) ((x) * (T_)(TL_HD_PI / 180.0))
@@ -322,6 +511,7 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define E_POW_U(M, x, y) ((T_)tl_hd_ipow((int64_t)(x), (int64_t)(y)))
 #define E_POW_I E_POW_U
 #define E_POW_F(M, x, y) M(pow)(x, y)
+#define E_POW_C(M, x, y) TL_HD_CFN(M, tl_hd_cpow)(x, y)
 #define E_ATAN2_F(M, x, y) M(atan2)(x, y)
 #define E_HYPOT_F(M, x, y) M(hypot)(x, y)
 #define E_MAXIMUM_B(M, x, y) ((T_)((x) | (y)))

@@ -288,6 +288,9 @@ static __attribute__((noinline)) int run_on_backend(const ew_call *c, tl_dtype c
         bp.c[k][0] = creal(c->prm->c[k]);
         bp.c[k][1] = cimag(c->prm->c[k]);
     }
+    /* the op's option (isclose's equal_nan, logit's eps given, round's negative decimals):
+     * those ops take at most two parameters (backend.h, TL_BACKEND_XOP_LIST) */
+    if (c->prm && c->prm->flag) bp.i[2] = c->prm->flag;
     return tl_backend_elementwise(c->kname, c->name, c->nin, cdt, ops, scalar, shape, ndim, &bp);
 }
 
