@@ -183,17 +183,12 @@ typedef struct {
  * to the output; variants differ in rounding only by FMA (the baseline has none), which the
  * tests bound. */
 enum { SEMI_KC = 128, SEMI_MC = 96, SEMI_NC = 3072 }; /* KC a multiple of 16 (groups, words); MC and NC multiples of every MR, NR */
-/* C rows are taken in super-blocks of at most this many bytes (shared by the threads), so the
- * block stays in L2/L3 while every K block adds to it, instead of streaming all of C from memory
- * once per K block (64 MB x 32 times at 4096^2); B is then packed once per super-block.
- * Measured (Zen 4, 4096^2, magnitude-pruned pattern, 1 / 2 threads): none 1.62-1.74 / 0.84 s,
- * 4 MB 1.39 / 0.80 s, 4 MB shared (2 MB per thread at 2) 1.39 / 0.67 s, 1-2 MB 1.43-1.54 s.
- * A tile prefetches its C rows before its products: their adds had waited on L3 (a fifth of
- * the tile's samples); 4096^2 pruned, 1 thread, CPU time: 1.34 -> 1.10 s (0.97 -> 0.81 of
- * sgemm in the same run); with the prefetch, super-blocks of 4 MB, 16 MB or none are within
- * noise at 1 thread. */
-#define SEMI_C_CACHE ((int64_t)4 << 20)
-
+/* A tile prefetches its C rows before its products: their adds had waited on L2/L3 (a fifth of
+ * the tile's samples). With the prefetch, C rows in super-blocks that stay cached across the K
+ * blocks (B then packed once per super-block) no longer pay: wall time, Zen 4, 4096^2
+ * magnitude-pruned pattern, super-blocks of 4 MB / none: 1 thread 1.10-1.28 / 1.05-1.09 s,
+ * 2 threads 0.71-0.73 / 0.60 s (each thread re-packed all of B per super-block: memory-bound);
+ * before the prefetch 1.39 / 1.62-1.74 s at 1 thread. */
 typedef struct {
     const float *val;   /* S values, M x K/2 contiguous */
     const char *meta;   /* S metadata words */
@@ -203,7 +198,6 @@ typedef struct {
     int wb, level;      /* metadata word bits; the variant (semi_pick) */
     float *bufs;        /* per chunk: packed B (KC * NC floats) then packed S (MC * KC/2 64-bit words) */
     int64_t buf_floats; /* floats per chunk */
-    int64_t c_bytes;    /* C bytes a chunk keeps cached across the K blocks (a share of SEMI_C_CACHE) */
 } semi_gemm;
 
 /* Pack B[k0:k0+kc, n0:n0+nc] into micro-panels of nr columns: panel j holds kc rows of nr floats. */
@@ -256,7 +250,7 @@ static void semi_pack_a(uint64_t *restrict ap, const semi_gemm *g, int64_t m0, i
                                 float *restrict c, int64_t ldc, int mr, int nr)                                   \
     {                                                                                                             \
         SFX##_v acc[MR][NV];                                                                                      \
-        /* C's tile comes from L2/L3 (its super-block): fetched while the products run */                         \
+        /* C's tile, fetched while the products run (above) */                                                    \
         for (int i = 0; i < mr; i++)                                                                              \
             for (int q = 0; q < nr; q += 16) __builtin_prefetch(c + i * ldc + q, 1);                              \
         _Pragma("GCC unroll 16") for (int i = 0; i < MR; i++)                                                     \
@@ -286,18 +280,13 @@ static void semi_pack_a(uint64_t *restrict ap, const semi_gemm *g, int64_t m0, i
         const int nr = SFX##_NR;                                                                                  \
         float *bp = buf;                                                                                          \
         uint64_t *ap = (uint64_t *)(buf + (int64_t)SEMI_KC * SEMI_NC);                                            \
-        /* rows in super-blocks whose C rows (c_bytes) stay in the cache across the K blocks */                   \
-        int64_t ms = g->c_bytes / (g->N * 4) / SEMI_MC * SEMI_MC;                                                  \
-        if (ms < SEMI_MC) ms = SEMI_MC;                                                                           \
-        for (int64_t rs = r0, re; rs < r1; rs = re) {                                                             \
-        re = r1 - rs < ms ? r1 : rs + ms;                                                                         \
         for (int64_t n0 = 0; n0 < g->N; n0 += SEMI_NC) {                                                          \
             int64_t nc = g->N - n0 < SEMI_NC ? g->N - n0 : SEMI_NC;                                               \
             for (int64_t k0 = 0; k0 < g->K; k0 += SEMI_KC) {                                                      \
                 int64_t kc = g->K - k0 < SEMI_KC ? g->K - k0 : SEMI_KC, ke = kc / 2;                              \
                 semi_pack_b(bp, g, k0, kc, n0, nc, nr);                                                           \
-                for (int64_t m0 = rs; m0 < re; m0 += SEMI_MC) {                                                   \
-                    int64_t mc = re - m0 < SEMI_MC ? re - m0 : SEMI_MC;                                           \
+                for (int64_t m0 = r0; m0 < r1; m0 += SEMI_MC) {                                                   \
+                    int64_t mc = r1 - m0 < SEMI_MC ? r1 - m0 : SEMI_MC;                                           \
                     semi_pack_a(ap, g, m0, mc, k0, kc, MR, nr);                                                   \
                     for (int64_t j0 = 0; j0 < nc; j0 += nr)                                                       \
                         for (int64_t i0 = 0; i0 < mc; i0 += MR)                                                   \
@@ -306,7 +295,6 @@ static void semi_pack_a(uint64_t *restrict ap, const semi_gemm *g, int64_t m0, i
                                        (int)(mc - i0 < MR ? mc - i0 : MR), (int)(nc - j0 < nr ? nc - j0 : nr));   \
                 }                                                                                                 \
             }                                                                                                     \
-        }                                                                                                         \
         }                                                                                                         \
     }
 
@@ -372,8 +360,7 @@ static int semi_left_f32(tl_tensor *out, const tl_tensor *v, const tl_tensor *m,
     float *bufs = aligned_alloc(64, (size_t)(nchunks * per * sizeof(float) + 63) / 64 * 64);
     if (!bufs) return tl_err(TL_ERR_MEMORY, "out of memory");
     semi_gemm g = {(const float *)tl_data(v), tl_data(m), (const float *)tl_data(b), (float *)tl_data(out), M, K, N,
-                   m->sizes[1], b->strides[0], b->strides[1], chunk, m->dtype == TL_INT32 ? 32 : 16, semi_pick(), bufs, per,
-                   SEMI_C_CACHE / nchunks};
+                   m->sizes[1], b->strides[0], b->strides[1], chunk, m->dtype == TL_INT32 ? 32 : 16, semi_pick(), bufs, per};
     tl_parallel_for(nchunks, 1, semi_gemm_chunk, &g);
     free(bufs);
     return 0;
