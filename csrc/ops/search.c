@@ -19,6 +19,38 @@ static uint64_t all_mask(const tl_tensor *x)
     return x->ndim == 0 ? 1 : x->ndim == 64 ? ~(uint64_t)0 : ((uint64_t)1 << x->ndim) - 1;
 }
 
+/* The runs of a sorted sequence on a backend's device, from its entries (unique's steps):
+ * counts[i] = starts[i + 1] - starts[i] for the U run starts (int64, ascending) of n elements,
+ * the last run ending at n. */
+int tl_run_counts(tl_tensor *counts, const tl_tensor *starts, int64_t n)
+{
+    int64_t one = 1, U = starts->sizes[0];
+    tl_tensor endn = {0}, ends = {0};
+    int rc = tl_tensor_empty(&endn, 1, &one, TL_INT64, starts->device, false);
+    if (rc == 0) rc = tl_fill_(&endn, tl_scalar_int(n));
+    const tl_tensor *parts[2] = {starts, &endn};
+    if (rc == 0) rc = tl_cat(&ends, parts, 2, 0);
+    if (rc == 0) {
+        tl_tensor next = tl_tensor_geom(&ends, 1, &U, ends.strides), cur = next;
+        next.offset = ends.offset + 1;
+        rc = tl_ew_binary(TL_BOP_sub, (tl_ew_arg){.t = &next}, (tl_ew_arg){.t = &cur},
+                          &(tl_ew_dest){.mode = TL_EW_NEW, .out = counts}, NULL);
+    }
+    if (endn.storage) tl_tensor_clear(&endn);
+    if (ends.storage) tl_tensor_clear(&ends);
+    return rc;
+}
+
+/* ids[i] = the run of element i (int64: the cumulative count of the run-start flags, minus 1). */
+int tl_run_ids(tl_tensor *ids, const tl_tensor *flags)
+{
+    int rc = tl_scan(ids, NULL, flags, TL_SCAN_CUMSUM, 0, TL_INT64);
+    if (rc == 0)
+        rc = tl_ew_binary(TL_BOP_sub, (tl_ew_arg){.t = ids}, (tl_ew_arg){.t = NULL, .s = tl_scalar_int(1)},
+                          &(tl_ew_dest){.mode = TL_EW_INPLACE, .out = ids}, NULL);
+    return rc;
+}
+
 /* unique on a backend's device, from its entries: the flat values sorted (sort entry); a group
  * starts where a value differs from the one before (!=, so every NaN is its own group, -0 and 0
  * one); the starts' positions (select entry, through nonzero) give the values (a gather) and the
@@ -31,7 +63,7 @@ static int unique_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts,
     tl_tensor t[12];
     memset(t, 0, sizeof t);
     tl_tensor *flat = &t[0], *sv = &t[1], *si = &t[2], *ne = &t[3], *head = &t[4], *flags = &t[5], *nz = &t[6],
-              *grp = &t[7], *ends = &t[8], *inv = &t[9], *endn = &t[10];
+              *grp = &t[7], *inv = &t[8];
     if (N == 0) { /* nothing to sort: empty results */
         int64_t zero = 0;
         int rc = tl_tensor_empty(out, 1, &zero, (tl_dtype)x->dtype, x->device, false);
@@ -67,26 +99,9 @@ static int unique_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts,
         const tl_tensor *ix[1] = {&starts};
         rc = tl_index(out, sv, ix, 1, 0);
     }
-    if (rc == 0 && want_counts) { /* counts: the next start (N after the last) minus this one */
-        rc = tl_tensor_empty(endn, 1, &one, TL_INT64, x->device, false);
-        if (rc == 0) rc = tl_fill_(endn, tl_scalar_int(N));
-        const tl_tensor *parts[2] = {&starts, endn};
-        if (rc == 0) rc = tl_cat(ends, parts, 2, 0);
-        if (rc == 0) {
-            tl_tensor next = tl_tensor_geom(ends, 1, &U, ends->strides), cur = next;
-            next.offset = ends->offset + 1;
-            tl_ew_dest dst = {.mode = TL_EW_NEW, .out = counts};
-            tl_ew_arg na = {.t = &next}, ca = {.t = &cur};
-            rc = tl_ew_binary(TL_BOP_sub, na, ca, &dst, NULL);
-        }
-    }
+    if (rc == 0 && want_counts) rc = tl_run_counts(counts, &starts, N);
     if (rc == 0 && want_inverse) {
-        rc = tl_scan(grp, NULL, flags, TL_SCAN_CUMSUM, 0, TL_INT64);
-        if (rc == 0) {
-            tl_ew_dest dst = {.mode = TL_EW_INPLACE, .out = grp};
-            tl_ew_arg ga = {.t = grp}, oa = {.t = NULL, .s = tl_scalar_int(1)};
-            rc = tl_ew_binary(TL_BOP_sub, ga, oa, &dst, NULL);
-        }
+        rc = tl_run_ids(grp, flags);
         if (rc == 0) rc = tl_tensor_empty(inv, 1, &N, TL_INT64, x->device, false);
         const tl_tensor *ix[1] = {si};
         if (rc == 0) rc = tl_index_put_(inv, ix, 1, grp, NULL, false, 0);

@@ -43,6 +43,10 @@ int tl_unique_dim(tl_tensor *out, tl_tensor *inverse, tl_tensor *counts, const t
  * on a backend's device, B and V > 0 (search.c: one sort of each row of both, a cumulative count,
  * a scatter; multinomial's search). */
 int tl_count_le_rows(tl_tensor *out, const tl_tensor *b, const tl_tensor *v);
+/* The runs of a sorted sequence on a backend's device (search.c; unique's steps): the length of
+ * each run from the U run starts of n elements, and each element's run from the run-start flags. */
+int tl_run_counts(tl_tensor *counts, const tl_tensor *starts, int64_t n);
+int tl_run_ids(tl_tensor *ids, const tl_tensor *flags);
 /* Indices where values would be inserted into the innermost dim of sorted (1-D, or with
  * leading dims matching values'); sorter NULL or the argsort of sorted. */
 int tl_searchsorted(tl_tensor *out, const tl_tensor *sorted, const tl_tensor *values, const tl_tensor *sorter,

@@ -157,8 +157,8 @@ static int unique_rows_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *co
     tl_tensor t[16];
     memset(t, 0, sizeof t);
     tl_tensor *ords = &t[0] /* two: ping-pong */, *srt = &t[2], *ne = &t[3], *cnt = &t[4], *anyd = &t[5],
-              *head = &t[6], *flags = &t[7], *nz = &t[8], *rows = &t[9], *endn = &t[10], *ends = &t[11],
-              *grp = &t[12], *inv = &t[13], *tmp = &t[14];
+              *head = &t[6], *flags = &t[7], *nz = &t[8], *rows = &t[9], *grp = &t[10],
+              *inv = &t[11], *tmp = &t[12];
     int rc = 0, cur = 0;
     if (R == 0) { /* flat and empty: empty results */
         rc = tl_tensor_empty(out, 1, &zero, (tl_dtype)x->dtype, x->device, false);
@@ -229,26 +229,9 @@ static int unique_rows_backend(tl_tensor *out, tl_tensor *inverse, tl_tensor *co
         rc = tl_tensor_view_init(tmp, rows, ond, osz, ost, rows->offset);
         if (rc == 0) rc = flat || nd == 1 ? tl_tensor_alias(out, tmp) : tl_permute(out, tmp, back, nd);
     }
-    if (rc == 0 && counts) { /* the next start (R after the last) minus this one */
-        rc = tl_tensor_empty(endn, 1, &one, TL_INT64, x->device, false);
-        if (rc == 0) rc = tl_fill_(endn, tl_scalar_int(R));
-        const tl_tensor *parts[2] = {&starts, endn};
-        if (rc == 0) rc = tl_cat(ends, parts, 2, 0);
-        if (rc == 0) {
-            tl_tensor next = tl_tensor_geom(ends, 1, &U, ends->strides), now = next;
-            next.offset = ends->offset + 1;
-            tl_ew_dest dst = {.mode = TL_EW_NEW, .out = counts};
-            tl_ew_arg na = {.t = &next}, ca = {.t = &now};
-            rc = tl_ew_binary(TL_BOP_sub, na, ca, &dst, NULL);
-        }
-    }
+    if (rc == 0 && counts) rc = tl_run_counts(counts, &starts, R);
     if (rc == 0 && inverse) {
-        rc = tl_scan(grp, NULL, flags, TL_SCAN_CUMSUM, 0, TL_INT64);
-        if (rc == 0) {
-            tl_ew_dest dst = {.mode = TL_EW_INPLACE, .out = grp};
-            tl_ew_arg ga = {.t = grp}, oa = {.t = NULL, .s = tl_scalar_int(1)};
-            rc = tl_ew_binary(TL_BOP_sub, ga, oa, &dst, NULL);
-        }
+        rc = tl_run_ids(grp, flags);
         const tl_tensor *src = grp, *ix[1] = {&ords[cur]};
         if (rc == 0 && !consecutive) { /* each sorted row's run, put back at the row's place */
             rc = tl_tensor_empty(inv, 1, &R, TL_INT64, x->device, false);
