@@ -101,8 +101,8 @@
 #define E_atanh_C E_atanh_F
 #define E_sigmoid_F(T, U, x) ((T)1 / ((T)1 + exp(-(x))))
 #define E_sigmoid_C E_sigmoid_F
-/* logit: flag = eps given, p0 = eps */
-#define E_logit_F(T, U, x) ({ T z_ = (x); if (prm->flag) z_ = TL_HD_LOGIT_CLAMP(T, z_, p0); TL_HD_LOGIT(TL_HD_TG, T, z_); })
+/* logit: flag = eps given, p0 = eps, i[1] the half type whose steps it rounds to (hd_math.h) */
+#define E_logit_F(T, U, x) _Generic((x), float: tl_hd_logit_f, default: tl_hd_logit_)(x, p0, prm->flag, (int)prm->i[1])
 #define E_relu_U(T, U, x) (x)
 #define E_relu_I(T, U, x) ((x) < 0 ? (T)0 : (x))
 #define E_relu_F(T, U, x) ((x) < 0 ? (T)0 : (x))

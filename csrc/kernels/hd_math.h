@@ -166,9 +166,6 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #define TL_HD_TG(fn) fn
 /* round(decimals): p = 10^|decimals|, neg = decimals < 0 */
 #define TL_HD_ROUND_DEC(M, x, p, neg) ((neg) ? M(nearbyint)((x) / (p)) * (p) : M(nearbyint)((x) * (p)) / (p))
-/* logit: z clamped to [eps, 1 - eps] (when eps is given), then log(z / (1 - z)) */
-#define TL_HD_LOGIT_CLAMP(T, z, eps) ((z) < (eps) ? (eps) : (z) > (T)1 - (eps) ? (T)1 - (eps) : (z))
-#define TL_HD_LOGIT(M, T, z) M(log)((z) / ((T)1 - (z)))
 /* nan_to_num of a real value v of type T */
 #define TL_HD_NTN(T, v, nan, pinf, ninf) \
     ((v) != (v) ? (nan) : (v) == (T)INFINITY ? (pinf) : (v) == -(T)INFINITY ? (ninf) : (v))
@@ -245,6 +242,27 @@ static inline TL_HD double tl_hd_erfinv(double y)
 TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
 TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #undef TL_HD_DIGAMMA
+
+/* logit: z clamped to [eps, 1 - eps] (when eps is given), then log(z / (1 - z)). rnd 1 or 2: a
+ * float16 or bfloat16 tensor (computed in float32), each step rounded to that type as torch's
+ * CPU kernel computes in the tensor's type (the bounds, 1 - z, the quotient; the log rounds on
+ * store); 0: none. */
+#define TL_HD_LOGIT(S, T, M)                                                                            \
+    static inline TL_HD T tl_hd_hrnd_##S(T v, int rnd)                                               \
+    {                                                                                                \
+        return rnd == 1 ? (T)tl_hd_h2f(tl_hd_f2h((float)v)) : rnd == 2 ? (T)tl_hd_bf2f(tl_hd_f2bf((float)v)) : v; \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_logit_##S(T z, T eps, int clamp, int rnd)                            \
+    {                                                                                                \
+        if (clamp) {                                                                                 \
+            T lo = tl_hd_hrnd_##S(eps, rnd), hi = tl_hd_hrnd_##S((T)1 - lo, rnd);                    \
+            z = z < lo ? lo : z > hi ? hi : z;                                                       \
+        }                                                                                            \
+        return M(log)(tl_hd_hrnd_##S(z / tl_hd_hrnd_##S((T)1 - z, rnd), rnd));                       \
+    }
+TL_HD_LOGIT(f, float, TL_HD_MF)
+TL_HD_LOGIT(, double, TL_HD_MD)
+#undef TL_HD_LOGIT
 
 /* Complex sqrt, log, pow and trigonometry (the device's; the CPU kernels call glibc's csqrt,
  * clog, cpow, csin, ...). Computed in double for complex128 and complex64 (rounded once), by

@@ -601,6 +601,12 @@ int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_para
     /* |z| is real: torch refuses to write it into the complex input (out= is fine) */
     if (op == TL_UOP_abs && dst->mode == TL_EW_INPLACE && tl_dtype_is_complex((tl_dtype)x->dtype))
         return tl_err(TL_ERR_RUNTIME, "In-place abs is not supported for complex tensors.");
+    if (op == TL_UOP_logit && prm && (x->dtype == TL_FLOAT16 || x->dtype == TL_BFLOAT16)) {
+        /* torch computes it in the half type: the kernel rounds each step to it (hd_math.h) */
+        tl_ew_params p = *prm;
+        p.i[1] = x->dtype == TL_FLOAT16 ? 1 : 2;
+        return tl_ew_unary_promoting(op, x, NULL, 0, dst, &p);
+    }
     return tl_ew_unary_promoting(op, x, NULL, 0, dst, prm);
 }
 
