@@ -200,6 +200,11 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError("rtol must be greater than or equal to zero, but got %s" % rtol)
     if atol < 0:
         raise RuntimeError("atol must be greater than or equal to zero, but got %s" % atol)
+    if (rtol or atol) and isinstance(input, Tensor) and isinstance(other, Tensor) and \
+            not (input.dtype.is_floating_point or input.dtype.is_complex):
+        # torch: integers and bools are compared exactly, or with a tolerance in the default float dtype
+        dt = _C.get_default_dtype()
+        input, other = input.to(dt), other.to(dt)
     return _C._ew_binary(_IDX["b_isclose"], input, other, None, False, bool(equal_nan), float(rtol), float(atol))
 
 

@@ -98,3 +98,35 @@ def test_isclose_tails():
             got = np.asarray(tl.isclose(tl.tensor(a), tl.tensor(b), equal_nan=en)).tolist()
             want = torch.isclose(torch.from_numpy(a), torch.from_numpy(b), equal_nan=en).tolist()
             assert got == want, (n, en)
+
+
+@pytest.mark.parametrize("default", ["float32", "float64"])
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+def test_isclose_integers_as_torch(dt, default):
+    """torch compares integers and bools exactly without tolerances (int64 beyond 2^53 too) and
+    in the default float dtype with one (its rounding decides near 2^24 or 2^53)."""
+    rng = np.random.default_rng(17)
+    info = np.iinfo(np.int64 if dt == "bool" else dt)
+    old = tl.get_default_dtype(), torch.get_default_dtype()
+    tl.set_default_dtype(getattr(tl, default))
+    torch.set_default_dtype(getattr(torch, default))
+    try:
+        for case in range(60):
+            if dt == "bool":
+                a, b = rng.random(40) < 0.5, rng.random(40) < 0.5
+            else:
+                a = rng.integers(info.min, info.max, 40, dtype=np.int64 if dt == "int64" else np.int32, endpoint=True)
+                a = a.astype(dt)
+                if dt in ("int32", "int64"):  # near the float types' precision limits
+                    a[:4] = [2 ** 24, 2 ** 24 + 1, -(2 ** 24) - 3, 2 ** 31 - 1] if dt == "int32" else \
+                        [2 ** 53, 2 ** 53 + 1, 2 ** 60 + 1, -(2 ** 62)]
+                step = rng.integers(-3, 4, 40)
+                b = np.clip(a.astype(np.float64) + step, info.min, info.max).astype(np.int64).astype(dt)
+                b[:4] = a[:4] + np.array([1, -1, 2, 1], dtype=dt) if dt != "uint8" else b[:4]
+            rtol, atol = [(0, 0), (1e-9, 0), (0.05, 0), (0, 0.5), (0, 1), (1e-3, 2.5)][case % 6]
+            got = tl.isclose(tl.from_numpy(a), tl.from_numpy(b), rtol=rtol, atol=atol)
+            want = torch.isclose(torch.from_numpy(a), torch.from_numpy(b), rtol=rtol, atol=atol)
+            assert got.dtype == tl.bool and got.tolist() == want.tolist(), (case, rtol, atol)
+    finally:
+        tl.set_default_dtype(old[0])
+        torch.set_default_dtype(old[1])

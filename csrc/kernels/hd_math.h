@@ -171,8 +171,10 @@ TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
     ((v) != (v) ? (nan) : (v) == (T)INFINITY ? (pinf) : (v) == -(T)INFINITY ? (ninf) : (v))
 /* isclose: rtol, atol as given (double); integers compare in double, floats in T; complex
  * values by parts (|d| is hypot of the difference's parts, as cabs), |rtol * y| in double */
+/* integers: exact without tolerances (int64 beyond 2^53 too); isclose() casts integer operands
+ * to the default float dtype when a tolerance is given, as torch (tensorlib/_ops.py) */
 #define TL_HD_ISCLOSE_I(x, y, rtol, atol) \
-    ((x) == (y) || fabs((double)(x) - (double)(y)) <= (atol) + fabs((rtol) * (double)(y)))
+    ((x) == (y) || (((rtol) != 0 || (atol) != 0) && fabs((double)(x) - (double)(y)) <= (atol) + fabs((rtol) * (double)(y))))
 #define TL_HD_ISCLOSE_F(M, T, x, y, rtol, atol, eqnan) ((x) == (y) || ((eqnan) && (x) != (x) && (y) != (y)) || \
     (isfinite(M(fabs)((x) - (y))) && M(fabs)((x) - (y)) <= (T)(atol) + M(fabs)((T)(rtol) * (y))))
 #define TL_HD_ISCLOSE_C(M, xr, xi, yr, yi, rtol, atol, eqnan)                                                  \
