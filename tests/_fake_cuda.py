@@ -101,6 +101,16 @@ def _memset(dst, n, dev):
     return 0
 
 
+def _logged(tag, struct, host, *fields):
+    """An entry of the stand-in: logs (tag, the named fields of its call struct), then runs the
+    core's host runner of the same call."""
+    def entry(p):
+        c = struct.from_address(p)
+        LOG.append((tag, *(getattr(c, f) for f in fields)))
+        return host(p)
+    return entry
+
+
 # The element-wise entry is the core's host runner of the same call (backend/hd_check.c: the
 # hd_math.h functions per element through an int64 index calculator), so every element-wise
 # op on a "cuda" tensor goes through the core's whole device path and the formulas the CUDA
@@ -115,10 +125,7 @@ class EwCall(C.Structure):
                 ("device_index", C.c_int32), ("ndim", C.c_int32), ("numel", C.c_int64)]
 
 
-def _elementwise(p):
-    c = EwCall.from_address(p)
-    LOG.append(("elementwise", c.op, c.nin, c.compute, c.ndim, c.numel))
-    return _HOST_EW(p)
+_elementwise = _logged("elementwise", EwCall, _HOST_EW, "op", "nin", "compute", "ndim", "numel")
 
 
 # The random entry is the core's host runner of the same call (backend/random.c: the
@@ -134,10 +141,7 @@ class RandomCall(C.Structure):
                 ("first", C.c_uint64)]
 
 
-def _random(p):
-    c = RandomCall.from_address(p)
-    LOG.append(("random", c.sampler, c.mode, c.dtype, c.ndim, c.numel, c.first))
-    return _HOST_RANDOM(p)
+_random = _logged("random", RandomCall, _HOST_RANDOM, "sampler", "mode", "dtype", "ndim", "numel", "first")
 
 
 # The reduce entry: the core's host runner of the same call (backend/reduce.c, the
@@ -151,10 +155,8 @@ class RedCall(C.Structure):
                 ("pad_", C.c_int32), ("nout", C.c_int64), ("nelem", C.c_int64)]
 
 
-def _reduce(p):
-    c = RedCall.from_address(p)
-    LOG.append(("reduce", c.op, c.in_dtype, c.acc_dtype, c.out_dtype, c.nkept, c.nred, c.nout, c.nelem))
-    return _HOST_RED(p)
+_reduce = _logged("reduce", RedCall, _HOST_RED,
+                  "op", "in_dtype", "acc_dtype", "out_dtype", "nkept", "nred", "nout", "nelem")
 
 
 # The scan entry: the core's host runner of the same call (backend/scan.c, the row function
@@ -167,10 +169,7 @@ class ScanCall(C.Structure):
                 ("out_dtype", C.c_int32), ("nkept", C.c_int32), ("nrows", C.c_int64), ("len", C.c_int64)]
 
 
-def _scan(p):
-    c = ScanCall.from_address(p)
-    LOG.append(("scan", c.op, c.in_dtype, c.out_dtype, c.nkept, c.nrows, c.len))
-    return _HOST_SCAN(p)
+_scan = _logged("scan", ScanCall, _HOST_SCAN, "op", "in_dtype", "out_dtype", "nkept", "nrows", "len")
 
 
 # The index entry: the core's host runner of the same call (backend/index.c, the
@@ -184,10 +183,7 @@ class IndexCall(C.Structure):
                 ("numel", C.c_int64)]
 
 
-def _index(p):
-    c = IndexCall.from_address(p)
-    LOG.append(("index", c.mode, c.flags, c.ndim, c.numel))
-    return _HOST_INDEX(p)
+_index = _logged("index", IndexCall, _HOST_INDEX, "mode", "flags", "ndim", "numel")
 
 
 # The sort entry: the core's host runner of the same call (backend/sort.c: the kernels/hd_sort.h
@@ -201,10 +197,9 @@ class SortCall(C.Structure):
                 ("nrows", C.c_int64), ("len", C.c_int64)]
 
 
-def _sort(p):
-    c = SortCall.from_address(p)
-    LOG.append(("sort", c.dtype, c.descending, c.nrows, c.len))
-    return _HOST_SORT(p)
+_sort = _logged("sort", SortCall, _HOST_SORT, "dtype", "descending", "nrows", "len")
+
+
 # The gemm entry: the core's host runner of the same call (backend/gemm.c: the products in
 # column-major terms on host memory, accumulated in double); logged with dtype, flags,
 # transpositions, m, n, k, batch and the batch strides.
@@ -219,11 +214,8 @@ class GemmCall(C.Structure):
                 ("stride_a", C.c_int64), ("stride_b", C.c_int64), ("stride_c", C.c_int64)]
 
 
-def _gemm(p):
-    c = GemmCall.from_address(p)
-    LOG.append(("gemm", c.dtype, c.flags, c.transa, c.transb, c.m, c.n, c.k, c.batch, c.stride_a, c.stride_b,
-                c.stride_c))
-    return _HOST_GEMM(p)
+_gemm = _logged("gemm", GemmCall, _HOST_GEMM,
+                "dtype", "flags", "transa", "transb", "m", "n", "k", "batch", "stride_a", "stride_b", "stride_c")
 
 
 # The select entry: the core's host runner (backend/select.c; CUB's DeviceSelect on CUDA); logged
@@ -231,9 +223,11 @@ def _gemm(p):
 _HOST_SELECT = EW(tl._C._backend_select_host)
 
 
-def _select(p):
-    LOG.append(("select", C.c_int64.from_address(p + 8).value))
-    return _HOST_SELECT(p)
+class SelectCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("numel", C.c_int64)]
+
+
+_select = _logged("select", SelectCall, _HOST_SELECT, "numel")
 
 
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
