@@ -48,7 +48,9 @@ class Backend(C.Structure):
                 # dense products (ABI 4)
                 ("gemm", EW),
                 # selection (ABI 4)
-                ("select", EW)]
+                ("select", EW),
+                # sparse products (ABI 5)
+                ("spmm", EW)]
 
 
 class CoreApi(C.Structure):
@@ -230,11 +232,26 @@ class SelectCall(C.Structure):
 _select = _logged("select", SelectCall, _HOST_SELECT, "numel")
 
 
+# The spmm entry: the core's host runner (backend/spmm.c; cuSPARSE's SpMV/SpMM on CUDA); logged
+# with format, index dtype, dtype, op, order, the stored shape, nnz and n.
+_HOST_SPMM = EW(tl._C._backend_spmm_host)
+
+
+class SpmmCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("format", C.c_int32),
+                ("index_dtype", C.c_int32), ("dtype", C.c_int32), ("op_a", C.c_int32), ("order", C.c_int32),
+                ("rows", C.c_int64), ("cols", C.c_int64), ("nnz", C.c_int64), ("n", C.c_int64)]
+
+
+_spmm = _logged("spmm", SpmmCall, _HOST_SPMM, "format", "index_dtype", "dtype", "op_a", "order", "rows", "cols",
+                "nnz", "n")
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
         HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort),
-        EW(_gemm), EW(_select)]
-BACKEND = Backend(4, C.sizeof(Backend), b"fake-cuda", *KEEP)
+        EW(_gemm), EW(_select), EW(_spmm)]
+BACKEND = Backend(5, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 
 class Streams:
@@ -286,7 +303,7 @@ def install():
     """Registers a host-memory stand-in for the CUDA backend (device type 1), as _C_cuda would."""
     get = C.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
-    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v4"))
+    api = CoreApi.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v5"))
     assert api.register_backend(1, C.byref(BACKEND)) == 0
     tc._initialized = True  # what _lazy_init sets after registering
     tc._backend, tc._looked = Streams(tc._module()), True

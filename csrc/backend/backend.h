@@ -15,8 +15,8 @@
 
 /* Bump on any change to the two structs below; a backend built for another version is
  * refused at registration (the capsule name carries the version too). */
-#define TL_BACKEND_ABI_VERSION 4
-#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v4"
+#define TL_BACKEND_ABI_VERSION 5
+#define TL_BACKEND_CAPSULE_NAME "tensorlib._C._backend_api.v5"
 
 /* Element-wise operations a backend may implement on contiguous operands of one dtype: the
  * parameter-free unary and binary ops of the elementwise registry (ops/ew_ops.h).
@@ -382,6 +382,46 @@ typedef struct tl_backend_select_call {
     int64_t *count;
 } tl_backend_select_call;
 
+/* Sparse products (ABI 5): C = alpha * op(A) @ B + beta * C for one sparse matrix A stored as
+ * `rows` x `cols` with `nnz` > 0 elements, op(A) A itself (TL_BGEMM_OP_N) or its transpose
+ * (TL_BGEMM_OP_T); m x k is op(A)'s shape. format:
+ *   TL_BSP_CSR  offsets: rows + 1 (offsets[0] == 0, non-decreasing, offsets[rows] == nnz),
+ *               indices: the column of each element, sorted and distinct within a row;
+ *   TL_BSP_CSC  the same over columns: offsets cols + 1, indices the rows;
+ *   TL_BSP_COO  offsets: the row of each element, indices: its column, (row, column) pairs
+ *               sorted and distinct (a coalesced COO matrix).
+ * offsets and indices are contiguous arrays of index_dtype (TL_BDT_INT32 or TL_BDT_INT64, both
+ * the same), every index in range (the core has validated them), values nnz contiguous
+ * elements of dtype. n == 0: SpMV, B a contiguous vector of k elements and C one of m; else B
+ * (k x n) and C (m x n) are dense matrices in one `order` (TL_BSP_ROW_MAJOR: element (r, s) at
+ * r * ld + s; TL_BSP_COL_MAJOR: at r + s * ld) with leading dims ldb, ldc. dtype (A, B and C
+ * alike): FLOAT16 and BFLOAT16 (products accumulated in float32, rounded once on store),
+ * FLOAT32, FLOAT64, COMPLEX64, COMPLEX128; alpha and beta are (real, imag) in double, rounded
+ * to the compute type. beta == 0: C has been zeroed by the core (a NaN in it never shows). The
+ * core has done torch's checks, the result, the operand copies no order fits, the transposes
+ * that turn dense @ sparse into sparse @ dense, nnz == 0 and empty shapes; rows, cols, nnz,
+ * n, ldb and ldc fit the index dtype. */
+enum { TL_BSP_CSR, TL_BSP_CSC, TL_BSP_COO };
+enum { TL_BSP_ROW_MAJOR, TL_BSP_COL_MAJOR };
+typedef struct tl_backend_spmm_call {
+    uint32_t size;          /* sizeof(tl_backend_spmm_call): the backend checks it */
+    int32_t device_index;
+    int32_t format;         /* TL_BSP_CSR / _CSC / _COO */
+    int32_t index_dtype;    /* TL_BDT_INT32 or TL_BDT_INT64 */
+    int32_t dtype;          /* TL_BDT_* of A's values, B and C */
+    int32_t op_a;           /* TL_BGEMM_OP_N or TL_BGEMM_OP_T */
+    int32_t order;          /* TL_BSP_ROW_MAJOR / _COL_MAJOR of B and C (n > 0) */
+    int64_t rows, cols, nnz;  /* A as stored */
+    int64_t n;              /* columns of B and C; 0: vectors */
+    int64_t ldb, ldc;       /* leading dims, elements (n > 0) */
+    double alpha[2], beta[2];  /* real, imaginary part */
+    const void *offsets;    /* device addresses */
+    const void *indices;
+    const char *values;
+    const char *b;
+    char *c;
+} tl_backend_spmm_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -433,6 +473,9 @@ typedef struct tl_device_backend {
     /* The select call above; NULL: nonzero, masked_select and x[mask] of this device's tensors
      * look at a host copy of the data instead. */
     int (*select)(const tl_backend_select_call *call);
+    /* ---- sparse products (ABI 5) ---- */
+    /* The spmm call above; NULL: products of this device's sparse tensors are not supported. */
+    int (*spmm)(const tl_backend_spmm_call *call);
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -526,6 +569,9 @@ int tl_backend_select_host(const tl_backend_select_call *call);
 /* The host runner of a tl_backend_gemm_call (backend/gemm.c): the same products on host
  * memory, accumulated in double (complex double); for the tests' stand-in backend. */
 int tl_backend_gemm_host(const tl_backend_gemm_call *call);
+/* The host runner of a tl_backend_spmm_call (backend/spmm.c): the same product on host memory,
+ * accumulated in double (complex double) in stored order; for the tests' stand-in backend. */
+int tl_backend_spmm_host(const tl_backend_spmm_call *call);
 /* c = beta*c + alpha*a@b (tl_gemm's contract) for c on a backend's device: the call(s) of
  * the backend's gemm entry (backend/gemm.c). c has elements; the dtype is a float or
  * complex dtype (ops/linalg.c refuses the others in torch's words). */

@@ -54,6 +54,8 @@ static const tl_device_backend cuda_backend = {
     tlc_gemm,
     // selection (ABI 4)
     tlc_select,
+    // sparse products (ABI 5)
+    nullptr,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -52,6 +52,7 @@ int tl_py_add_backend_api(PyObject *m)
         {"_backend_sort_host", (void *)(uintptr_t)tl_backend_sort_host},
         {"_backend_gemm_host", (void *)(uintptr_t)tl_backend_gemm_host},
         {"_backend_select_host", (void *)(uintptr_t)tl_backend_select_host},
+        {"_backend_spmm_host", (void *)(uintptr_t)tl_backend_spmm_host},
     };
     for (size_t i = 0; rc == 0 && i < sizeof hosts / sizeof hosts[0]; i++) {
         PyObject *host = PyLong_FromVoidPtr(hosts[i].fn);
