@@ -46,6 +46,8 @@ _sparse_compressed._install_methods(Tensor, sparse)
 from ._sparse_compressed import (  # noqa: E402,F401
     sparse_compressed_tensor, sparse_csr_tensor, sparse_csc_tensor, sparse_bsr_tensor, sparse_bsc_tensor,
 )
+from . import _sparse_device  # noqa: E402
+_sparse_device.register(_sparse._HANDLERS)  # device sparse tensors in the host kernels: round trips
 from . import _semi_structured  # noqa: E402  (2:4 on the CPU: mm/matmul/addmm take its operands)
 mm, matmul, addmm = (_semi_structured.wrap(n, f) for n, f in (("mm", mm), ("matmul", matmul), ("addmm", addmm)))
 sparse.to_sparse_semi_structured = _semi_structured.to_sparse_semi_structured

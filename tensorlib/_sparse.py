@@ -96,8 +96,6 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
                                  device=device, pin_memory=pin_memory, requires_grad=requires_grad,
                                  is_coalesced=True)
     _no_grad(requires_grad)
-    if device is not None and _C.device(device).type != "cpu":
-        raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(device).type}'")
     if not isinstance(indices, _C.TensorBase):
         indices = as_tensor(indices)
     if indices.dtype != _C.int64:
@@ -111,6 +109,11 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
     if size is not None and not isinstance(size, (tuple, list, _C.Size)):
         raise TypeError(f"sparse_coo_tensor(): argument 'size' must be tuple of ints, not {type(size).__name__}")
     check = check_invariants is not False
+    if device is not None:
+        indices, values = indices.to(device), values.to(device)
+    if indices.device.type != "cpu" or values.device.type != "cpu":
+        from ._sparse_device import coo_new
+        return coo_new(indices, values, size, check, is_coalesced)
     from ._factories import _pinned
     return _pinned(_C._sparse_coo_new(indices, values, size, check, is_coalesced), pin_memory)
 
@@ -235,8 +238,8 @@ def sparse_resize_and_clear_(self, size, sparse_dim, dense_dim):
     if len(size) != sparse_dim + dense_dim:
         raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
                            f"sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
-    return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64),
-                          _C.empty((0,) + size[sparse_dim:], dtype=self.dtype), size, True)
+    return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64, device=self.device),
+                          _C.empty((0,) + size[sparse_dim:], dtype=self.dtype, device=self.device), size, True)
 
 
 # ---- sparse implementations of generic ops (the gate's table) ---------------------------
@@ -250,17 +253,25 @@ def _detach(self):
 
 
 def _to_args(args, kwargs):
-    """(dtype or None, copy) of a sparse tensor's to(...) call (every sparse layout); devices
-    other than the CPU are refused."""
-    dtype = kwargs.get("dtype")
+    """(dtype or None, copy, device or None, non_blocking) of a sparse tensor's to(...) call
+    (every sparse layout)."""
+    dtype, device = kwargs.get("dtype"), kwargs.get("device")
     for a in args:
         if isinstance(a, _C.dtype):
             dtype = a
         elif isinstance(a, _C.TensorBase):
-            dtype = a.dtype
-        elif isinstance(a, (str, _C.device)) and _C.device(a).type != "cpu":
-            raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(a).type}'")
-    return dtype, kwargs.get("copy", False)
+            dtype, device = a.dtype, a.device
+        elif isinstance(a, (str, _C.device)):
+            device = a
+    return dtype, kwargs.get("copy", False), device, kwargs.get("non_blocking", False)
+
+
+def _moved(self, device, non_blocking):
+    """self on ``device`` (tensorlib/_sparse_device.py), self when None or already there."""
+    if device is None:
+        return self
+    from ._sparse_device import move
+    return move(self, device, non_blocking)
 
 
 def _factory_size(size, kw):
@@ -275,7 +286,10 @@ def _factory_size(size, kw):
 
 
 def _to(self, *args, **kwargs):
-    dtype, copy = _to_args(args, kwargs)
+    dtype, copy, device, non_blocking = _to_args(args, kwargs)
+    moved = _moved(self, device, non_blocking)
+    if moved is not self:
+        self, copy = moved, False
     if (dtype is None or dtype == self.dtype) and not copy:
         return self
     v = self._values().to(dtype if dtype is not None else self.dtype, copy=True)
@@ -284,14 +298,15 @@ def _to(self, *args, **kwargs):
 
 def _zero_(self):
     sd = self.sparse_dim()
-    return self._set_coo_(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(self.shape[sd:]), dtype=self.dtype),
-                          self.shape, True)
+    return self._set_coo_(_C.empty((sd, 0), dtype=_C.int64, device=self.device),
+                          _C.empty((0,) + tuple(self.shape[sd:]), dtype=self.dtype, device=self.device), self.shape, True)
 
 
 def _copy_(self, src, non_blocking=False):
     if not (isinstance(src, _C.TensorBase) and src.layout == self.layout):
         raise RuntimeError("copy_() between dense and sparse Tensors is not implemented! Found self type = "
                            f"{self.type()} and src type = {src.type() if isinstance(src, _C.TensorBase) else type(src).__name__}")
+    src = _moved(src, self.device, non_blocking)
     return self._set_coo_(src._indices().clone(), src._values().to(self.dtype, copy=True), src.shape, src.is_coalesced())
 
 
@@ -310,8 +325,8 @@ def _no_storage(self, *args, **kwargs):
 def _empty_like(input, dtype=None, memory_format=None):
     sd = input.sparse_dim()
     dt = dtype or input.dtype
-    return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(input.shape[sd:]), dtype=dt),
-                input.shape, True)
+    return _new(_C.empty((sd, 0), dtype=_C.int64, device=input.device),
+                _C.empty((0,) + tuple(input.shape[sd:]), dtype=dt, device=input.device), input.shape, True)
 
 
 def _sparse_factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, **kw):
@@ -321,7 +336,8 @@ def _sparse_factory(*size, dtype=None, layout=None, device=None, pin_memory=Fals
     _no_grad(requires_grad)
     size = _factory_size(size, kw)
     dt = dtype or _C.get_default_dtype()
-    return _new(_C.empty((len(size), 0), dtype=_C.int64), _C.empty((0,), dtype=dt), size, True)
+    return _new(_C.empty((len(size), 0), dtype=_C.int64, device=device), _C.empty((0,), dtype=dt, device=device),
+                size, True)
 
 
 # ---- arithmetic, zero-preserving unary functions, products, sum (torch 2.13's semantics) --

@@ -94,8 +94,6 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     if layout not in _COMPRESSED:
         raise RuntimeError(f"sparse_compressed_tensor expected sparse compressed tensor layout but got {_name(layout)}")
     _sparse._no_grad(requires_grad)
-    if device is not None and _C.device(device).type != "cpu":
-        raise RuntimeError(f"tensorlib: no backend is loaded for device type '{_C.device(device).type}'")
     ci = _as_index(compressed_indices, plain_indices if isinstance(plain_indices, _C.TensorBase) else None)
     pi = _as_index(plain_indices, ci)
     if not isinstance(values, _C.TensorBase):
@@ -107,6 +105,11 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
             raise TypeError(f"sparse_compressed_tensor(): argument 'size' must be tuple of ints, not "
                             f"{type(size).__name__}")
         size = tuple(size)
+    if device is not None:
+        ci, pi, values = ci.to(device), pi.to(device), values.to(device)
+    if ci.device.type != "cpu" or pi.device.type != "cpu" or values.device.type != "cpu":
+        from ._sparse_device import compressed_new
+        return compressed_new(ci, pi, values, size, layout, check_invariants is not False)
     from ._factories import _pinned
     return _pinned(_C._sparse_compressed_new(ci, pi, values, size, layout, check_invariants is not False), pin_memory)
 
@@ -342,8 +345,9 @@ _prev_from_scipy = _sparse.from_scipy
 
 # ---- op implementations (the gate's table) --------------------------------------------------
 
-def _refuse(name):
-    raise NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'SparseCsrCPU' backend. "
+def _refuse(name, t=None):
+    where = "CUDA" if t is not None and t.device.type == "cuda" else "CPU"
+    raise NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'SparseCsr{where}' backend. "
                               "This could be because the operator doesn't exist for this backend.")
 
 
@@ -367,7 +371,10 @@ def _detach(self):
 
 
 def _to(self, *args, **kwargs):
-    dtype, copy = _sparse._to_args(args, kwargs)
+    dtype, copy, device, non_blocking = _sparse._to_args(args, kwargs)
+    moved = _sparse._moved(self, device, non_blocking)
+    if moved is not self:
+        self, copy = moved, False
     if (dtype is None or dtype == self.dtype) and not copy:
         return self
     ci, pi, v = _parts(self)
@@ -379,9 +386,9 @@ def _empty_parts(t, dtype=None):
     ci, pi, v = _parts(t)
     bd = ci.dim() - 1
     batch = tuple(t.shape[:bd])
-    z = _C.zeros(batch + (ci.shape[-1],), dtype=ci.dtype)
-    p = _C.empty(batch + (0,), dtype=pi.dtype)
-    vals = _C.empty(batch + (0,) + tuple(v.shape[bd + 1:]), dtype=dtype or t.dtype)
+    z = _C.zeros(batch + (ci.shape[-1],), dtype=ci.dtype, device=t.device)
+    p = _C.empty(batch + (0,), dtype=pi.dtype, device=t.device)
+    vals = _C.empty(batch + (0,) + tuple(v.shape[bd + 1:]), dtype=dtype or t.dtype, device=t.device)
     return z, p, vals
 
 
@@ -398,14 +405,14 @@ def _copy_(self, src, non_blocking=False):
     if self.shape != src.shape:
         raise RuntimeError(f"torch.copy_: only sparse compressed tensors with the same shape are supported, but "
                            f"self has shape {list(self.shape)} and src has shape {list(src.shape)}")
-    ci, pi, v = _parts(src)
+    ci, pi, v = _parts(_sparse._moved(src, self.device, non_blocking))
     return _C._set_compressed_(self, ci.clone(), pi.clone(), v.to(self.dtype, copy=True), tuple(src.shape))
 
 
 def _resize_as_(self, other, *, memory_format=None):
     if not _is_compressed(other) or other.layout != self.layout:
         _refuse("resize_as_")
-    ci, pi, v = _parts(other)
+    ci, pi, v = _parts(_sparse._moved(other, self.device, False))
     return _C._set_compressed_(self, ci.clone(), pi.clone(), v.to(self.dtype, copy=True), tuple(other.shape))
 
 
@@ -552,7 +559,7 @@ def _dispatcher(name, mine, prev):
                 _sparse._refuse(name)
             return prev(*args, **kwargs)
         if mine is None:
-            _refuse(name)
+            _refuse(name, t)
         return mine(*args, **kwargs)
     f.__name__ = name
     return f

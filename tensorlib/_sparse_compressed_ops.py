@@ -3,7 +3,7 @@ them in the layout gate's table): products on the row-parallel CSR kernel
 (csrc/sparse/csr_matmul.c), addition with torch's union pattern, scalar products, sums,
 softmax, sampled_addmm, spsolve and the factories."""
 from . import _C
-from . import _sparse
+from . import _sparse, _sparse_device
 from ._sparse_compressed import (
     _BLOCK, _ROW, _batch_dim, _blocksize, _convert, _coo_to, _empty_parts, _first_compressed,
     _is_compressed, _name, _new, _parts, _refuse, _select, _transpose, _unsupported, _values, _with_values)
@@ -30,6 +30,8 @@ def _csr_times(a, b):
     _check_same_dtype(a, b)
     if a.dtype == _C.bool:
         raise NotImplementedError("\"addmm_out_sparse_csr_impl_mkl\" not implemented for 'Bool'")
+    if _sparse_device.on_device(a) and _sparse_device.product_supported(a):
+        return _sparse_device.mm(a, b)
     a = _as_csr(a)
     if _C._csr_matmul_supports(a.dtype):
         return _C._csr_matmul(a, b)
@@ -95,7 +97,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         input = input.to_dense()
     r = p * alpha if alpha != 1 else p
     if beta == 0:
-        return r + _C.zeros(tuple(input.shape), dtype=r.dtype)
+        return r + _C.zeros(tuple(input.shape), dtype=r.dtype, device=r.device)
     return r + (input * beta if beta != 1 else input)
 
 
@@ -210,7 +212,7 @@ def _into(old, new, dtype):
             and old.shape[0] >= new.shape[0] and old.is_contiguous()):
         dst = old.narrow(0, 0, new.shape[0])
     else:
-        dst = _C.empty(tuple(new.shape), dtype=dtype)
+        dst = _C.empty(tuple(new.shape), dtype=dtype, device=new.device)
     dst.copy_(new)
     return dst
 
@@ -359,9 +361,9 @@ def _factory(*size, dtype=None, layout=None, device=None, pin_memory=False, requ
                            f"empty_sparse_compressed expected sparse compressed (non-block) tensor layout but got "
                            f"{_name(layout)}")
     batch, ncomp = tuple(size[:-2]), size[-2] if layout == _C.sparse_csr else size[-1]
-    ci = _C.zeros(batch + (ncomp + 1,), dtype=_C.int64)
-    pi = _C.empty(batch + (0,), dtype=_C.int64)
-    v = _C.empty(batch + (0,), dtype=dtype or _C.get_default_dtype())
+    ci = _C.zeros(batch + (ncomp + 1,), dtype=_C.int64, device=device)
+    pi = _C.empty(batch + (0,), dtype=_C.int64, device=device)
+    v = _C.empty(batch + (0,), dtype=dtype or _C.get_default_dtype(), device=device)
     return _new(ci, pi, v, size, layout)
 
 

@@ -13,7 +13,7 @@ import math
 import operator
 
 from . import _C
-from . import _sparse
+from . import _sparse, _sparse_device
 from ._sparse import _is_sparse, _new, _no_out, _refuse, _scalar_operand, _take, _rows, _tensor_input, _with_values
 from ._out import write_out
 from ._util import wrap_dim
@@ -64,7 +64,8 @@ def _mul_sparse(x, y):
             return _C._coo_mul(x, x._values().to(dt), y, y._values().to(dt))
         # dense dims that broadcast: torch takes its general path below
     if not x._nnz() or not y._nnz():  # torch: no entries, coalesced (it fails on broadcast dense dims)
-        return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + shape[sd:], dtype=dt), shape, True)
+        return _new(_C.empty((sd, 0), dtype=_C.int64, device=x.device),
+                    _C.empty((0,) + shape[sd:], dtype=dt, device=x.device), shape, True)
     if x.is_coalesced() != y.is_coalesced():
         pc, src = (x, y) if x.is_coalesced() else (y, x)
     else:
@@ -120,7 +121,8 @@ def _mul_dense(s, d):
     ind = s._indices()
     if s._values().numel() == 0:  # torch gives no entries then
         dt = _C.promote_types(s.dtype, d.dtype)
-        return _new(_C.empty((sd, 0), dtype=_C.int64), _C.empty((0,) + tuple(s.shape[sd:]), dtype=dt), s.shape, True)
+        return _new(_C.empty((sd, 0), dtype=_C.int64, device=s.device),
+                    _C.empty((0,) + tuple(s.shape[sd:]), dtype=dt, device=s.device), s.shape, True)
     de = d.expand(s.shape)
     picked = de[tuple(ind[k] for k in range(sd))] if sd else de.unsqueeze(0).expand(s._values().shape)
     return _new(ind, s._values() * picked, s.shape, s.is_coalesced())
@@ -411,6 +413,8 @@ def _spmm(name, a, b):
     _tensor_input(name, a)
     _tensor_input(name, b, "mat2", 2)
     if _plain_2d(a) and not _is_sparse(b) and b.dim() in (1, 2) and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
+        if _sparse_device.on_device(a) and _sparse_device.product_supported(a):
+            return _sparse_device.mm(a, b)
         v = a._values()
         if not v.is_contiguous():
             a = _new(a._indices(), v.contiguous(), a.shape, a.is_coalesced())
@@ -418,6 +422,8 @@ def _spmm(name, a, b):
         if r is not None:
             return r if b.dim() == 2 else r.reshape(-1)
     if _plain_2d(b) and not _is_sparse(a) and a.dim() == 2 and a.shape[1] == b.shape[0] and a.dtype == b.dtype:
+        if _sparse_device.on_device(b) and _sparse_device.product_supported(b):
+            return _sparse_device.mm(b, a.t(), True).t()
         bt = _new(b._indices().flip(0), b._values().contiguous(), (b.shape[1], b.shape[0]), False)
         r = _C._coo_spmm(bt, a.t().contiguous())
         if r is not None:
@@ -684,8 +690,9 @@ def sparse_resize_(self, size, sparse_dim, dense_dim):
     sd, dd = self.sparse_dim(), self.dense_dim()
     ind, vals = self._indices(), self._values()
     if not self._nnz():
-        return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64),
-                              _C.empty((0,) + size[sparse_dim:], dtype=self.dtype), size, self.is_coalesced())
+        return self._set_coo_(_C.empty((sparse_dim, 0), dtype=_C.int64, device=self.device),
+                              _C.empty((0,) + size[sparse_dim:], dtype=self.dtype, device=self.device), size,
+                              self.is_coalesced())
     old = tuple(self.shape)
     for what, a, b in (("sparse", sd, sparse_dim), ("dense", dd, dense_dim)):
         if a != b:
@@ -696,7 +703,7 @@ def sparse_resize_(self, size, sparse_dim, dense_dim):
             raise RuntimeError(f"shrinking the size of {what} dimensions (from {list(a)} to {list(b)}) on a non-empty "
                                f"sparse tensor is not supported." + _RESIZE_HINT)
     if size[sd:] != old[sd:]:
-        grown = _C.zeros((vals.shape[0],) + size[sd:], dtype=vals.dtype)
+        grown = _C.zeros((vals.shape[0],) + size[sd:], dtype=vals.dtype, device=vals.device)
         grown[(slice(None),) + tuple(slice(0, x) for x in old[sd:])] = vals
         vals = grown
     return self._set_coo_(ind, vals, size, self.is_coalesced())

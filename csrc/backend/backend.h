@@ -572,6 +572,12 @@ int tl_backend_gemm_host(const tl_backend_gemm_call *call);
 /* The host runner of a tl_backend_spmm_call (backend/spmm.c): the same product on host memory,
  * accumulated in double (complex double) in stored order; for the tests' stand-in backend. */
 int tl_backend_spmm_host(const tl_backend_spmm_call *call);
+/* out (a cleared tensor) = op(a) @ b for a 2-D CSR, CSC or coalesced COO tensor a (no batch or
+ * dense dims) on a backend's device, op(a) = a or (trans) its transpose, b a 1-D or 2-D strided
+ * tensor of a's dtype on that device: the backend's spmm entry (backend/spmm.c). out is new,
+ * laid out in b's order (column-major when b is). NotImplementedError for a backend or dtype
+ * without the entry. */
+int tl_backend_spmm(struct tl_tensor *out, const struct tl_tensor *a, const struct tl_tensor *b, bool trans);
 /* c = beta*c + alpha*a@b (tl_gemm's contract) for c on a backend's device: the call(s) of
  * the backend's gemm entry (backend/gemm.c). c has elements; the dtype is a float or
  * complex dtype (ops/linalg.c refuses the others in torch's words). */

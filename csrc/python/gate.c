@@ -7,7 +7,9 @@
  * Dense kernels therefore never see a sparse tensor. Tensors on other devices (meta, CUDA)
  * pass only into the ops listed as handling them (device_ops below); results are checked
  * for views (Tensor._base). The sparse primitives themselves (python/sparse.c,
- * sparse_compressed.c) pass the device check only, and the layout-blind queries listed in
+ * sparse_compressed.c) skip the layout dispatch: those that read no component data take device
+ * tensors, the others hand them to the handler registered under their name (tensorlib/
+ * _sparse_device.py: host round trips) or refuse them. The layout-blind queries listed in
  * `passthrough` are not gated. */
 #include "python/binding.h"
 
@@ -69,6 +71,14 @@ static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
     PyObject *o = first_special(args, n);
     return o && (!tl_is_tensor(o) || is_sparse(o)) ? o : NULL;
 }
+
+/* Sparse primitives that read no component data (shapes, flags, wrapping trusted components;
+ * the constructors read indices only to validate or infer a size, which the core refuses for
+ * device components: tensorlib/_sparse_device.py validates host copies) or that run on the
+ * device (_sparse_device_mm through the backend's spmm entry): device tensors pass. */
+static const char *const device_blind_primitives[] = {
+    "_indices", "_values", "_nnz", "sparse_dim", "dense_dim", "is_coalesced", "_coalesced_", "_set_coo_",
+    "_sparse_coo_new", "_sparse_compressed_new", "_compressed_parts", "_set_compressed_", "_sparse_device_mm", NULL};
 
 /* ---- device tensors ----
  * Ops whose C implementation handles tensors on other devices: geometry only (views, queries),
@@ -240,10 +250,10 @@ static PyObject *refuse_device(const char *op, PyObject *t)
 
 static const char *backend_name(PyObject *t)
 {
-    switch (tl_is_tensor(t) ? TL_TENSOR(t)->layout : ((LayoutObject *)t)->layout) {
-    case TL_LAYOUT_SPARSE_COO: return "SparseCPU";
-    default: return "SparseCsrCPU";
-    }
+    bool coo = (tl_is_tensor(t) ? TL_TENSOR(t)->layout : ((LayoutObject *)t)->layout) == TL_LAYOUT_SPARSE_COO;
+    if (tl_is_tensor(t) && TL_TENSOR(t)->device.type == TL_DEV_CUDA) return coo ? "SparseCUDA" : "SparseCsrCUDA";
+    if (tl_is_tensor(t) && TL_TENSOR(t)->device.type == TL_DEV_META) return coo ? "SparseMeta" : "SparseCsrMeta";
+    return coo ? "SparseCPU" : "SparseCsrCPU";
 }
 
 PyObject *tl_gate_refuse(const char *op, PyObject *sparse)
@@ -320,7 +330,9 @@ typedef struct {
     char devrule;   /* the meta_ops entry's device rule (DEV_ANY for other ops) */
     bool meta_only; /* in meta_ops: device tensors other than meta are refused */
     bool no_meta;   /* in no_meta_ops: meta tensors are refused */
-    bool primitive; /* a sparse primitive: no layout dispatch, device tensors refused */
+    bool primitive; /* a sparse primitive: no layout dispatch; device tensors go to the handler
+                     * registered under its name, or are refused */
+    bool device_blind; /* a primitive in device_blind_primitives: device tensors pass */
     PyObject *module; /* self passed to module functions; NULL for methods */
 } GateObject;
 
@@ -370,7 +382,14 @@ static PyObject *gate_vectorcall(PyObject *callable, PyObject *const *args, size
 {
     GateObject *g = (GateObject *)callable;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *sp = g->primitive ? first_device(args, n + nkw) : first_special(args, n + nkw);
+    PyObject *sp = g->primitive ? (g->device_blind ? NULL : first_device(args, n + nkw)) : first_special(args, n + nkw);
+    /* a primitive handed a device tensor: the handler registered under its name (tensorlib/
+     * _sparse_device.py), else the refusal */
+    if (sp && g->primitive) {
+        PyObject *h = handlers ? PyDict_GetItemString(handlers, g->def->ml_name) : NULL;
+        if (h) return PyObject_Vectorcall(h, args, (size_t)n, kwnames);
+        return is_sparse(sp) ? tl_gate_refuse(g->def->ml_name, sp) : refuse_device(g->def->ml_name, sp);
+    }
     if (sp && (!tl_is_tensor(sp) || is_sparse(sp))) return dispatch_sparse(g->def->ml_name, sp, args, (size_t)n, kwnames);
     if (sp && (!g->device_ok || (g->meta_only && TL_TENSOR(sp)->device.type != TL_DEV_META) ||
                (g->no_meta && TL_TENSOR(sp)->device.type == TL_DEV_META)))
@@ -476,6 +495,7 @@ static PyObject *gate_new(PyMethodDef *def, PyObject *module, bool primitive)
     g->meta_only = (k >= 0 || in_list(meta_path_ops, def->ml_name)) && !in_list(backend_ops, def->ml_name);
     g->no_meta = in_list(no_meta_ops, def->ml_name);
     g->primitive = primitive;
+    g->device_blind = primitive && in_list(device_blind_primitives, def->ml_name);
     g->module = module;
     Py_XINCREF(module);
     return (PyObject *)g;

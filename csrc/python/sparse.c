@@ -3,6 +3,7 @@
  * outside the layout gate (python/gate.c): they are the sparse implementations. */
 #include "python/binding.h"
 
+#include "backend/backend.h"
 #include "sparse/sparse.h"
 
 #define SELF TL_TENSOR(self)
@@ -140,6 +141,18 @@ static PyObject *m_coo_spmm(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+/* _sparse_device_mm(a, b, trans): op(a) @ b on a's device through the backend's sparse-product
+ * entry (tl_backend_spmm); tensorlib/_sparse_device.py has made torch's checks. */
+static PyObject *m_sparse_device_mm(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    int trans;
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "_sparse_device_mm expects 3 arguments");
+    if (need_tensor(a[0], "mm", "mat1") < 0 || need_tensor(a[1], "mm", "mat2") < 0 || tl_conv_flag(a[2], &trans) < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_backend_spmm(&r->t, TL_TENSOR(a[0]), TL_TENSOR(a[1]), trans));
+    return (PyObject *)r;
+}
+
 /* A new tensor object aliasing one component. */
 static PyObject *component(const tl_tensor *c)
 {
@@ -213,7 +226,10 @@ static PyObject *t_set_coo_(PyObject *self, PyObject *const *a, Py_ssize_t n)
     int ndim, c;
     if (tl_conv_int_list(a[2], size, &ndim, "size") < 0 || tl_conv_flag(a[3], &c) < 0) return NULL;
     const tl_tensor *ind = TL_TENSOR(a[0]), *val = TL_TENSOR(a[1]);
-    if (tl_coo_check(ind, val, ndim, size, true) < 0) return tl_raise();
+    if (!tl_device_eq(val->device, SELF->device))
+        return PyErr_Format(PyExc_RuntimeError, "_set_coo_: the components must be on the tensor's device");
+    /* device components come from the sparse layer itself (tensorlib/_sparse*.py): not rescanned */
+    if (tl_coo_check(ind, val, ndim, size, val->device.type == TL_DEV_CPU) < 0) return tl_raise();
     tl_tensor fresh = {0};
     fresh.sizes = fresh.small;
     fresh.strides = fresh.small + TL_SMALL_DIMS;
@@ -243,6 +259,8 @@ PyMethodDef tl_module_methods_sparse[] = {
      "_coo_index_select_plan(src, dim, index)"},
     {"_coo_spmm", (PyCFunction)(void (*)(void))m_coo_spmm, METH_FASTCALL, "_coo_spmm(src, dense)"},
     {"_dense_to_sparse", (PyCFunction)(void (*)(void))m_dense_to_sparse, METH_FASTCALL, "_dense_to_sparse(t, sparse_dim)"},
+    {"_sparse_device_mm", (PyCFunction)(void (*)(void))m_sparse_device_mm, METH_FASTCALL,
+     "_sparse_device_mm(a, b, trans): op(a) @ b on a's device (the backend's sparse-product entry)."},
     {NULL},
 };
 

@@ -104,7 +104,10 @@ static PyObject *m_set(PyObject *m, PyObject *const *a, Py_ssize_t n)
     if (tl_conv_int_list(a[4], size, &ndim, "size") < 0) return NULL;
     const tl_tensor *ci = TL_TENSOR(a[1]), *pi = TL_TENSOR(a[2]), *val = TL_TENSOR(a[3]);
     tl_layout layout = (tl_layout)t->layout;
-    if (tl_compressed_check(layout, ci, pi, val, ndim, size, true) < 0) return tl_raise();
+    if (!tl_device_eq(val->device, t->device))
+        return PyErr_Format(PyExc_RuntimeError, "_set_compressed_: the components must be on the tensor's device");
+    /* device components come from the sparse layer itself (tensorlib/_sparse*.py): not rescanned */
+    if (tl_compressed_check(layout, ci, pi, val, ndim, size, val->device.type == TL_DEV_CPU) < 0) return tl_raise();
     tl_tensor fresh = {0};
     fresh.sizes = fresh.small;
     fresh.strides = fresh.small + TL_SMALL_DIMS;

@@ -92,6 +92,16 @@ static inline void copy_bytes(char *dst, const char *src, int64_t n)
 
 static void dims_str(const int64_t *d, int n, char *buf, int len) { tl_shape_str(d, n, buf, len); }
 
+/* torch's refusal of compressed components on two devices. */
+static int compressed_devices(tl_layout layout, const tl_tensor *ci, const tl_tensor *pi, const tl_tensor *values)
+{
+    if (!tl_device_eq(ci->device, values->device))
+        return tl_err(TL_ERR_RUNTIME, "Values and %s need to be on the same device.", cname(layout));
+    if (!tl_device_eq(pi->device, values->device))
+        return tl_err(TL_ERR_RUNTIME, "Values and %s need to be on the same device.", pname(layout));
+    return 0;
+}
+
 int tl_compressed_check(tl_layout layout, const tl_tensor *ci, const tl_tensor *pi, const tl_tensor *values, int ndim,
                         const int64_t *size, bool indices)
 {
@@ -153,9 +163,9 @@ int tl_compressed_check(tl_layout layout, const tl_tensor *ci, const tl_tensor *
     if (ci->dtype != TL_INT32 && ci->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "%s and %s dtype must be Int or Long, but got %s", cn, pn,
                       tl_dtype_infos[ci->dtype].cname);
-    if (ci->device.type != values->device.type || pi->device.type != values->device.type)
-        return tl_err(TL_ERR_RUNTIME, "device of %s must match device of values", cn);
+    if (compressed_devices(layout, ci, pi, values) < 0) return -1;
     if (indices) {
+        if (tl_sparse_host_data(ci) < 0) return -1;
         int64_t nb = 1;
         for (int i = 0; i < bd; i++) nb *= size[i];
         tl_tensor cc = {0}, pc = {0};
@@ -173,6 +183,7 @@ int tl_compressed_infer_size(tl_layout layout, const tl_tensor *ci, const tl_ten
                              int64_t *size, int *ndim)
 {
     const char *cn = cname(layout), *pn = pname(layout);
+    if (compressed_devices(layout, ci, pi, values) < 0) return -1;
     int bd = ci->ndim - 1, blk = is_block(layout) ? 2 : 0;
     if (bd < 0) return tl_err(TL_ERR_RUNTIME, "%s must have dimensionality >= 1 but got %d", cn, ci->ndim);
     if (ci->ndim != pi->ndim)
@@ -191,6 +202,7 @@ int tl_compressed_infer_size(tl_layout layout, const tl_tensor *ci, const tl_ten
     for (int i = 0; i < blk; i++) bs[i] = values->sizes[bd + 1 + i] > 1 ? values->sizes[bd + 1 + i] : 1;
     int64_t ncomp = ci->sizes[bd] > 0 ? ci->sizes[bd] - 1 : 0, nplain = 0, n = tl_numel(pi);
     if (n > 0) {
+        if (tl_sparse_host_data(pi) < 0) return -1;
         tl_tensor p64 = {0};
         if (tl_clone(&p64, pi, TL_INT64, TL_MEMFMT_CONTIGUOUS) < 0) return -1;
         const int64_t *p = (const int64_t *)tl_data(&p64);

@@ -153,9 +153,35 @@ static void index_range(const tl_tensor *ind, int64_t d, int64_t nse, int64_t *l
     }
 }
 
+/* torch's dispatch-key name of a device type in the COO constructor's message. */
+static const char *backend_cname(tl_device d)
+{
+    return d.type == TL_DEV_CPU ? "CPU" : d.type == TL_DEV_CUDA ? "CUDA" : d.type == TL_DEV_META ? "Meta"
+                                                                                                  : tl_device_type_names[d.type];
+}
+
+int tl_sparse_host_data(const tl_tensor *t)
+{
+    if (t->device.type == TL_DEV_CPU) return 0;
+    return tl_err(TL_ERR_RUNTIME, "tensorlib: sparse components on %s are validated from a host copy "
+                  "(tensorlib/_sparse_device.py), not in place", tl_device_type_names[t->device.type]);
+}
+
+/* torch's refusal of COO components on two devices. */
+static int coo_devices(const tl_tensor *indices, const tl_tensor *values)
+{
+    if (tl_device_eq(indices->device, values->device)) return 0;
+    if (indices->device.type != values->device.type)
+        return tl_err(TL_ERR_RUNTIME, "backend of indices (%s) must match backend of values (%s)",
+                      backend_cname(indices->device), backend_cname(values->device));
+    return tl_err(TL_ERR_RUNTIME, "device of indices (%d) must match device of values (%d)", indices->device.index,
+                  values->device.index);
+}
+
 int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, const int64_t *size, bool bounds)
 {
     char a[512], b[512];
+    if (coo_devices(indices, values) < 0) return -1;
     if (indices->dtype != TL_INT64)
         return tl_err(TL_ERR_RUNTIME, "indices must be an int64 tensor");
     if (indices->ndim != 2)
@@ -182,6 +208,7 @@ int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, co
                       tl_shape_str(values->sizes, values->ndim, b, sizeof b));
     }
     if (!bounds) return 0;
+    if (tl_sparse_host_data(indices) < 0) return -1;
     for (int64_t d = 0; d < sd; d++) {
         int64_t lo, hi;
         index_range(indices, d, nse, &lo, &hi);
@@ -196,6 +223,7 @@ int tl_coo_check(const tl_tensor *indices, const tl_tensor *values, int ndim, co
 int tl_coo_infer_size(const tl_tensor *indices, const tl_tensor *values, int64_t *size, int *ndim)
 {
     char a[512];
+    if (coo_devices(indices, values) < 0 || tl_sparse_host_data(indices) < 0) return -1;
     if (indices->ndim != 2)
         return tl_err(TL_ERR_RUNTIME, "indices must be sparse_dim x nnz, but got: %s",
                       tl_shape_str(indices->sizes, indices->ndim, a, sizeof a));

@@ -55,6 +55,9 @@ static inline void tl_copy_row(char *dst, const char *src, int64_t rb)
     }
 }
 
+/* 0 for a tensor on the CPU; else -1 with an error: the sparse kernels read component data on
+ * the host, and device components are validated from host copies by the Python layer. */
+int tl_sparse_host_data(const tl_tensor *t);
 /* torch's name of a layout in messages: "Strided", "Sparse" (COO), "SparseCsr", ... */
 const char *tl_layout_cname(int layout);
 /* Makes `out` (a cleared tensor) a COO tensor of `size` over the given components, which

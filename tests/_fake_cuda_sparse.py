@@ -1,0 +1,340 @@
+"""Sparse tensors on "cuda" (tensorlib/_sparse_device.py) on the host-memory stand-in backend of
+tests/_fake_cuda.py: moving every layout to the device and back, the constructors with
+device= (validated from host copies, torch's errors), the products (mm, mv, matmul, addmm,
+tensorlib.sparse.mm, dense @ sparse) of COO, CSR, CSC, BSR and BSC matrices with int32/int64
+indices through the backend's sparse-product entry (backend/spmm.c; its stand-in is the core's
+host runner of the same call, cuSPARSE on CUDA), and the ops that run as host round trips
+(to_dense, coalesce, conversions, sparse + sparse) or on the device's strided ops (scalar
+products, sum, dtype casts). Operands hold small integers (complex: both parts), so every
+product is exact in each dtype (float16 and bfloat16 included): each result must equal
+tensorlib's CPU result of the same call exactly (values, dtype, shape, layout, indices) and
+be on the device; products also equal torch 2.13's dense product. Errors must be the CPU's
+(type and message) or torch's device error. Run as a script in a subprocess:
+`python _fake_cuda_sparse.py`; prints failures, then `failures N` and `ok N`. With
+TL_EW_REAL=1 the grid runs on a real CUDA device (cuSPARSE)."""
+
+import warnings
+
+import numpy as np
+import torch
+
+import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report  # noqa: E402
+
+REAL, LOG = _fake_cuda.for_grid()
+import tensorlib as tl  # noqa: E402
+
+FLOATS = ["float32", "float64", "float16", "bfloat16", "complex64", "complex128"]
+FAIL = []
+COUNT = [0]
+
+
+def dense(dt, shape, seed, density=0.4):
+    """A tensorlib CPU tensor of small integers (complex: both parts), about `density` non-zero."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-3, 4, size=shape) * (rng.random(shape) < density)
+    if dt.startswith("complex"):
+        v = v + 1j * rng.integers(-3, 4, size=shape) * (v != 0)
+    if dt == "bfloat16":
+        return tl.tensor(v.astype(np.float32)).to(tl.bfloat16)
+    return tl.tensor(np.asarray(v, dtype=np.complex128 if dt.startswith("complex") else np.float64)).to(getattr(tl, dt))
+
+
+def outcome(call):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return call(), None
+    except Exception as e:  # noqa: BLE001 - compared as (type, message)
+        return None, e
+
+
+def as_np(x):
+    x = x.cpu()
+    if x.dtype in (tl.bfloat16, tl.float16):
+        x = x.float()
+    return x.numpy()
+
+
+def same(what, got, want):
+    """got (a device result) equals want (the CPU's): layout, dtype, shape, components, values."""
+    COUNT[0] += 1
+    if not isinstance(got, tl.Tensor):
+        if got != want:
+            FAIL.append(f"{what}: device {got!r} vs CPU {want!r}")
+        return
+    if not got.is_cuda or got.layout != want.layout or got.dtype != want.dtype or got.shape != want.shape:
+        FAIL.append(f"{what}: device {got.layout} {got.dtype} {tuple(got.shape)} cuda={got.is_cuda} vs CPU "
+                    f"{want.layout} {want.dtype} {tuple(want.shape)}")
+        return
+    if want.layout == tl.strided:
+        parts_g, parts_w = [got], [want]
+    elif want.layout == tl.sparse_coo:
+        parts_g, parts_w = [got._indices(), got._values()], [want._indices(), want._values()]
+        if got.is_coalesced() != want.is_coalesced():
+            FAIL.append(f"{what}: coalesced {got.is_coalesced()} vs CPU {want.is_coalesced()}")
+    else:
+        parts_g, parts_w = list(tl._C._compressed_parts(got)), list(tl._C._compressed_parts(want))
+    for g, w in zip(parts_g, parts_w):
+        if not g.is_cuda or g.dtype != w.dtype or g.shape != w.shape or not np.array_equal(as_np(g), as_np(w)):
+            FAIL.append(f"{what}: component {as_np(g)} ({g.dtype}) vs CPU {as_np(w)} ({w.dtype})")
+            return
+
+
+def check(what, f, *xs, torch_ref=None):
+    """f(*operands) on the CPU and on the device (operands moved first): equal results, or the
+    same exception and message; torch_ref (a numpy array) checks the CPU result too."""
+    rc, ec = outcome(lambda: f(*xs))
+    rg, eg = outcome(lambda: f(*[x.cuda() if isinstance(x, tl.Tensor) else x for x in xs]))
+    if ec is not None or eg is not None:
+        COUNT[0] += 1
+        if type(ec) is not type(eg) or str(ec) != str(eg):
+            FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
+        return
+    same(what, rg, rc)
+    if torch_ref is not None:
+        COUNT[0] += 1
+        if not np.array_equal(as_np(rc.to_dense() if rc.layout != tl.strided else rc), torch_ref):
+            FAIL.append(f"{what}: CPU {as_np(rc)} vs torch {torch_ref}")
+
+
+def torch_of(x):
+    x = x.to_dense() if x.layout != tl.strided else x
+    if x.dtype == tl.bfloat16:
+        return torch.tensor(as_np(x)).to(torch.bfloat16)
+    return torch.tensor(x.numpy())
+
+
+def tnp(t):
+    t = t.float() if t.dtype in (torch.float16, torch.bfloat16) else t
+    return t.numpy()
+
+
+LAYOUTS = {
+    "coo": lambda d: d.to_sparse(),
+    "coo-uncoalesced": lambda d: tl.sparse_coo_tensor(
+        tl.cat([d.to_sparse()._indices()] * 2, 1).flip(1), tl.cat([d.to_sparse()._values()] * 2).flip(0) / 2, d.shape),
+    "csr": lambda d: d.to_sparse_csr(),
+    "csr-int32": lambda d: tl.sparse_csr_tensor(d.to_sparse_csr().crow_indices().int(),
+                                                d.to_sparse_csr().col_indices().int(), d.to_sparse_csr().values(),
+                                                d.shape),
+    "csc": lambda d: d.to_sparse_csc(),
+    "csc-int32": lambda d: tl.sparse_csc_tensor(d.to_sparse_csc().ccol_indices().int(),
+                                                d.to_sparse_csc().row_indices().int(), d.to_sparse_csc().values(),
+                                                d.shape),
+    "bsr": lambda d: d.to_sparse_bsr((2, 2)),
+    "bsc": lambda d: d.to_sparse_bsc((2, 2)),
+}
+
+# dense operands as stored -> the view the product takes
+VIEWS = {
+    "": (lambda r, c: (r, c), lambda x: x),
+    "T": (lambda r, c: (c, r), lambda x: x.t()),
+    "step": (lambda r, c: (r, 2 * c), lambda x: x[:, ::2]),
+}
+
+
+def grid_products(dt):
+    for shape, seed in (((6, 8), 1), ((4, 6), 2), ((6, 4), 3)):
+        d = dense(dt, shape, seed)
+        for lname, make in LAYOUTS.items():
+            s = make(d)
+            k, m = shape[1], shape[0]
+            for vname, (stored, view) in VIEWS.items():
+                b = dense(dt, stored(k, 3), seed + 10, density=1)
+                x = dense(dt, stored(5, m), seed + 20, density=1)
+                ref = tnp(torch_of(d) @ torch_of(view(b)))
+                what = f"{dt} {lname} {shape} {vname}"
+                check(f"mm {what}", lambda s, b: tl.mm(s, view(b)), s, b, torch_ref=ref)
+                check(f"@ {what}", lambda s, b: s @ view(b), s, b, torch_ref=ref)
+                check(f"sparse.mm {what}", lambda s, b: tl.sparse.mm(s, view(b)), s, b, torch_ref=ref)
+                if lname.startswith("coo") or lname.startswith("csr"):
+                    # dense @ sparse (torch takes COO only as mat1; tensorlib both)
+                    check(f"dense @ {what}", lambda x, s: view(x) @ s, x, s,
+                          torch_ref=tnp(torch_of(view(x)) @ torch_of(d)))
+            v = dense(dt, (2 * k,), seed + 30, density=1)
+            check(f"mv {dt} {lname} {shape}", lambda s, v: tl.mv(s, v[::2]), s, v,
+                  torch_ref=tnp(torch_of(d) @ torch_of(v[::2])))
+            check(f"mv contiguous {dt} {lname} {shape}", lambda s, v: tl.mv(s, v), s, v[:k])
+            inp = dense(dt, (m, 3), seed + 40, density=1)
+            b = dense(dt, (k, 3), seed + 50, density=1)
+            for beta, alpha in ((1, 1), (0, 2), (2, 1), (-1, 3)):
+                check(f"addmm {dt} {lname} {shape} beta={beta} alpha={alpha}",
+                      lambda i, s, b: tl.addmm(i, s, b, beta=beta, alpha=alpha), inp, s, b,
+                      torch_ref=tnp(beta * torch_of(inp) + alpha * (torch_of(d) @ torch_of(b))))
+
+
+def grid_empty(dt):
+    """No stored elements, empty dims: zero results of the right shape (no backend call needed)."""
+    for shape, bshape in (((4, 6), (6, 3)), ((0, 6), (6, 3)), ((4, 0), (0, 3)), ((4, 6), (6, 0))):
+        d = tl.zeros(shape, dtype=getattr(tl, dt))
+        b = dense(dt, bshape, 7, density=1)
+        for lname in ("coo", "csr", "csc"):
+            check(f"empty mm {dt} {lname} {shape} {bshape}", lambda s, b: tl.mm(s, b), LAYOUTS[lname](d), b)
+
+
+def grid_layout_ops():
+    """Moves, conversions, coalesce, arithmetic and reductions of device sparse tensors."""
+    for dt in ("float32", "complex64", "int64", "bool"):
+        d = dense(dt if dt != "bool" else "float32", (6, 8), 5)
+        d = d.bool() if dt == "bool" else d
+        for lname, make in LAYOUTS.items():
+            s = make(d)
+            what = f"{dt} {lname}"
+            check(f"move {what}", lambda s: s, s)
+            same(f"cpu() {what}", s.cuda().cpu().cuda(), s)
+            check(f"to_dense {what}", lambda s: s.to_dense(), s)
+            check(f"to_sparse_csr {what}", lambda s: s.to_sparse_csr(), s)
+            check(f"to_sparse_csc {what}", lambda s: s.to_sparse_csc(), s)
+            check(f"to_sparse_bsr {what}", lambda s: s.to_sparse_bsr((2, 2)), s)
+            check(f"to_sparse_coo {what}", lambda s: s.to_sparse_coo(), s)
+            check(f"to float64 {what}", lambda s: s.to(tl.float64), s)
+            check(f"clone {what}", lambda s: s.clone(), s)
+            if dt != "bool":
+                check(f"mul 2 {what}", lambda s: s * 2, s)
+                check(f"neg {what}", lambda s: -s, s)
+                check(f"add {what}", lambda s: s + s, s)
+                check(f"sum {what}", lambda s: s.sum(), s)
+            check(f"t {what}", lambda s: s.t(), s)
+            check(f"zero_ {what}", lambda s: s.clone().zero_(), s)
+            if not lname.startswith("b"):
+                check(f"empty_like {what}", lambda s: tl.empty_like(s), s)
+            same(f"copy_ from the CPU {what}", s.cuda().clone().zero_().copy_(s), s.clone().zero_().copy_(s))
+            same(f"copy_ to the CPU {what}", s.clone().zero_().copy_(s.cuda()).cuda(), s.clone().zero_().copy_(s))
+            if lname.startswith("coo"):
+                check(f"coalesce {what}", lambda s: s.coalesce(), s)
+                check(f"dense to_sparse {what}", lambda d: d.to_sparse(), d)
+    # the integer products (no cuSPARSE type): host round trips, the CPU's results
+    d = dense("float32", (6, 8), 9).long()
+    b = dense("float32", (8, 3), 10, density=1).long()
+    for lname in ("coo", "csr", "csc"):
+        check(f"int64 mm {lname}", lambda s, b: tl.mm(s, b), LAYOUTS[lname](d), b)
+
+
+def grid_constructors():
+    """device= constructors: components moved, validated from host copies with the CPU's errors."""
+    i = tl.tensor([[0, 1, 1], [2, 0, 2]])
+    v = tl.tensor([3., 4., 5.])
+    cases = [
+        ("coo", lambda dev: tl.sparse_coo_tensor(i, v, (2, 3), device=dev)),
+        ("coo inferred", lambda dev: tl.sparse_coo_tensor(i, v, device=dev)),
+        ("coo out of range", lambda dev: tl.sparse_coo_tensor(i, v, (2, 2), device=dev)),
+        ("coo negative", lambda dev: tl.sparse_coo_tensor(-i, v, (2, 3), device=dev)),
+        ("coo is_coalesced", lambda dev: tl.sparse_coo_tensor(i, v, (2, 3), device=dev, is_coalesced=True)),
+        ("coo not coalesced", lambda dev: tl.sparse_coo_tensor(i.flip(1), v, (2, 3), device=dev, is_coalesced=True)),
+        ("coo unchecked", lambda dev: tl.sparse_coo_tensor(i, v, (2, 3), device=dev, check_invariants=False)),
+        ("coo size only", lambda dev: tl.sparse_coo_tensor((2, 3), device=dev)),
+        ("zeros sparse_coo", lambda dev: tl.zeros((2, 3), layout=tl.sparse_coo, device=dev)),
+        ("zeros sparse_csr", lambda dev: tl.zeros((2, 3), layout=tl.sparse_csr, device=dev)),
+        ("csr", lambda dev: tl.sparse_csr_tensor([0, 1, 3], [2, 0, 2], v, (2, 3), device=dev)),
+        ("csr inferred", lambda dev: tl.sparse_csr_tensor([0, 1, 3], [2, 0, 2], v, device=dev)),
+        ("csr int32", lambda dev: tl.sparse_csr_tensor(tl.tensor([0, 1, 3]).int(), tl.tensor([2, 0, 2]).int(), v,
+                                                       device=dev)),
+        ("csr unsorted", lambda dev: tl.sparse_csr_tensor([0, 1, 3], [2, 2, 0], v, (2, 3), device=dev)),
+        ("csr bad end", lambda dev: tl.sparse_csr_tensor([0, 1, 2], [2, 0, 2], v, (2, 3), device=dev)),
+        ("csr column range", lambda dev: tl.sparse_csr_tensor([0, 1, 3], [2, 0, 3], v, (2, 3), device=dev)),
+        ("csc", lambda dev: tl.sparse_csc_tensor([0, 1, 2, 3], [1, 0, 1], v, (2, 3), device=dev)),
+        ("bsr", lambda dev: tl.sparse_bsr_tensor([0, 1], [0], tl.ones(1, 2, 2), (2, 4), device=dev)),
+        ("bsc blocksize", lambda dev: tl.sparse_bsc_tensor([0, 1], [0], tl.ones(1, 2, 2), (3, 2), device=dev)),
+    ]
+    for what, f in cases:
+        rc, ec = outcome(lambda: f(None))
+        rg, eg = outcome(lambda: f("cuda"))
+        if ec is not None or eg is not None:
+            COUNT[0] += 1
+            if type(ec) is not type(eg) or str(ec) != str(eg):
+                FAIL.append(f"ctor {what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
+            continue
+        same(f"ctor {what}", rg, rc)
+
+
+def refusal(what, f, etype, msg):
+    COUNT[0] += 1
+    _, e = outcome(f)
+    if type(e) is not etype or str(e) != msg:
+        FAIL.append(f"{what}: {type(e).__name__}({e}), wanted {etype.__name__}({msg})")
+
+
+def grid_errors():
+    s = dense("float32", (4, 6), 3).to_sparse().cuda()
+    c = dense("float32", (4, 6), 3).to_sparse_csr().cuda()
+    b = dense("float32", (6, 2), 4, density=1)
+    mix = "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+    refusal("COO @ CPU dense", lambda: tl.mm(s, b), RuntimeError, mix)
+    refusal("CSR @ CPU dense", lambda: tl.mm(c, b), RuntimeError, mix)
+    refusal("COO + CPU COO", lambda: s + s.cpu(), RuntimeError, mix)
+    refusal("COO components on two devices", lambda: tl.sparse_coo_tensor(s._indices().cpu(), s._values(), s.shape),
+            RuntimeError, "backend of indices (CPU) must match backend of values (CUDA)")
+    refusal("CSR components on two devices",
+            lambda: tl.sparse_csr_tensor(c.crow_indices(), c.col_indices().cpu(), c.values(), c.shape), RuntimeError,
+            "Values and col_indices need to be on the same device.")
+    refusal("meta", lambda: s.to("meta"), NotImplementedError,
+            "tensorlib: sparse tensors on the meta device are not supported")
+    refusal("numpy", lambda: s.numpy(), TypeError, "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
+    # the core's own guards (private entry points handed device components)
+    refusal("validation in place", lambda: tl._C._sparse_coo_new(s._indices(), s._values(), None, True, None),
+            RuntimeError, "tensorlib: sparse components on cuda are validated from a host copy "
+            "(tensorlib/_sparse_device.py), not in place")
+    for dt, name in (("float32", "mm"), ("float64", "mm")):
+        x = dense(dt, (4, 6), 3).to_sparse().cuda()
+        refusal(f"{dt} dtype mismatch", lambda: tl.mm(x, b.double().cuda() if dt == "float32" else b.cuda()),
+                RuntimeError, outcome(lambda: tl.mm(x.cpu(), b.double() if dt == "float32" else b))[1].args[0])
+
+
+def stand_in_checks():
+    """The products reach the backend's spmm entry with the stored format, index dtype and op; the
+    rest never does."""
+    def calls(f):
+        n = len(LOG)
+        f()
+        return [c[1:] for c in LOG[n:] if c[0] == "spmm"]
+
+    def expect(what, got, want):
+        COUNT[0] += 1
+        if got != want:
+            FAIL.append(f"{what}: spmm calls {got}, wanted {want}")
+
+    d = dense("float32", (6, 8), 1)
+    b = dense("float32", (8, 3), 2, density=1).cuda()
+    v = dense("float32", (8,), 3, density=1).cuda()
+    nnz = int((d != 0).sum())
+    csr, csc, coo = d.to_sparse_csr().cuda(), d.to_sparse_csc().cuda(), d.to_sparse().cuda()
+    # logged fields: format, index_dtype, dtype, op_a, order, rows, cols, nnz, n
+    got = calls(lambda: tl.mm(csr, b))
+    expect("CSR @ B", [(c[0], c[3], c[4]) + c[5:9] for c in got], [(0, 0, 0, 6, 8, nnz, 3)])
+    got = calls(lambda: tl.mm(csc, b))
+    expect("CSC @ B format", [(c[0], c[3]) for c in got], [(1, 0)])
+    got = calls(lambda: tl.mm(coo, b))
+    expect("COO @ B format", [(c[0], c[3]) for c in got], [(2, 0)])
+    got = calls(lambda: tl.mv(csr, v))
+    expect("CSR @ v: n = 0", [c[8] for c in got], [0])
+    x = dense("float32", (5, 6), 4, density=1).cuda()
+    got = calls(lambda: x @ csr)
+    # x @ S = (S^T @ x^T)^T: S^T is the CSC view of S's arrays, x^T column-major: no copies
+    expect("x @ CSR: S^T as CSC, column-major", [(c[0], c[3], c[4]) for c in got], [(1, 0, 1)])
+    got = calls(lambda: x @ coo)
+    expect("x @ COO: op T", [(c[0], c[3], c[4]) for c in got], [(2, 1, 1)])
+    got = calls(lambda: tl.mm(csr, b.t().contiguous().t()))
+    expect("column-major B", [c[4] for c in got], [1])
+    csr32 = tl.sparse_csr_tensor(csr.crow_indices().int(), csr.col_indices().int(), csr.values(), csr.shape)
+    got32, got64 = calls(lambda: tl.mm(csr32, b)), calls(lambda: tl.mm(csr, b))
+    expect("int32 indices: another index dtype", len(got32) == 1 and got32[0][1] != got64[0][1], True)
+    expect("no product: no call", calls(lambda: (csr.to_dense(), coo.coalesce(), csr * 2)), [])
+    expect("empty: no call", calls(lambda: tl.mm(tl.zeros(6, 8).to_sparse_csr().cuda(), b)), [])
+    expect("int64 values: no call", calls(lambda: tl.mm(csr.long(), b.long())), [])
+
+
+def main():
+    for dt in FLOATS:
+        grid_products(dt)
+        grid_empty(dt)
+    grid_layout_ops()
+    grid_constructors()
+    grid_errors()
+    if not REAL:
+        stand_in_checks()
+
+
+if __name__ == "__main__":
+    main()
+    report(FAIL, COUNT[0])
