@@ -172,7 +172,8 @@ NVCC_ARCH = ["-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,co
 # random.cu, scan.cu: no multiply-add contraction, so the float32 samplers and the complex
 # cumprod round as the CPU's (-std=c11 keeps GCC from contracting there): the same bits on both
 # devices.
-NVCC_FILE_FLAGS = {"random.cu": ["-fmad=false"], "scan.cu": ["-fmad=false"]}
+# no contraction of a * b + c into FMAs: the device rounds as the CPU kernels (C11: -ffp-contract=off)
+NVCC_FILE_FLAGS = {"random.cu": ["-fmad=false"], "scan.cu": ["-fmad=false"], "elementwise.cu": ["-fmad=false"]}
 if CUDA_ROOT:
     cuda_lib = next((d for d in (os.path.join(CUDA_ROOT, "lib64"), os.path.join(CUDA_ROOT, "lib"))
                      if os.path.isdir(d)), os.path.join(CUDA_ROOT, "lib64"))

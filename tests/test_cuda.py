@@ -208,11 +208,12 @@ def test_unsupported_ops_raise_not_crash():
         tl._C._hd_apply("ADD", g, tl.ones(3))
 
 
-@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "copies", "xparams", "cmath"])
+@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "copies", "xops", "xparams", "cmath"])
 def test_public_elementwise_ops_match_cpu(section):
     """The public element-wise ops on CUDA tensors (the strided kernel of elementwise.cu
     through the core's dispatch): the grid of tests/_fake_cuda_ew.py on the real device, each
-    result against the CPU result of the same call and torch 2.13. (xparams: bitwise but for
-    logit/erfinv/digamma, whose libdevice calls differ by ulps.)"""
+    result against the CPU result of the same call and torch 2.13. (xops: bitwise, elementwise.cu
+    being compiled without FMA contraction; xparams: bitwise but for logit/erfinv/digamma, whose
+    libdevice calls differ by ulps.)"""
     from _grid import run_grid
     assert run_grid("_fake_cuda_ew.py", section, real=True) > 10
