@@ -204,6 +204,23 @@ def grid_layout_ops():
             if lname.startswith("coo"):
                 check(f"coalesce {what}", lambda s: s.coalesce(), s)
                 check(f"dense to_sparse {what}", lambda d: d.to_sparse(), d)
+    # more sparse dims, dense dims, no entries, empty dims
+    for dt in ("float32", "float16", "int32", "complex128"):
+        for shape in ((3, 4, 5), (0, 4), (4, 0, 2)):
+            d = dense(dt, shape, 11)
+            for sd in range(1, len(shape) + 1):
+                what = f"{dt} {shape} sparse_dim={sd}"
+                check(f"to_sparse {what}", lambda d: d.to_sparse(sd), d)
+                s = d.to_sparse(sd)
+                dup = tl.sparse_coo_tensor(tl.cat([s._indices()] * 2, 1).flip(1), tl.cat([s._values()] * 2).flip(0),
+                                           s.shape)
+                check(f"to_dense of duplicates {what}", lambda s: s.to_dense(), dup)
+                check(f"coalesce {what}", lambda s: s.coalesce(), dup)
+        z = tl.zeros((3, 4), dtype=getattr(tl, dt))
+        check(f"no entries to_dense {dt}", lambda s: s.to_dense(), z.to_sparse())
+        check(f"no entries to CSR {dt}", lambda s: s.to_sparse_csr(), z.to_sparse())
+        check(f"no entries CSR to dense {dt}", lambda s: s.to_dense(), z.to_sparse_csr())
+        check(f"no entries CSC to CSR {dt}", lambda s: s.to_sparse_csr(), z.to_sparse_csc())
     # the integer products (no cuSPARSE type): host round trips, the CPU's results
     d = dense("float32", (6, 8), 9).long()
     b = dense("float32", (8, 3), 10, density=1).long()
@@ -322,6 +339,25 @@ def stand_in_checks():
     expect("no product: no call", calls(lambda: (csr.to_dense(), coo.coalesce(), csr * 2)), [])
     expect("empty: no call", calls(lambda: tl.mm(tl.zeros(6, 8).to_sparse_csr().cuda(), b)), [])
     expect("int64 values: no call", calls(lambda: tl.mm(csr.long(), b.long())), [])
+
+    # the compositions of device ops stay on the device: at most a count (8 bytes) crosses to
+    # the host (nonzero's and unique's result sizes); the round trips copy every component
+    def to_host(f):
+        n = len(LOG)
+        f()
+        return [c[3] for c in LOG[n:] if c[0] == "copy" and c[1] == 0 and c[2] == 1 and c[3] > 8]
+
+    dup = tl.sparse_coo_tensor(tl.cat([coo._indices()] * 2, 1), tl.cat([coo._values()] * 2), coo.shape)
+    for what, f in [("CSR to_dense", lambda: csr.to_dense()), ("CSC to_dense", lambda: csc.to_dense()),
+                    ("COO to_dense", lambda: dup.to_dense()), ("coalesce", lambda: dup.coalesce()),
+                    ("CSR to COO", lambda: csr.to_sparse_coo()), ("CSC to COO", lambda: csc.to_sparse_coo()),
+                    ("COO to CSR", lambda: coo.to_sparse_csr()), ("COO to CSC", lambda: coo.to_sparse_csc()),
+                    ("dense to COO", lambda: d.cuda().to_sparse()), ("dense to COO 1", lambda: d.cuda().to_sparse(1)),
+                    ("dense to CSR", lambda: d.cuda().to_sparse_csr()), ("dense to CSC", lambda: d.cuda().to_sparse_csc()),
+                    ("CSR to CSC", lambda: csr.to_sparse_csc()), ("CSC to CSR", lambda: csc.to_sparse_csr()),
+                    ("mm of an uncoalesced COO", lambda: tl.mm(dup, b))]:
+        expect(f"{what}: on the device", to_host(f), [])
+    expect("BSR to_dense: a round trip", to_host(lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()) != [], True)
 
 
 def main():
