@@ -7,9 +7,11 @@ The products of a 2-D CSR, CSC or COO matrix with a dense vector or matrix (``mm
 ``matmul``, ``addmm``, ``tensorlib.sparse.mm``, either side) run on the device through the
 backend's sparse-product entry (cuSPARSE on CUDA). The other sparse kernels of the core read
 host memory: the layout gate (csrc/python/gate.c) hands a device tensor given to one of them
-to the handler registered here under the kernel's name, which runs it on host copies and
-moves the result back (correct, and as slow as two copies: conversions, coalescing, sparse +
-sparse, to_dense, validation of user-built components)."""
+to the handler registered here under the kernel's name. That handler runs a composition of
+the device's strided ops where one covers the call (to_dense, coalesce, the conversions
+between strided, COO, CSR and CSC), else the kernel on host copies, moving the result back
+(correct, and as slow as two copies: block layouts, sparse + sparse, validation of user-built
+components)."""
 from . import _C
 
 # The sparse kernels of _C that read component data on the host (python/sparse.c,
