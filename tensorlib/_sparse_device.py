@@ -218,6 +218,16 @@ def _compressed_recompress(t):
     return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), v, tuple(t.shape), r.layout, False)
 
 
+def _coo_add(a, av, b, bv):
+    """a + b of two coalesced COO tensors (values av, bv in the result dtype): their entries
+    merged, equal positions summed (a's first), coalesced."""
+    if not (a.is_coalesced() and b.is_coalesced()):
+        return NotImplemented
+    from ._join import cat
+    both = _C._sparse_coo_new(cat([a._indices(), b._indices()], 1), cat([av, bv], 0), tuple(a.shape), False, False)
+    return _coalesce(both)
+
+
 def _on_device_first(name, kernel, composed):
     """The gate's handler of a host kernel: the composition on the device when it covers the call,
     else the round trip."""
@@ -234,7 +244,7 @@ def _on_device_first(name, kernel, composed):
 _COMPOSED = {"_compressed_to_coo": _compressed_to_coo, "_coo_to_compressed": _coo_to_compressed,
              "_coalesce": _coalesce, "_coo_to_dense": _coo_to_dense, "_compressed_to_dense": _compressed_to_dense,
              "_dense_to_sparse": _dense_to_sparse, "_dense_to_compressed": _dense_to_compressed,
-             "_compressed_recompress": _compressed_recompress}
+             "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add}
 
 
 def register(table):

@@ -355,6 +355,7 @@ def stand_in_checks():
                     ("dense to COO", lambda: d.cuda().to_sparse()), ("dense to COO 1", lambda: d.cuda().to_sparse(1)),
                     ("dense to CSR", lambda: d.cuda().to_sparse_csr()), ("dense to CSC", lambda: d.cuda().to_sparse_csc()),
                     ("CSR to CSC", lambda: csr.to_sparse_csc()), ("CSC to CSR", lambda: csc.to_sparse_csr()),
+                    ("COO + COO", lambda: coo + coo * 2), ("CSR + CSR", lambda: csr + csr),
                     ("mm of an uncoalesced COO", lambda: tl.mm(dup, b))]:
         expect(f"{what}: on the device", to_host(f), [])
     expect("BSR to_dense: a round trip", to_host(lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()) != [], True)
