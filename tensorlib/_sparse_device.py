@@ -39,13 +39,18 @@ def _tensors(args):
             yield from (b for b in a if isinstance(b, _C.TensorBase))
 
 
+_NO_META = "tensorlib: sparse tensors on the meta device are not supported"
+
+
 def _same_device(args):
     """The device of the tensors among args (torch's RuntimeError when two differ; a 0-d CPU
-    tensor goes with any device)."""
+    tensor goes with any device). Meta tensors are refused (no sparse meta kernels)."""
     dev = None
     for t in _tensors(args):
         if t.device.type == "cpu" and t.dim() == 0 and t.layout == _C.strided:
             continue
+        if t.device.type == "meta":
+            raise NotImplementedError(_NO_META)
         if dev is None:
             dev = t.device
         elif t.device != dev:
@@ -265,7 +270,7 @@ def move(t, device, non_blocking=False):
     if t.device == device:
         return t
     if device.type == "meta":
-        raise NotImplementedError("tensorlib: sparse tensors on the meta device are not supported")
+        raise NotImplementedError(_NO_META)
     from ._tensor import _rebuild_sparse, _sparse_components
     return _rebuild_sparse(t, [c.to(device, non_blocking=non_blocking) for c in _sparse_components(t)])
 

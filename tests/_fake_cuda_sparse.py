@@ -287,6 +287,10 @@ def grid_errors():
             "Values and col_indices need to be on the same device.")
     refusal("meta", lambda: s.to("meta"), NotImplementedError,
             "tensorlib: sparse tensors on the meta device are not supported")
+    refusal("meta dense to_sparse", lambda: tl.zeros(2, 3, device="meta").to_sparse(), NotImplementedError,
+            "tensorlib: sparse tensors on the meta device are not supported")
+    refusal("meta dense to_sparse_csr", lambda: tl.zeros(2, 3, device="meta").to_sparse_csr(), NotImplementedError,
+            "tensorlib: sparse tensors on the meta device are not supported")
     refusal("numpy", lambda: s.numpy(), TypeError, "can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
     # the core's own guards (private entry points handed device components)
     refusal("validation in place", lambda: tl._C._sparse_coo_new(s._indices(), s._values(), None, True, None),
