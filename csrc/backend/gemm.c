@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/host_product.h"
 #include "core/error.h"
 #include "kernels/hd_math.h"
 #include "ops/copy.h"
@@ -133,17 +134,10 @@ int tl_backend_gemm(tl_tensor *c, const tl_tensor *a, const tl_tensor *b, double
 
 /* ---- the host runner ---- */
 
-static double complex load(const char *p, int dt)
-{
-    double z[2];
-    tl_hd_convert(z, TL_BDT_COMPLEX128, p, dt);
-    return z[0] + z[1] * I;
-}
-
 /* Element (r, s) of op(X) for X stored with leading dim ld. */
 static double complex elem(const char *x, int dt, int64_t isz, int op, int64_t ld, int64_t r, int64_t s)
 {
-    double complex v = op == TL_BGEMM_OP_N ? load(x + (r + s * ld) * isz, dt) : load(x + (s + r * ld) * isz, dt);
+    double complex v = op == TL_BGEMM_OP_N ? tl_host_load(x + (r + s * ld) * isz, dt) : tl_host_load(x + (s + r * ld) * isz, dt);
     return op == TL_BGEMM_OP_C ? conj(v) : v;
 }
 
@@ -156,7 +150,7 @@ int tl_backend_gemm_host(const tl_backend_gemm_call *c)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend gemm call");
     int dt = c->dtype;
     int64_t isz = tl_hd_dt_size(dt);
-    bool cplx = dt == TL_BDT_COMPLEX64 || dt == TL_BDT_COMPLEX128, beta0 = c->beta[0] == 0 && c->beta[1] == 0;
+    bool beta0 = c->beta[0] == 0 && c->beta[1] == 0;
     double complex alpha = c->alpha[0] + c->alpha[1] * I, beta = c->beta[0] + c->beta[1] * I;
     for (int64_t bi = 0; bi < c->batch; bi++) {
         const char *A = c->a + bi * c->stride_a * isz, *B = c->b + bi * c->stride_b * isz;
@@ -166,15 +160,7 @@ int tl_backend_gemm_host(const tl_backend_gemm_call *c)
                 double complex acc = 0;
                 for (int64_t k = 0; k < c->k; k++)
                     acc += elem(A, dt, isz, c->transa, c->lda, r, k) * elem(B, dt, isz, c->transb, c->ldb, k, s);
-                char *dst = C + (r + s * c->ldc) * isz;
-                double complex v = alpha * acc + (beta0 ? 0 : beta * load(dst, dt));
-                double out[2] = {creal(v), cplx ? cimag(v) : 0};
-                if (dt == TL_BDT_FLOAT16 || dt == TL_BDT_BFLOAT16) { /* float32 accumulator, rounded once */
-                    float f = (float)out[0];
-                    tl_hd_convert(dst, dt, &f, TL_BDT_FLOAT32);
-                } else {
-                    tl_hd_convert(dst, dt, out, TL_BDT_COMPLEX128);
-                }
+                tl_host_store(C + (r + s * c->ldc) * isz, dt, acc, alpha, beta, beta0);
             }
         }
     }

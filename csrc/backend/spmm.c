@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/host_product.h"
 #include "core/error.h"
 #include "kernels/hd_math.h"
 #include "ops/copy.h"
@@ -112,13 +113,6 @@ done:
 
 /* ---- the host runner ---- */
 
-static double complex load(const char *p, int dt)
-{
-    double z[2];
-    tl_hd_convert(z, TL_BDT_COMPLEX128, p, dt);
-    return z[0] + z[1] * I;
-}
-
 static int64_t index_at(const void *p, int idt, int64_t i)
 {
     return idt == TL_BDT_INT32 ? ((const int32_t *)p)[i] : ((const int64_t *)p)[i];
@@ -136,7 +130,7 @@ int tl_backend_spmm_host(const tl_backend_spmm_call *c)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend spmm call");
     int dt = c->dtype, idt = c->index_dtype;
     int64_t isz = tl_hd_dt_size(dt);
-    bool cplx = dt == TL_BDT_COMPLEX64 || dt == TL_BDT_COMPLEX128, beta0 = c->beta[0] == 0 && c->beta[1] == 0;
+    bool beta0 = c->beta[0] == 0 && c->beta[1] == 0;
     double complex alpha = c->alpha[0] + c->alpha[1] * I, beta = c->beta[0] + c->beta[1] * I;
     /* element (r, s) of B (k x n) and C (m x n); vectors are one contiguous column */
     int64_t brs = c->n == 0 ? 1 : c->order == TL_BSP_ROW_MAJOR ? c->ldb : 1;
@@ -156,22 +150,13 @@ int tl_backend_spmm_host(const tl_backend_spmm_call *c)
             r = c->format == TL_BSP_CSR ? o : index_at(c->indices, idt, i);
             s = c->format == TL_BSP_CSR ? index_at(c->indices, idt, i) : o;
         }
-        double complex v = load(c->values + i * isz, dt);
+        double complex v = tl_host_load(c->values + i * isz, dt);
         int64_t dr = trans ? s : r, br = trans ? r : s; /* C's row gets v * B's row */
-        for (int64_t j = 0; j < n; j++) acc[dr * n + j] += v * load(c->b + (br * brs + j * bcs) * isz, dt);
+        for (int64_t j = 0; j < n; j++) acc[dr * n + j] += v * tl_host_load(c->b + (br * brs + j * bcs) * isz, dt);
     }
     for (int64_t r = 0; r < m; r++)
-        for (int64_t j = 0; j < n; j++) {
-            char *dst = c->c + (r * crs + j * ccs) * isz;
-            double complex v = alpha * acc[r * n + j] + (beta0 ? 0 : beta * load(dst, dt));
-            double out[2] = {creal(v), cplx ? cimag(v) : 0};
-            if (dt == TL_BDT_FLOAT16 || dt == TL_BDT_BFLOAT16) { /* float32 accumulator, rounded once */
-                float f = (float)out[0];
-                tl_hd_convert(dst, dt, &f, TL_BDT_FLOAT32);
-            } else {
-                tl_hd_convert(dst, dt, out, TL_BDT_COMPLEX128);
-            }
-        }
+        for (int64_t j = 0; j < n; j++)
+            tl_host_store(c->c + (r * crs + j * ccs) * isz, dt, acc[r * n + j], alpha, beta, beta0);
     free(acc);
     return 0;
 }
