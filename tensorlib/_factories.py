@@ -544,8 +544,8 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     return _like(input, dtype, layout, device, requires_grad, memory_format, pin_memory).fill_(fill_value)
 
 
-def _rebuild_tensor(data, dtype, shape, stride, names):
-    """Unpickling: rebuilds a contiguous tensor from its bytes."""
+def _rebuild_tensor(data, dtype, shape, stride, names, device=None):
+    """Unpickling: rebuilds a contiguous tensor from its bytes (on ``device`` when given)."""
     raw = bytearray(data)
     n = 1
     for s in shape:
@@ -556,4 +556,4 @@ def _rebuild_tensor(data, dtype, shape, stride, names):
         t.view(_C.uint8).reshape(-1).copy_(src) if t.dim() else t.reshape(1).view(_C.uint8).copy_(src)
     if names is not None:
         t = t.refine_names(*names)
-    return t
+    return t if device is None else t.to(device)

@@ -60,10 +60,11 @@ class Tensor(_C.TensorBase):
         if self.layout != _C.strided:
             from ._sparse import _new
             return (_new, (self._indices(), self._values(), tuple(self.shape), self.is_coalesced()))
-        t = self.contiguous()
+        t = self.contiguous().cpu()  # a device tensor's bytes from a host copy; rebuilt on its device
         data = t.numpy().tobytes() if self.dtype not in _NO_NUMPY else bytes(memoryview(t.view(_C.uint8)))
+        dev = (str(self.device),) if self.device.type != "cpu" else ()
         return (_rebuild_tensor, (data, self.dtype, tuple(self.shape), tuple(self.stride()),
-                                  self.names if self.has_names() else None))
+                                  self.names if self.has_names() else None) + dev)
 
     def __deepcopy__(self, memo):
         if id(self) in memo:

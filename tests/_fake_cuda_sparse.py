@@ -13,6 +13,7 @@ be on the device; products also equal torch 2.13's dense product. Errors must be
 `python _fake_cuda_sparse.py`; prints failures, then `failures N` and `ok N`. With
 TL_EW_REAL=1 the grid runs on a real CUDA device (cuSPARSE)."""
 
+import pickle
 import warnings
 
 import numpy as np
@@ -190,6 +191,7 @@ def grid_layout_ops():
             check(f"to_sparse_coo {what}", lambda s: s.to_sparse_coo(), s)
             check(f"to float64 {what}", lambda s: s.to(tl.float64), s)
             check(f"clone {what}", lambda s: s.clone(), s)
+            check(f"pickle {what}", lambda s: pickle.loads(pickle.dumps(s)), s)
             if dt != "bool":
                 check(f"mul 2 {what}", lambda s: s * 2, s)
                 check(f"neg {what}", lambda s: -s, s)
