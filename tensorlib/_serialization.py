@@ -11,8 +11,12 @@ themselves; every other kind as a one-key object whose key starts with ``$``:
 ``{"$float": "nan" | "inf" | "-inf"}`` (finite floats are plain numbers), ``{"$complex":
 [re, im]}``, ``{"$bytes": base64}``, ``{"$tuple": [...]}``, ``{"$dict": [[key, value], ...]}``
 (``"$odict"`` for an OrderedDict), ``{"$dtype": "float32"}``, ``{"$device": "cpu"}``,
-``{"$size": [...]}`` and ``{"$tensor": {"storage": key, "dtype": name, "offset": elements,
-"size": [...], "stride": [...], "names": [...] | null}}``.
+``{"$size": [...]}``, ``{"$tensor": {"storage": key, "dtype": name, "offset": elements,
+"size": [...], "stride": [...], "names": [...] | null}}`` and, for a sparse tensor,
+``{"$sparse": {"layout": "sparse_coo" | "sparse_csr" | ..., "size": [...], "coalesced": bool,
+"components": [<$tensor>, ...]}}`` (COO: indices and values; the compressed layouts:
+compressed indices, plain indices and values), validated with the layout's invariants when
+loaded.
 
 Views are stored as views: tensors sharing a storage share it again after loading (also
 across dtypes, e.g. ``x`` and ``x.view(tl.int32)``). Loading interprets data only: there is
@@ -88,6 +92,11 @@ class _Writer:
     def tensor(self, t):
         if t.device.type != "cpu":
             t = t.cpu()
+        if t.layout != _C.strided:
+            from ._tensor import _sparse_components
+            return {"$sparse": {"layout": str(t.layout).split(".")[-1], "size": list(t.shape),
+                                "coalesced": t.layout != _C.sparse_coo or t.is_coalesced(),
+                                "components": [self.tensor(c) for c in _sparse_components(t)]}}
         return {"$tensor": {"storage": self.storage_key(t), "dtype": str(t.dtype).split(".")[-1],
                             "offset": t.storage_offset(), "size": list(t.shape), "stride": list(t.stride()),
                             "names": list(t.names) if t.has_names() else None}}
@@ -182,6 +191,8 @@ class _Reader:
             return _C.Size(body)
         if tag == "$tensor" and isinstance(body, dict):
             return self.tensor(body)
+        if tag == "$sparse" and isinstance(body, dict):
+            return self.sparse(body)
         raise RuntimeError(f"tl.load: corrupt file (unknown tag {tag!r})")
 
     def tensor(self, b):
@@ -206,6 +217,29 @@ class _Reader:
             except (RuntimeError, TypeError, ValueError) as e:
                 raise RuntimeError(f"tl.load: corrupt file (names: {e})") from None
         return t
+
+
+    def sparse(self, b):
+        """A sparse tensor from its components, checked with the layout's invariants (a corrupt
+        or hostile file raises, never builds a tensor whose kernels would read out of bounds)."""
+        layouts = {"sparse_coo": 2, "sparse_csr": 3, "sparse_csc": 3, "sparse_bsr": 3, "sparse_bsc": 3}
+        try:
+            name, size, coalesced, parts = b["layout"], b["size"], b["coalesced"], b["components"]
+            if name not in layouts or not isinstance(parts, list) or len(parts) != layouts[name]:
+                raise TypeError
+            if not (isinstance(size, list) and all(type(x) is int for x in size) and type(coalesced) is bool):
+                raise TypeError
+            parts = [self.tensor(p["$tensor"]) for p in parts]
+        except (KeyError, TypeError):
+            raise RuntimeError("tl.load: corrupt file (bad sparse record)") from None
+        from ._sparse import sparse_coo_tensor
+        from ._sparse_compressed import sparse_compressed_tensor
+        try:
+            if name == "sparse_coo":
+                return sparse_coo_tensor(*parts, tuple(size), is_coalesced=coalesced or None, check_invariants=True)
+            return sparse_compressed_tensor(*parts, tuple(size), layout=getattr(_C, name), check_invariants=True)
+        except (RuntimeError, TypeError, ValueError) as e:
+            raise RuntimeError(f"tl.load: corrupt file (sparse tensor: {e})") from None
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **pickle_load_args):

@@ -92,6 +92,71 @@ def test_refuses_objects_it_cannot_store_without_pickle():
         tl.save(a, io.BytesIO())
 
 
+def _sparse_cases():
+    d = tl.tensor([[0., 1, 0, 0], [2, 0, 3, 0], [0, 0, 0, 4], [5, 0, 0, 0]])
+    crow, col, val = d.to_sparse_csr().crow_indices(), d.to_sparse_csr().col_indices(), d.to_sparse_csr().values()
+    return [
+        d.to_sparse(), d.to_sparse(1), d[:0].to_sparse(),
+        tl.sparse_coo_tensor(tl.tensor([[1, 0, 1], [0, 1, 0]]), tl.tensor([1., 2., 3.]), (4, 4)),  # uncoalesced
+        d.to_sparse_csr(), tl.sparse_csr_tensor(crow.int(), col.int(), val.double(), d.shape),
+        d.to_sparse_csc(), d.to_sparse_bsr((2, 2)), d.to_sparse_bsc((2, 1)),
+        tl.stack([d, 2 * d]).to_sparse_csr(),  # a batch dim
+        d.to(tl.complex64).to_sparse_csr(),
+    ]
+
+
+@pytest.mark.parametrize("case", range(11))
+def test_sparse_tensors_round_trip(case):
+    """Every sparse layout (batch and dense dims, int32 indices, uncoalesced COO): components,
+    their dtypes, the size and the coalesced flag come back exactly."""
+    s = _sparse_cases()[case]
+    r = _roundtrip({"s": s})["s"]
+    assert r.layout == s.layout and r.shape == s.shape and r.dtype == s.dtype
+    if s.layout == tl.sparse_coo:
+        parts, back = [s._indices(), s._values()], [r._indices(), r._values()]
+        assert r.is_coalesced() == s.is_coalesced()
+    else:
+        parts, back = list(tl._C._compressed_parts(s)), list(tl._C._compressed_parts(r))
+    for a, b in zip(parts, back):
+        assert a.dtype == b.dtype and a.shape == b.shape and tl.equal(a, b)
+
+
+def test_corrupt_sparse_records_raise():
+    """A sparse record is validated with the layout's invariants: an index out of range, a
+    compressed row list that does not end at nse, a wrong component count or layout name, a
+    false coalesced claim are refused (never a tensor whose kernels read out of bounds)."""
+    def saved(s):
+        buf = io.BytesIO()
+        tl.save(s, buf)
+        z = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+        return json.loads(z.read("tensorlib.json")), {n[9:]: z.read(n) for n in z.namelist() if n.startswith("storages/")}
+
+    def put(comp, pos, value):  # element pos of int64 component comp (its storage and offset from the header)
+        def patch(h, st):
+            rec = h["root"]["$sparse"]["components"][comp]["$tensor"]
+            a = np.frombuffer(st[rec["storage"]], np.int64).copy()
+            a[rec["offset"] + pos] = value
+            st[rec["storage"]] = a.tobytes()
+        return patch
+
+    d = tl.tensor([[0., 1], [2, 0]])  # CSR: crow [0, 1, 2], col [1, 0]; COO indices [[0, 1], [1, 0]]
+    for s, patch, why in [
+        (d.to_sparse_csr(), put(1, 1, 7), "col_indices"),
+        (d.to_sparse_csr(), put(0, 2, 3), "crow_indices"),
+        (d.to_sparse(), put(0, 3, 7), "size is inconsistent with indices"),
+        (d.to_sparse(), put(0, 0, 1), "cannot set is_coalesced to true"),
+        (d.to_sparse(), lambda h, st: h["root"]["$sparse"]["components"].pop(), "bad sparse record"),
+        (d.to_sparse(), lambda h, st: h["root"]["$sparse"].__setitem__("layout", "strided"), "bad sparse record"),
+        (d.to_sparse(), lambda h, st: h["root"]["$sparse"].__setitem__("size", [2]), "sparse tensor"),
+        (d.to_sparse(), lambda h, st: h["root"]["$sparse"].__setitem__("coalesced", "yes"), "bad sparse record"),
+    ]:
+        h, st = saved(s)
+        patch(h, st)
+        with pytest.raises(RuntimeError, match="tl.load: corrupt file") as e:
+            tl.load(_file(h, st))
+        assert why in str(e.value), (why, str(e.value))
+
+
 def _file(header, storages=None):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
