@@ -203,7 +203,7 @@ def sparse_mask(self, mask):
                            f"{list(self.shape)} but mask has size {list(mask.shape)}")
     ind = mask._indices()
     vals = self.to_dense()[tuple(ind[d] for d in range(ind.shape[0]))] if ind.shape[1] else \
-        _C.empty((0,) + tuple(self.shape[mask.sparse_dim():]), dtype=self.dtype)
+        _C.empty((0,) + tuple(self.shape[mask.sparse_dim():]), dtype=self.dtype, device=self.device)
     return _new(ind.clone(), vals, self.shape, mask.is_coalesced())
 
 
@@ -225,7 +225,7 @@ def narrow_copy(self, dim, start, length):
     if dim >= sd:
         return _new(ind.clone(), val.narrow(dim - sd + 1, start, length).clone(), new_size, self.is_coalesced())
     keep = (ind[dim] >= start) & (ind[dim] < start + length)
-    shift = _C.zeros((sd, 1), dtype=_C.int64)
+    shift = _C.zeros((sd, 1), dtype=_C.int64, device=ind.device)
     shift[dim] = start
     return _new(ind[:, keep] - shift, val[keep], new_size, self.is_coalesced())
 
@@ -372,7 +372,7 @@ def _take(t, dim, pos):
     if t.shape[dim] == 0:
         shape = list(t.shape)
         shape[dim] = pos.shape[0]
-        return _C.zeros(tuple(shape), dtype=t.dtype)
+        return _C.zeros(tuple(shape), dtype=t.dtype, device=t.device)
     return t.index_select(dim, pos.clamp(min=0))
 
 
@@ -488,7 +488,7 @@ def _unsqueeze(input, dim):
     size.insert(d, 1)
     ind, val = input._indices(), input._values()
     if d <= sd:
-        ind = _cat([ind[:d], _C.zeros((1, ind.shape[1]), dtype=_C.int64), ind[d:]], 0)
+        ind = _cat([ind[:d], _C.zeros((1, ind.shape[1]), dtype=_C.int64, device=ind.device), ind[d:]], 0)
     else:
         val = val.unsqueeze(d - sd + 1)
     return _new(ind, val, size, val.shape[0] <= 1)
@@ -644,7 +644,7 @@ def _mm_impl(name, a, b):
         raise RuntimeError(f"expected scalar type {a.dtype._cname} but found {b.dtype._cname}")
     dt = a.dtype
     rows, cols = a._indices()[0], a._indices()[1]
-    out = _C.zeros((a.shape[0],) + tuple(b.shape[1:]), dtype=dt)
+    out = _C.zeros((a.shape[0],) + tuple(b.shape[1:]), dtype=dt, device=b.device)
     picked = b.to(dt).index_select(0, cols)
     vals = a._values().to(dt)
     contrib = picked * (vals.unsqueeze(1) if b.dim() == 2 else vals)

@@ -323,23 +323,24 @@ def _csr_sum_dim(x, dim, dtype):
     ci, pi, v = _parts(x)
     idt, (R, C), nnz = ci.dtype, tuple(x.shape), pi.shape[0]
     v = v.to(od)
+    dev = v.device
 
     def bounds(n):  # compressed indices [0, n] of a one-slice result
-        return _C.full((2,), n, dtype=idt).index_fill_(0, _C.zeros(1, dtype=_C.int64), 0)
+        return _C.full((2,), n, dtype=idt, device=dev).index_fill_(0, _C.zeros(1, dtype=_C.int64, device=dev), 0)
     if len(wrapped) == 2:
         n = 1 if nnz else 0
-        return _new(bounds(n), _C.zeros(n, dtype=idt), v.sum().reshape(1)[:n], (1, 1), _C.sparse_csr)
+        return _new(bounds(n), _C.zeros(n, dtype=idt, device=dev), v.sum().reshape(1)[:n], (1, 1), _C.sparse_csr)
     if wrapped == [1]:
         counts = (ci[1:] - ci[:-1]).to(_C.int64)
-        rows = _C.full((R,), 1, dtype=_C.int64).cumsum(0).sub_(1).repeat_interleave(counts)
-        sums = _C.zeros(R, dtype=od).index_add_(0, rows, v)
+        rows = _C.full((R,), 1, dtype=_C.int64, device=dev).cumsum(0).sub_(1).repeat_interleave(counts)
+        sums = _C.zeros(R, dtype=od, device=dev).index_add_(0, rows, v)
         keep = counts > 0
-        nci = _C.zeros(R + 1, dtype=idt)
+        nci = _C.zeros(R + 1, dtype=idt, device=dev)
         nci[1:] = keep.cumsum(0)
-        return _new(nci, _C.zeros(int(keep.sum()), dtype=idt), sums[keep], (R, 1), _C.sparse_csr)
+        return _new(nci, _C.zeros(int(keep.sum()), dtype=idt, device=dev), sums[keep], (R, 1), _C.sparse_csr)
     cols = pi.to(_C.int64)
-    sums = _C.zeros(C, dtype=od).index_add_(0, cols, v)
-    keep = _C.zeros(C, dtype=_C.bool)
+    sums = _C.zeros(C, dtype=od, device=dev).index_add_(0, cols, v)
+    keep = _C.zeros(C, dtype=_C.bool, device=dev)
     keep[cols] = True
     which = keep.nonzero().reshape(-1)
     return _new(bounds(which.shape[0]), which.to(idt), sums[keep], (1, C), _C.sparse_csr)
@@ -412,6 +413,8 @@ def _softmax(input, dim, dtype, log):
     """Softmax of the stored values along ``dim`` (unstored elements count as -inf, as
     torch's sparse softmax): every group of stored elements sharing their other indices is
     normalized on its own; the result keeps the layout and indices."""
+    if _sparse_device.on_device(input):  # the group maxima need scatter_reduce(amax): host copies
+        return _sparse_device.on_host(_softmax, input, dim, dtype, log)
     from ._util import wrap_dim
     if input.layout not in (_C.sparse_csr, _C.sparse_csc) or input.dense_dim():
         raise NotImplementedError(f"softmax: only CSR and CSC tensors without dense dims are supported, got "
@@ -434,10 +437,10 @@ def _softmax(input, dim, dtype, log):
         group = group + ind[i] * (size_other * _prod(input.shape[i + 1:bd]))
     flat = v.reshape(-1)
     ngroups = _prod(input.shape[:bd]) * size_other
-    mx = _C.zeros(ngroups, dtype=flat.dtype).scatter_reduce(0, group, flat, "amax", include_self=False)
+    mx = _C.zeros(ngroups, dtype=flat.dtype, device=flat.device).scatter_reduce(0, group, flat, "amax", include_self=False)
     shifted = flat - mx.index_select(0, group)
     e = shifted.exp()
-    total = _C.zeros(ngroups, dtype=flat.dtype).index_add(0, group, e).index_select(0, group)
+    total = _C.zeros(ngroups, dtype=flat.dtype, device=flat.device).index_add(0, group, e).index_select(0, group)
     r = shifted - total.log() if log else e / total
     return _new(ci, pi, r.reshape(tuple(v.shape)), input.shape, input.layout)
 

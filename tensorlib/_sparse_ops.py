@@ -246,7 +246,7 @@ def _index_select(input, dim, index):
         if vals.numel() == 0:  # no element read: torch checks no index then
             shape = list(vals.shape)
             shape[vd] = index.shape[0]
-            return _new_entries(input._indices().clone(), _C.zeros(tuple(shape), dtype=vals.dtype), size)
+            return _new_entries(input._indices().clone(), _C.zeros(tuple(shape), dtype=vals.dtype, device=vals.device), size)
         bad = (index < 0) | (index >= input.shape[dim])
         if bad.any():
             raise RuntimeError(f"index {index[bad][0].item()} is out of bounds for dimension {vd} with size "
@@ -359,14 +359,14 @@ def _cat(tensors, dim=0):
         ind, val = t._indices(), t._values().to(dt)
         if dim < sd:
             if offset:
-                shift = _C.zeros((sd, 1), dtype=_C.int64)
+                shift = _C.zeros((sd, 1), dtype=_C.int64, device=t.device)
                 shift[dim] = offset
                 ind = ind + shift
         else:
             vshape = list(val.shape)
             vd = dim - sd + 1
             vshape[vd] = size[dim]
-            padded = _C.zeros(tuple(vshape), dtype=dt)
+            padded = _C.zeros(tuple(vshape), dtype=dt, device=t.device)
             padded.narrow(vd, offset, t.shape[dim]).copy_(val)
             val = padded
         offset += t.shape[dim]
@@ -506,7 +506,7 @@ def _bmm(input, mat2, *, out=None):
     _same_dtype(input, mat2)
     p = mat2.shape[2]
     ind, vals = input._indices(), input._values()
-    r = _C.zeros((b * n, p), dtype=input.dtype)
+    r = _C.zeros((b * n, p), dtype=input.dtype, device=input.device)
     if vals.shape[0] and p:
         picked = mat2.reshape(b * m, p).index_select(0, ind[0] * m + ind[2]) * vals.unsqueeze(1)
         r.index_add_(0, ind[0] * n + ind[1], picked)
@@ -533,7 +533,7 @@ def _full_rows(rows, block):
     """COO indices (2, r * p) and values of the dense rows `block` placed at `rows`."""
     from ._factories import arange
     p = block.shape[1]
-    ind = _sparse._cat([rows.repeat_interleave(p).reshape(1, -1), arange(p).repeat(rows.shape[0]).reshape(1, -1)], 0)
+    ind = _sparse._cat([rows.repeat_interleave(p).reshape(1, -1), arange(p, device=rows.device).repeat(rows.shape[0]).reshape(1, -1)], 0)
     return ind, block.reshape(-1)
 
 
@@ -588,13 +588,15 @@ def _softmax_impl(name, input, dim, dtype):
     """softmax over the stored entries of each line along dim (implicit zeros count as -inf,
     so they stay zero): a coalesced COO tensor with input's indices."""
     _tensor_input(name, input)
+    if _sparse_device.on_device(input):  # the group maxima need scatter_reduce(amax): host copies
+        return _sparse_device.on_host(_softmax_impl, name, input, dim, dtype)
     from ._reduce import unique
     n = input.dim()
     dim = wrap_dim(operator.index(dim), n)
     s = input if dtype is None else input.to(dtype)
     if s.numel() == 0:  # no element: torch returns no entries, before any dtype check
-        return _new(_C.empty((s.sparse_dim(), 0), dtype=_C.int64),
-                    _C.empty((0,) + tuple(s.shape[s.sparse_dim():]), dtype=s.dtype), s.shape, True)
+        return _new(_C.empty((s.sparse_dim(), 0), dtype=_C.int64, device=s.device),
+                    _C.empty((0,) + tuple(s.shape[s.sparse_dim():]), dtype=s.dtype, device=s.device), s.shape, True)
     if not s.dtype.is_floating_point:
         raise NotImplementedError(f"\"{name}\" not implemented for '{s.dtype._cname}'")
     s = s.coalesce()
@@ -608,14 +610,14 @@ def _softmax_impl(name, input, dim, dtype):
     else:
         other = [d for d in range(sd) if d != dim]
         group = unique(_rows(ind, other), dim=1, return_inverse=True)[1] if other else \
-            _C.zeros((s._nnz(),), dtype=_C.int64)
+            _C.zeros((s._nnz(),), dtype=_C.int64, device=s.device)
         ng = int(group.max().item()) + 1
         gshape = (ng,) + tuple(vals.shape[1:])
         gidx = group.reshape((-1,) + (1,) * (vals.dim() - 1)).expand(vals.shape)
-        top = _C.zeros(gshape, dtype=vals.dtype).scatter_reduce(0, gidx, vals, "amax", include_self=False)
+        top = _C.zeros(gshape, dtype=vals.dtype, device=vals.device).scatter_reduce(0, gidx, vals, "amax", include_self=False)
         shifted = vals - top.index_select(0, group)
         e = shifted.exp()
-        total = _C.zeros(gshape, dtype=vals.dtype).index_add_(0, group, e).index_select(0, group)
+        total = _C.zeros(gshape, dtype=vals.dtype, device=vals.device).index_add_(0, group, e).index_select(0, group)
         v = shifted - total.log() if log else e / total
     return _new(ind, v, s.shape, True)
 
@@ -657,7 +659,7 @@ def spdiags(diagonals, offsets, shape, layout=None):
     for k, off in enumerate(offs):
         lo, hi = max(0, off), min(n, m + off, d2.shape[1])
         if hi > lo:
-            j = arange(lo, hi)
+            j = arange(lo, hi, device=d2.device)
             rows.append(j - off)
             cols.append(j)
             vals.append(d2[k, lo:hi])
@@ -665,7 +667,8 @@ def spdiags(diagonals, offsets, shape, layout=None):
         ind = _sparse._cat([_sparse._cat(rows, 0).reshape(1, -1), _sparse._cat(cols, 0).reshape(1, -1)], 0)
         val = _sparse._cat(vals, 0)
     else:
-        ind, val = _C.empty((2, 0), dtype=_C.int64), _C.empty((0,), dtype=diagonals.dtype)
+        ind, val = (_C.empty((2, 0), dtype=_C.int64, device=diagonals.device),
+                    _C.empty((0,), dtype=diagonals.dtype, device=diagonals.device))
     r = _new_entries(ind, val.clone(), (m, n))
     return r if layout in (None, _C.sparse_coo) else r.to_sparse(layout=layout)
 

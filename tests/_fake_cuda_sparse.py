@@ -230,6 +230,55 @@ def grid_layout_ops():
         check(f"int64 mm {lname}", lambda s, b: tl.mm(s, b), LAYOUTS[lname](d), b)
 
 
+def grid_composed_ops():
+    """The sparse layer's compositions of strided ops, with their tensors made on the input's device
+    (softmax: on host copies, the device lacking scatter_reduce(amax))."""
+    d = dense("float32", (3, 4), 21)
+    d[0, 1] = 1  # at least one entry per layout
+    cases = {
+        "coo sum dim0": lambda d: tl.sparse.sum(d.to_sparse(), dim=0),
+        "csr sum dim1": lambda d: tl.sparse.sum(d.to_sparse_csr(), dim=1),
+        "csr sum dim0": lambda d: tl.sparse.sum(d.to_sparse_csr(), dim=0),
+        "csr sum all": lambda d: tl.sparse.sum(d.to_sparse_csr(), dim=(0, 1)),
+        "coo softmax": lambda d: tl.sparse.softmax(d.to_sparse(), 1),
+        "coo log_softmax": lambda d: tl.sparse.log_softmax(d.to_sparse(), 0),
+        "csr softmax": lambda d: tl.sparse.softmax(d.to_sparse_csr(), 1),
+        "csr log_softmax": lambda d: tl.sparse.log_softmax(d.to_sparse_csr(), 0),
+        "sampled_addmm": lambda d: tl.sparse.sampled_addmm(d.to_sparse_csr(), tl.ones(3, 2, device=d.device),
+                                                           tl.ones(2, 4, device=d.device)),
+        "coo index_select": lambda d: d.to_sparse().index_select(1, tl.tensor([0, 2], device=d.device)),
+        "coo narrow_copy": lambda d: d.to_sparse().narrow_copy(1, 1, 2),
+        "sparse_mask": lambda d: d.sparse_mask(d.to_sparse()),
+        "coo * coo": lambda d: d.to_sparse() * d.to_sparse(),
+        "coo * dense": lambda d: d.to_sparse() * d,
+        "csr * dense": lambda d: d.to_sparse_csr() * d,
+        "csr * csr": lambda d: d.to_sparse_csr() * d.to_sparse_csr(),
+        "coo pow": lambda d: d.to_sparse().pow(2),
+        "coo unsqueeze": lambda d: d.to_sparse().unsqueeze(0),
+        "coo unsqueeze dense": lambda d: d.to_sparse(1).unsqueeze(2),
+        "coo permute": lambda d: d.to_sparse().permute(1, 0),
+        "coo cat": lambda d: tl.cat([d.to_sparse(), d.to_sparse()], 0),
+        "coo cat dense dim": lambda d: tl.cat([d.to_sparse(1), d.to_sparse(1)], 1),
+        "coo stack": lambda d: tl.stack([d.to_sparse(), d.to_sparse()]),
+        "smm": lambda d: tl.smm(d.to_sparse(), tl.ones(4, 2, device=d.device)),
+        "hspmm": lambda d: tl.hspmm(d.to_sparse(), tl.ones(4, 2, device=d.device)),
+        "csr select batch": lambda d: tl.stack([d, d]).to_sparse_csr().select(0, 1),
+        "batched csr @ dense": lambda d: tl.stack([d, d]).to_sparse_csr() @ tl.ones(4, 2, device=d.device),
+        "csr to bsr": lambda d: d.to_sparse_csr().to_sparse_bsr((1, 2)),
+        "coo addmm": lambda d: tl.sparse.addmm(tl.ones(3, 2, device=d.device), d.to_sparse(),
+                                               tl.ones(4, 2, device=d.device)),
+        "coo sparse_resize_": lambda d: d.to_sparse().sparse_resize_((4, 5), 2, 0),
+        "coo abs_": lambda d: d.to_sparse().abs_(),
+        "csr mul_": lambda d: d.to_sparse_csr().mul_(2),
+        "coo add_": lambda d: d.to_sparse().add_(d.to_sparse()),
+        "dense + coo": lambda d: d + d.to_sparse(),
+        "coo vstack": lambda d: tl.vstack([d.to_sparse(), d.to_sparse()]),
+        "spdiags": lambda d: tl.sparse.spdiags(d[:2], tl.tensor([0, 1]), (4, 4)),
+    }
+    for what, f in cases.items():
+        check(what, f, d)
+
+
 def grid_constructors():
     """device= constructors: components moved, validated from host copies with the CPU's errors."""
     i = tl.tensor([[0, 1, 1], [2, 0, 2]])
@@ -372,6 +421,7 @@ def main():
         grid_products(dt)
         grid_empty(dt)
     grid_layout_ops()
+    grid_composed_ops()
     grid_constructors()
     grid_errors()
     if not REAL:
