@@ -413,8 +413,6 @@ def _softmax(input, dim, dtype, log):
     """Softmax of the stored values along ``dim`` (unstored elements count as -inf, as
     torch's sparse softmax): every group of stored elements sharing their other indices is
     normalized on its own; the result keeps the layout and indices."""
-    if _sparse_device.on_device(input):  # the group maxima need scatter_reduce(amax): host copies
-        return _sparse_device.on_host(_softmax, input, dim, dtype, log)
     from ._util import wrap_dim
     if input.layout not in (_C.sparse_csr, _C.sparse_csc) or input.dense_dim():
         raise NotImplementedError(f"softmax: only CSR and CSC tensors without dense dims are supported, got "

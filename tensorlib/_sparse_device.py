@@ -252,12 +252,6 @@ _COMPOSED = {"_compressed_to_coo": _compressed_to_coo, "_coo_to_compressed": _co
              "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add}
 
 
-def on_host(fn, *args, **kwargs):
-    """fn (a composition of strided ops the device lacks one of) run on host copies of the
-    arguments, its result moved back to their device."""
-    return _round_trip(fn)(*args, **kwargs)
-
-
 def register(table):
     """Adds to the gate's table (after the layouts' own dispatchers, which would refuse these
     names) the handlers of the host kernels, which the gate calls for device tensors: the

@@ -588,8 +588,6 @@ def _softmax_impl(name, input, dim, dtype):
     """softmax over the stored entries of each line along dim (implicit zeros count as -inf,
     so they stay zero): a coalesced COO tensor with input's indices."""
     _tensor_input(name, input)
-    if _sparse_device.on_device(input):  # the group maxima need scatter_reduce(amax): host copies
-        return _sparse_device.on_host(_softmax_impl, name, input, dim, dtype)
     from ._reduce import unique
     n = input.dim()
     dim = wrap_dim(operator.index(dim), n)

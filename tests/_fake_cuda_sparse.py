@@ -57,8 +57,9 @@ def as_np(x):
     return x.numpy()
 
 
-def same(what, got, want):
-    """got (a device result) equals want (the CPU's): layout, dtype, shape, components, values."""
+def same(what, got, want, loose=False):
+    """got (a device result) equals want (the CPU's): layout, dtype, shape, components, values
+    (loose: values within float tolerance on a real GPU, whose exp/log are libdevice's)."""
     COUNT[0] += 1
     if not isinstance(got, tl.Tensor):
         if got != want:
@@ -77,12 +78,14 @@ def same(what, got, want):
     else:
         parts_g, parts_w = list(tl._C._compressed_parts(got)), list(tl._C._compressed_parts(want))
     for g, w in zip(parts_g, parts_w):
-        if not g.is_cuda or g.dtype != w.dtype or g.shape != w.shape or not np.array_equal(as_np(g), as_np(w)):
+        eq = np.allclose(as_np(g), as_np(w), rtol=1e-5, atol=1e-6) if loose and REAL else \
+            np.array_equal(as_np(g), as_np(w))
+        if not g.is_cuda or g.dtype != w.dtype or g.shape != w.shape or not eq:
             FAIL.append(f"{what}: component {as_np(g)} ({g.dtype}) vs CPU {as_np(w)} ({w.dtype})")
             return
 
 
-def check(what, f, *xs, torch_ref=None):
+def check(what, f, *xs, torch_ref=None, loose=False):
     """f(*operands) on the CPU and on the device (operands moved first): equal results, or the
     same exception and message; torch_ref (a numpy array) checks the CPU result too."""
     rc, ec = outcome(lambda: f(*xs))
@@ -92,7 +95,7 @@ def check(what, f, *xs, torch_ref=None):
         if type(ec) is not type(eg) or str(ec) != str(eg):
             FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
         return
-    same(what, rg, rc)
+    same(what, rg, rc, loose)
     if torch_ref is not None:
         COUNT[0] += 1
         if not np.array_equal(as_np(rc.to_dense() if rc.layout != tl.strided else rc), torch_ref):
@@ -232,7 +235,7 @@ def grid_layout_ops():
 
 def grid_composed_ops():
     """The sparse layer's compositions of strided ops, with their tensors made on the input's device
-    (softmax: on host copies, the device lacking scatter_reduce(amax))."""
+    (softmax's exp and log within float tolerance on a real GPU)."""
     d = dense("float32", (3, 4), 21)
     d[0, 1] = 1  # at least one entry per layout
     cases = {
@@ -276,7 +279,7 @@ def grid_composed_ops():
         "spdiags": lambda d: tl.sparse.spdiags(d[:2], tl.tensor([0, 1]), (4, 4)),
     }
     for what, f in cases.items():
-        check(what, f, d)
+        check(what, f, d, loose="softmax" in what)
 
 
 def grid_constructors():

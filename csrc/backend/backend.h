@@ -286,21 +286,25 @@ typedef struct tl_backend_scan_call {
  *   PUT      data[i + offset] = src[i]                  (duplicates: any one of the writes wins)
  *   PUT_ADD  data[i + offset] += src[i]                 (dtype's addition, atomic on the device;
  *                                                        float16/bfloat16 add in float32, rounded)
- *   OFFSET   data[i] (int64) = (TL_BIX_ACC ? data[i] : 0) + offset
+ OFFSET   data[i] (int64) = (TL_BIX_ACC ? data[i] : 0) + offset
  *   CHECK    nothing is written: the range check alone
+ *   PUT_MUL, PUT_MAX, PUT_MIN (ABI 5)  data[i + offset] = data[i + offset] op src[i] as PUT_ADD,
+ *            op the dtype's product, or the larger / smaller of the two with NaN winning (the
+ *            CPU's scatter_reduce prod, amax and amin; atomic on the device)
  * The core makes every pass that writes into an existing tensor after a CHECK (or an OFFSET) of
  * its indices, so a bad index leaves the tensor as it was; it reads *bad (an int32 on the
  * device, zeroed by the core) after the call. The kernels/hd_index.h functions are the element
  * steps of the CUDA kernel and of the host runner. */
-enum { TL_BIX_GATHER, TL_BIX_PUT, TL_BIX_PUT_ADD, TL_BIX_OFFSET, TL_BIX_CHECK };
+enum { TL_BIX_GATHER, TL_BIX_PUT, TL_BIX_PUT_ADD, TL_BIX_OFFSET, TL_BIX_CHECK, TL_BIX_PUT_MUL, TL_BIX_PUT_MAX,
+       TL_BIX_PUT_MIN };
 enum { TL_BIX_WRAP = 1, TL_BIX_RAW = 2, TL_BIX_ACC = 4, TL_BIX_IDX32 = 8 };
 typedef struct tl_backend_index_call {
     uint32_t size;          /* sizeof(tl_backend_index_call): the backend checks it */
-    int32_t mode;           /* TL_BIX_GATHER .. TL_BIX_CHECK */
+    int32_t mode;           /* TL_BIX_GATHER .. TL_BIX_PUT_MIN */
     int32_t flags;          /* TL_BIX_WRAP | RAW | ACC | IDX32 */
     int32_t device_index;
     int32_t elsize;         /* bytes per data/src element: 1, 2, 4, 8 or 16 */
-    int32_t dtype;          /* TL_BDT_* of data and src (PUT_ADD) */
+    int32_t dtype;          /* TL_BDT_* of data and src (the combining puts) */
     int32_t ndim;           /* 1..TL_BACKEND_EW_MAX_DIMS */
     int32_t pad_;
     int64_t numel;          /* > 0 */

@@ -21,7 +21,9 @@ int tl_backend_index(int mode, int flags, const tl_tensor *data, const tl_tensor
     if (bad) *bad = false;
     if (!b || !b->index) return tl_backend_refuse(name, dev, -1);
     int bdt = tl_backend_dtype_code(data->dtype), isz = tl_itemsize(data);
-    if (mode == TL_BIX_PUT_ADD && bdt < 0) return tl_backend_refuse(name, dev, data->dtype);
+    bool combine = mode == TL_BIX_PUT_ADD || mode >= TL_BIX_PUT_MUL;
+    if (combine && (bdt < 0 || (mode != TL_BIX_PUT_ADD && isz > 8))) /* no 16-byte compare-and-swap */
+        return tl_backend_refuse(name, dev, data->dtype);
     const tl_tensor *ops[3] = {data, src, index};
     tl_iter it;
     if (tl_iter_init(&it, 3, ops, shape, ndim, TL_ITER_GEOMETRY | iter_flags) < 0) return -1;
@@ -62,7 +64,7 @@ int tl_backend_index(int mode, int flags, const tl_tensor *data, const tl_tensor
 int tl_backend_index_host(const tl_backend_index_call *c)
 {
     if (c->size != sizeof *c || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS || c->mode < TL_BIX_GATHER ||
-        c->mode > TL_BIX_CHECK)
+        c->mode > TL_BIX_PUT_MIN)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend index call");
     for (int64_t i = 0; i < c->numel; i++) {
         int64_t r = i, o[3] = {0, 0, 0}, off = 0;
@@ -80,9 +82,9 @@ int tl_backend_index_host(const tl_backend_index_call *c)
         switch (c->mode) {
         case TL_BIX_GATHER: tl_hd_move(d, s + off, c->elsize); break;
         case TL_BIX_PUT: tl_hd_move(d + off, s, c->elsize); break;
-        case TL_BIX_PUT_ADD: tl_hd_add_into(d + off, s, c->dtype); break;
         case TL_BIX_OFFSET: *(int64_t *)d = ((c->flags & TL_BIX_ACC) ? *(int64_t *)d : 0) + off; break;
-        default: break;
+        case TL_BIX_CHECK: break;
+        default: tl_hd_combine_into(d + off, s, c->dtype, c->mode); break;
         }
     }
     return 0;

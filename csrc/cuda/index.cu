@@ -1,10 +1,12 @@
 // index.cu - the CUDA index entry (tl_backend_index_call, backend/backend.h): gathers, puts,
-// accumulating puts, offset sums and range checks over one strided iteration, one element per
+// combining puts, offset sums and range checks over one strided iteration, one element per
 // thread of a grid-stride loop with the element steps of kernels/hd_index.h (the ones the CPU
-// suite runs through the core's host runner, backend/index.c). The addition of PUT_ADD is
-// atomic: atomicAdd for 32- and 64-bit types (complex: per part), a compare-and-swap loop on
-// the enclosing 32-bit word for 1- and 2-byte types (the core's allocations are 4-byte
-// aligned and padded). Never run on a GPU so far (docs/cuda.md).
+// suite runs through the core's host runner, backend/index.c). The combining puts are atomic:
+// PUT_ADD with atomicAdd for 32- and 64-bit types (complex: per part); every other case (the
+// products, maxima and minima of PUT_MUL/_MAX/_MIN, the additions of 1- and 2-byte types) a
+// compare-and-swap loop on the element's 64-bit word (8-byte types) or on its enclosing 32-bit
+// word (the core's allocations are 4-byte aligned and padded; 16-byte types are refused by the
+// core). Never run on a GPU so far (docs/cuda.md).
 #include "cuda/cuda_backend.h"
 #include "kernels/hd_index.h"
 
@@ -12,7 +14,34 @@ namespace {
 
 constexpr int kIndexThreads = 256;
 
-__device__ void atomic_add_into(char *d, const char *s, int dt)
+// d = d op s by compare-and-swap of the word holding d.
+__device__ void cas_combine_into(char *d, const char *s, int dt, int mode, int elsize)
+{
+    if (elsize == 8) {
+        unsigned long long *w = (unsigned long long *)d, old = *w, assumed;
+        do {
+            assumed = old;
+            unsigned long long next = assumed;
+            tl_hd_combine_into((char *)&next, s, dt, mode);
+            old = atomicCAS(w, assumed, next);
+        } while (assumed != old);
+        return;
+    }
+    uintptr_t a = (uintptr_t)d;
+    unsigned int *w = (unsigned int *)(a & ~(uintptr_t)3);
+    unsigned int old = *w, assumed;
+    do {
+        assumed = old;
+        char bytes[4];
+        memcpy(bytes, &assumed, 4);
+        tl_hd_combine_into(bytes + (a & 3), s, dt, mode);
+        unsigned int next;
+        memcpy(&next, bytes, 4);
+        old = atomicCAS(w, assumed, next);
+    } while (assumed != old);
+}
+
+__device__ void atomic_add_into(char *d, const char *s, int dt, int elsize)
 {
     switch (dt) {
     case TL_BDT_FLOAT32: atomicAdd((float *)d, *(const float *)s); return;
@@ -27,20 +56,7 @@ __device__ void atomic_add_into(char *d, const char *s, int dt)
         atomicAdd((double *)d, ((const double *)s)[0]);
         atomicAdd((double *)d + 1, ((const double *)s)[1]);
         return;
-    default: {
-        uintptr_t a = (uintptr_t)d;
-        unsigned int *w = (unsigned int *)(a & ~(uintptr_t)3);
-        unsigned int old = *w, assumed;
-        do {
-            assumed = old;
-            char bytes[4];
-            memcpy(bytes, &assumed, 4);
-            tl_hd_add_into(bytes + (a & 3), s, dt);
-            unsigned int next;
-            memcpy(&next, bytes, 4);
-            old = atomicCAS(w, assumed, next);
-        } while (assumed != old);
-    }
+    default: cas_combine_into(d, s, dt, TL_BIX_PUT_ADD, elsize);
     }
 }
 
@@ -64,9 +80,10 @@ __global__ void index_pass(tl_backend_index_call c)
         switch (c.mode) {
         case TL_BIX_GATHER: tl_hd_move(d, s + off, c.elsize); break;
         case TL_BIX_PUT: tl_hd_move(d + off, s, c.elsize); break;
-        case TL_BIX_PUT_ADD: atomic_add_into(d + off, s, c.dtype); break;
+        case TL_BIX_PUT_ADD: atomic_add_into(d + off, s, c.dtype, c.elsize); break;
         case TL_BIX_OFFSET: *(int64_t *)d = ((c.flags & TL_BIX_ACC) ? *(int64_t *)d : 0) + off; break;
-        default: break;
+        case TL_BIX_CHECK: break;
+        default: cas_combine_into(d + off, s, c.dtype, c.mode, c.elsize); break;
         }
     }
 }
@@ -76,7 +93,7 @@ __global__ void index_pass(tl_backend_index_call c)
 int tlc_index(const tl_backend_index_call *c)
 {
     if (c->size != sizeof *c || c->ndim < 1 || c->ndim > TL_BACKEND_EW_MAX_DIMS || c->mode < TL_BIX_GATHER ||
-        c->mode > TL_BIX_CHECK)
+        c->mode > TL_BIX_PUT_MIN || (c->mode >= TL_BIX_PUT_MUL && c->elsize > 8))
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed index call (tensorlib and _C_cuda differ?)");
     if (c->numel <= 0) return 0;
     int dev = c->device_index;

@@ -34,6 +34,7 @@ typedef struct {
     tl_ew_params prm;
     int idx32;            /* index operand is int32 */
     int first;            /* offsets loop: assign instead of add */
+    int bmode;            /* accumulate on a backend: the combining put (TL_BIX_PUT_ADD when 0) */
 } idx_ctx;
 
 static inline int fix_index(idx_ctx *c, int64_t *v)
@@ -327,7 +328,7 @@ static int run_scatter(const tl_tensor *target, const tl_tensor *const *ops, int
     if (on_backend(target)) { /* the device pass of the loop: fn names the mode */
         const idx_ctx *c = ctx;
         bool raw = fn == put_off_acc || fn == PICK(put_off, tl_itemsize(target));
-        int mode = fn == put_off_acc || fn == put_dim_acc ? TL_BIX_PUT_ADD : TL_BIX_PUT;
+        int mode = fn == put_off_acc || fn == put_dim_acc ? (c->bmode ? c->bmode : TL_BIX_PUT_ADD) : TL_BIX_PUT;
         return tl_backend_index(mode, raw ? TL_BIX_RAW : 0, ops[0], ops[1], ops[2], shape, ndim, flags, raw ? 1 : c->stride,
                                 c->size, NULL, "scatter");
     }
@@ -712,7 +713,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     tl_scatter_loop fn = NULL;
     if (op != TL_RED_NONE && !(fn = tl_scatter_loop_for((tl_dtype)t->dtype, op, opname))) return -1;
     if (t->device.type == TL_DEV_META) return named ? tl_tensor_set_names(t, names) : 0; /* shapes checked */
-    if (on_backend(t) && op != TL_RED_NONE && op != TL_RED_SUM) return tl_backend_refuse(opname, t->device, -1);
+    if (on_backend(t) && op == TL_RED_MEAN) return tl_backend_refuse(opname, t->device, -1);
     tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
     if (check_range(&ix, st.sizes[d], d, TL_IDX_RUNTIME) < 0) return -1;
     /* the source operand: src restrided to index's shape, or the value as a 0-stride element */
@@ -746,7 +747,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         /* reset every target to the reduction's identity first */
         tl_tensor idv = {0};
         rc = tl_tensor_empty(&idv, 0, NULL, (tl_dtype)t->dtype, t->device, false);
-        if (rc == 0 && on_backend(t)) rc = tl_fill_(&idv, tl_scalar_int(0)); /* sum's identity */
+        if (rc == 0 && on_backend(t)) rc = tl_fill_(&idv, tl_elem_identity_scalar((tl_dtype)t->dtype, op));
         else if (rc == 0) tl_elem_identity(tl_data(&idv), (tl_dtype)t->dtype, op);
         if (rc == 0) {
             tl_tensor iv = tl_tensor_geom(&idv, si.ndim, si.sizes, zeros);
@@ -777,6 +778,8 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
     if (rc == 0) {
         const tl_tensor *ops[3] = {&dst, &sv, &ix};
         c.fn = fn;
+        c.bmode = op == TL_RED_PROD ? TL_BIX_PUT_MUL : op == TL_RED_AMAX ? TL_BIX_PUT_MAX
+                  : op == TL_RED_AMIN ? TL_BIX_PUT_MIN : TL_BIX_PUT_ADD;
         tl_loop_fn loop = !fn ? PICK(put_dim, tl_itemsize(t)) : put_dim_acc;
         rc = run_scatter(t, ops, 3, si.sizes, si.ndim, owner, TL_ITER_NO_REORDER, loop, &c);
     }

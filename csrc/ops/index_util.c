@@ -139,6 +139,11 @@ tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *op
 
 void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op)
 {
+    tl_scalar_to_bytes(tl_elem_identity_scalar(dt, op), dt, out);
+}
+
+tl_scalar tl_elem_identity_scalar(tl_dtype dt, tl_reduce_op op)
+{
     tl_scalar s;
     bool is_f = tl_dtype_is_float(dt) || tl_dtype_is_complex(dt);
     switch (op) {
@@ -157,7 +162,7 @@ void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op)
         break;
     default: s = tl_scalar_int(0); break;
     }
-    tl_scalar_to_bytes(s, dt, out);
+    return s;
 }
 
 void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count)

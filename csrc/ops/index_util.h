@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "core/error.h"
+#include "core/scalar.h"
 #include "core/tensor.h"
 
 typedef enum { TL_RED_NONE = 0, TL_RED_SUM, TL_RED_PROD, TL_RED_MEAN, TL_RED_AMAX, TL_RED_AMIN } tl_reduce_op;
@@ -22,6 +23,8 @@ typedef void (*tl_scatter_loop)(char *dst, int64_t ds, const char *src, int64_t 
 tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *opname);
 /* Writes op's identity (0, 1, lowest, highest) as an element of dtype dt into out. */
 void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
+/* The same identity as a scalar (a device tensor is filled with it). */
+tl_scalar tl_elem_identity_scalar(tl_dtype dt, tl_reduce_op op);
 /* *dst = *dst / count (floor division for integers, as torch's scatter_reduce mean). */
 void tl_elem_div_count(char *dst, tl_dtype dt, int64_t count);
 /* p[i*ps] /= cnt[i] (as tl_elem_div_count) for i < n where cnt[i] > 1; ps in bytes. */
