@@ -277,6 +277,22 @@ cusparseStatus_t run_locked(cusparseHandle_t h, const tl_backend_spmm_call *c, i
     return s;
 }
 
+// The product on device dev (current): its handle, then the call under the device's lock.
+int run_on(const tl_backend_spmm_call *c, int dev, cudaDataType type, cudaDataType compute, const void *alpha,
+           const void *beta)
+{
+    cusparseHandle_t h = handle_of(dev);
+    if (!h) return -1;
+    // The handle's stream is its state: threads (products release the GIL) take turns from
+    // setting it to queueing the product (queueing is quick; the product runs later).
+    pthread_mutex_lock(&call_locks[dev]);
+    const char *what = nullptr;
+    cusparseStatus_t s = run_locked(h, c, dev, type, compute, alpha, beta, &what);
+    pthread_mutex_unlock(&call_locks[dev]);
+    if (s != 0) return what ? sparse_error(s, what) : -1;
+    return 0;
+}
+
 }  // namespace
 
 int tlc_spmm(const tl_backend_spmm_call *c)
@@ -302,18 +318,16 @@ int tlc_spmm(const tl_backend_spmm_call *c)
     default:
         return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "tensorlib: cuSPARSE has no products of this dtype");
     }
-    int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
-    else dev = tlc_current_device();
+    int dev = c->device_index, prev = -1;
+    if (dev < 0) dev = tlc_current_device();
     if (dev < 0) return -1;
-    cusparseHandle_t h = handle_of(dev);
-    if (!h) return -1;
-    // The handle's stream is its state: threads (products release the GIL) take turns from
-    // setting it to queueing the product (queueing is quick; the product runs later).
-    pthread_mutex_lock(&call_locks[dev]);
-    const char *what = nullptr;
-    cusparseStatus_t s = run_locked(h, c, dev, type, compute, alpha, beta, &what);
-    pthread_mutex_unlock(&call_locks[dev]);
-    if (s != 0) return what ? sparse_error(s, what) : -1;
-    return 0;
+    // the call's device for the handle and the queueing, the caller's current device afterwards
+    if (cudaGetDevice(&prev) != cudaSuccess || prev == dev) {
+        prev = -1;
+    } else if (cudaError_t e = cudaSetDevice(dev)) {
+        return tlc_error(TL_ERR_RUNTIME, e, "CUDA error: cudaSetDevice(%d) failed", dev);
+    }
+    int rc = run_on(c, dev, type, compute, alpha, beta);
+    if (prev >= 0) cudaSetDevice(prev);
+    return rc;
 }
