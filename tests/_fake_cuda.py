@@ -240,7 +240,10 @@ _HOST_SPMM = EW(tl._C._backend_spmm_host)
 class SpmmCall(C.Structure):
     _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("format", C.c_int32),
                 ("index_dtype", C.c_int32), ("dtype", C.c_int32), ("op_a", C.c_int32), ("order", C.c_int32),
-                ("rows", C.c_int64), ("cols", C.c_int64), ("nnz", C.c_int64), ("n", C.c_int64)]
+                ("rows", C.c_int64), ("cols", C.c_int64), ("nnz", C.c_int64), ("n", C.c_int64),
+                ("ldb", C.c_int64), ("ldc", C.c_int64), ("alpha", C.c_double * 2), ("beta", C.c_double * 2),
+                ("offsets", C.c_void_p), ("indices", C.c_void_p), ("values", C.c_void_p), ("b", C.c_void_p),
+                ("c", C.c_void_p)]
 
 
 _spmm = _logged("spmm", SpmmCall, _HOST_SPMM, "format", "index_dtype", "dtype", "op_a", "order", "rows", "cols",

@@ -17,6 +17,7 @@ import tensorlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "fake_cudart", "fake_cudart.c")
 CUBLAS_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cublas.c")
+CUSPARSE_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cusparse.c")
 
 
 def cuda_module():
@@ -32,10 +33,10 @@ def _dynamic_section(path):
     return (needed[0] if needed else None), [p for s in paths for p in s.split(":")]
 
 
-def build(tmpdir, cublas=True):
+def build(tmpdir, cublas=True, cusparse=True):
     """(library directory, None) or (None, why not). With cublas, the directory also holds
-    fake_cublas.c as libcublas.so.13 (linked against the fake runtime), which the module's
-    dlopen finds there."""
+    fake_cublas.c as libcublas.so.13, with cusparse fake_cusparse.c as libcusparse.so.12 (both
+    linked against the fake runtime), which the module's dlopen finds there."""
     module = cuda_module()
     if module is None:
         return None, "tensorlib._C_cuda is not built (no nvcc)"
@@ -59,13 +60,16 @@ def build(tmpdir, cublas=True):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("building the fake CUDA runtime failed:\n" + r.stdout + r.stderr)
-    if cublas:
+    for wanted, source, name, what in ((cublas, CUBLAS_SOURCE, "libcublas.so.13", "cuBLAS"),
+                                       (cusparse, CUSPARSE_SOURCE, "libcusparse.so.12", "cuSPARSE")):
+        if not wanted:
+            continue
         cmd = ["cc", "-std=gnu11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
-               "-fvisibility=hidden", "-I", include, CUBLAS_SOURCE, "-o", os.path.join(libdir, "libcublas.so.13"),
-               "-Wl,-soname,libcublas.so.13", "-L", libdir, "-l:" + soname, "-pthread"]
+               "-fvisibility=hidden", "-I", include, source, "-o", os.path.join(libdir, name),
+               "-Wl,-soname," + name, "-L", libdir, "-l:" + soname, "-pthread"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
-            raise RuntimeError("building the fake cuBLAS failed:\n" + r.stdout + r.stderr)
+            raise RuntimeError("building the fake %s failed:\n" % what + r.stdout + r.stderr)
     return libdir, None
 
 

@@ -57,5 +57,8 @@ int tlc_sort(const tl_backend_sort_call *call);
 int tlc_gemm(const tl_backend_gemm_call *call);
 // selection (select.cu)
 int tlc_select(const tl_backend_select_call *call);
+// sparse products (sparse.cu, cuSPARSE opened with dlopen on first use); C linkage, so tests can
+// call it through ctypes on the fake runtime without the core's side
+extern "C" int tlc_spmm(const tl_backend_spmm_call *call);
 
 #endif

@@ -55,7 +55,7 @@ static const tl_device_backend cuda_backend = {
     // selection (ABI 4)
     tlc_select,
     // sparse products (ABI 5)
-    nullptr,
+    tlc_spmm,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).
