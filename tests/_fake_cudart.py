@@ -17,6 +17,7 @@ import tensorlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "fake_cudart", "fake_cudart.c")
 CUBLAS_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cublas.c")
+CUSPARSELT_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cusparselt.c")
 
 
 def cuda_module():
@@ -34,8 +35,8 @@ def _dynamic_section(path):
 
 def build(tmpdir, cublas=True):
     """(library directory, None) or (None, why not). With cublas, the directory also holds
-    fake_cublas.c as libcublas.so.13 (linked against the fake runtime), which the module's
-    dlopen finds there."""
+    fake_cublas.c as libcublas.so.13 and fake_cusparselt.c as libcusparseLt.so.0 (linked
+    against the fake runtime), which the module's dlopen finds there."""
     module = cuda_module()
     if module is None:
         return None, "tensorlib._C_cuda is not built (no nvcc)"
@@ -66,6 +67,13 @@ def build(tmpdir, cublas=True):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("building the fake cuBLAS failed:\n" + r.stdout + r.stderr)
+        # fake_cusparselt.c as libcusparseLt.so.0 (semi.cu's dlopen), built the same way
+        cmd = ["cc", "-std=gnu11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",
+               "-fvisibility=hidden", "-I", include, CUSPARSELT_SOURCE, "-o", os.path.join(libdir, "libcusparseLt.so.0"),
+               "-Wl,-soname,libcusparseLt.so.0", "-L", libdir, "-l:" + soname, "-pthread"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("building the fake cuSPARSELt failed:\n" + r.stdout + r.stderr)
     return libdir, None
 
 

@@ -57,5 +57,7 @@ int tlc_sort(const tl_backend_sort_call *call);
 int tlc_gemm(const tl_backend_gemm_call *call);
 // selection (select.cu)
 int tlc_select(const tl_backend_select_call *call);
+// 2:4 semi-structured products (semi.cu, cuSPARSELt opened with dlopen on first use)
+int tlc_semi(tl_backend_semi_call *call);
 
 #endif
