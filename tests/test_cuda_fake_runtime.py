@@ -460,8 +460,8 @@ def test_semi_products_run_semi_cu_on_the_fake_cusparselt():
     assert lib.tl_fake_cusparselt_handles() == 1  # one handle per device, kept
     assert lib.tl_fake_cusparselt_last_compute() == 2  # CUSPARSE_COMPUTE_32F
     assert lib.tl_fake_cusparselt_last_side() == 0  # the 2:4 matrix as matB
-    sd = _semi_pattern(8, 16, tl.float16, 9)
-    s_dev, b = semi(sd.cuda()), _ints((16, 4), tl.float16, 4).cuda()
+    sd = _semi_pattern(8, 128, tl.float16, 9)  # a padded shape (32 x 128, n 32) no product above had
+    s_dev, b = semi(sd.cuda()), _ints((128, 4), tl.float16, 4).cuda()
     plans = lib.tl_fake_cusparselt_plans()
     tl.mm(s_dev, b)
     tl.mm(s_dev, b)
@@ -473,6 +473,12 @@ def test_semi_products_run_semi_cu_on_the_fake_cusparselt():
     assert lib.tl_fake_cusparselt_last_stream() == st.cuda_stream
     tl.mm(s_dev, b)
     assert not lib.tl_fake_cusparselt_last_stream()  # the legacy default stream
+    # the entry's errors are torch-style RuntimeErrors naming the call (here the fake's 2:4 check
+    # on a matrix that breaks the pattern, which only the private primitive can hand it)
+    bad = tl.ones(32, 32, dtype=tl.float16).cuda()
+    buf = tl.empty(tl._C._semi_device(bad, True, None), dtype=tl.uint8, device="cuda")
+    with pytest.raises(RuntimeError, match="CUSPARSE_STATUS_INVALID_VALUE when calling `cusparseLtSpMMACompress2"):
+        tl._C._semi_device(bad, True, buf)
     # float32 is no dtype of the entry (cuSPARSELt's float sparsity is 1:2): the host round trip
     n = lib.tl_fake_cusparselt_matmuls()
     sf = _semi_pattern(4, 16, tl.float32, 5)
