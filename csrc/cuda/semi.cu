@@ -24,10 +24,12 @@
 
 namespace {
 
-// cuSPARSELt's opaque structs are `struct { uint8_t data[1024]; }` (0.1 to 0.8); 4 KiB here
-// leaves room should a later version grow them (they are only ever passed by address).
+// cuSPARSELt's opaque structs are `struct { uint8_t data[N]; }`, the caller's memory: N was 1024
+// in the first versions and 11024 later (MLIR's CUDA runtime wrappers static_assert
+// sizeof(cusparseLtHandle_t) == 11024, the matrix descriptor the same); 16 KiB here leaves room
+// (they are only ever passed by address; the plan table holds 6 per plan).
 struct alignas(16) Opaque {
-    unsigned char data[4096];
+    unsigned char data[16384];
 };
 typedef int status_t;  // cusparseStatus_t: SUCCESS 0
 constexpr int kOpN = 0;                                    // cusparseOperation_t NON_TRANSPOSE

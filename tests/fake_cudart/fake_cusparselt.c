@@ -34,7 +34,7 @@ int tl_fake_cudart_stream_ok(cudaStream_t s);
 enum { SUCCESS = 0, NOT_INITIALIZED = 1, INVALID_VALUE = 3, EXECUTION_FAILED = 6, NOT_SUPPORTED = 10 };
 enum { COMPUTE_32I = 0, COMPUTE_16F = 1, COMPUTE_32F = 2 };
 enum { ORDER_COL = 1, ORDER_ROW = 2 };
-#define OPAQUE 1024 /* cuSPARSELt's opaque structs: uint8_t data[1024] */
+#define OPAQUE 11024 /* cuSPARSELt's opaque structs: uint8_t data[11024] (0.4+; 1024 before) */
 #define WORKSPACE 256
 #define COMPRESS_BUFFER 128
 #define HEADER 32
