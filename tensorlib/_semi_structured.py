@@ -87,7 +87,8 @@ class SparseSemiStructuredTensor:
     def _device_buffer(self, left, dense=None):
         """The backend's compressed buffer of the stored matrix for side `left` (built from
         `dense`, the pruned stored matrix, or from values and metadata), or None where the
-        backend's 2:4 entry does not cover the matrix (NotImplementedError: no entry, float32)."""
+        backend's 2:4 entry does not cover the matrix (NotImplementedError: no entry, float32,
+        no cuSPARSELt or a device it does not support): the products then run on host copies."""
         if self._cache.get("none"):
             return None
         buf = self._cache.get(left)
@@ -171,7 +172,10 @@ def _semi_mm(s, dense, left):
             dense.layout == _C.strided and rows and cols and dense.shape[0 if left else 1] == (cols if left else rows)):
         buf = s._device_buffer(left)
         if buf is not None:
-            return _C._semi_device(buf, rows, cols, s.dtype, dense, left)
+            try:
+                return _C._semi_device(buf, rows, cols, s.dtype, dense, left)
+            except NotImplementedError:  # no libcusparseLt, a GPU before sm_80, an unsupported layout
+                s._cache["none"] = True
     kd = _kernel_dtype(s.dtype)
     r = _C._semi_mm(s._values.to(kd), s._meta, dense.to(kd), left)
     return r.to(s.dtype)

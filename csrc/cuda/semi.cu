@@ -92,9 +92,13 @@ const char *status_name(status_t s)
     }
 }
 
+// NotImplementedError for what this device or library version cannot do (ARCH_MISMATCH: before
+// sm_80; NOT_SUPPORTED: a type or layout combination), so that the Python layer falls back to the
+// host round trip; RuntimeError otherwise.
 int lt_error(status_t s, const char *what)
 {
-    return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "CUDA error: %s when calling `%s`", status_name(s), what);
+    return tlc_error(s == 4 || s == 10 ? TL_ERR_NOTIMPL : TL_ERR_RUNTIME, cudaSuccess,
+                     "CUDA error: %s when calling `%s`", status_name(s), what);
 }
 
 template <typename F> bool sym(void *h, const char *name, F *out)
@@ -138,7 +142,8 @@ bool load_locked(void)
 // The handle of device dev (lock held; created on first use); nullptr after the error is set.
 const Opaque *handle_locked(int dev)
 {
-    if (!load_locked()) return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "%s", load_error), nullptr;
+    // NotImplementedError: without the library the products run on host copies
+    if (!load_locked()) return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "%s", load_error), nullptr;
     if (!handles[dev]) {
         Opaque *h = new Opaque();
         status_t s = lib.init(h);
