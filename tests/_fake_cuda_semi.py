@@ -207,7 +207,46 @@ def main():
         COUNT[0] += 1
         if not isinstance(eg, RuntimeError) or "Expected all tensors to be on the same device" not in str(eg):
             FAIL.append(f"{dt} error device mix: {eg!r}")
+    if not REAL:
+        fallback()
     report(FAIL, COUNT[0])
+
+
+def fallback():
+    """An entry refusing with NotImplementedError (the CUDA module without libcusparseLt, or a GPU
+    it does not support) leaves the products to the host round trip: the CPU's results."""
+    import ctypes as C
+
+    class Api(C.Structure):
+        _fields_ = [("abi_version", C.c_uint32), ("size", C.c_uint32), ("register_backend", C.c_void_p),
+                    ("set_error", C.CFUNCTYPE(None, C.c_int, C.c_char_p))]
+
+    get = C.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = C.c_void_p, [C.py_object, C.c_char_p]
+    api = Api.from_address(get(tl._C._backend_api, b"tensorlib._C._backend_api.v5"))
+    refused = []
+
+    def refuse(p):
+        refused.append(_fake_cuda.SemiCall.from_address(p).mode)
+        api.set_error(6, b"tensorlib: 2:4 semi-structured products of CUDA tensors need cuSPARSELt")  # TL_ERR_NOTIMPL
+        return -1
+
+    for mode in (SIZE, MM):
+        entry = _fake_cuda.EW(lambda p, mode=mode: refuse(p) if _fake_cuda.SemiCall.from_address(p).mode == mode
+                              else _fake_cuda._semi(p))
+        saved, _fake_cuda.BACKEND.semi = _fake_cuda.BACKEND.semi, entry
+        try:
+            for dt in DEVICE_DTYPES:
+                s_cpu, b, a = pattern(dt, 4, 32, 5), dense(dt, (32, 3), 6), dense(dt, (2, 4), 7)
+                del refused[:]
+                sd = semi(s_cpu.cuda())
+                same(f"{dt} fallback {mode} S@B", tl.mm(sd, b.cuda()), tl.mm(semi(s_cpu), b))
+                same(f"{dt} fallback {mode} A@S", tl.mm(a.cuda(), sd), tl.mm(a, semi(s_cpu)))
+                COUNT[0] += 1
+                if refused != [mode]:  # refused once, then never asked again
+                    FAIL.append(f"{dt} fallback {mode}: the entry was asked {refused}")
+        finally:
+            _fake_cuda.BACKEND.semi = saved
 
 
 main()
