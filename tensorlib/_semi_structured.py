@@ -7,6 +7,15 @@ position in its low bits, consecutive groups filling int16 words from their low 
 words for int8) -- torch's order (``[0, 0, 1, 1]`` tiles give torch's ``-4370``). The
 products (csrc/sparse/semi.c) read only the kept values: half the bytes and multiplies of
 the dense product.
+
+On a CUDA device (tensorlib/_sparse_device.py hands values and metadata there as host round
+trips) a float16, bfloat16 or int8 matrix also keeps the backend's compressed buffer of the
+stored matrix (cuSPARSELt's opaque format, a uint8 tensor on the device; one per side of the
+product: both built at construction from a CUDA tensor; for a matrix moved there, built on the
+first product of each side from the dense matrix of values and metadata, a host round trip), and
+its products run on the device through the backend's 2:4 entry (csrc/backend/semi.c).
+float32 (cuSPARSELt's float sparsity is 1:2, not 2:4) and anything the entry does not cover
+run as today: the CPU kernel on host copies.
 """
 from . import _C
 
@@ -18,11 +27,14 @@ class SparseSemiStructuredTensor:
     kept elements, ``indices()`` the metadata ((rows, cols / 16) int16; int8 values:
     (rows, cols / 32) int32). ``t()`` gives the transposed matrix (a flag, as torch's)."""
 
-    def __init__(self, shape, values, metadata, transposed=False):
+    def __init__(self, shape, values, metadata, transposed=False, _cache=None):
         self.shape = _C.Size(shape)
         self._values = values
         self._meta = metadata
         self.transposed = transposed
+        # the backend's compressed buffers of the stored matrix by side (True: S @ B), shared
+        # with t(); False: the backend has no entry for this matrix
+        self._cache = {} if _cache is None else _cache
 
     dtype = property(lambda self: self._values.dtype)
     device = property(lambda self: self._values.device)
@@ -50,7 +62,47 @@ class SparseSemiStructuredTensor:
 
     def t(self):
         """The transposed matrix, sharing values and metadata."""
-        return SparseSemiStructuredTensor(self.shape[::-1], self._values, self._meta, not self.transposed)
+        return SparseSemiStructuredTensor(self.shape[::-1], self._values, self._meta, not self.transposed, self._cache)
+
+    def to(self, device):
+        """The matrix with values and metadata on `device` (the compressed buffer is rebuilt
+        there on its first product)."""
+        v = self._values.to(device)
+        if v.device == self._values.device:
+            return self
+        return SparseSemiStructuredTensor(self.shape, v, self._meta.to(device), self.transposed)
+
+    def cuda(self, device=None):
+        """The matrix on a CUDA device (the current one by default)."""
+        return self.to("cuda" if device is None else device if not isinstance(device, int) else f"cuda:{device}")
+
+    def cpu(self):
+        """The matrix on the CPU."""
+        return self.to("cpu")
+
+    def _stored_dense(self):
+        stored = self.shape[::-1] if self.transposed else self.shape
+        return _C._semi_to_dense(self._values, self._meta, stored[1])
+
+    def _device_buffer(self, left, dense=None):
+        """The backend's compressed buffer of the stored matrix for side `left` (built from
+        `dense`, the pruned stored matrix, or from values and metadata), or None where the
+        backend's 2:4 entry does not cover the matrix (NotImplementedError: no entry, float32,
+        no cuSPARSELt or a device it does not support): the products then run on host copies."""
+        if self._cache.get("none"):
+            return None
+        buf = self._cache.get(left)
+        if buf is None:
+            d = self._stored_dense() if dense is None else dense
+            try:
+                size = _C._semi_device(d, left, None)
+            except NotImplementedError:
+                self._cache["none"] = True
+                return None
+            buf = _C.empty(size, dtype=_C.uint8, device=d.device)
+            _C._semi_device(d, left, buf)
+            self._cache[left] = buf
+        return buf
 
     def detach(self):
         return self
@@ -84,7 +136,21 @@ def to_sparse_semi_structured(original_tensor, transposed=False):
     if transposed:
         raise RuntimeError("to_sparse_semi_structured: transposed=True is deprecated in torch and not supported")
     values, meta = _C._semi_compress(t)
-    return SparseSemiStructuredTensor(tuple(t.shape), values, meta)
+    s = SparseSemiStructuredTensor(tuple(t.shape), values, meta)
+    if _on_device(t) and t.dtype in _DEVICE_DTYPES and t.numel():
+        # t passed the 2:4 check: it is its own pruned matrix; both sides now, so that no
+        # product ever needs the dense matrix back from values and metadata (a host round trip)
+        if s._device_buffer(True, t) is not None:
+            s._device_buffer(False, t)
+    return s
+
+
+# dtypes of the backend's 2:4 entry (cuSPARSELt's float32 sparsity is 1:2)
+_DEVICE_DTYPES = (_C.float16, _C.bfloat16, _C.int8)
+
+
+def _on_device(t):
+    return t.device.type not in ("cpu", "meta")
 
 
 def _is_semi(x):
@@ -101,6 +167,15 @@ def _semi_mm(s, dense, left):
         raise RuntimeError("semi-structured mm: expected a 2-D strided tensor operand")
     if dense.dtype != s.dtype:
         raise RuntimeError(f"expected scalar type {s.dtype._cname} but found {dense.dtype._cname}")
+    rows, cols = s.shape
+    if (_on_device(s._values) and s.dtype in _DEVICE_DTYPES and dense.device == s.device and
+            dense.layout == _C.strided and rows and cols and dense.shape[0 if left else 1] == (cols if left else rows)):
+        buf = s._device_buffer(left)
+        if buf is not None:
+            try:
+                return _C._semi_device(buf, rows, cols, s.dtype, dense, left)
+            except NotImplementedError:  # no libcusparseLt, a GPU before sm_80, an unsupported layout
+                s._cache["none"] = True
     kd = _kernel_dtype(s.dtype)
     r = _C._semi_mm(s._values.to(kd), s._meta, dense.to(kd), left)
     return r.to(s.dtype)

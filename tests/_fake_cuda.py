@@ -50,7 +50,9 @@ class Backend(C.Structure):
                 # selection (ABI 4)
                 ("select", EW),
                 # sparse products (ABI 5)
-                ("spmm", EW)]
+                ("spmm", EW),
+                # 2:4 semi-structured products (ABI 5)
+                ("semi", EW)]
 
 
 class CoreApi(C.Structure):
@@ -250,10 +252,23 @@ _spmm = _logged("spmm", SpmmCall, _HOST_SPMM, "format", "index_dtype", "dtype", 
                 "nnz", "n")
 
 
+# The semi entry: the core's host runner (backend/semi.c; cuSPARSELt on CUDA); logged with the
+# mode, dtype, side, the stored shape and n.
+_HOST_SEMI = EW(tl._C._backend_semi_host)
+
+
+class SemiCall(C.Structure):
+    _fields_ = [("size", C.c_uint32), ("device_index", C.c_int32), ("mode", C.c_int32), ("dtype", C.c_int32),
+                ("left", C.c_int32), ("pad_", C.c_int32), ("rows", C.c_int64), ("cols", C.c_int64), ("n", C.c_int64)]
+
+
+_semi = _logged("semi", SemiCall, _HOST_SEMI, "mode", "dtype", "left", "rows", "cols", "n")
+
+
 KEEP = [CURDEV(lambda: 0), ALLOC(lambda n, d: libc.malloc(max(n, 1))), FREE(C.cast(libc.free, C.c_void_p).value),
         COPY(_copy), MEMSET(_memset), BIN(lambda *a: -1), UN(lambda *a: -1), EW(_elementwise), HALLOC(_host_alloc),
         HFREE(_host_free), COPY(_copy_async), RECORD(_record), RANDOM(_random), EW(_reduce), EW(_scan), EW(_index), EW(_sort),
-        EW(_gemm), EW(_select), EW(_spmm)]
+        EW(_gemm), EW(_select), EW(_spmm), EW(_semi)]
 BACKEND = Backend(5, C.sizeof(Backend), b"fake-cuda", *KEEP)
 
 

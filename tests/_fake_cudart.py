@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "fake_cudart", "fake_cudart.c")
 CUBLAS_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cublas.c")
 CUSPARSE_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cusparse.c")
+CUSPARSELT_SOURCE = os.path.join(HERE, "fake_cudart", "fake_cusparselt.c")
 
 
 def cuda_module():
@@ -33,10 +34,11 @@ def _dynamic_section(path):
     return (needed[0] if needed else None), [p for s in paths for p in s.split(":")]
 
 
-def build(tmpdir, cublas=True, cusparse=True):
+def build(tmpdir, cublas=True, cusparse=True, cusparselt=True):
     """(library directory, None) or (None, why not). With cublas, the directory also holds
-    fake_cublas.c as libcublas.so.13, with cusparse fake_cusparse.c as libcusparse.so.12 (both
-    linked against the fake runtime), which the module's dlopen finds there."""
+    fake_cublas.c as libcublas.so.13, with cusparse fake_cusparse.c as libcusparse.so.12, with
+    cusparselt fake_cusparselt.c as libcusparseLt.so.0 (each linked against the fake runtime),
+    which the module's dlopen finds there."""
     module = cuda_module()
     if module is None:
         return None, "tensorlib._C_cuda is not built (no nvcc)"
@@ -61,7 +63,8 @@ def build(tmpdir, cublas=True, cusparse=True):
     if r.returncode != 0:
         raise RuntimeError("building the fake CUDA runtime failed:\n" + r.stdout + r.stderr)
     for wanted, source, name, what in ((cublas, CUBLAS_SOURCE, "libcublas.so.13", "cuBLAS"),
-                                       (cusparse, CUSPARSE_SOURCE, "libcusparse.so.12", "cuSPARSE")):
+                                       (cusparse, CUSPARSE_SOURCE, "libcusparse.so.12", "cuSPARSE"),
+                                       (cusparselt, CUSPARSELT_SOURCE, "libcusparseLt.so.0", "cuSPARSELt")):
         if not wanted:
             continue
         cmd = ["cc", "-std=gnu11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared",

@@ -408,3 +408,80 @@ def test_missing_libcublas_is_a_runtime_error(tmp_path):
     if not lines[0].startswith("RuntimeError"):
         pytest.skip("a real libcublas is installed here: %s" % lines[0])
     assert "libcublas.so.13 could not be loaded" in lines[0] and lines[1] == "[1.0, 1.0]"
+
+
+# ---- cuSPARSELt (csrc/cuda/semi.cu) on the fake libcusparseLt (tests/fake_cudart/fake_cusparselt.c) ----
+
+def _fake_cusparselt():
+    try:
+        lib = ctypes.CDLL("libcusparseLt.so.0")  # the instance semi.cu's dlopen gets
+        for f in ("handles", "compresses", "matmuls", "plans"):
+            getattr(lib, "tl_fake_cusparselt_" + f).restype = ctypes.c_long
+        lib.tl_fake_cusparselt_last_stream.restype = ctypes.c_void_p
+        return lib
+    except (OSError, AttributeError):
+        pytest.skip("fake cuSPARSELt not loaded")
+
+
+def _semi_pattern(rows, cols, dt, seed):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-3, 4, size=(rows, cols)).astype(np.float32)
+    for r in range(rows):
+        for g in range(0, cols, 4):
+            v[r, g + rng.choice(4, size=2, replace=False)] = 0
+    return tl.tensor(v).to(dt)
+
+
+@inner
+def test_semi_products_run_semi_cu_on_the_fake_cusparselt():
+    """The module's cuSPARSELt host code: loading, one handle per device, the structured and dense
+    descriptors, the compression of the padded matrix for each side (the fake refuses a broken 2:4
+    pattern and reads and writes only inside live device allocations at the sizes it reported),
+    cached plans, the workspace, the current stream, the padded result copied back. float16 and
+    bfloat16 (int8's int32 result needs a cast kernel, which the fake runtime cannot launch);
+    small integers, so the results equal the CPU's exactly."""
+    from tensorlib.sparse import to_sparse_semi_structured as semi
+    lib = _fake_cusparselt()
+    c0, m0 = lib.tl_fake_cusparselt_compresses(), lib.tl_fake_cusparselt_matmuls()
+    for dt in (tl.float16, tl.bfloat16):
+        for rows, cols, n in [(4, 16, 3), (32, 64, 32), (5, 48, 7)]:
+            sd = _semi_pattern(rows, cols, dt, rows + cols)
+            b, a = _ints((cols, n), dt, 2), _ints((n, rows), dt, 3)
+            s_dev = semi(sd.cuda())  # compressed for S @ B at construction
+            got = tl.mm(s_dev, b.cuda())
+            assert got.is_cuda and got.dtype == dt and tl.equal(got.cpu(), semi(sd) @ b)
+            got = tl.mm(a.cuda(), s_dev)  # compressed for A @ S on first use
+            assert got.is_cuda and tl.equal(got.cpu(), a @ semi(sd))
+            got = tl.mm(a.cuda(), semi(sd).cuda())  # moved with .cuda(): compressed lazily
+            assert tl.equal(got.cpu(), a @ semi(sd))
+    assert lib.tl_fake_cusparselt_compresses() == c0 + 2 * 3 * 3
+    assert lib.tl_fake_cusparselt_matmuls() == m0 + 2 * 3 * 3
+    assert lib.tl_fake_cusparselt_handles() == 1  # one handle per device, kept
+    assert lib.tl_fake_cusparselt_last_compute() == 2  # CUSPARSE_COMPUTE_32F
+    assert lib.tl_fake_cusparselt_last_side() == 0  # the 2:4 matrix as matB
+    sd = _semi_pattern(8, 128, tl.float16, 9)  # a padded shape (32 x 128, n 32) no product above had
+    s_dev, b = semi(sd.cuda()), _ints((128, 4), tl.float16, 4).cuda()
+    plans = lib.tl_fake_cusparselt_plans()
+    tl.mm(s_dev, b)
+    tl.mm(s_dev, b)
+    assert lib.tl_fake_cusparselt_plans() == plans + 1  # one plan, cached
+    assert lib.tl_fake_cusparselt_last_side() == 1
+    st = tl.cuda.Stream()
+    with tl.cuda.stream(st):
+        tl.mm(s_dev, b)
+    assert lib.tl_fake_cusparselt_last_stream() == st.cuda_stream
+    tl.mm(s_dev, b)
+    assert not lib.tl_fake_cusparselt_last_stream()  # the legacy default stream
+    # the entry's errors are torch-style RuntimeErrors naming the call (here the fake's 2:4 check
+    # on a matrix that breaks the pattern, which only the private primitive can hand it)
+    bad = tl.ones(32, 32, dtype=tl.float16).cuda()
+    buf = tl.empty(tl._C._semi_device(bad, True, None), dtype=tl.uint8, device="cuda")
+    with pytest.raises(RuntimeError, match="CUSPARSE_STATUS_INVALID_VALUE when calling `cusparseLtSpMMACompress2"):
+        tl._C._semi_device(bad, True, buf)
+    # float32 is no dtype of the entry (cuSPARSELt's float sparsity is 1:2): the host round trip
+    n = lib.tl_fake_cusparselt_matmuls()
+    sf = _semi_pattern(4, 16, tl.float32, 5)
+    bf = _ints((16, 3), tl.float32, 6)
+    assert tl.equal(tl.mm(semi(sf.cuda()), bf.cuda()).cpu(), semi(sf) @ bf)
+    assert lib.tl_fake_cusparselt_matmuls() == n

@@ -426,6 +426,39 @@ typedef struct tl_backend_spmm_call {
     char *c;
 } tl_backend_spmm_call;
 
+/* 2:4 semi-structured products (ABI 5): one call, three modes, for a structured matrix S stored
+ * row-major as `rows` x `cols` (every group of 4 consecutive row elements holds at most 2
+ * non-zeros; the core has checked the pattern when it built values and metadata) and
+ * `left` saying which side of the product S takes (it fixes the compressed form, so a
+ * buffer compressed for one side serves only that side):
+ *   TL_BSEMI_SIZE      compressed_size = the bytes of S's compressed buffer (a backend's own
+ *                      opaque format; cuSPARSELt's on CUDA, the pruned dense matrix on the host);
+ *   TL_BSEMI_COMPRESS  `compressed` (compressed_size bytes) = S compressed from `dense`, the
+ *                      pruned S (rows x cols, row-major contiguous on the device);
+ *   TL_BSEMI_MM        left: C (rows x n) = S @ B, B (cols x n); else C (n x cols) = B @ S,
+ *                      B (n x rows); B and C row-major contiguous, C fully written (no beta).
+ * dtype (of S and B): FLOAT16 and BFLOAT16 (products accumulated in float32, rounded once on
+ * store, C of dtype), INT8 (accumulated in int32 wrapping, C an INT32 matrix: the core casts
+ * it to int8 as the CPU does). float32 is not a dtype of the call (cuSPARSELt's float
+ * sparsity is 1:2, not 2:4). rows, cols and n are >= 1, cols a multiple of 16 (32 for int8)
+ * as the CPU's compression requires; the core has done torch's checks. */
+enum { TL_BSEMI_SIZE, TL_BSEMI_COMPRESS, TL_BSEMI_MM };
+typedef struct tl_backend_semi_call {
+    uint32_t size;          /* sizeof(tl_backend_semi_call): the backend checks it */
+    int32_t device_index;
+    int32_t mode;           /* TL_BSEMI_SIZE / _COMPRESS / _MM */
+    int32_t dtype;          /* TL_BDT_FLOAT16, _BFLOAT16 or _INT8 */
+    int32_t left;           /* 1: S @ B; 0: B @ S */
+    int32_t pad_;
+    int64_t rows, cols;     /* S as stored */
+    int64_t n;              /* MM: the dense operand's free dimension */
+    int64_t compressed_size;  /* SIZE: out; COMPRESS, MM: the buffer's bytes */
+    const char *dense;      /* COMPRESS: the pruned S (device address) */
+    char *compressed;       /* COMPRESS: written; MM: read */
+    const char *b;          /* MM */
+    char *c;                /* MM */
+} tl_backend_semi_call;
+
 /* What a backend provides. Every function returns 0, or -1 after api->set_error. Pointers
  * are device pointers of `device_index`; copies move contiguous bytes in any direction
  * between the host (index -1) and a device. */
@@ -480,6 +513,9 @@ typedef struct tl_device_backend {
     /* ---- sparse products (ABI 5) ---- */
     /* The spmm call above; NULL: products of this device's sparse tensors are not supported. */
     int (*spmm)(const tl_backend_spmm_call *call);
+    /* ---- 2:4 semi-structured products (ABI 5) ---- */
+    /* The semi call above; NULL: products of this device's 2:4 tensors run on host copies. */
+    int (*semi)(tl_backend_semi_call *call);  /* SIZE writes call->compressed_size */
 } tl_device_backend;
 
 /* What the core offers a backend (exported by tensorlib._C in the capsule). */
@@ -576,6 +612,20 @@ int tl_backend_gemm_host(const tl_backend_gemm_call *call);
 /* The host runner of a tl_backend_spmm_call (backend/spmm.c): the same product on host memory,
  * accumulated in double (complex double) in stored order; for the tests' stand-in backend. */
 int tl_backend_spmm_host(const tl_backend_spmm_call *call);
+/* The host runner of a tl_backend_semi_call (backend/semi.c): its compressed buffer is the
+ * pruned dense matrix, the products accumulated as the CPU's; for the tests' stand-in backend. */
+int tl_backend_semi_host(tl_backend_semi_call *call);
+/* The backend's 2:4 entry: *size = the bytes of the compressed buffer of the pruned row-major
+ * matrix `dense` (2-D, on a backend's device) for side `left`; with `compressed` (a uint8
+ * device tensor of that many bytes) non-NULL, also fills it. NotImplementedError for a backend
+ * or dtype without the entry (float32 included). */
+int tl_backend_semi_compress(struct tl_tensor *compressed, int64_t *size, const struct tl_tensor *dense, bool left);
+/* out (cleared) = S @ b (left) or b @ S for S given by its compressed buffer (from
+ * tl_backend_semi_compress with the same `left`) and stored shape rows x cols, b a 2-D tensor
+ * of S's dtype on its device; the result in S's dtype (int8: the int32 product cast as the CPU
+ * casts it). */
+int tl_backend_semi_mm(struct tl_tensor *out, const struct tl_tensor *compressed, int64_t rows, int64_t cols,
+                       int dtype, const struct tl_tensor *b, bool left);
 /* out (a cleared tensor) = op(a) @ b for a 2-D CSR, CSC or coalesced COO tensor a (no batch or
  * dense dims) on a backend's device, op(a) = a or (trans) its transpose, b a 1-D or 2-D strided
  * tensor of a's dtype on that device: the backend's spmm entry (backend/spmm.c). out is new,

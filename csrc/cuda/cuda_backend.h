@@ -60,5 +60,7 @@ int tlc_select(const tl_backend_select_call *call);
 // sparse products (sparse.cu, cuSPARSE opened with dlopen on first use); C linkage, so tests can
 // call it through ctypes on the fake runtime without the core's side
 extern "C" int tlc_spmm(const tl_backend_spmm_call *call);
+// 2:4 semi-structured products (semi.cu, cuSPARSELt opened with dlopen on first use)
+int tlc_semi(tl_backend_semi_call *call);
 
 #endif

@@ -56,6 +56,8 @@ static const tl_device_backend cuda_backend = {
     tlc_select,
     // sparse products (ABI 5)
     tlc_spmm,
+    // 2:4 semi-structured products (ABI 5)
+    tlc_semi,
 };
 
 // Device count, 0 when the driver or device is missing (never raises, like torch).

@@ -53,6 +53,7 @@ int tl_py_add_backend_api(PyObject *m)
         {"_backend_gemm_host", (void *)(uintptr_t)tl_backend_gemm_host},
         {"_backend_select_host", (void *)(uintptr_t)tl_backend_select_host},
         {"_backend_spmm_host", (void *)(uintptr_t)tl_backend_spmm_host},
+        {"_backend_semi_host", (void *)(uintptr_t)tl_backend_semi_host},
     };
     for (size_t i = 0; rc == 0 && i < sizeof hosts / sizeof hosts[0]; i++) {
         PyObject *host = PyLong_FromVoidPtr(hosts[i].fn);

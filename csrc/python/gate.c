@@ -78,7 +78,8 @@ static PyObject *first_sparse(PyObject *const *args, Py_ssize_t n)
  * device (_sparse_device_mm through the backend's spmm entry): device tensors pass. */
 static const char *const device_blind_primitives[] = {
     "_indices", "_values", "_nnz", "sparse_dim", "dense_dim", "is_coalesced", "_coalesced_", "_set_coo_",
-    "_sparse_coo_new", "_sparse_compressed_new", "_compressed_parts", "_set_compressed_", "_sparse_device_mm", NULL};
+    "_sparse_coo_new", "_sparse_compressed_new", "_compressed_parts", "_set_compressed_", "_sparse_device_mm",
+    "_semi_device", NULL};
 
 /* ---- device tensors ----
  * Ops whose C implementation handles tensors on other devices: geometry only (views, queries),

@@ -4,6 +4,7 @@
  * Module functions outside the layout gate (they are the sparse implementations). */
 #include "python/binding.h"
 
+#include "backend/backend.h"
 #include "sparse/compressed.h"
 #include "sparse/semi.h"
 #include "sparse/sparse.h"
@@ -247,6 +248,31 @@ static PyObject *m_semi_mm(PyObject *m, PyObject *const *a, Py_ssize_t n)
     return (PyObject *)r;
 }
 
+/* _semi_device(dense, left, compressed_or_None) -> buffer bytes | None, or
+ * _semi_device(compressed, rows, cols, dtype, dense, left) -> the product: the backend's 2:4
+ * entry (backend/semi.c) for SparseSemiStructuredTensor on a device */
+static PyObject *m_semi_device(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    int left;
+    if (n == 3) {
+        int64_t size = 0;
+        if (need_tensor(a[0], "to_sparse_semi_structured", "dense") < 0 || tl_conv_flag(a[1], &left) < 0) return NULL;
+        if (a[2] != Py_None && need_tensor(a[2], "to_sparse_semi_structured", "compressed") < 0) return NULL;
+        if (tl_backend_semi_compress(a[2] == Py_None ? NULL : TL_TENSOR(a[2]), &size, TL_TENSOR(a[0]), left) < 0)
+            return tl_raise();
+        if (a[2] != Py_None) Py_RETURN_NONE;
+        return PyLong_FromLongLong(size);
+    }
+    int64_t rows, cols;
+    tl_dtype dt = TL_NUM_DTYPES;
+    if (need_nargs(n, 6, "_semi_device") < 0 || need_tensor(a[0], "mm", "compressed") < 0 ||
+        tl_conv_int64(a[1], &rows, "rows") < 0 || tl_conv_int64(a[2], &cols, "cols") < 0 ||
+        tl_conv_dtype(a[3], &dt) < 0 || need_tensor(a[4], "mm", "dense") < 0 || tl_conv_flag(a[5], &left) < 0)
+        return NULL;
+    TL_NEW_TENSOR(r, tl_backend_semi_mm(&r->t, TL_TENSOR(a[0]), rows, cols, dt, TL_TENSOR(a[4]), left));
+    return (PyObject *)r;
+}
+
 /* _semi_set_kernel(level) -> previous level (tests pin each float32 S @ B variant) */
 static PyObject *m_semi_set_kernel(PyObject *m, PyObject *o)
 {
@@ -282,5 +308,6 @@ PyMethodDef tl_module_methods_sparse_compressed[] = {
     {"_semi_to_dense", FASTCALL(m_semi_to_dense), "_semi_to_dense(values, metadata, cols)"},
     {"_semi_set_kernel", m_semi_set_kernel, METH_O, "_semi_set_kernel(level) -> previous: pin the S @ B variant."},
     {"_semi_mm", FASTCALL(m_semi_mm), "_semi_mm(values, metadata, dense, left): S @ dense or dense @ S."},
+    {"_semi_device", FASTCALL(m_semi_device), "_semi_device(...): the backend's 2:4 compression and products."},
     {NULL},
 };

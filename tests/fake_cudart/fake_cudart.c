@@ -380,6 +380,18 @@ EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cu
     return do_copy(dst, src, n, kind);  /* done at once: a valid schedule of an asynchronous copy */
 }
 
+/* Row by row: `height` copies of `width` bytes, pitches apart (each row checked as a copy). */
+EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                     size_t height, enum cudaMemcpyKind kind, cudaStream_t s)
+{
+    if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, s);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
 EXPORT cudaError_t cudaMemset(void *dst, int value, size_t n)
 {
     if (n == 0) return cudaSuccess;
