@@ -485,3 +485,23 @@ def test_semi_products_run_semi_cu_on_the_fake_cusparselt():
     bf = _ints((16, 3), tl.float32, 6)
     assert tl.equal(tl.mm(semi(sf.cuda()), bf.cuda()).cpu(), semi(sf) @ bf)
     assert lib.tl_fake_cusparselt_matmuls() == n
+
+
+@inner
+def test_entries_give_the_callers_device_back():
+    """Work on cuda:1 tensors (products on cuBLAS and cuSPARSE, copies, synchronize) leaves the
+    caller's current device current, as torch's CUDAGuard (the entries selected the tensor's device
+    and kept it: a later tl.zeros(device='cuda') landed on cuda:1)."""
+    if tl.cuda.device_count() < 2:
+        pytest.skip("one fake device")
+    tl.cuda.set_device(0)
+    a = _ints((3, 4), tl.float32, 1)
+    b = _ints((4, 2), tl.float32, 2)
+    for what, f in [("mm", lambda: tl.mm(a.to("cuda:1"), b.to("cuda:1"))),
+                    ("sparse mm", lambda: tl.mm(a.to_sparse_csr().to("cuda:1"), b.to("cuda:1"))),
+                    ("copy", lambda: a.to("cuda:1").cpu()), ("synchronize", lambda: tl.cuda.synchronize(1))]:
+        r = f()
+        assert tl.cuda.current_device() == 0, what
+        assert tl.zeros(2, device="cuda").device == tl.device("cuda:0"), what
+        if isinstance(r, tl.Tensor) and r.is_cuda:
+            assert r.device == tl.device("cuda:1") and tl.equal(r.cpu(), a @ b), what

@@ -159,8 +159,8 @@ int tlc_gemm(const tl_backend_gemm_call *c)
         return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "tensorlib: cuBLAS has no products of this dtype");
     }
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
-    else dev = tlc_current_device();
+    DeviceGuard guard(dev);
+    if (dev < 0) dev = tlc_current_device();
     if (dev < 0) return -1;
     cublasHandle_t h = handle_of(dev);
     if (!h) return -1;

@@ -35,6 +35,20 @@ void tlc_host_free(void *p);         // cached; reused once the copies queued on
 void tlc_host_empty_cache(void);     // frees the cached pinned blocks (tlc_empty_cache does too)
 int tlc_record_stream(void *p, int dev, uintptr_t stream);
 
+// Makes device `dev` (>= 0) current for a scope and gives the caller's current device back at its
+// end (torch's CUDAGuard): an entry working for a tensor on cuda:1 leaves cuda:0 current.
+struct DeviceGuard {
+    int prev = -1;
+    explicit DeviceGuard(int dev)
+    {
+        if (dev >= 0 && cudaGetDevice(&prev) == cudaSuccess && prev != dev) cudaSetDevice(dev);
+        else prev = -1;
+    }
+    ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
+    DeviceGuard(const DeviceGuard &) = delete;
+    DeviceGuard &operator=(const DeviceGuard &) = delete;
+};
+
 // The stream the element-wise kernels of a device are launched on: the one selected by
 // set_stream, or the legacy default stream (nullptr). Copies and cudaMemset stay
 // synchronous on the legacy default stream (created streams are blocking streams).

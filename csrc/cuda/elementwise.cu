@@ -49,7 +49,7 @@ int unsupported(int op, int dtype)
 int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64_t n, int dev)
 {
     if (n == 0) return 0;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
 #define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_binary_ok_##S(op)) {                                         \
         binary_##S<<<blocks_for(n), kThreads, 0, tlc_current_stream(dev)>>>(op, out, (const ST *)a, (const ST *)b, n); \
@@ -63,7 +63,7 @@ int tlc_binary(int op, int dtype, void *out, const void *a, const void *b, int64
 int tlc_unary(int op, int dtype, void *out, const void *a, int64_t n, int dev)
 {
     if (n == 0) return 0;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
 #define TLC_LAUNCH(S, ID, NAME, ST, ...)                                                       \
     if (dtype == tlc_##S && tl_hd_unary_ok_##S(op)) {                                          \
         unary_##S<<<blocks_for(n), kThreads, 0, tlc_current_stream(dev)>>>(op, out, (const ST *)a, n); \
@@ -180,6 +180,6 @@ int tlc_elementwise(const tl_backend_ew_call *c)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed element-wise call (tensorlib and _C_cuda differ?)");
     if (c->numel <= 0) return 0;
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     return fits_32bit(c) ? ew_launch<int32_t>(c, dev) : ew_launch<int64_t>(c, dev);
 }

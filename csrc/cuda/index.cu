@@ -97,7 +97,7 @@ int tlc_index(const tl_backend_index_call *c)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed index call (tensorlib and _C_cuda differ?)");
     if (c->numel <= 0) return 0;
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     int64_t blocks = (c->numel + kIndexThreads - 1) / kIndexThreads;
     index_pass<<<(unsigned)(blocks < 65535 * 8 ? blocks : 65535 * 8), kIndexThreads, 0, tlc_current_stream(dev)>>>(*c);
     cudaError_t e = cudaGetLastError();

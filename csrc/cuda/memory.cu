@@ -43,16 +43,6 @@ DeviceCache *cache_of(int dev)
     return &caches[(size_t)dev];
 }
 
-struct DeviceGuard {  // selects `dev` for the scope, restores the previous device
-    int prev = -1;
-    explicit DeviceGuard(int dev)
-    {
-        if (dev >= 0 && cudaGetDevice(&prev) == cudaSuccess && prev != dev) cudaSetDevice(dev);
-        else prev = -1;
-    }
-    ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
-};
-
 // Records an event on each stream (the work queued there so far), for a block freed while
 // those streams may still use it; waits for a stream instead when no event can be made.
 void record_events(const std::vector<cudaStream_t> &streams, std::vector<cudaEvent_t> *events)

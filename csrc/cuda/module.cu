@@ -138,14 +138,13 @@ static PyObject *m_synchronize(PyObject *, PyObject *arg)
 {
     long d = PyLong_AsLong(arg);
     if (d == -1 && PyErr_Occurred()) return nullptr;
-    int prev = 0;
-    cudaGetDevice(&prev);
-    cudaSetDevice((int)d);
     cudaError_t e;
-    Py_BEGIN_ALLOW_THREADS
-    e = cudaDeviceSynchronize();
-    Py_END_ALLOW_THREADS
-    cudaSetDevice(prev);
+    {
+        DeviceGuard guard((int)d);
+        Py_BEGIN_ALLOW_THREADS
+        e = cudaDeviceSynchronize();
+        Py_END_ALLOW_THREADS
+    }
     return e == cudaSuccess ? (Py_INCREF(Py_None), Py_None) : raise_cuda(e, "CUDA error");
 }
 

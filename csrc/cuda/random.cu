@@ -27,7 +27,7 @@ int tlc_random(const tl_backend_random_call *c)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed random call (tensorlib and _C_cuda differ?)");
     if (c->numel <= 0) return 0;
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     int64_t nvals = !c->nin && (c->dtype == TL_BDT_COMPLEX64 || c->dtype == TL_BDT_COMPLEX128) ? 2 * c->numel : c->numel;
     int64_t vpb = c->mode == TL_BRM_F32 ? 4 : 2, nblocks = (nvals + vpb - 1) / vpb;
     int64_t grid = (nblocks + kThreads - 1) / kThreads;

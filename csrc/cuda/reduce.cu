@@ -117,7 +117,7 @@ int tlc_reduce(const tl_backend_reduce_call *c)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed reduction call (tensorlib and _C_cuda differ?)");
     if (c->nout <= 0) return 0;
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     cudaStream_t s = tlc_current_stream(dev);
     // split an output over several blocks when there are too few outputs to fill the device
     int64_t per_block = kRedThreads * kPerThread, split = 1;

@@ -36,7 +36,7 @@ int tlc_scan(const tl_backend_scan_call *c)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed scan call (tensorlib and _C_cuda differ?)");
     if (c->nrows <= 0 || c->len <= 0) return 0;
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     int64_t blocks = (c->nrows + kScanThreads - 1) / kScanThreads;
     scan_rows<<<(unsigned)(blocks < 65535 ? blocks : 65535), kScanThreads, 0, tlc_current_stream(dev)>>>(*c);
     cudaError_t e = cudaGetLastError();

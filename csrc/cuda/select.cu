@@ -25,7 +25,7 @@ int tlc_select(const tl_backend_select_call *c)
     if (c->numel > INT32_MAX)
         return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "selection over more than 2^31 - 1 elements on CUDA is not supported yet");
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     cudaStream_t s = tlc_current_stream(dev);
     int n = (int)c->numel;
     size_t temp = 0;

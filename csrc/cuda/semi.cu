@@ -303,8 +303,8 @@ int tlc_semi(tl_backend_semi_call *c)
         (c->mode == TL_BSEMI_MM && c->n < 1))
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed semi call (tensorlib and _C_cuda differ?)");
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
-    else dev = tlc_current_device();
+    DeviceGuard guard(dev);
+    if (dev < 0) dev = tlc_current_device();
     if (dev < 0) return -1;
     if (dev >= kMaxDevices)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "tensorlib: cuSPARSELt on cuda:%d is not supported", dev);

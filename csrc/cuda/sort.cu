@@ -68,7 +68,7 @@ int tlc_sort(const tl_backend_sort_call *c)
     if (n > INT32_MAX || c->nrows > INT32_MAX)
         return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "sort of more than 2^31 - 1 elements on CUDA is not supported yet");
     int dev = c->device_index;
-    if (dev >= 0) cudaSetDevice(dev);
+    DeviceGuard guard(dev);
     cudaStream_t s = tlc_current_stream(dev);
     int isz = tl_hd_dt_size(c->dtype);
     size_t pairs = (size_t)n * 8, offs = (size_t)(c->nrows + 1) * 8, temp = 0;

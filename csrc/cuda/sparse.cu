@@ -318,16 +318,9 @@ int tlc_spmm(const tl_backend_spmm_call *c)
     default:
         return tlc_error(TL_ERR_NOTIMPL, cudaSuccess, "tensorlib: cuSPARSE has no products of this dtype");
     }
-    int dev = c->device_index, prev = -1;
+    int dev = c->device_index;
     if (dev < 0) dev = tlc_current_device();
     if (dev < 0) return -1;
-    // the call's device for the handle and the queueing, the caller's current device afterwards
-    if (cudaGetDevice(&prev) != cudaSuccess || prev == dev) {
-        prev = -1;
-    } else if (cudaError_t e = cudaSetDevice(dev)) {
-        return tlc_error(TL_ERR_RUNTIME, e, "CUDA error: cudaSetDevice(%d) failed", dev);
-    }
-    int rc = run_on(c, dev, type, compute, alpha, beta);
-    if (prev >= 0) cudaSetDevice(prev);
-    return rc;
+    DeviceGuard guard(dev);  // the call's device for the handle and the queueing
+    return run_on(c, dev, type, compute, alpha, beta);
 }

@@ -40,16 +40,6 @@ DevicePool *pool_of(int dev)
     return &pools[(size_t)dev];
 }
 
-struct DeviceGuard {
-    int prev = -1;
-    explicit DeviceGuard(int dev)
-    {
-        if (dev >= 0 && cudaGetDevice(&prev) == cudaSuccess && prev != dev) cudaSetDevice(dev);
-        else prev = -1;
-    }
-    ~DeviceGuard() { if (prev >= 0) cudaSetDevice(prev); }
-};
-
 PyObject *raise(cudaError_t e, const char *what)
 {
     PyErr_Format(PyExc_RuntimeError, "%s: %s", what, cudaGetErrorString(e));
