@@ -327,6 +327,97 @@ static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y
     if (x.re == 0 && x.im == 0 && y.re > 0) return tl_hd_cmk_(0.0, 0.0);
     return tl_hd_cexp_(tl_hd_cmul_(y, tl_hd_clog_(x)));
 }
+/* The inverse functions (C99 Annex G's branch cuts, signed zeros, infinities and NaNs, as
+ * glibc's). asin and acos by Hull, Fairgrieve & Tang's decomposition: for x, y >= 0 with
+ * A = (|z + 1| + |z - 1|) / 2 >= 1, asin z = atan2(x, sqrt(A^2 - x^2)) + i acosh A and
+ * acos z = atan2(sqrt(A^2 - x^2), x) - i acosh A, where A - x and A - 1 are sums of positive
+ * terms (|z -+ 1| - (1 -+ x) = y^2 / (|z -+ 1| + (1 -+ x))), so nothing cancels near the branch
+ * points; beyond 2^52, asin z = pi/2 - arg z + i log 2|z| to O(|z|^-2). atanh by
+ * log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2, x / |z|^2 beyond
+ * 2^52. asinh, atan and acosh follow from these (asinh z = swap(asin(swap z)), swap(x + iy) =
+ * y + ix; atan likewise from atanh; acosh from acos). */
+#define TL_HD_LN2 0.693147180559945309417232121458176568
+/* x, y >= 0 finite or infinite: *d = sqrt(A^2 - x^2) (or y beyond 2^52), *ach = acosh A */
+static inline TL_HD void tl_hd_asin_parts(double x, double y, double *d, double *ach)
+{
+    if (x >= 0x1p52 || y >= 0x1p52) {
+        *d = y;
+        *ach = (x >= 0x1p1000 || y >= 0x1p1000) ? log(hypot(x * 0.25, y * 0.25)) + 3 * TL_HD_LN2
+                                                 : log(hypot(x, y)) + TL_HD_LN2;
+        return;
+    }
+    double r = hypot(x + 1, y), s = hypot(x - 1, y), a = 0.5 * (r + s), rp = r + (x + 1);
+    /* A - x = (y^2 / rp + s + (1 - x)) / 2 for x <= 1, y^2 (1 / rp + 1 / (s + (x - 1))) / 2 above */
+    *d = x <= 1 ? sqrt(0.5 * (a + x) * (y * (y / rp) + (s + (1 - x))))
+                : y * sqrt(0.5 * (a + x) * (1 / rp + 1 / (s + (x - 1))));
+    if (a >= 1.5) {
+        *ach = log(a + sqrt((a - 1) * (a + 1)));
+    } else if (x < 1) {  /* A - 1 = y^2 h */
+        double h = 0.5 * (1 / rp + 1 / (s + (1 - x)));
+        *ach = log1p(y * (y * h) + y * sqrt(h * (a + 1)));
+    } else {
+        double am1 = 0.5 * (y * (y / rp) + (s + (x - 1)));
+        *ach = log1p(am1 + sqrt(am1 * (a + 1)));
+    }
+}
+static inline TL_HD tl_hd_c128 tl_hd_casin_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), d, ach;
+    if (x != x || y != y) {
+        if (y != y && x == 0) return tl_hd_cmk_(z.re, z.im);
+        if (x == (double)INFINITY || y == (double)INFINITY) return tl_hd_cmk_(x != x ? z.re : z.im, copysign((double)INFINITY, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    tl_hd_asin_parts(x, y, &d, &ach);
+    return tl_hd_cmk_(copysign(atan2(x, d), z.re), copysign(ach, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_cacos_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), d, ach;
+    if (x != x || y != y) {
+        if (y != y && x == 0) return tl_hd_cmk_(TL_HD_PI / 2, z.im);
+        if (x == (double)INFINITY || y == (double)INFINITY) return tl_hd_cmk_(x != x ? z.re : z.im, -copysign((double)INFINITY, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    tl_hd_asin_parts(x, y, &d, &ach);
+    return tl_hd_cmk_(atan2(d, z.re), -copysign(ach, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_catanh_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), re, im;
+    if (x != x || y != y) {
+        if (y != y && (x == 0 || x == (double)INFINITY)) return tl_hd_cmk_(copysign(0.0, z.re), z.im);
+        if (x != x && y == (double)INFINITY) return tl_hd_cmk_(copysign(0.0, z.re), copysign(TL_HD_PI / 2, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    if (x >= 0x1p52 || y >= 0x1p52) {
+        double h = hypot(x, y);
+        re = (x == (double)INFINITY || y == (double)INFINITY) ? 0.0 : (x / h) / h;
+        im = TL_HD_PI / 2;
+    } else if (x == 1 && y < 0x1p-500) {  /* log1p(4 / y^2) / 4 */
+        re = 0.5 * (TL_HD_LN2 - log(y));
+        im = 0.5 * atan2(2 * y, 0.0 - y * y);  /* +0 at y = 0: atanh(1 + 0i) = inf + 0i */
+    } else {
+        re = 0.25 * log1p(4 * x / ((1 - x) * (1 - x) + y * y));
+        im = 0.5 * atan2(2 * y, (1 - x) * (1 + x) - y * y);
+    }
+    return tl_hd_cmk_(copysign(re, z.re), copysign(im, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_casinh_(tl_hd_c128 z)
+{
+    tl_hd_c128 w = tl_hd_casin_(tl_hd_cmk_(z.im, z.re));
+    return tl_hd_cmk_(w.im, w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_catan_(tl_hd_c128 z)
+{
+    tl_hd_c128 w = tl_hd_catanh_(tl_hd_cmk_(z.im, z.re));
+    return tl_hd_cmk_(w.im, w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_cacosh_(tl_hd_c128 z)  /* +-i acos z, the real part >= 0 */
+{
+    tl_hd_c128 w = tl_hd_cacos_(z);
+    return tl_hd_cmk_(fabs(w.im), copysign(w.re, z.im));
+}
 /* complex64: the complex128 function, rounded once */
 #define TL_HD_C64_OF(fn)                                                                             \
     static inline TL_HD tl_hd_c64 fn##f(tl_hd_c64 z)                                                 \
@@ -336,6 +427,8 @@ static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y
     }
 TL_HD_C64_OF(tl_hd_csqrt_) TL_HD_C64_OF(tl_hd_clog_) TL_HD_C64_OF(tl_hd_csin_) TL_HD_C64_OF(tl_hd_ccos_)
 TL_HD_C64_OF(tl_hd_csinh_) TL_HD_C64_OF(tl_hd_ccosh_) TL_HD_C64_OF(tl_hd_ctanh_) TL_HD_C64_OF(tl_hd_ctan_)
+TL_HD_C64_OF(tl_hd_casin_) TL_HD_C64_OF(tl_hd_cacos_) TL_HD_C64_OF(tl_hd_catan_) TL_HD_C64_OF(tl_hd_casinh_)
+TL_HD_C64_OF(tl_hd_cacosh_) TL_HD_C64_OF(tl_hd_catanh_)
 #undef TL_HD_C64_OF
 static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
 {
@@ -378,6 +471,12 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
 #define E_SINH_C(M, x) TL_HD_CFN(M, tl_hd_csinh)(x)
 #define E_COSH_C(M, x) TL_HD_CFN(M, tl_hd_ccosh)(x)
 #define E_TANH_C(M, x) TL_HD_CFN(M, tl_hd_ctanh)(x)
+#define E_ASIN_C(M, x) TL_HD_CFN(M, tl_hd_casin)(x)
+#define E_ACOS_C(M, x) TL_HD_CFN(M, tl_hd_cacos)(x)
+#define E_ATAN_C(M, x) TL_HD_CFN(M, tl_hd_catan)(x)
+#define E_ASINH_C(M, x) TL_HD_CFN(M, tl_hd_casinh)(x)
+#define E_ACOSH_C(M, x) TL_HD_CFN(M, tl_hd_cacosh)(x)
+#define E_ATANH_C(M, x) TL_HD_CFN(M, tl_hd_catanh)(x)
 #define E_SIGMOID_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
 #define E_SILU_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(x, TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
 #define E_SIGN_B(M, x) (x)
