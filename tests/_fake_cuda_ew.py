@@ -639,6 +639,33 @@ def section_cmath():
                 lambda: torch.pow(tb, torch.from_numpy(host(ex))))
 
 
+def section_cspecial():
+    """C99 Annex G's special values of the complex functions, products, quotients and powers on
+    the grid {+-0, +-tiny, +-1, +-huge, +-inf, nan, 0.5, -2}^2 through the device path, against
+    the CPU (glibc, libgcc): NaN positions and infinities equal, other values within RTOL (the
+    signs of zeros: bit for bit in tests/test_cuda_cmath.py on the element math itself)."""
+    for dt in ("complex64", "complex128"):
+        tiny, huge = (1e-30, 1e30) if dt == "complex64" else (1e-300, 1e300)
+        v = np.array([0.0, -0.0, tiny, -tiny, 1.0, -1.0, huge, -huge, np.inf, -np.inf, np.nan, 0.5, -2.0])
+        z = np.empty(len(v) ** 2, dt)
+        z.real, z.imag = np.repeat(v, len(v)), np.tile(v, len(v))
+        x = tl.tensor(z)
+        for name in CMATH + ["reciprocal", "square", "sgn"]:
+            f = fn(tl, name)
+            compare(f"{name}({dt}) special", dt, lambda: f(x.cuda()), lambda: f(x))
+        n = len(z)
+        a, b = tl.tensor(np.repeat(z, n)), tl.tensor(np.tile(z, n))
+        for name in ("mul", "div"):
+            f = fn(tl, name)
+            compare(f"{name}({dt}) special", dt, lambda: f(a.cuda(), b.cuda()), lambda: f(a, b))
+        # pow: exponents whose y log x keeps a meaningful phase (|y| < 1e6)
+        keep = np.abs(np.tile(z, n)) < 1e6
+        keep |= ~np.isfinite(np.tile(z, n))
+        pa, pb = tl.tensor(np.repeat(z, n)[keep]), tl.tensor(np.tile(z, n)[keep])
+        compare(f"pow({dt}) special", dt, lambda: tl.pow(pa.cuda(), pb.cuda()), lambda: tl.pow(pa, pb),
+                loose=4.0 if dt == "complex64" else 1.0)
+
+
 if __name__ == "__main__":
     globals()["section_" + sys.argv[1]]()
     report(FAIL, COUNT[0])

@@ -83,6 +83,7 @@ static inline TL_HD uint16_t tl_hd_f2bf(float f)
 #define TL_HD_MF(fn) fn##f
 #define TL_HD_MD(fn) fn
 #define TL_HD_PI 3.14159265358979323846
+#define TL_HD_LN2 0.693147180559945309417232121458176568
 
 static inline TL_HD uint64_t tl_hd_ugcd(uint64_t a, uint64_t b)
 {
@@ -366,6 +367,10 @@ static inline TL_HD tl_hd_c128 tl_hd_clog_(tl_hd_c128 z)
     double a = fabs(z.re), b = fabs(z.im), hi = a > b ? a : b, lo = a > b ? b : a, r;
     if (hi > 0.5 && hi < 2 && hi == hi)  /* |z| near 1: log1p of |z|^2 - 1, (hi - 1) exact */
         r = 0.5 * log1p((hi - 1) * (hi + 1) + lo * lo);
+    else if (hi >= 0x1p1020)  /* hypot would overflow */
+        r = log(hypot(a * 0.25, b * 0.25)) + 2 * TL_HD_LN2;
+    else if (hi < 0x1p-1000)  /* hypot of subnormals would round */
+        r = log(hypot(a * 0x1p600, b * 0x1p600)) - 600 * TL_HD_LN2;
     else
         r = log(hypot(a, b));
     return tl_hd_cmk_(r, atan2(z.im, z.re));
@@ -437,7 +442,6 @@ static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y
  * log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2, x / |z|^2 beyond
  * 2^52. asinh, atan and acosh follow from these (asinh z = swap(asin(swap z)), swap(x + iy) =
  * y + ix; atan likewise from atanh; acosh from acos). */
-#define TL_HD_LN2 0.693147180559945309417232121458176568
 /* x, y >= 0 finite or infinite: *d = sqrt(A^2 - x^2) (or y beyond 2^52), *ach = acosh A */
 static inline TL_HD void tl_hd_asin_parts(double x, double y, double *d, double *ach)
 {
@@ -492,8 +496,8 @@ static inline TL_HD tl_hd_c128 tl_hd_catanh_(tl_hd_c128 z)
         return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
     }
     if (x >= 0x1p52 || y >= 0x1p52) {
-        double h = hypot(x, y);
-        re = (x == (double)INFINITY || y == (double)INFINITY) ? 0.0 : (x / h) / h;
+        double h = hypot(x * 0.5, y * 0.5);  /* x / |z|^2 = x / (4 h^2), h = |z| / 2 without overflow */
+        re = (x == (double)INFINITY || y == (double)INFINITY) ? 0.0 : ((x / h) * 0.25) / h;
         im = TL_HD_PI / 2;
     } else if (x == 1 && y < 0x1p-500) {  /* log1p(4 / y^2) / 4 */
         re = 0.5 * (TL_HD_LN2 - log(y));
