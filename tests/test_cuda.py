@@ -208,7 +208,8 @@ def test_unsupported_ops_raise_not_crash():
         tl._C._hd_apply("ADD", g, tl.ones(3))
 
 
-@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "copies", "xops", "xparams", "cmath"])
+@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "copies", "xops", "xparams", "cmath",
+                                     "cspecial"])
 def test_public_elementwise_ops_match_cpu(section):
     """The public element-wise ops on CUDA tensors (the strided kernel of elementwise.cu
     through the core's dispatch): the grid of tests/_fake_cuda_ew.py on the real device, each

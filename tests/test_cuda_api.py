@@ -316,7 +316,7 @@ VECTOR = {"EXP", "EXPM1", "LOG", "LOG1P", "LOG2", "LOG10", "SIN", "COS", "TANH",
 INT_DIVS = {"DIV_TRUNC", "DIV_FLOOR", "REMAINDER", "FMOD"}
 # complex ops whose element math (hd_math.h's formulas) differs from the CPU's glibc calls by ulps
 COMPLEX_MATH = {"SQRT", "RSQRT", "EXP2", "EXPM1", "LOG", "LOG2", "LOG10", "LOG1P", "SIN", "COS", "TAN", "SINH",
-                "COSH", "TANH", "SIGMOID", "SILU", "POW"}
+                "COSH", "TANH", "SIGMOID", "SILU", "POW", "ASIN", "ACOS", "ATAN", "ASINH", "ACOSH", "ATANH"}
 
 
 def _call(mod, op, *args):

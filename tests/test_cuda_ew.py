@@ -11,6 +11,6 @@ from _grid import run_grid
 
 
 @pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (tests/test_cuda.py runs on it)")
-@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "geometry", "copies", "xops", "xparams", "cmath"])
+@pytest.mark.parametrize("section", ["unary", "binary", "mixed", "errors", "geometry", "copies", "xops", "xparams", "cmath", "cspecial"])
 def test_elementwise_on_stand_in_backend(section):
     assert run_grid("_fake_cuda_ew.py", section) > 10

@@ -37,10 +37,10 @@
     X(SQUARE, SAME, 0, 1, 1, 1, 1, 1) X(EXP2, SAME, 0, 0, 0, 1, 1, 1) X(EXPM1, SAME, 0, 0, 0, 1, 1, 1) \
     X(LOG, SAME, 0, 0, 0, 1, 1, 1) X(LOG2, SAME, 0, 0, 0, 1, 1, 1) X(LOG10, SAME, 0, 0, 0, 1, 1, 1) \
     X(LOG1P, SAME, 0, 0, 0, 1, 1, 1) X(SIN, SAME, 0, 0, 0, 1, 1, 1) X(COS, SAME, 0, 0, 0, 1, 1, 1) \
-    X(TAN, SAME, 0, 0, 0, 1, 1, 1) X(ASIN, SAME, 0, 0, 0, 1, 1, 0) X(ACOS, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATAN, SAME, 0, 0, 0, 1, 1, 0) X(SINH, SAME, 0, 0, 0, 1, 1, 1) X(COSH, SAME, 0, 0, 0, 1, 1, 1) \
-    X(TANH, SAME, 0, 0, 0, 1, 1, 1) X(ASINH, SAME, 0, 0, 0, 1, 1, 0) X(ACOSH, SAME, 0, 0, 0, 1, 1, 0) \
-    X(ATANH, SAME, 0, 0, 0, 1, 1, 0) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 1) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
+    X(TAN, SAME, 0, 0, 0, 1, 1, 1) X(ASIN, SAME, 0, 0, 0, 1, 1, 1) X(ACOS, SAME, 0, 0, 0, 1, 1, 1) \
+    X(ATAN, SAME, 0, 0, 0, 1, 1, 1) X(SINH, SAME, 0, 0, 0, 1, 1, 1) X(COSH, SAME, 0, 0, 0, 1, 1, 1) \
+    X(TANH, SAME, 0, 0, 0, 1, 1, 1) X(ASINH, SAME, 0, 0, 0, 1, 1, 1) X(ACOSH, SAME, 0, 0, 0, 1, 1, 1) \
+    X(ATANH, SAME, 0, 0, 0, 1, 1, 1) X(SIGMOID, SAME, 0, 0, 0, 1, 1, 1) X(RELU, SAME, 0, 1, 1, 1, 1, 0) \
     X(GELU, SAME, 0, 0, 0, 1, 1, 0) X(GELU_TANH, SAME, 0, 0, 0, 1, 1, 0) X(SILU, SAME, 0, 0, 0, 1, 1, 1) \
     X(MISH, SAME, 0, 0, 0, 1, 1, 0) X(ERF, SAME, 0, 0, 0, 1, 1, 0) X(ERFC, SAME, 0, 0, 0, 1, 1, 0) \
     X(LGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(RECIPROCAL, SAME, 0, 0, 0, 1, 1, 1) \

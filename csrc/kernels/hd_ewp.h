@@ -118,12 +118,8 @@ TL_HD_EWP_FLOAT(f, float, TL_HD_MF)
 TL_HD_EWP_FLOAT(, double, TL_HD_MD)
 #undef TL_HD_EWP_FLOAT
 
-/* complex division as the CPU's (libgcc): Smith's algorithm in double, complex64 rounded once */
-static inline TL_HD tl_hd_c64 tl_hd_ewp_cdiv_f(tl_hd_c64 a, tl_hd_c64 b)
-{
-    tl_hd_c128 q = tl_hd_cdiv_(tl_hd_cmk_(a.re, a.im), tl_hd_cmk_(b.re, b.im));
-    return tl_hd_cmk_f((float)q.re, (float)q.im);
-}
+/* complex division as the CPU's (libgcc's __divsc3/__divdc3: hd_math.h's tl_hd_cdiv_f/_) */
+static inline TL_HD tl_hd_c64 tl_hd_ewp_cdiv_f(tl_hd_c64 a, tl_hd_c64 b) { return tl_hd_cdiv_f(a, b); }
 static inline TL_HD tl_hd_c128 tl_hd_ewp_cdiv_(tl_hd_c128 a, tl_hd_c128 b) { return tl_hd_cdiv_(a, b); }
 
 /* lerp as the CPU's C99 complex code: |w| = hypot (cabs), 1 - w = (1 - re, 0 - im) */

@@ -11,10 +11,9 @@
  * through M(fn), which names fnf (float) or fn (double); complex values are {re, im}
  * structs with the layout of C's complex types. Integer arithmetic wraps through unsigned
  * types like the CPU kernels. Differences from the CPU kernels: integer division by zero
- * gives 0 (the CPU raises; the caller checks), complex division and reciprocal use
- * Smith's algorithm where the CPU uses libgcc's (equal up to rounding for finite values), and
- * the complex sqrt, log, pow and trigonometric functions are this header's own (the CPU calls
- * glibc's; within a few ulps on finite arguments). Some formulas are shared the other way:
+ * gives 0 (the CPU raises; the caller checks), and the complex sqrt, log, pow, trigonometric
+ * and hyperbolic functions and their inverses are this header's own (the CPU calls glibc's;
+ * within a few ulps on finite arguments, C99 Annex G's special values as glibc's). Some formulas are shared the other way:
  * the CPU kernels expand this header's erfinv, digamma, isclose, round(decimals), logit and
  * nan_to_num. */
 #ifndef TL_HD_MATH_H
@@ -84,6 +83,7 @@ static inline TL_HD uint16_t tl_hd_f2bf(float f)
 #define TL_HD_MF(fn) fn##f
 #define TL_HD_MD(fn) fn
 #define TL_HD_PI 3.14159265358979323846
+#define TL_HD_LN2 0.693147180559945309417232121458176568
 
 static inline TL_HD uint64_t tl_hd_ugcd(uint64_t a, uint64_t b)
 {
@@ -136,26 +136,105 @@ TL_HD_DIVFLOOR(, double, TL_HD_MD)
  * (complex128), so that M(tl_hd_cmul_) picks one; C is the struct, R the real type */
 #define TL_HD_CPLX(S, C, R, M)                                                                     \
     static inline TL_HD C tl_hd_cmk_##S(R re, R im) { C z; z.re = re; z.im = im; return z; }      \
-    static inline TL_HD C tl_hd_cmul_##S(C a, C b) { return tl_hd_cmk_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); } \
-    static inline TL_HD C tl_hd_cdiv_##S(C a, C b) /* Smith's algorithm */                         \
+    static inline TL_HD int tl_hd_isinf_##S(R v) { return M(fabs)(v) == (R)INFINITY; }             \
+    static inline TL_HD R tl_hd_box_##S(R v) /* C99 Annex G: an infinity to +-1, else +-0 */       \
     {                                                                                              \
-        if (M(fabs)(b.re) >= M(fabs)(b.im)) {                                                      \
-            if (b.re == 0 && b.im == 0) return tl_hd_cmk_##S(a.re / M(fabs)(b.re), a.im / M(fabs)(b.re)); \
-            R r = b.im / b.re, d = b.re + b.im * r;                                                \
-            return tl_hd_cmk_##S((a.re + a.im * r) / d, (a.im - a.re * r) / d);                    \
-        }                                                                                          \
-        R r = b.re / b.im, d = b.re * r + b.im;                                                    \
-        return tl_hd_cmk_##S((a.re * r + a.im) / d, (a.im * r - a.re) / d);                        \
+        return M(copysign)(tl_hd_isinf_##S(v) ? (R)1 : (R)0, v);                                   \
     }                                                                                              \
+    static inline TL_HD R tl_hd_nan0_##S(R v) { return v != v ? M(copysign)((R)0, v) : v; }        \
+    /* the product as libgcc's __mulsc3/__muldc3: where both parts are NaN, an infinite factor  \
+     * (or an overflowed partial product) recovers the infinity (C99 Annex G.5.1) */              \
+    static inline TL_HD C tl_hd_cmul_##S(C p, C q)                                                 \
+    {                                                                                              \
+        R a = p.re, b = p.im, c = q.re, d = q.im;                                                  \
+        R ac = a * c, bd = b * d, ad = a * d, bc = b * c, x = ac - bd, y = ad + bc;                \
+        if (x != x && y != y) {                                                                    \
+            int re = 0;                                                                            \
+            if (tl_hd_isinf_##S(a) || tl_hd_isinf_##S(b)) {                                        \
+                a = tl_hd_box_##S(a); b = tl_hd_box_##S(b);                                        \
+                c = tl_hd_nan0_##S(c); d = tl_hd_nan0_##S(d); re = 1;                              \
+            }                                                                                      \
+            if (tl_hd_isinf_##S(c) || tl_hd_isinf_##S(d)) {                                        \
+                c = tl_hd_box_##S(c); d = tl_hd_box_##S(d);                                        \
+                a = tl_hd_nan0_##S(a); b = tl_hd_nan0_##S(b); re = 1;                              \
+            }                                                                                      \
+            if (!re && (tl_hd_isinf_##S(ac) || tl_hd_isinf_##S(bd) || tl_hd_isinf_##S(ad) ||       \
+                        tl_hd_isinf_##S(bc))) {                                                    \
+                a = tl_hd_nan0_##S(a); b = tl_hd_nan0_##S(b);                                      \
+                c = tl_hd_nan0_##S(c); d = tl_hd_nan0_##S(d); re = 1;                              \
+            }                                                                                      \
+            if (re) { x = (R)INFINITY * (a * c - b * d); y = (R)INFINITY * (a * d + b * c); }      \
+        }                                                                                          \
+        return tl_hd_cmk_##S(x, y);                                                                \
+    }                                                                                              \
+    /* where both parts of a quotient are NaN, libgcc's recovery of infinities and zeros     \
+     * (C99 Annex G.5.1) */                                                                    \
+    static inline TL_HD C tl_hd_cdiv_fix_##S(R a, R b, R c, R d, R x, R y)                         \
+    {                                                                                              \
+        if (x != x && y != y) {                                                                    \
+            if (c == 0 && d == 0 && (a == a || b == b)) {                                          \
+                x = M(copysign)((R)INFINITY, c) * a; y = M(copysign)((R)INFINITY, c) * b;          \
+            } else if ((tl_hd_isinf_##S(a) || tl_hd_isinf_##S(b)) && M(fabs)(c) < (R)INFINITY &&   \
+                       M(fabs)(d) < (R)INFINITY) {                                                 \
+                a = tl_hd_box_##S(a); b = tl_hd_box_##S(b);                                        \
+                x = (R)INFINITY * (a * c + b * d); y = (R)INFINITY * (b * c - a * d);              \
+            } else if ((tl_hd_isinf_##S(c) || tl_hd_isinf_##S(d)) && M(fabs)(a) < (R)INFINITY &&   \
+                       M(fabs)(b) < (R)INFINITY) {                                                 \
+                c = tl_hd_box_##S(c); d = tl_hd_box_##S(d);                                        \
+                x = (R)0 * (a * c + b * d); y = (R)0 * (b * c - a * d);                            \
+            }                                                                                      \
+        }                                                                                          \
+        return tl_hd_cmk_##S(x, y);                                                                \
+    }                                                                                              \
+    /* exp: C99 Annex G at infinite real parts (glibc's cexp) */                                   \
     static inline TL_HD C tl_hd_cexp_##S(C a)                                                      \
     {                                                                                              \
+        if (a.im == 0) return tl_hd_cmk_##S(M(exp)(a.re), a.im);                                   \
+        if (tl_hd_isinf_##S(a.re) && !(M(fabs)(a.im) < (R)INFINITY))                               \
+            return a.re < 0 ? tl_hd_cmk_##S((R)0, M(copysign)((R)0, a.im))                         \
+                            : tl_hd_cmk_##S(a.re, a.im - a.im);                                    \
         R e = M(exp)(a.re);                                                                        \
-        if (a.im == 0) return tl_hd_cmk_##S(e, a.im);                                              \
+        if (e == (R)INFINITY && a.re < (R)INFINITY) { /* e^x overflows, e^x cis y may not */      \
+            e = M(exp)(a.re * (R)0.5);                                                             \
+            return tl_hd_cmk_##S(e * M(cos)(a.im) * e, e * M(sin)(a.im) * e);                      \
+        }                                                                                          \
         return tl_hd_cmk_##S(e * M(cos)(a.im), e * M(sin)(a.im));                                  \
     }
 TL_HD_CPLX(f, tl_hd_c64, float, TL_HD_MF)
 TL_HD_CPLX(, tl_hd_c128, double, TL_HD_MD)
 #undef TL_HD_CPLX
+/* Complex division as libgcc's: complex64 by the plain formula in double (__divsc3), complex128
+ * by Smith's algorithm (__divdc3; a zero or subnormal ratio takes its other order), both with
+ * the recovery above */
+static inline TL_HD tl_hd_c64 tl_hd_cdiv_f(tl_hd_c64 p, tl_hd_c64 q)
+{
+    double a = p.re, b = p.im, c = q.re, d = q.im, t = c * c + d * d;
+    return tl_hd_cdiv_fix_f(p.re, p.im, q.re, q.im, (float)((a * c + b * d) / t), (float)((b * c - a * d) / t));
+}
+static inline TL_HD tl_hd_c128 tl_hd_cdiv_(tl_hd_c128 p, tl_hd_c128 q)
+{
+    /* libgcc's scaling: halve near overflow, scale by 2^52 where the divisor (or a dividend
+     * part) is small, so that neither the ratio's products nor the quotient underflow */
+    const double big = 0x1.fffffffffffffp1022, rmin = 0x1p-1022, rmin2 = 0x1p-52, rmax2 = 0x1.fffffffffffffp970, scal = 0x1p52;
+    double a = p.re, b = p.im, c = q.re, d = q.im, x, y;
+    int dmajor = fabs(c) < fabs(d);
+    double m = dmajor ? fabs(d) : fabs(c);
+    if (m >= big) { a *= 0.5; b *= 0.5; c *= 0.5; d *= 0.5; m *= 0.5; }
+    if (m < rmin2 || (fabs(a) < rmin && fabs(b) < rmax2 && m < rmax2) ||
+        (fabs(b) < rmin && fabs(a) < rmax2 && m < rmax2)) {
+        a *= scal; b *= scal; c *= scal; d *= scal;
+    }
+    if (dmajor) {
+        double r = c / d, t = c * r + d;
+        if (fabs(r) > rmin) { x = (a * r + b) / t; y = (b * r - a) / t; }
+        else { x = (c * (a / d) + b) / t; y = (c * (b / d) - a) / t; }
+    } else {
+        double r = d / c, t = d * r + c;
+        if (fabs(r) > rmin) { x = (b * r + a) / t; y = (b - a * r) / t; }
+        else { x = (a + d * (b / c)) / t; y = (b - d * (a / c)) / t; }
+    }
+    return tl_hd_cdiv_fix_(a, b, c, d, x, y);
+}
 #define TL_HD_CFN(M, fn) M(fn##_)
 #define TL_HD_CMK(M, re, im) TL_HD_CFN(M, tl_hd_cmk)(re, im)
 
@@ -269,8 +348,8 @@ TL_HD_LOGIT(, double, TL_HD_MD)
 /* Complex sqrt, log, pow and trigonometry (the device's; the CPU kernels call glibc's csqrt,
  * clog, cpow, csin, ...). Computed in double for complex128 and complex64 (rounded once), by
  * the textbook formulas with the care for cancellation and overflow noted; within a few ulps
- * of glibc's for finite arguments and results (tests/_fake_cuda_ew.py holds them there), not
- * C99 Annex G at infinities and NaNs. */
+ * of glibc's for finite arguments and results (tests/_fake_cuda_ew.py holds them there), and
+ * C99 Annex G's zeros, infinities and NaNs as glibc's (tests/test_cuda_cmath.py). */
 static inline TL_HD tl_hd_c128 tl_hd_csqrt_(tl_hd_c128 z)
 {
     double re = z.re, im = z.im, a = fabs(re), b = fabs(im), s = 1;
@@ -288,29 +367,57 @@ static inline TL_HD tl_hd_c128 tl_hd_clog_(tl_hd_c128 z)
     double a = fabs(z.re), b = fabs(z.im), hi = a > b ? a : b, lo = a > b ? b : a, r;
     if (hi > 0.5 && hi < 2 && hi == hi)  /* |z| near 1: log1p of |z|^2 - 1, (hi - 1) exact */
         r = 0.5 * log1p((hi - 1) * (hi + 1) + lo * lo);
+    else if (hi >= 0x1p1020)  /* hypot would overflow */
+        r = log(hypot(a * 0.25, b * 0.25)) + 2 * TL_HD_LN2;
+    else if (hi < 0x1p-1000)  /* hypot of subnormals would round */
+        r = log(hypot(a * 0x1p600, b * 0x1p600)) - 600 * TL_HD_LN2;
     else
         r = log(hypot(a, b));
     return tl_hd_cmk_(r, atan2(z.im, z.re));
 }
-static inline TL_HD tl_hd_c128 tl_hd_csin_(tl_hd_c128 z)
-{
-    return tl_hd_cmk_(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));
-}
-static inline TL_HD tl_hd_c128 tl_hd_ccos_(tl_hd_c128 z)
-{
-    return tl_hd_cmk_(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im)));
-}
+/* sinh, cosh, tanh: C99 Annex G's values at zeros, infinities and NaNs (glibc's); sin, cos and
+ * tan through them (sin z = -i sinh iz, cos z = cosh iz, tan z = -i tanh iz) */
 static inline TL_HD tl_hd_c128 tl_hd_csinh_(tl_hd_c128 z)
 {
-    return tl_hd_cmk_(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));
+    double x = z.re, y = z.im;
+    if (y == 0) return tl_hd_cmk_(sinh(x), y);
+    if (!(fabs(y) < (double)INFINITY) && (x == 0 || fabs(x) == (double)INFINITY))
+        return tl_hd_cmk_(x == 0 ? x : (double)INFINITY, y - y);
+    if (fabs(x) > 709 && fabs(x) < (double)INFINITY) {  /* sinh, cosh overflow: e^|x| / 2 in halves */
+        double h = exp(0.5 * fabs(x));
+        return tl_hd_cmk_(copysign(0.5, x) * h * cos(y) * h, 0.5 * h * sin(y) * h);
+    }
+    return tl_hd_cmk_(sinh(x) * cos(y), cosh(x) * sin(y));
 }
 static inline TL_HD tl_hd_c128 tl_hd_ccosh_(tl_hd_c128 z)
 {
-    return tl_hd_cmk_(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));
+    double x = z.re, y = z.im;
+    if (x != x) return tl_hd_cmk_(x, y == 0 ? y : x);
+    if (y == 0) return tl_hd_cmk_(cosh(x), copysign(1.0, x) * y);
+    if (!(fabs(y) < (double)INFINITY) && (x == 0 || fabs(x) == (double)INFINITY))
+        return x == 0 ? tl_hd_cmk_(y - y, 0.0) : tl_hd_cmk_((double)INFINITY, y - y);
+    if (fabs(x) > 709 && fabs(x) < (double)INFINITY) {  /* cosh, sinh overflow: e^|x| / 2 in halves */
+        double h = exp(0.5 * fabs(x));
+        return tl_hd_cmk_(0.5 * h * cos(y) * h, copysign(0.5, x) * h * sin(y) * h);
+    }
+    return tl_hd_cmk_(cosh(x) * cos(y), sinh(x) * sin(y));
 }
+static inline TL_HD tl_hd_c128 tl_hd_csin_(tl_hd_c128 z)
+{
+    if (fabs(z.im) == (double)INFINITY && !(fabs(z.re) < (double)INFINITY))  /* glibc's csin: NaN + inf i */
+        return tl_hd_cmk_(z.re - z.re, (double)INFINITY);
+    tl_hd_c128 w = tl_hd_csinh_(tl_hd_cmk_(-z.im, z.re));
+    return tl_hd_cmk_(w.im, -w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_ccos_(tl_hd_c128 z) { return tl_hd_ccosh_(tl_hd_cmk_(-z.im, z.re)); }
 static inline TL_HD tl_hd_c128 tl_hd_ctanh_(tl_hd_c128 z)
 {
     double x = z.re, y = z.im;
+    if (!(fabs(y) < (double)INFINITY)) {  /* y infinite or NaN */
+        if (fabs(x) == (double)INFINITY) return tl_hd_cmk_(copysign(1.0, x), copysign(0.0, y));
+        return tl_hd_cmk_(x == 0 ? x : y - y, y - y);
+    }
+    if (x != x) return tl_hd_cmk_(x, y == 0 ? y : x);
     if (fabs(x) > 22) /* tanh x is +-1 in double; the imaginary part 4 sin y cos y e^-2|x| */
         return tl_hd_cmk_(copysign(1.0, x), 4 * sin(y) * cos(y) * exp(-2 * fabs(x)));
     double t = tan(y), b = 1 + t * t, s = sinh(x), r = sqrt(1 + s * s), d = 1 + b * s * s;  /* Kahan's */
@@ -324,8 +431,97 @@ static inline TL_HD tl_hd_c128 tl_hd_ctan_(tl_hd_c128 z)  /* -i tanh(i z) */
 static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y log x), as glibc's */
 {
     if (y.re == 0 && y.im == 0) return tl_hd_cmk_(1.0, 0.0);
-    if (x.re == 0 && x.im == 0 && y.re > 0) return tl_hd_cmk_(0.0, 0.0);
     return tl_hd_cexp_(tl_hd_cmul_(y, tl_hd_clog_(x)));
+}
+/* The inverse functions (C99 Annex G's branch cuts, signed zeros, infinities and NaNs, as
+ * glibc's). asin and acos by Hull, Fairgrieve & Tang's decomposition: for x, y >= 0 with
+ * A = (|z + 1| + |z - 1|) / 2 >= 1, asin z = atan2(x, sqrt(A^2 - x^2)) + i acosh A and
+ * acos z = atan2(sqrt(A^2 - x^2), x) - i acosh A, where A - x and A - 1 are sums of positive
+ * terms (|z -+ 1| - (1 -+ x) = y^2 / (|z -+ 1| + (1 -+ x))), so nothing cancels near the branch
+ * points; beyond 2^52, asin z = pi/2 - arg z + i log 2|z| to O(|z|^-2). atanh by
+ * log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2, x / |z|^2 beyond
+ * 2^52. asinh, atan and acosh follow from these (asinh z = swap(asin(swap z)), swap(x + iy) =
+ * y + ix; atan likewise from atanh; acosh from acos). */
+/* x, y >= 0 finite or infinite: *d = sqrt(A^2 - x^2) (or y beyond 2^52), *ach = acosh A */
+static inline TL_HD void tl_hd_asin_parts(double x, double y, double *d, double *ach)
+{
+    if (x >= 0x1p52 || y >= 0x1p52) {
+        *d = y;
+        *ach = (x >= 0x1p1000 || y >= 0x1p1000) ? log(hypot(x * 0.25, y * 0.25)) + 3 * TL_HD_LN2
+                                                 : log(hypot(x, y)) + TL_HD_LN2;
+        return;
+    }
+    double r = hypot(x + 1, y), s = hypot(x - 1, y), a = 0.5 * (r + s), rp = r + (x + 1);
+    /* A - x = (y^2 / rp + s + (1 - x)) / 2 for x <= 1, y^2 (1 / rp + 1 / (s + (x - 1))) / 2 above */
+    *d = x <= 1 ? sqrt(0.5 * (a + x) * (y * (y / rp) + (s + (1 - x))))
+                : y * sqrt(0.5 * (a + x) * (1 / rp + 1 / (s + (x - 1))));
+    if (a >= 1.5) {
+        *ach = log(a + sqrt((a - 1) * (a + 1)));
+    } else if (x < 1) {  /* A - 1 = y^2 h */
+        double h = 0.5 * (1 / rp + 1 / (s + (1 - x)));
+        *ach = log1p(y * (y * h) + y * sqrt(h * (a + 1)));
+    } else {
+        double am1 = 0.5 * (y * (y / rp) + (s + (x - 1)));
+        *ach = log1p(am1 + sqrt(am1 * (a + 1)));
+    }
+}
+static inline TL_HD tl_hd_c128 tl_hd_casin_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), d, ach;
+    if (x != x || y != y) {
+        if (y != y && x == 0) return tl_hd_cmk_(z.re, z.im);
+        if (x == (double)INFINITY || y == (double)INFINITY) return tl_hd_cmk_(x != x ? z.re : z.im, copysign((double)INFINITY, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    tl_hd_asin_parts(x, y, &d, &ach);
+    return tl_hd_cmk_(copysign(atan2(x, d), z.re), copysign(ach, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_cacos_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), d, ach;
+    if (x != x || y != y) {
+        if (y != y && x == 0) return tl_hd_cmk_(TL_HD_PI / 2, z.im);
+        if (x == (double)INFINITY || y == (double)INFINITY) return tl_hd_cmk_(x != x ? z.re : z.im, -copysign((double)INFINITY, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    tl_hd_asin_parts(x, y, &d, &ach);
+    return tl_hd_cmk_(atan2(d, z.re), -copysign(ach, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_catanh_(tl_hd_c128 z)
+{
+    double x = fabs(z.re), y = fabs(z.im), re, im;
+    if (x != x || y != y) {
+        if (y != y && (x == 0 || x == (double)INFINITY)) return tl_hd_cmk_(copysign(0.0, z.re), z.im);
+        if (x != x && y == (double)INFINITY) return tl_hd_cmk_(copysign(0.0, z.re), copysign(TL_HD_PI / 2, z.im));
+        return tl_hd_cmk_(x != x ? z.re : z.im, x != x ? z.re : z.im);
+    }
+    if (x >= 0x1p52 || y >= 0x1p52) {
+        double h = hypot(x * 0.5, y * 0.5);  /* x / |z|^2 = x / (4 h^2), h = |z| / 2 without overflow */
+        re = (x == (double)INFINITY || y == (double)INFINITY) ? 0.0 : ((x / h) * 0.25) / h;
+        im = TL_HD_PI / 2;
+    } else if (x == 1 && y < 0x1p-500) {  /* log1p(4 / y^2) / 4 */
+        re = 0.5 * (TL_HD_LN2 - log(y));
+        im = 0.5 * atan2(2 * y, 0.0 - y * y);  /* +0 at y = 0: atanh(1 + 0i) = inf + 0i */
+    } else {
+        re = 0.25 * log1p(4 * x / ((1 - x) * (1 - x) + y * y));
+        im = 0.5 * atan2(2 * y, (1 - x) * (1 + x) - y * y);
+    }
+    return tl_hd_cmk_(copysign(re, z.re), copysign(im, z.im));
+}
+static inline TL_HD tl_hd_c128 tl_hd_casinh_(tl_hd_c128 z)
+{
+    tl_hd_c128 w = tl_hd_casin_(tl_hd_cmk_(z.im, z.re));
+    return tl_hd_cmk_(w.im, w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_catan_(tl_hd_c128 z)
+{
+    tl_hd_c128 w = tl_hd_catanh_(tl_hd_cmk_(z.im, z.re));
+    return tl_hd_cmk_(w.im, w.re);
+}
+static inline TL_HD tl_hd_c128 tl_hd_cacosh_(tl_hd_c128 z)  /* +-i acos z, the real part >= 0 */
+{
+    tl_hd_c128 w = tl_hd_cacos_(z);
+    return tl_hd_cmk_(fabs(w.im), copysign(w.re, z.im));
 }
 /* complex64: the complex128 function, rounded once */
 #define TL_HD_C64_OF(fn)                                                                             \
@@ -336,11 +532,13 @@ static inline TL_HD tl_hd_c128 tl_hd_cpow_(tl_hd_c128 x, tl_hd_c128 y)  /* exp(y
     }
 TL_HD_C64_OF(tl_hd_csqrt_) TL_HD_C64_OF(tl_hd_clog_) TL_HD_C64_OF(tl_hd_csin_) TL_HD_C64_OF(tl_hd_ccos_)
 TL_HD_C64_OF(tl_hd_csinh_) TL_HD_C64_OF(tl_hd_ccosh_) TL_HD_C64_OF(tl_hd_ctanh_) TL_HD_C64_OF(tl_hd_ctan_)
+TL_HD_C64_OF(tl_hd_casin_) TL_HD_C64_OF(tl_hd_cacos_) TL_HD_C64_OF(tl_hd_catan_) TL_HD_C64_OF(tl_hd_casinh_)
+TL_HD_C64_OF(tl_hd_cacosh_) TL_HD_C64_OF(tl_hd_catanh_)
 #undef TL_HD_C64_OF
-static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
+static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glibc's cpowf: in float */
 {
-    tl_hd_c128 w = tl_hd_cpow_(tl_hd_cmk_(x.re, x.im), tl_hd_cmk_(y.re, y.im));
-    return tl_hd_cmk_f((float)w.re, (float)w.im);
+    if (y.re == 0 && y.im == 0) return tl_hd_cmk_f(1.0f, 0.0f);
+    return tl_hd_cexp_f(tl_hd_cmul_f(y, tl_hd_clog_f(x)));
 }
 
 /* ------------------------------------------------------------ formulas
@@ -371,15 +569,21 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
 #define E_LOG_C(M, x) TL_HD_CFN(M, tl_hd_clog)(x)
 #define E_LOG2_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 0.693147180559945309417232121458176568)
 #define E_LOG10_C(M, x) TL_HD_CSCALE(M, E_LOG_C(M, x), /, 2.30258509299404568401799145468436421)
-#define E_LOG1P_C(M, x) E_LOG_C(M, TL_HD_CMK(M, (W_)1 + (x).re, (x).im))
+#define E_LOG1P_C(M, x) E_LOG_C(M, TL_HD_CMK(M, (W_)1 + (x).re, (W_)0 + (x).im))  /* (T)1 + x: 0 + im */
 #define E_SIN_C(M, x) TL_HD_CFN(M, tl_hd_csin)(x)
 #define E_COS_C(M, x) TL_HD_CFN(M, tl_hd_ccos)(x)
 #define E_TAN_C(M, x) TL_HD_CFN(M, tl_hd_ctan)(x)
 #define E_SINH_C(M, x) TL_HD_CFN(M, tl_hd_csinh)(x)
 #define E_COSH_C(M, x) TL_HD_CFN(M, tl_hd_ccosh)(x)
 #define E_TANH_C(M, x) TL_HD_CFN(M, tl_hd_ctanh)(x)
-#define E_SIGMOID_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
-#define E_SILU_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(x, TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, E_EXP_C(M, E_NEG_C(M, x)).im))
+#define E_ASIN_C(M, x) TL_HD_CFN(M, tl_hd_casin)(x)
+#define E_ACOS_C(M, x) TL_HD_CFN(M, tl_hd_cacos)(x)
+#define E_ATAN_C(M, x) TL_HD_CFN(M, tl_hd_catan)(x)
+#define E_ASINH_C(M, x) TL_HD_CFN(M, tl_hd_casinh)(x)
+#define E_ACOSH_C(M, x) TL_HD_CFN(M, tl_hd_cacosh)(x)
+#define E_ATANH_C(M, x) TL_HD_CFN(M, tl_hd_catanh)(x)
+#define E_SIGMOID_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_C1(M), TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, (W_)0 + E_EXP_C(M, E_NEG_C(M, x)).im))
+#define E_SILU_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(x, TL_HD_CMK(M, (W_)1 + E_EXP_C(M, E_NEG_C(M, x)).re, (W_)0 + E_EXP_C(M, E_NEG_C(M, x)).im))
 #define E_SIGN_B(M, x) (x)
 #define E_SIGN_U(M, x) ((T_)((x) != 0))
 #define E_SIGN_I(M, x) ((T_)(((x) > 0) - ((x) < 0)))
@@ -388,7 +592,7 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)
 #define E_SGN_U E_SIGN_U
 #define E_SGN_I E_SIGN_I
 #define E_SGN_F E_SIGN_I
-#define E_SGN_C(M, x) (((x).re == 0 && (x).im == 0) ? (x) : TL_HD_CMK(M, (x).re / E_ABS_C(M, x), (x).im / E_ABS_C(M, x)))
+#define E_SGN_C(M, x) (((x).re == 0 && (x).im == 0) ? TL_HD_CMK(M, 0, 0) : TL_HD_CMK(M, (x).re / E_ABS_C(M, x), (x).im / E_ABS_C(M, x)))
 #define E_CEIL_U(M, x) (x)
 #define E_CEIL_I E_CEIL_U
 #define E_CEIL_F(M, x) M(ceil)(x)
