@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cuda/cuda_backend.h"
+#include "cuda/lazy_library.h"
 
 namespace {
 
@@ -31,25 +32,6 @@ typedef cublasStatus_t (*gemm_fn)(cublasHandle_t, int, int, int, int, int, const
                                   int, long long, const void *, cudaDataType, int, long long, const void *, void *,
                                   cudaDataType, int, long long, int, int, int);
 
-struct Lib {
-    create_fn create;
-    set_stream_fn set_stream;
-    set_math_fn set_math;
-    gemm_fn gemm;
-};
-
-constexpr int kMaxDevices = 64;
-pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-Lib lib;
-bool loaded;
-char load_error[384];
-cublasHandle_t handles[kMaxDevices];
-pthread_mutex_t call_locks[kMaxDevices];  // initialised in handle_of's first call
-pthread_once_t locks_once = PTHREAD_ONCE_INIT;
-void init_locks(void)
-{
-    for (int i = 0; i < kMaxDevices; i++) pthread_mutex_init(&call_locks[i], nullptr);
-}
 
 const char *status_name(cublasStatus_t s)
 {
@@ -72,58 +54,27 @@ int blas_error(cublasStatus_t s, const char *what)
     return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "CUDA error: %s when calling `%s`", status_name(s), what);
 }
 
-// Opens libcublas once (lock held); false with load_error set when it or a symbol is missing.
-bool load_locked(void)
-{
-    if (loaded) return true;
-    if (load_error[0]) return false;
-    const char *names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-    void *h = nullptr;
-    for (const char *n : names)
-        if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(load_error, sizeof load_error, "tensorlib: matrix products of CUDA tensors need cuBLAS, and "
-                 "libcublas.so.13 could not be loaded (%s)", e ? e : "not found");
-        return false;
+struct Fns {
+    create_fn create;
+    set_stream_fn set_stream;
+    set_math_fn set_math;
+    gemm_fn gemm;
+    static constexpr const char *name = "cuBLAS", *soname = "libcublas", *need = "matrix products of CUDA tensors";
+    static constexpr const char *functions = "cublasCreate_v2, cublasSetStream_v2, cublasSetMathMode, cublasGemmStridedBatchedEx";
+    static constexpr const char *files[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+    bool resolve(void *so)
+    {
+        create = (create_fn)dlsym(so, "cublasCreate_v2");
+        set_stream = (set_stream_fn)dlsym(so, "cublasSetStream_v2");
+        set_math = (set_math_fn)dlsym(so, "cublasSetMathMode");
+        gemm = (gemm_fn)dlsym(so, "cublasGemmStridedBatchedEx");
+        return create && set_stream && set_math && gemm;
     }
-    lib.create = (create_fn)dlsym(h, "cublasCreate_v2");
-    lib.set_stream = (set_stream_fn)dlsym(h, "cublasSetStream_v2");
-    lib.set_math = (set_math_fn)dlsym(h, "cublasSetMathMode");
-    lib.gemm = (gemm_fn)dlsym(h, "cublasGemmStridedBatchedEx");
-    if (!lib.create || !lib.set_stream || !lib.set_math || !lib.gemm) {
-        snprintf(load_error, sizeof load_error, "tensorlib: libcublas lacks a function tensorlib uses "
-                 "(cublasCreate_v2, cublasSetStream_v2, cublasSetMathMode, cublasGemmStridedBatchedEx)");
-        dlclose(h);
-        return false;
-    }
-    loaded = true;
-    return true;
-}
+    static int error(int s, const char *what) { return blas_error(s, what); }
+};
 
-// The handle of device dev (created on first use); nullptr after the error is set.
-cublasHandle_t handle_of(int dev)
-{
-    if (dev < 0 || dev >= kMaxDevices) {
-        tlc_error(TL_ERR_RUNTIME, cudaSuccess, "tensorlib: cuBLAS on cuda:%d is not supported", dev);
-        return nullptr;
-    }
-    pthread_once(&locks_once, init_locks);
-    pthread_mutex_lock(&lock);
-    cublasHandle_t h = nullptr;
-    cublasStatus_t s = 0;
-    if (!load_locked()) {
-        pthread_mutex_unlock(&lock);
-        tlc_error(TL_ERR_RUNTIME, cudaSuccess, "%s", load_error);
-        return nullptr;
-    }
-    if (!handles[dev]) s = lib.create(&handles[dev]);
-    h = s == 0 ? handles[dev] : nullptr;
-    if (s != 0) handles[dev] = nullptr;
-    pthread_mutex_unlock(&lock);
-    if (!h) blas_error(s, "cublasCreate(handle)");
-    return h;
-}
+LazyLibrary<cublasHandle_t, Fns> library;
+Fns &lib = library.fns;
 
 bool fits_int(int64_t v) { return v >= 0 && v <= 2147483647; }
 
@@ -162,11 +113,11 @@ int tlc_gemm(const tl_backend_gemm_call *c)
     DeviceGuard guard(dev);
     if (dev < 0) dev = tlc_current_device();
     if (dev < 0) return -1;
-    cublasHandle_t h = handle_of(dev);
+    cublasHandle_t h = library.handle_of(dev, "cublasCreate(handle)");
     if (!h) return -1;
     // The handle's stream and math mode are its state: threads (products release the GIL) take
     // turns from setting them to queueing the product (queueing is quick; the product runs later).
-    pthread_mutex_lock(&call_locks[dev]);
+    pthread_mutex_lock(&library.call_locks[dev]);
     const char *what = "cublasSetStream(handle, stream)";
     cublasStatus_t s = lib.set_stream(h, tlc_current_stream(dev));
     if (s == 0) {
@@ -180,7 +131,7 @@ int tlc_gemm(const tl_backend_gemm_call *c)
                      (long long)c->stride_a, c->b, type, (int)c->ldb, (long long)c->stride_b, beta, c->c, type,
                      (int)c->ldc, (long long)c->stride_c, (int)c->batch, compute, kGemmDefault);
     }
-    pthread_mutex_unlock(&call_locks[dev]);
+    pthread_mutex_unlock(&library.call_locks[dev]);
     if (s != 0) return blas_error(s, what);
     return 0;
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "cuda/cuda_backend.h"
+#include "cuda/lazy_library.h"
 
 namespace {
 
@@ -68,34 +69,6 @@ typedef cusparseStatus_t (*spmm_fn)(cusparseHandle_t, int op_a, int op_b, const 
                                     cusparseDnMatDescr_t b, const void *beta, cusparseDnMatDescr_t c,
                                     cudaDataType compute, int alg, void *buffer);
 
-struct Lib {
-    create_fn create;
-    set_stream_fn set_stream;
-    create_csr_fn create_csr;
-    create_coo_fn create_coo;
-    create_dnmat_fn create_dnmat;
-    create_dnvec_fn create_dnvec;
-    destroy_spmat_fn destroy_spmat;
-    destroy_dnmat_fn destroy_dnmat;
-    destroy_dnvec_fn destroy_dnvec;
-    spmv_size_fn spmv_size;
-    spmv_fn spmv;
-    spmm_size_fn spmm_size;
-    spmm_fn spmm;
-};
-
-constexpr int kMaxDevices = 64;
-pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-Lib lib;
-bool loaded;
-char load_error[384];
-cusparseHandle_t handles[kMaxDevices];
-pthread_mutex_t call_locks[kMaxDevices];  // initialised in handle_of's first call
-pthread_once_t locks_once = PTHREAD_ONCE_INIT;
-void init_locks(void)
-{
-    for (int i = 0; i < kMaxDevices; i++) pthread_mutex_init(&call_locks[i], nullptr);
-}
 
 const char *status_name(cusparseStatus_t s)
 {
@@ -120,70 +93,45 @@ int sparse_error(cusparseStatus_t s, const char *what)
     return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "CUDA error: %s when calling `%s`", status_name(s), what);
 }
 
-// Opens libcusparse once (lock held); false with load_error set when it or a symbol is missing.
-bool load_locked(void)
-{
-    if (loaded) return true;
-    if (load_error[0]) return false;
-    const char *names[] = {"libcusparse.so.12", "libcusparse.so"};
-    void *h = nullptr;
-    for (const char *n : names)
-        if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(load_error, sizeof load_error, "tensorlib: products of sparse CUDA tensors need cuSPARSE, and "
-                 "libcusparse.so.12 could not be loaded (%s)", e ? e : "not found");
-        return false;
+struct Fns {
+    create_fn create;
+    set_stream_fn set_stream;
+    create_csr_fn create_csr;
+    create_coo_fn create_coo;
+    create_dnmat_fn create_dnmat;
+    create_dnvec_fn create_dnvec;
+    destroy_spmat_fn destroy_spmat;
+    destroy_dnmat_fn destroy_dnmat;
+    destroy_dnvec_fn destroy_dnvec;
+    spmv_size_fn spmv_size;
+    spmv_fn spmv;
+    spmm_size_fn spmm_size;
+    spmm_fn spmm;
+    static constexpr const char *name = "cuSPARSE", *soname = "libcusparse", *need = "products of sparse CUDA tensors";
+    static constexpr const char *functions = "cusparseCreate, cusparseSetStream, cusparseCreateCsr/Coo/DnMat/DnVec, their Destroy functions, cusparseSpMV, cusparseSpMM and their _bufferSize";
+    static constexpr const char *files[] = {"libcusparse.so.12", "libcusparse.so"};
+    bool resolve(void *so)
+    {
+        create = (create_fn)dlsym(so, "cusparseCreate");
+        set_stream = (set_stream_fn)dlsym(so, "cusparseSetStream");
+        create_csr = (create_csr_fn)dlsym(so, "cusparseCreateCsr");
+        create_coo = (create_coo_fn)dlsym(so, "cusparseCreateCoo");
+        create_dnmat = (create_dnmat_fn)dlsym(so, "cusparseCreateDnMat");
+        create_dnvec = (create_dnvec_fn)dlsym(so, "cusparseCreateDnVec");
+        destroy_spmat = (destroy_spmat_fn)dlsym(so, "cusparseDestroySpMat");
+        destroy_dnmat = (destroy_dnmat_fn)dlsym(so, "cusparseDestroyDnMat");
+        destroy_dnvec = (destroy_dnvec_fn)dlsym(so, "cusparseDestroyDnVec");
+        spmv_size = (spmv_size_fn)dlsym(so, "cusparseSpMV_bufferSize");
+        spmv = (spmv_fn)dlsym(so, "cusparseSpMV");
+        spmm_size = (spmm_size_fn)dlsym(so, "cusparseSpMM_bufferSize");
+        spmm = (spmm_fn)dlsym(so, "cusparseSpMM");
+        return create && set_stream && create_csr && create_coo && create_dnmat && create_dnvec && destroy_spmat && destroy_dnmat && destroy_dnvec && spmv_size && spmv && spmm_size && spmm;
     }
-    lib.create = (create_fn)dlsym(h, "cusparseCreate");
-    lib.set_stream = (set_stream_fn)dlsym(h, "cusparseSetStream");
-    lib.create_csr = (create_csr_fn)dlsym(h, "cusparseCreateCsr");
-    lib.create_coo = (create_coo_fn)dlsym(h, "cusparseCreateCoo");
-    lib.create_dnmat = (create_dnmat_fn)dlsym(h, "cusparseCreateDnMat");
-    lib.create_dnvec = (create_dnvec_fn)dlsym(h, "cusparseCreateDnVec");
-    lib.destroy_spmat = (destroy_spmat_fn)dlsym(h, "cusparseDestroySpMat");
-    lib.destroy_dnmat = (destroy_dnmat_fn)dlsym(h, "cusparseDestroyDnMat");
-    lib.destroy_dnvec = (destroy_dnvec_fn)dlsym(h, "cusparseDestroyDnVec");
-    lib.spmv_size = (spmv_size_fn)dlsym(h, "cusparseSpMV_bufferSize");
-    lib.spmv = (spmv_fn)dlsym(h, "cusparseSpMV");
-    lib.spmm_size = (spmm_size_fn)dlsym(h, "cusparseSpMM_bufferSize");
-    lib.spmm = (spmm_fn)dlsym(h, "cusparseSpMM");
-    if (!lib.create || !lib.set_stream || !lib.create_csr || !lib.create_coo || !lib.create_dnmat ||
-        !lib.create_dnvec || !lib.destroy_spmat || !lib.destroy_dnmat || !lib.destroy_dnvec || !lib.spmv_size ||
-        !lib.spmv || !lib.spmm_size || !lib.spmm) {
-        snprintf(load_error, sizeof load_error, "tensorlib: libcusparse lacks a function tensorlib uses "
-                 "(cusparseCreate, cusparseSetStream, cusparseCreateCsr/Coo/DnMat/DnVec, their Destroy functions, "
-                 "cusparseSpMV, cusparseSpMM and their _bufferSize)");
-        dlclose(h);
-        return false;
-    }
-    loaded = true;
-    return true;
-}
+    static int error(int s, const char *what) { return sparse_error(s, what); }
+};
 
-// The handle of device dev (created on first use); nullptr after the error is set.
-cusparseHandle_t handle_of(int dev)
-{
-    if (dev < 0 || dev >= kMaxDevices) {
-        tlc_error(TL_ERR_RUNTIME, cudaSuccess, "tensorlib: cuSPARSE on cuda:%d is not supported", dev);
-        return nullptr;
-    }
-    pthread_once(&locks_once, init_locks);
-    pthread_mutex_lock(&lock);
-    cusparseHandle_t h = nullptr;
-    cusparseStatus_t s = 0;
-    if (!load_locked()) {
-        pthread_mutex_unlock(&lock);
-        tlc_error(TL_ERR_RUNTIME, cudaSuccess, "%s", load_error);
-        return nullptr;
-    }
-    if (!handles[dev]) s = lib.create(&handles[dev]);
-    h = s == 0 ? handles[dev] : nullptr;
-    if (s != 0) handles[dev] = nullptr;
-    pthread_mutex_unlock(&lock);
-    if (!h) sparse_error(s, "cusparseCreate(&handle)");
-    return h;
-}
+LazyLibrary<cusparseHandle_t, Fns> library;
+Fns &lib = library.fns;
 
 // The descriptors of one call, destroyed together.
 struct Descrs {
@@ -281,14 +229,14 @@ cusparseStatus_t run_locked(cusparseHandle_t h, const tl_backend_spmm_call *c, i
 int run_on(const tl_backend_spmm_call *c, int dev, cudaDataType type, cudaDataType compute, const void *alpha,
            const void *beta)
 {
-    cusparseHandle_t h = handle_of(dev);
+    cusparseHandle_t h = library.handle_of(dev, "cusparseCreate(&handle)");
     if (!h) return -1;
     // The handle's stream is its state: threads (products release the GIL) take turns from
     // setting it to queueing the product (queueing is quick; the product runs later).
-    pthread_mutex_lock(&call_locks[dev]);
+    pthread_mutex_lock(&library.call_locks[dev]);
     const char *what = nullptr;
     cusparseStatus_t s = run_locked(h, c, dev, type, compute, alpha, beta, &what);
-    pthread_mutex_unlock(&call_locks[dev]);
+    pthread_mutex_unlock(&library.call_locks[dev]);
     if (s != 0) return what ? sparse_error(s, what) : -1;
     return 0;
 }
