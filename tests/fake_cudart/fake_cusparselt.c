@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_values.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 int tl_fake_cudart_device_range(const void *p, size_t n, int dev);
@@ -249,23 +251,8 @@ EXPORT int cusparseLtSpMMACompress2(const handle_t *h, const mat_t *m, int spars
     return ok ? SUCCESS : INVALID_VALUE;
 }
 
-static float half_to_float(uint16_t h) { _Float16 f; memcpy(&f, &h, 2); return (float)f; }
-static uint16_t float_to_half(float x) { _Float16 f = (_Float16)x; uint16_t h; memcpy(&h, &f, 2); return h; }
-static float bf16_to_float(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
-static uint16_t float_to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
-    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-
-static float loadf(const char *p, int t)
-{
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return t == CUDA_R_16F ? half_to_float(v) : bf16_to_float(v);
-}
+/* A float16/bfloat16 element as a float (fake_values.h). */
+static float loadf(const char *p, int t) { return (float)creal(load(p, t)); }
 
 /* Element (r, s) of the stored matrix m at base. */
 static const char *at(const char *base, const mat_t *m, int64_t r, int64_t s)
@@ -341,8 +328,7 @@ EXPORT int cusparseLtMatmul(const handle_t *h, const plan_t *plan, const void *a
                     acc += loadf(mm->opa ? at(pa, va, p, i) : at(pa, va, i, p), ma->type) *
                            loadf(mm->opb ? at(pb, vb, j, p) : at(pb, vb, p, j), mb->type);
                 float v = al * acc + (be != 0 ? be * loadf(cin, mc->type) : 0);
-                uint16_t o = mc->type == CUDA_R_16F ? float_to_half(v) : float_to_bf16(v);
-                memcpy(dst, &o, 2);
+                store(dst, mc->type, v);
             }
         }
     tl_fake_cudart_open(D, extent(mc), 0);
