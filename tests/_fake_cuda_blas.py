@@ -13,13 +13,12 @@ tolerance. Run as a script in a subprocess: `python _fake_cuda_blas.py`; prints 
 `failures N` and `ok N`. With TL_EW_REAL=1 the grid runs on a real CUDA device (cuBLAS)."""
 
 import operator
-import warnings
 
 import numpy as np
 import torch
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
-from _grid import report  # noqa: E402
+from _grid import report, outcome  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -43,15 +42,6 @@ def make(dt, shape, seed):
         v = np.abs(v)
     t = torch.tensor(v).to(getattr(torch, dt))
     return tl.tensor(v, dtype=getattr(tl, dt)), t
-
-
-def outcome(call):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return call(), None
-    except Exception as e:  # noqa: BLE001 - compared as (type, message)
-        return None, e
 
 
 def values(x):

@@ -16,7 +16,7 @@ within a tolerance there: atomic additions run in any order)."""
 import numpy as np
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
-from _grid import report  # noqa: E402
+from _grid import report, outcome  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -41,13 +41,6 @@ def make(dt, shape, seed):
 def bits(x):
     x = x.cpu().rename(None)
     return (x.dtype, tuple(x.shape), x.reshape(-1).contiguous().view(tl.uint8).tolist() if x.numel() else [])
-
-
-def outcome(call):
-    try:
-        return call(), None
-    except Exception as e:  # noqa: BLE001 - compared as (type, message)
-        return None, e
 
 
 def close(a, b):

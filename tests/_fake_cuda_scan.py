@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
-from _grid import report  # noqa: E402
+from _grid import report, outcome  # noqa: E402
 
 REAL, _ = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -44,13 +44,6 @@ def make(dt, shape, seed):
 
 def bits(x):
     return x.cpu().rename(None).reshape(-1).contiguous().view(tl.uint8).tolist() if x.numel() else []
-
-
-def outcome(call):
-    try:
-        return call(), None
-    except Exception as e:  # noqa: BLE001 - compared as (type, message)
-        return None, e
 
 
 def same_refusal(what, ec, eg):

@@ -12,13 +12,12 @@ must show the entry reached (COMPRESS once per side, then MM) and no host round 
 product; errors must be the CPU's. Run as a script in a subprocess: prints failures, then
 `failures N` and `ok N`. With TL_EW_REAL=1 the grid runs on a real CUDA device (cuSPARSELt)."""
 
-import warnings
 
 import numpy as np
 import torch
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
-from _grid import report  # noqa: E402
+from _grid import report, outcome, as_np  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -53,22 +52,6 @@ def tensor(v, dt):
 def dense(dt, shape, seed):
     rng = np.random.default_rng(seed)
     return tensor(rng.integers(-10 if dt == "int8" else -3, 11 if dt == "int8" else 4, size=shape), dt)
-
-
-def outcome(call):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return call(), None
-    except Exception as e:  # noqa: BLE001 - compared as (type, message)
-        return None, e
-
-
-def as_np(x):
-    x = x.cpu()
-    if x.dtype in (tl.bfloat16, tl.float16):
-        x = x.float()
-    return x.numpy()
 
 
 def torch_mm(a, b, dt):

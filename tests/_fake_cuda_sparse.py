@@ -14,13 +14,12 @@ be on the device; products also equal torch 2.13's dense product. Errors must be
 TL_EW_REAL=1 the grid runs on a real CUDA device (cuSPARSE)."""
 
 import pickle
-import warnings
 
 import numpy as np
 import torch
 
 import _fake_cuda  # noqa: E402 (tests/ on the path)
-from _grid import report  # noqa: E402
+from _grid import report, outcome, as_np  # noqa: E402
 
 REAL, LOG = _fake_cuda.for_grid()
 import tensorlib as tl  # noqa: E402
@@ -39,22 +38,6 @@ def dense(dt, shape, seed, density=0.4):
     if dt == "bfloat16":
         return tl.tensor(v.astype(np.float32)).to(tl.bfloat16)
     return tl.tensor(np.asarray(v, dtype=np.complex128 if dt.startswith("complex") else np.float64)).to(getattr(tl, dt))
-
-
-def outcome(call):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return call(), None
-    except Exception as e:  # noqa: BLE001 - compared as (type, message)
-        return None, e
-
-
-def as_np(x):
-    x = x.cpu()
-    if x.dtype in (tl.bfloat16, tl.float16):
-        x = x.float()
-    return x.numpy()
 
 
 def same(what, got, want, loose=False):

@@ -7,6 +7,7 @@ else this source tree."""
 import os
 import subprocess
 import sys
+import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,3 +34,22 @@ def report(fail, count):
         print(f)
     print(f"failures {len(fail)}")
     print(f"ok {count}")
+
+
+def outcome(call):
+    """(call(), None), or (None, the exception) for the grids to compare as (type, message);
+    warnings silenced (the grids compare results, not warnings)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return call(), None
+    except Exception as e:  # noqa: BLE001 - compared as (type, message)
+        return None, e
+
+
+def as_np(x):
+    """A tensorlib tensor's values as a NumPy array (from the host; float16/bfloat16 as float32)."""
+    x = x.cpu()
+    if str(x.dtype) in ("tensorlib.bfloat16", "tensorlib.float16"):
+        x = x.float()
+    return x.numpy()

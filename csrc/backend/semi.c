@@ -14,6 +14,21 @@
 #include "kernels/hd_math.h"
 #include "ops/copy.h"
 
+/* A call of mode `mode` for an S of rows x cols on dev (the rest zero). */
+static tl_backend_semi_call semi_call(tl_device dev, int mode, int code, bool left, int64_t rows, int64_t cols)
+{
+    tl_backend_semi_call call;
+    memset(&call, 0, sizeof call);
+    call.size = sizeof call;
+    call.device_index = dev.index;
+    call.mode = mode;
+    call.dtype = code;
+    call.left = left;
+    call.rows = rows;
+    call.cols = cols;
+    return call;
+}
+
 /* The backend entry of t's device and the call's dtype code, or -1 with NotImplementedError
  * (no backend entry, or a dtype the call lacks: float32 and the others). */
 static const tl_device_backend *entry(const tl_tensor *t, int dtype, const char *op, int *code)
@@ -36,15 +51,7 @@ int tl_backend_semi_compress(tl_tensor *compressed, int64_t *size, const tl_tens
     int64_t g = code == TL_BDT_INT8 ? 32 : 16;
     if (dense->sizes[0] < 1 || dense->sizes[1] < 1 || dense->sizes[1] % g)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed 2:4 compression (columns a multiple of %lld)", (long long)g);
-    tl_backend_semi_call call;
-    memset(&call, 0, sizeof call);
-    call.size = sizeof call;
-    call.device_index = dense->device.index;
-    call.mode = TL_BSEMI_SIZE;
-    call.dtype = code;
-    call.left = left;
-    call.rows = dense->sizes[0];
-    call.cols = dense->sizes[1];
+    tl_backend_semi_call call = semi_call(dense->device, TL_BSEMI_SIZE, code, left, dense->sizes[0], dense->sizes[1]);
     if (be->semi(&call) < 0) return -1;
     *size = call.compressed_size;
     if (!compressed) return 0;
@@ -96,15 +103,7 @@ int tl_backend_semi_mm(tl_tensor *out, const tl_tensor *compressed, int64_t rows
     int code;
     const tl_device_backend *be = entry(b, dtype, "mm", &code);
     if (!be) return -1;
-    tl_backend_semi_call call;
-    memset(&call, 0, sizeof call);
-    call.size = sizeof call;
-    call.device_index = b->device.index;
-    call.mode = TL_BSEMI_MM;
-    call.dtype = code;
-    call.left = left;
-    call.rows = rows;
-    call.cols = cols;
+    tl_backend_semi_call call = semi_call(b->device, TL_BSEMI_MM, code, left, rows, cols);
     call.n = b->sizes[left ? 1 : 0];
     call.compressed_size = compressed->sizes[0];
     tl_dtype odt = code == TL_BDT_INT8 ? TL_INT32 : (tl_dtype)dtype;
