@@ -14,6 +14,7 @@ from ._util import dim_index, no_names as _no_names, wrap_dim as _wrap
 
 _RED = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
 _ACCUMULATING = (1, 2, 3)  # sum/add, prod/multiply, mean
+_MEAN = _RED["mean"]
 
 
 def _scatter_into(input, dim, index, src, op, include_self, name):
@@ -23,11 +24,32 @@ def _scatter_into(input, dim, index, src, op, include_self, name):
     if (op in _ACCUMULATING and input.dtype in (_C.float16, _C.bfloat16)
             and (not isinstance(src, _C.TensorBase) or src.dtype == input.dtype)):
         work = input.float()
-        _C._scatter_(work, d, index, src.float() if isinstance(src, _C.TensorBase) else src, op, include_self, name)
+        _scatter_into(work, d, index, src.float() if isinstance(src, _C.TensorBase) else src, op, include_self, name)
         input.copy_(work)
+    elif op == _MEAN and input.device.type not in ("cpu", "meta"):
+        _scatter_mean_on_device(input, d, index, src, include_self, name)
     else:
         _C._scatter_(input, d, index, src, op, include_self, name)
     return input
+
+
+def _scatter_mean_on_device(input, d, index, src, include_self, name):
+    """'mean' on a backend device, of the device's ops: the sum by the combining put, the count
+    per target by another (self counts once with include_self), then the CPU's division where a
+    count exceeds one (dividing by a count clamped to 1 leaves the others as they are): floats
+    through float64, one rounding of the exact quotient, complex part by part, integers
+    floored."""
+    meta = [t.to("meta") for t in (input, index, src)]
+    _C._scatter_(meta[0], d, meta[1], meta[2], _MEAN, include_self, name)  # the mean's checks, no data
+    _C._scatter_(input, d, index, src, _RED["sum"], include_self, name)
+    count = index.new_full(tuple(input.shape), 1 if include_self else 0)
+    count.scatter_add_(d, index, index.new_ones(tuple(index.shape)))
+    count.clamp_(min=1)
+    for part in (input.real, input.imag) if input.dtype.is_complex else (input,):
+        if part.dtype.is_floating_point:
+            part.copy_(part.double() / count)
+        else:
+            part.copy_(part.div(count, rounding_mode="floor"))
 _int = builtins.int
 _bool = builtins.bool
 

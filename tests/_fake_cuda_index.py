@@ -142,6 +142,10 @@ def section_gather_scatter(dt):
                       inplace=True, loose=True)
                 check(f"{dt}{vn} scatter_reduce sum excl d={d}",
                       lambda x, i, s, d=d: x.scatter_reduce(d, i, s, "sum", include_self=False), v, gg, src, loose=True)
+                for incl in (True, False):  # mean: the device's sums and counts, the CPU's division
+                    check(f"{dt}{vn} scatter_reduce mean incl={incl} d={d}",
+                          lambda x, i, s, d=d, incl=incl: x.scatter_reduce(d, i, s, "mean", include_self=incl),
+                          v, gg, src, loose=True)
                 for red in ("prod", "amax", "amin"):  # complex amax/amin: the same refusal on both
                     if red == "prod" and dt == "complex128":
                         continue  # no 16-byte compare-and-swap on the device: refused (below)
@@ -328,10 +332,11 @@ def section_misc():
     COUNT[0] += 1
     if bits(y) != bits(yc):
         FAIL.append(f"x[cpu i] = 5: {yc.cpu()} vs {y}")
-    _, e = outcome(lambda: xc.scatter_reduce(0, idx([[0]]).cuda(), xc, "mean"))
+    b = tl.tensor([True, False, True])
+    _, e = outcome(lambda: b.cuda().scatter_reduce(0, idx([0, 0]).cuda(), b[:2].cuda(), "mean"))
     COUNT[0] += 1
-    if type(e) is not NotImplementedError or "scatter_reduce" not in str(e):
-        FAIL.append(f"scatter_reduce mean on the device: {type(e).__name__}({e})")
+    if type(e) is not NotImplementedError or str(e) != "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'":
+        FAIL.append(f"scatter_reduce mean of bool on the device: {type(e).__name__}({e})")
     _, e = outcome(lambda: make("complex128", (2, 2), 1).cuda().scatter_reduce(0, idx([[0, 1]]).cuda(),
                                                                               make("complex128", (1, 2), 2).cuda(),
                                                                               "prod"))

@@ -657,3 +657,65 @@ def test_scatter_index_add_inner_dim_split_threads(shape, dtype):
             np.testing.assert_array_equal(y.numpy(), want_i)
     finally:
         tl.set_num_threads(old)
+
+
+_REFUSAL_CALLS = {
+    "scatter": lambda x, i: x.scatter(0, i, x[:3]),
+    "scatter value": lambda x, i: x.scatter(0, i, 1),
+    "scatter_add": lambda x, i: x.scatter_add(0, i, x[:3]),
+    "scatter_add 2-D": lambda x, i: x.view(2, 2).scatter_add(1, i[:2].view(2, 1), x[:2].view(2, 1)),
+    "scatter reduce=add": lambda x, i: x.scatter(0, i, x[:3], reduce="add"),
+    "scatter value reduce=multiply": lambda x, i: x.scatter(0, i, 2, reduce="multiply"),
+    **{f"scatter_reduce {r} include_self={s}": (lambda x, i, r=r, s=s: x.scatter_reduce(0, i, x[:3], r, include_self=s))
+       for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)},
+    "index_add": lambda x, i: x.index_add(0, i, x[:3]),
+    "index_add 2-D": lambda x, i: x.view(2, 2).index_add(0, i[:2], x.view(2, 2)),
+    "put accumulate": lambda x, i: x.put(i, x[:3], accumulate=True),
+    "index_put accumulate": lambda x, i: x.index_put((i,), x[:3], accumulate=True),
+}
+# Where torch's CPU kernels have no case for a dtype tensorlib moves or combines anyway (the
+# non-accumulating index ops on the barely supported dtypes, and complex32 sums): beyond torch.
+_BEYOND_TORCH = {"complex32", "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
+                 "float8_e5m2fnuz", "float8_e8m0fnu"}
+
+
+@pytest.mark.parametrize("call", list(_REFUSAL_CALLS))
+def test_index_family_dtype_refusals_match_torch(call):
+    """The scatter/index_add/put/index_put family refuses the dtypes torch's kernels refuse
+    with torch's NotImplementedError and kernel name (mean of bool, amax/amin of complex, the
+    exclusion of self, index_add's vector and scatter kernels); where torch refuses a dtype
+    tensorlib has a kernel for, that is one of the documented barely supported dtypes, and
+    tensorlib's answer is checked against the same call in float64 (or complex128)."""
+    f = _REFUSAL_CALLS[call]
+    for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+                 "complex32", "complex64", "complex128", "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2",
+                 "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"):
+        t = torch.tensor([1.0, 2.0, 1.0, 1.0]).to(getattr(torch, name))
+        x = tl.tensor([1.0, 2.0, 1.0, 1.0]).to(getattr(tl, name))
+        try:
+            f(t, torch.tensor([0, 0, 1]))
+        except NotImplementedError as e:
+            try:
+                f(x, tl.tensor([0, 0, 1]))
+            except NotImplementedError as ours:
+                assert str(ours) == str(e), (name, str(ours), str(e))
+            else:
+                assert name in _BEYOND_TORCH, (name, "accepted; torch:", str(e))
+            continue
+        r, want = f(x, tl.tensor([0, 0, 1])), f(t, torch.tensor([0, 0, 1]))  # torch accepts: so does tensorlib
+        if name.startswith("float8"):  # the other dtypes' values: the grids above
+            assert tnp(r.view(tl.uint8)).tolist() == want.view(torch.uint8).tolist(), (name, r, want)
+
+
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"])
+def test_float8_index_put_accumulate_rounds_per_step_as_torch(dtype):
+    """index_put_(accumulate=True) of float8 sums in float32 and rounds to float8 after every
+    addition (torch's element += ), so collisions differ from one rounding of the float32 sum."""
+    rng = np.random.default_rng(5)
+    base, vals = rng.standard_normal((6, 3)).astype(np.float32), rng.standard_normal((40, 3)).astype(np.float32) * 4
+    idx = rng.integers(-6, 6, 40)
+    t = torch.from_numpy(base).to(getattr(torch, dtype))
+    x = tl.from_numpy(base).to(getattr(tl, dtype))
+    want = t.index_put((torch.from_numpy(idx),), torch.from_numpy(vals).to(t.dtype), accumulate=True)
+    got = x.index_put((tl.from_numpy(idx),), tl.from_numpy(vals).to(x.dtype), accumulate=True)
+    assert tnp(got.view(tl.uint8)).tolist() == want.view(torch.uint8).tolist()

@@ -3,6 +3,7 @@
  * Offsets are validated before anything is written, so a bad index leaves t untouched. */
 #include "ops/index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -562,7 +563,11 @@ int tl_index_put_(tl_tensor *t, const tl_tensor *const *indices, int n, const tl
 {
     if (tl_check_writable(t) < 0) return -1;
     idx_ctx c = {0};
-    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "index_put"))) return -1;
+    /* torch's kernel names: index_add_ (TL_IDX_NOWRAP) runs its own vector kernel for a self of
+     * at most one dim (TL_IDX_MSG_SELF), scatter_add's for the others */
+    const char *kernel = !(flags & TL_IDX_NOWRAP) ? "index_put" : (flags & TL_IDX_MSG_SELF) ? "index_add_"
+                                                                                           : "scatter_gather_tensor_cpu";
+    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, kernel))) return -1;
     /* rows of dtypes computed in their own type can use the elementwise add kernel (same result
      * per element as fn: one rounding or wrap per addition) */
     if (accumulate && t->dtype != TL_FLOAT16 && t->dtype != TL_BFLOAT16 && t->dtype != TL_COMPLEX32)
@@ -668,6 +673,29 @@ int tl_gather(tl_tensor *out, const tl_tensor *t, int64_t dim, const tl_tensor *
 
 typedef struct { idx_ctx c; char bytes[16]; } fill_ctx;
 
+/* The combining loop of a scatter, refused as torch's kernels refuse t's dtype: the reset of
+ * self to the identity (include_self=False) first, which torch runs on its scatter dtypes only
+ * (not complex32 or the float8 types, whose sums tensorlib has), then the reduction's own
+ * kernel (mean and amax/amin have their own names, sums and products the plain one's). */
+static tl_scatter_loop scatter_loop(const tl_tensor *t, tl_reduce_op op, bool scalar_src, bool include_self)
+{
+    tl_dtype dt = (tl_dtype)t->dtype;
+    switch (dt) {
+    case TL_BOOL: case TL_UINT8: case TL_INT8: case TL_INT16: case TL_INT32: case TL_INT64: case TL_FLOAT16:
+    case TL_BFLOAT16: case TL_FLOAT32: case TL_FLOAT64: case TL_COMPLEX64: case TL_COMPLEX128: break;
+    default:
+        if (!include_self) {
+            tl_err_dispatch(TL_ERR_NOTIMPL, dt, "scatter_reduce_exclude_input_init");
+            return NULL;
+        }
+    }
+    const char *name = op == TL_RED_MEAN ? "mean" : op == TL_RED_AMAX ? "amax" : op == TL_RED_AMIN ? "amin" : NULL;
+    char kernel[64];
+    snprintf(kernel, sizeof kernel, "scatter_gather_%s_cpu%s%s", scalar_src ? "scalar" : "tensor", name ? "_reduce_" : "",
+             name ? name : "");
+    return tl_scatter_loop_for(dt, op, kernel);
+}
+
 int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tensor *src, const tl_scalar *value,
                 tl_reduce_op op, bool include_self, const char *opname)
 {
@@ -711,7 +739,7 @@ int tl_scatter_(tl_tensor *t, int64_t dim, const tl_tensor *index, const tl_tens
         }
     }
     tl_scatter_loop fn = NULL;
-    if (op != TL_RED_NONE && !(fn = tl_scatter_loop_for((tl_dtype)t->dtype, op, opname))) return -1;
+    if (op != TL_RED_NONE && !(fn = scatter_loop(t, op, src == NULL, include_self))) return -1;
     if (t->device.type == TL_DEV_META) return named ? tl_tensor_set_names(t, names) : 0; /* shapes checked */
     if (on_backend(t) && op == TL_RED_MEAN) return tl_backend_refuse(opname, t->device, -1);
     tl_tensor ix = tl_tensor_geom(index, si.ndim, si.sizes, si.strides);
@@ -1093,7 +1121,7 @@ int tl_put_(tl_tensor *t, const tl_tensor *index, const tl_tensor *source, bool 
         return tl_err(TL_ERR_INDEX, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, index.numel() = %lld",
                       (long long)tl_numel(source), (long long)tl_numel(index));
     idx_ctx c = {0};
-    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "put_"))) return -1;
+    if (accumulate && !(c.fn = tl_scatter_loop_for((tl_dtype)t->dtype, TL_RED_SUM, "take_put_cpu"))) return -1;
     if (tl_numel(index) > 0 && tl_numel(t) == 0)
         return tl_err(TL_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
     if (t->device.type == TL_DEV_META) return 0; /* meta: checked, nothing to write */

@@ -27,6 +27,14 @@ static inline tl_complex32 c32_st(float complex c)
 #define F16_ST(v) tl_f32_to_f16(v)
 #define BF16_LD(v) tl_bf16_to_f32(v)
 #define BF16_ST(v) tl_f32_to_bf16(v)
+#define E4M3_LD(v) tl_f8e4m3fn_to_f32(v)
+#define E4M3_ST(v) tl_f32_to_f8e4m3fn(v)
+#define E5M2_LD(v) tl_f8e5m2_to_f32(v)
+#define E5M2_ST(v) tl_f32_to_f8e5m2(v)
+#define E4M3UZ_LD(v) tl_f8e4m3fnuz_to_f32(v)
+#define E4M3UZ_ST(v) tl_f32_to_f8e4m3fnuz(v)
+#define E5M2UZ_LD(v) tl_f8e5m2fnuz_to_f32(v)
+#define E5M2UZ_ST(v) tl_f32_to_f8e5m2fnuz(v)
 
 #define WRAP_ADD(UT, T) (T)((UT)a + (UT)b)
 #define WRAP_MUL(UT, T) (T)((UT)a * (UT)b)
@@ -43,6 +51,10 @@ static inline tl_complex32 c32_st(float complex c)
     X(INT64, int64_t, int64_t, ID_, ID_, WRAP_ADD(uint64_t, int64_t), WRAP_MUL(uint64_t, int64_t), 1) \
     X(FLOAT16, uint16_t, float, F16_LD, F16_ST, (a + b), (a * b), 1)                            \
     X(BFLOAT16, uint16_t, float, BF16_LD, BF16_ST, (a + b), (a * b), 1)                         \
+    X(FLOAT8_E4M3FN, uint8_t, float, E4M3_LD, E4M3_ST, (a + b), (a * b), 1)                    \
+    X(FLOAT8_E5M2, uint8_t, float, E5M2_LD, E5M2_ST, (a + b), (a * b), 1)                      \
+    X(FLOAT8_E4M3FNUZ, uint8_t, float, E4M3UZ_LD, E4M3UZ_ST, (a + b), (a * b), 1)              \
+    X(FLOAT8_E5M2FNUZ, uint8_t, float, E5M2UZ_LD, E5M2UZ_ST, (a + b), (a * b), 1)              \
     X(FLOAT32, float, float, ID_, ID_, (a + b), (a * b), 1)                                     \
     X(FLOAT64, double, double, ID_, ID_, (a + b), (a * b), 1)                                   \
     X(COMPLEX32, tl_complex32, float complex, c32_ld, c32_st, (a + b), (a * b), 0)              \
@@ -103,11 +115,12 @@ ARITH_LIST(DEF_SCAT_ARITH)
     DEF_SCAT(scat_min_##ID, T, C, LD, ST, NAN_MIN)
 ORD_LIST(DEF_SCAT_ORD)
 
-tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *opname)
+tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *kernel)
 {
     switch (op) {
     case TL_RED_SUM:
     case TL_RED_MEAN:
+        if (op == TL_RED_MEAN && dt == TL_BOOL) break;
         switch (dt) {
 #define CASE_SUM(ID, ...) case TL_##ID: return scat_sum_##ID;
             ARITH_LIST(CASE_SUM)
@@ -133,7 +146,7 @@ tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *op
     }
     default: break;
     }
-    tl_err_dispatch(TL_ERR_RUNTIME, (tl_dtype)dt, "%s", opname);
+    tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)dt, "%s", kernel);
     return NULL;
 }
 

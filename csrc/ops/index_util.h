@@ -17,10 +17,11 @@ typedef enum { TL_RED_NONE = 0, TL_RED_SUM, TL_RED_PROD, TL_RED_MEAN, TL_RED_AMA
  * dst not overlapping src or ix. */
 typedef void (*tl_scatter_loop)(char *dst, int64_t ds, const char *src, int64_t ss, const char *ix, int64_t xs,
                                 int64_t st, int64_t n);
-/* The loop for (dt, op), or NULL (error set naming `opname`) when the dtype has no
- * arithmetic (shell dtypes) or no order (amax/amin). TL_RED_MEAN accumulates like
- * TL_RED_SUM. Integers wrap, bool sums are logical or, float16/bfloat16 round per step. */
-tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *opname);
+/* The loop for (dt, op), or NULL with torch's NotImplementedError naming `kernel` (torch's
+ * dispatch name) when the dtype has no arithmetic (shell dtypes), no order (amax/amin) or is
+ * bool under TL_RED_MEAN (which otherwise accumulates like TL_RED_SUM). Integers wrap, bool
+ * sums are logical or, float16/bfloat16 round per step. */
+tl_scatter_loop tl_scatter_loop_for(tl_dtype dt, tl_reduce_op op, const char *kernel);
 /* Writes op's identity (0, 1, lowest, highest) as an element of dtype dt into out. */
 void tl_elem_identity(char *out, tl_dtype dt, tl_reduce_op op);
 /* The same identity as a scalar (a device tensor is filled with it). */
