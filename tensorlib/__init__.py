@@ -123,7 +123,7 @@ def numel(input):
 from . import _index, _join  # noqa: E402
 from ._index import (  # noqa: E402,F401
     index_select, gather, scatter, scatter_add, scatter_reduce, index_fill, index_add, index_copy, index_put,
-    index_put_, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere,
+    index_put_, index_reduce, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere,
 )
 from ._join import (  # noqa: E402,F401
     cat, concat, concatenate, stack, hstack, vstack, row_stack, dstack, column_stack, atleast_1d, atleast_2d,
@@ -133,7 +133,7 @@ from ._join import (  # noqa: E402,F401
 
 for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce",
               "scatter_reduce_", "index_fill", "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_",
-              "index_put", "index_put_", "take", "take_along_dim", "put", "put_", "masked_select", "masked_scatter",
+              "index_reduce", "index_reduce_", "index_put", "index_put_", "take", "take_along_dim", "put", "put_", "masked_select", "masked_scatter",
               "masked_scatter_", "nonzero", "argwhere"):
     setattr(Tensor, _name, getattr(_index, _name))
 for _name in ("flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "repeat_interleave", "tril", "tril_",

@@ -465,6 +465,12 @@ OPS.update({
     "index_add": ("Adds ``alpha * source`` into ``input`` at the positions ``index`` gives along ``dim``.",
                   "a new tensor.", "tl.index_add(tl.zeros(3), 0, tl.tensor([0, 2]), tl.tensor([1., 2.]))",
                   {"source": "the values to add (index's length along ``dim``)."}),
+    "index_reduce": ("Combines the slices of ``source`` into ``input`` at the positions ``index`` gives along "
+                     "``dim``, by ``reduce``.", "a new tensor.",
+                     "tl.index_reduce(tl.ones(3), 0, tl.tensor([0, 0, 2]), tl.tensor([2., 3., 4.]), 'prod')",
+                     {"source": "the values to combine (index's length along ``dim``).",
+                      "reduce": "how they combine: ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.",
+                      "include_self": "whether the values already in ``input`` take part in the reduction."}),
     "index_copy": ("Copies the slices of ``source`` into ``input`` at the positions ``index`` gives along ``dim``.",
                    "a new tensor.", "tl.index_copy(tl.zeros(3), 0, tl.tensor([2]), tl.tensor([5.]))",
                    {"source": "the values to copy."}),

@@ -17,11 +17,12 @@ _ACCUMULATING = (1, 2, 3)  # sum/add, prod/multiply, mean
 _MEAN = _RED["mean"]
 
 
-def _scatter_into(input, dim, index, src, op, include_self, name):
+def _scatter_into(input, dim, index, src, op, include_self, name, half_in_float=True):
     """The C scatter; float16/bfloat16 sums, products and means accumulate in float32 and round
-    once at the end, as torch's CPU scatters do (index_add/index_put_ round at every step)."""
+    once at the end, as torch's CPU scatters do (with half_in_float False they round at every
+    step, as index_add/index_put_/index_reduce_ do)."""
     d = _dim(input, dim)
-    if (op in _ACCUMULATING and input.dtype in (_C.float16, _C.bfloat16)
+    if (half_in_float and op in _ACCUMULATING and input.dtype in (_C.float16, _C.bfloat16)
             and (not isinstance(src, _C.TensorBase) or src.dtype == input.dtype)):
         work = input.float()
         _scatter_into(work, d, index, src.float() if isinstance(src, _C.TensorBase) else src, op, include_self, name)
@@ -339,20 +340,34 @@ def _same_device(op, input, index, source_device):
                            f"{input.device.type}, (index) {index.device.type}, and (source) {source_device.type}")
 
 
+def _check_index_func(input, d, index, source, func):
+    """torch's checks of index_add_ and index_reduce_ (one meta function there), in its order."""
+    if index.dim() > 1:
+        raise IndexError(f"{func}(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+                         f"{_cname(index.dtype)} and size: {list(index.shape)}")
+    if index.dtype not in (_C.int64, _C.int32):
+        raise RuntimeError(f"{func}(): Expected dtype int32/int64 for index but got: {_cname(index.dtype)}")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"{func}(): self ({_cname(input.dtype)}) and source ({_cname(source.dtype)}) must "
+                           "have the same scalar type")
+    if d != 0 and d >= source.dim():
+        raise RuntimeError(f"{func}(): Indexing dim {d} is out of bounds of the source tensor with dim {source.dim()}")
+    n, sd = index.numel(), source.shape[d] if source.dim() > 0 else 1
+    if n != sd:
+        raise RuntimeError(f"{func}(): Number of indices ({n}) should be equal to source.size(dim): ({sd}), for dim: {d}")
+    ds, ss = list(input.shape), list(source.shape)
+    if ds and ss:
+        del ds[d], ss[d]
+    if ds != ss:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+
+
 def _check_source(input, d, index, source, opname):
     _same_device(opname[:-1], input, index, source.device)
     n = index.numel()
     if opname == "index_add_":
-        if source.dtype != input.dtype:
-            raise RuntimeError(f"index_add_(): self ({_cname(input.dtype)}) and source ({_cname(source.dtype)}) must "
-                               "have the same scalar type")
-        sd = source.shape[d] if source.dim() > 0 else 1
-        if input.dim() > 0 and source.dim() == input.dim() and sd != n:
-            raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({sd}), for dim: {d}")
-        if source.dim() != input.dim() and not (source.dim() <= 1 and input.dim() <= 1) or any(
-                source.shape[k] != input.shape[k] for k in range(input.dim()) if k != d and source.dim() == input.dim()):
-            raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
-                               f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+        _check_index_func(input, d, index, source, opname)
         return
     if source.dtype != input.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
@@ -392,14 +407,47 @@ def index_copy(input, dim, index, source):
 def index_add_(input, dim, index, source, *, alpha=1):
     """In place: input's slices along dim at index += alpha * source's slices (duplicates add)."""
     d = _wrap(_dim(input, dim), input.dim())
-    if index.dtype not in (_C.int64, _C.int32):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
     _check_source(input, d, index, source, "index_add_")
     src = source.reshape(_shape_for(input, d, index))
     if alpha != 1:
         src = src.clone()
         _C._scale_(src, alpha)
     return _dim_index_put(input, dim, index, src, True, "index_add_", True)
+
+
+_INDEX_REDUCE_DTYPES = (_C.uint8, _C.int8, _C.int16, _C.int32, _C.int64, _C.float16, _C.bfloat16, _C.float32,
+                        _C.float64)
+
+
+def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
+    """In place: input's slices along dim at index combined with source's slices by reduce
+    (``'prod'``, ``'mean'``, ``'amax'``, ``'amin'``; duplicates combine, in index order), as
+    scatter_reduce_ with index spread along source's other dims; float16/bfloat16 round at
+    every step, as torch's index_reduce_ does."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    d = _wrap(_dim(input, dim), input.dim())
+    _same_device("index_reduce", input, index, source.device)
+    _check_index_func(input, d, index, source, "index_reduce_")
+    if input.dtype not in _INDEX_REDUCE_DTYPES:
+        kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_cname(input.dtype)}'")
+    n = index.numel()
+    size = input.shape[d] if input.dim() else 1
+    if n and input.device.type != "meta" and (index.min().item() < 0 or index.max().item() >= size):
+        raise IndexError("index out of range in self")
+    target, src = (input.view(1), source.reshape(1)) if input.dim() == 0 else (input, source)
+    spread = [1] * src.dim()
+    spread[d] = n
+    _scatter_into(target, d, index.to(_C.int64).reshape(spread).expand(tuple(src.shape)), src, _RED[reduce],
+                  _bool(include_self), "index_reduce", half_in_float=False)
+    return input
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """Out-of-place index_reduce_."""
+    return index_reduce_(input.clone(memory_format=_C.contiguous_format), dim, index, source, reduce,
+                         include_self=include_self)
 
 
 def index_add(input, dim, index, source, *, alpha=1):

@@ -154,6 +154,14 @@ def section_gather_scatter(dt):
                               lambda x, i, s, d=d, red=red, incl=incl: x.scatter_reduce(d, i, s, red,
                                                                                        include_self=incl),
                               v, gg, src, loose=red == "prod")
+        if dt not in MOVE_ONLY:  # index_reduce: scatter_reduce with the index spread over source's dims
+            for d in (0, 1):
+                s2 = make(dt, (3, 5) if d == 0 else (4, 3), 12)
+                for red in ("prod", "mean", "amax", "amin"):
+                    for incl in (True, False):
+                        check(f"{dt}{vn} index_reduce {red} incl={incl} d={d}",
+                              lambda x, i, s, d=d, red=red, incl=incl: x.index_reduce(d, i, s, red, include_self=incl),
+                              v, idx([0, 2, 2]), s2, loose=red in ("prod", "mean"))
         check(f"{dt}{vn} gather oob", lambda x, i: tl.gather(x, 1, i), v, idx([[0, 5]]))
         check(f"{dt}{vn} gather neg", lambda x, i: tl.gather(x, 1, i), v, idx([[0, -1]]))
         check(f"{dt}{vn} scatter_ oob", lambda x, i, s: x.scatter_(0, i, s), v, idx([[0, 4]]), src, inplace=True)

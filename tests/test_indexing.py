@@ -719,3 +719,72 @@ def test_float8_index_put_accumulate_rounds_per_step_as_torch(dtype):
     want = t.index_put((torch.from_numpy(idx),), torch.from_numpy(vals).to(t.dtype), accumulate=True)
     got = x.index_put((tl.from_numpy(idx),), tl.from_numpy(vals).to(x.dtype), accumulate=True)
     assert tnp(got.view(tl.uint8)).tolist() == want.view(torch.uint8).tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+                                   "uint8"])
+def test_index_reduce_matches_torch(dtype):
+    """index_reduce/index_reduce_ (every reduction, include_self both ways) over dims, 0-d,
+    empty, non-contiguous self and source, duplicates and NaN give torch's values bit for bit
+    (float16/bfloat16 round at every step, unlike scatter_reduce); in place returns self."""
+    rng = np.random.default_rng(23)
+    nan = dtype.startswith(("float", "bfloat"))
+    cases = [((5, 4), 0, 9), ((5, 4), 1, 7), ((3, 4, 5), -1, 6), ((3, 4, 5), 1, 0), ((6,), 0, 12), ((), 0, 1)]
+    for shape, dim, n in cases:
+        base = rng.integers(-3, 4, shape).astype(np.float32) if shape else np.float32(2)
+        size = shape[dim] if shape else 1
+        idx = rng.integers(0, size, n) if size else np.zeros(0, np.int64)
+        sshape = list(shape)
+        if sshape:
+            sshape[dim] = n
+        src = rng.integers(-3, 4, sshape).astype(np.float32) + (0.25 if nan else 0)
+        if nan and src.size:
+            src.flat[0] = np.nan
+        for red in ("prod", "mean", "amax", "amin"):
+            for inc in (True, False):
+                (x, t), (sx, st) = _lib_pair(np.asarray(base), dtype), _lib_pair(np.asarray(src), dtype)
+                if x.dim() == 2:  # a transposed self and source
+                    x, t = x.t().contiguous().t(), t.t().contiguous().t()
+                    sx, st = sx.t().contiguous().t(), st.t().contiguous().t()
+                want = t.index_reduce(dim, torch.from_numpy(idx), st, red, include_self=inc)
+                got = x.index_reduce(dim, tl.from_numpy(idx), sx, red, include_self=inc)
+                try:
+                    _bits_equal(got, want)
+                except AssertionError as e:
+                    raise AssertionError(f"{shape} dim={dim} {red} include_self={inc}: {e}") from None
+                assert x.index_reduce_(dim, tl.from_numpy(idx.astype(np.int32)), sx, red, include_self=inc) is x
+                _bits_equal(x, want)
+
+
+def test_index_reduce_errors_match_torch():
+    """index_reduce's refusals: torch's exception types and messages, in torch's order, and
+    the input left as it was."""
+    cases = [
+        lambda L: L.ones(3).index_reduce(0, L.tensor([0]), L.ones(1), "sum"),
+        lambda L: L.ones(3).index_reduce(5, L.tensor([0]), L.ones(1), "prod"),
+        lambda L: L.ones(3, 2).index_reduce(1, L.tensor([[0]]), L.ones(4).double(), "prod"),
+        lambda L: L.ones(3, 2).index_reduce(1, L.tensor([0.0]), L.ones(4).double(), "prod"),
+        lambda L: L.ones(3, 2).index_reduce(1, L.tensor([0]), L.ones(4).double(), "prod"),
+        lambda L: L.ones(3, 2).index_reduce(1, L.tensor([0]), L.ones(4), "prod"),
+        lambda L: L.ones(3, 2).index_reduce(0, L.tensor([0, 1]), L.ones(3, 2), "mean"),
+        lambda L: L.ones(3, 2).index_reduce(0, L.tensor([0]), L.ones(1, 3), "mean"),
+        lambda L: L.ones(()).index_reduce(0, L.tensor([0, 0]), L.ones(2), "amax"),
+        lambda L: L.ones(3).index_reduce(0, L.tensor([0]), L.ones(()), "amax"),
+        lambda L: L.ones(3, 2).index_reduce(0, L.tensor([0, 3]), L.ones(2, 2), "amin"),
+        lambda L: L.ones(3, 2).index_reduce(0, L.tensor([0, -1]), L.ones(2, 2), "amin"),
+        lambda L: L.ones(3).bool().index_reduce(0, L.tensor([0, 5]), L.ones(2).bool(), "prod"),
+        lambda L: L.ones(3).to(L.complex64).index_reduce(0, L.tensor([0]), L.ones(1).to(L.complex64), "amax"),
+        lambda L: L.ones(3).to(L.complex64).index_reduce(0, L.tensor([0]), L.ones(1).to(L.complex64), "prod",
+                                                         include_self=False),
+        lambda L: L.ones(3).to(L.uint16).index_reduce(0, L.tensor([0]), L.ones(1).to(L.uint16), "mean"),
+    ]
+    for k, f in enumerate(cases):
+        with pytest.raises(Exception) as want:
+            f(torch)
+        with pytest.raises(type(want.value)) as got:
+            f(tl)
+        assert str(got.value) == str(want.value), (k, str(got.value), str(want.value))
+    x = tl.ones(3, 2)
+    with pytest.raises(IndexError):
+        x.index_reduce_(0, tl.tensor([0, 3]), tl.full((2, 2), 5.0), "amax")
+    assert x.tolist() == [[1.0, 1.0]] * 3
