@@ -36,6 +36,7 @@ MODULES = [
     ("tensorlib", "__init__.pyi", "Tensor"),
     ("tensorlib.linalg", "linalg.pyi", "Tensor"),
     ("tensorlib.fft", "fft.pyi", "Tensor"),
+    ("tensorlib.special", "special.pyi", "Tensor"),
     ("tensorlib.sparse", "sparse.pyi", "Tensor"),
     ("tensorlib.testing", "testing.pyi", "None"),
     ("tensorlib.cuda", "cuda.pyi", "Any"),

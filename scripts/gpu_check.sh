@@ -32,7 +32,7 @@ cd "$RUN"
 "$PY" -c "import tensorlib as tl; print('available', tl.cuda.is_available(), 'count', tl.cuda.device_count());
 print(tl.cuda.get_device_properties(0)); print(tl.ones(3, device='cuda') )" > "$OUT/smoke.log" 2>&1
 "$PY" -m pytest -q -p no:cacheprovider -rs tests/test_cuda.py tests/test_cuda_api.py tests/test_cuda_memory.py tests/test_cuda_random.py \
-    tests/test_cuda_reduce.py tests/test_cuda_scan.py tests/test_cuda_index.py tests/test_cuda_blas.py tests/test_cuda_misc.py tests/test_cuda_sparse.py tests/test_cuda_semi.py \
+    tests/test_cuda_reduce.py tests/test_cuda_scan.py tests/test_cuda_index.py tests/test_cuda_blas.py tests/test_cuda_misc.py tests/test_cuda_sparse.py tests/test_cuda_semi.py tests/test_special.py \
     --junitxml="$OUT/junit_cuda.xml" > "$OUT/test_cuda.log" 2>&1
 rc=$?
 tail -5 "$OUT/test_cuda.log"

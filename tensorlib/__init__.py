@@ -61,6 +61,7 @@ from . import backends  # noqa: E402,F401  (tensorlib.backends.cuda.matmul: the 
 from ._serialization import save, load  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
 from . import fft  # noqa: E402,F401  (tensorlib.fft: torch.fft on csrc/ops/fft.c)
+from . import special  # noqa: E402,F401  (tensorlib.special: torch.special)
 from . import _linalg_compose  # noqa: E402
 _linalg_compose.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
 from . import _compat  # noqa: E402

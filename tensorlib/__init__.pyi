@@ -12,6 +12,7 @@ from . import fft as fft
 from . import linalg as linalg
 from . import nn as nn
 from . import sparse as sparse
+from . import special as special
 from . import testing as testing
 from . import utils as utils
 

@@ -379,6 +379,55 @@ OPS.update({
                    "with ``dim`` reduced.", "tl.sparse.sum(tl.eye(2).to_sparse())",
                    {"dim": "the dim or dims to reduce; None reduces all."}),
 })
+_SPECIAL = {  # name: (summary, example input)
+    "ndtr": ("Computes the standard normal cumulative distribution function of each element.", "[-1., 0., 2.]"),
+    "ndtri": ("Computes the standard normal quantile (the inverse of ndtr) of each element.", "[0.1, 0.5, 0.975]"),
+    "log_ndtr": ("Computes the log of the standard normal cumulative distribution function of each element "
+                 "(finite far into the left tail).", "[-40., 0., 3.]"),
+    "erfcx": ("Computes the scaled complementary error function exp(x^2) * erfc(x) of each element.",
+              "[-1., 0., 30.]"),
+    "entr": ("Computes the entropy term -x * ln(x) of each element (0 at 0, -inf below 0).", "[-1., 0., 0.5]"),
+    "erf": ("Computes the error function of each element.", "[0., 0.5]"),
+    "erfc": ("Computes the complementary error function 1 - erf(x) of each element.", "[0., 0.5]"),
+    "erfinv": ("Computes the inverse error function of each element.", "[0., 0.5]"),
+    "exp2": ("Computes 2 to the power of each element.", "[0., 3.]"),
+    "expm1": ("Computes exp(x) - 1 of each element, accurately near 0.", "[0., 1e-10]"),
+    "log1p": ("Computes log(1 + x) of each element, accurately near 0.", "[0., 1e-10]"),
+    "expit": ("Computes the logistic sigmoid 1 / (1 + exp(-x)) of each element.", "[0., 2.]"),
+    "gammaln": ("Computes the log of the absolute value of the gamma function of each element.", "[0.5, 3.]"),
+    "digamma": ("Computes the logarithmic derivative of the gamma function of each element.", "[1., 2.]"),
+    "psi": ("Computes the logarithmic derivative of the gamma function of each element (digamma).", "[1., 2.]"),
+    "logit": ("Computes log(p / (1 - p)) of each element, p clamped to [eps, 1 - eps] when eps is given.",
+              "[0.25, 0.5]"),
+    "round": ("Rounds each element half to even, to ``decimals`` decimal places.", "[1.25, 2.5]"),
+}
+for _n, (_what, _x) in _SPECIAL.items():
+    OPS["special." + _n] = (_what, "a new tensor (floating point; integer and bool inputs promote).",
+                            "tl.special.%s(tl.tensor(%s))" % (_n, _x),
+                            {"decimals": "how many decimal places (negative: to tens, hundreds, ...).",
+                             "eps": "the clamping bound (None: no clamping)."})
+OPS.update({
+    "special.xlog1py": ("Computes input * log1p(other), 0 where input is 0 unless other is NaN.",
+                        "a new tensor of the promoted floating dtype.",
+                        "tl.special.xlog1py(tl.tensor([0., 2.]), tl.tensor([-1., 1.]))",
+                        {"input": "the factor (a tensor or a number).", "other": "the log1p argument (a tensor or a "
+                         "number)."}),
+    "special.xlogy": ("Computes input * log(other), 0 where input is 0 unless other is NaN.",
+                      "a new tensor of the promoted floating dtype.",
+                      "tl.special.xlogy(tl.tensor([0., 2.]), tl.tensor([0., 3.]))",
+                      {"input": "the factor (a tensor or a number).", "other": "the log argument (a tensor or a "
+                       "number)."}),
+    "special.logsumexp": ("Computes log(sum(exp(input))) over ``dim``, without overflow.",
+                          "a tensor with ``dim`` reduced (kept as size 1 with keepdim).",
+                          "tl.special.logsumexp(tl.tensor([[0., 1.], [2., 3.]]), 1)",
+                          {"dim": "the dim or dims to reduce."}),
+    "special.softmax": ("Computes exp(x) / sum(exp(x)) along ``dim``.", "a new tensor of input's shape.",
+                        "tl.special.softmax(tl.tensor([1., 2., 3.]), 0)",
+                        {"dim": "the dim to normalize along.", "dtype": "the dtype to compute in and return."}),
+    "special.log_softmax": ("Computes log(softmax(x)) along ``dim``, stably.", "a new tensor of input's shape.",
+                            "tl.special.log_softmax(tl.tensor([1., 2., 3.]), 0)",
+                            {"dim": "the dim to normalize along.", "dtype": "the dtype to compute in and return."}),
+})
 _FFT = {"fft": "the discrete Fourier transform", "ifft": "the inverse discrete Fourier transform",
         "rfft": "the Fourier transform of a real signal (the non-negative frequencies only)",
         "irfft": "the inverse of rfft, a real signal", "hfft": "the Fourier transform of a Hermitian-symmetric "

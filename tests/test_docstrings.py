@@ -38,7 +38,7 @@ DOC = {(owner + "." if owner else "") + name: doc for owner, docs in [*_docgen.D
 import tensorlib.array_api  # noqa: E402  (loads on first use; its docstrings attach then)
 import tensorlib.cuda  # noqa: E402
 
-MODULES = ["tensorlib", "tensorlib.linalg", "tensorlib.fft", "tensorlib.sparse", "tensorlib.nn.functional",
+MODULES = ["tensorlib", "tensorlib.linalg", "tensorlib.fft", "tensorlib.special", "tensorlib.sparse", "tensorlib.nn.functional",
            "tensorlib.testing", "tensorlib.cuda", "tensorlib.array_api", "tensorlib.array_api.linalg",
            "tensorlib.array_api.fft"]
 

@@ -115,6 +115,11 @@
 #define E_erfc_F(T, U, x) erfc(x)
 #define E_erfinv_F(T, U, x) ERFINV(T, x)
 #define E_digamma_F(T, U, x) DIGAMMA(x)
+#define E_erfcx_F(T, U, x) ((T)tl_hd_erfcx((double)(x)))
+#define E_ndtri_F(T, U, x) ((T)tl_hd_ndtri((double)(x)))
+#define E_log_ndtr_F(T, U, x) ((T)tl_hd_log_ndtr((double)(x)))
+#define E_ndtr_F(T, U, x) ((T)tl_hd_ndtr((double)(x)))
+#define E_entr_F(T, U, x) ((x) != (x) ? (x) : (x) > 0 ? -(x) * log(x) : (x) == 0 ? (T)0 : -(T)INFINITY)
 #define E_lgamma_F(T, U, x) lgamma(x)
 #define E_reciprocal_F(T, U, x) ((T)1 / (x))
 #define E_reciprocal_C E_reciprocal_F

@@ -176,7 +176,7 @@ static const struct { const char *op, *kernel; } torch_kernels[] = {
     {"round", "round_vml_cpu"},             {"round_dec", "round_cpu"},
     {"clamp_s", "clamp_scalar_cpu"},        {"clamp_min_s", "clamp_min_scalar_cpu"},
     {"clamp_max_s", "clamp_max_scalar_cpu"}, {"lerp", "lerp_kernel_tensor"},
-    {"lerp_s", "lerp_kernel_scalar"},
+    {"lerp_s", "lerp_kernel_scalar"},       {"ndtr", "erf_vml_cpu"},
 };
 
 static int refuse_kernel(tl_dtype d, const char *op)

@@ -61,6 +61,11 @@ enum {
     X(erfc, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)           \
     X(erfinv, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)         \
     X(digamma, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
+    X(erfcx, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(ndtri, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(log_ndtr, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(ndtr, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)           \
+    X(entr, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)           \
     X(lgamma, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)         \
     X(reciprocal, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
     X(deg2rad, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
@@ -100,6 +105,7 @@ enum {
     X(fmin, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                        \
     X(copysign, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)            \
     X(xlogy, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)               \
+    X(xlog1py, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)             \
     X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                   \
     X(lerp_s, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                      \
     X(eq, BOOL, 0, 1, 1, 1, 1, 1)                          \

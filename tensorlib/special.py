@@ -1,0 +1,142 @@
+"""tensorlib.special: torch.special's functions.
+
+Most are torch.special's aliases of tensorlib functions (``expit`` is ``sigmoid``, ``gammaln``
+``lgamma``, ``psi`` ``digamma``, ...). The ones of its own run through the elementwise
+registry (``csrc/ops/ew_ops.h``), their formulas written once in ``csrc/kernels/hd_math.h`` for
+the CPU and the CUDA kernels: ``ndtr``, ``ndtri``, ``log_ndtr``, ``erfcx``, ``entr`` and
+``xlog1py``. ``erfcx``, ``ndtri`` and ``log_ndtr`` compute in double precision for every
+dtype and are accurate to a few ulps over the whole range (torch's and SciPy's ``erfcx`` of a
+large negative argument and ``log_ndtr`` of a large positive one lose up to a few hundred
+ulps to the rounding of x^2; tensorlib splits it exactly).
+
+Not provided yet: the Bessel and Airy functions, the orthogonal polynomials, ``zeta``,
+``gammainc``/``gammaincc``, ``i0e``, ``i1``, ``i1e``.
+
+    >>> import tensorlib as tl
+    >>> tl.special.ndtr(tl.tensor([0.0]))
+    tensor([0.5000])
+"""
+from . import _C, _ops
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p",
+           "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax", "xlog1py",
+           "xlogy"]
+
+
+def _own(name, input, out):
+    return _ops._unary(name, input, out)
+
+
+def ndtr(input, *, out=None):
+    """The standard normal cumulative distribution function of each element."""
+    return _own("ndtr", input, out)
+
+
+def ndtri(input, *, out=None):
+    """The standard normal quantile (the inverse of ndtr) of each element."""
+    return _own("ndtri", input, out)
+
+
+def log_ndtr(input, *, out=None):
+    """The logarithm of the standard normal cumulative distribution function of each element."""
+    return _own("log_ndtr", input, out)
+
+
+def erfcx(input, *, out=None):
+    """The scaled complementary error function exp(x^2) * erfc(x) of each element."""
+    return _own("erfcx", input, out)
+
+
+def entr(input, *, out=None):
+    """The elementwise entropy -x * ln(x) (0 at 0, -inf below 0)."""
+    return _own("entr", input, out)
+
+
+def xlog1py(input, other, *, out=None):
+    """input * log1p(other), 0 where input is 0 (unless other is NaN)."""
+    if not isinstance(input, _C.TensorBase) and not isinstance(other, _C.TensorBase):
+        raise TypeError("xlog1py(): expected at least one of input and other to be a Tensor")
+    return _C._ew_binary(_ops._IDX["b_xlog1py"], input, other, out, False, False, 0, 0)
+
+
+def erf(input, *, out=None):
+    """The error function of each element (tensorlib.erf)."""
+    return _C.erf(input, out=out)
+
+
+def erfc(input, *, out=None):
+    """The complementary error function of each element (tensorlib.erfc)."""
+    return _C.erfc(input, out=out)
+
+
+def erfinv(input, *, out=None):
+    """The inverse error function of each element (tensorlib.erfinv)."""
+    return _C.erfinv(input, out=out)
+
+
+def exp2(input, *, out=None):
+    """2 to the power of each element (tensorlib.exp2)."""
+    return _C.exp2(input, out=out)
+
+
+def expm1(input, *, out=None):
+    """exp(x) - 1 of each element (tensorlib.expm1)."""
+    return _C.expm1(input, out=out)
+
+
+def log1p(input, *, out=None):
+    """log(1 + x) of each element (tensorlib.log1p)."""
+    return _C.log1p(input, out=out)
+
+
+def expit(input, *, out=None):
+    """The logistic sigmoid of each element (tensorlib.sigmoid)."""
+    return _C.sigmoid(input, out=out)
+
+
+def gammaln(input, *, out=None):
+    """The log of the absolute value of the gamma function (tensorlib.lgamma)."""
+    return _C.lgamma(input, out=out)
+
+
+def digamma(input, *, out=None):
+    """The logarithmic derivative of the gamma function (tensorlib.digamma)."""
+    return _C.digamma(input, out=out)
+
+
+def psi(input, *, out=None):
+    """The logarithmic derivative of the gamma function (tensorlib.digamma)."""
+    return _C.digamma(input, out=out)
+
+
+def xlogy(input, other, *, out=None):
+    """input * log(other), 0 where input is 0 (tensorlib.xlogy)."""
+    return _C.xlogy(input, other, out=out)
+
+
+def logit(input, eps=None, *, out=None):
+    """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given (tensorlib.logit)."""
+    return _ops.logit(input, eps, out=out)
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001
+    """Rounds half to even to ``decimals`` decimal places (tensorlib.round)."""
+    return _ops.round(input, decimals=decimals, out=out)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """log(sum(exp(input))) over ``dim``, computed stably (tensorlib.logsumexp)."""
+    from . import logsumexp as _logsumexp
+    return _logsumexp(input, dim, keepdim, out=out)
+
+
+def softmax(input, dim, *, dtype=None):
+    """exp(x) / sum(exp(x)) along ``dim`` (tensorlib.softmax)."""
+    from . import softmax as _softmax
+    return _softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """log(softmax(x)) along ``dim``, computed stably (tensorlib.log_softmax)."""
+    from . import log_softmax as _log_softmax
+    return _log_softmax(input, dim, dtype=dtype)

@@ -1,0 +1,62 @@
+"""tensorlib.special's functions of its own (ndtr, ndtri, log_ndtr, erfcx, entr, xlog1py) on
+"cuda" tensors of the host-memory stand-in backend (tests/_fake_cuda.py): the strided element-wise
+entry, whose stand-in is the core's host runner of the kernels/hd_math.h formulas the CUDA kernel
+runs. Each result must equal tensorlib's CPU result bit for bit (dtype, shape, names), a refusal
+the CPU's. Run as a script in a subprocess; prints failures, then `failures N` and `ok N`. With
+TL_EW_REAL=1 the grid runs on a real CUDA device (within a relative 1e-13 there: the device's
+erfc/exp/log differ from glibc's in the last bits)."""
+import math
+
+import numpy as np
+
+import _fake_cuda  # noqa: E402 (tests/ on the path)
+from _grid import report, outcome  # noqa: E402
+
+REAL, LOG = _fake_cuda.for_grid()
+import tensorlib as tl  # noqa: E402
+
+FAIL = []
+COUNT = [0]
+VALS = [-1e3, -37.0, -26.65, -8.0, -1.0, -0.3, -0.0, 0.0, 1e-300, 0.2, 0.5, 0.97, 1.0, 3.0, 25.9, 40.0,
+        math.inf, -math.inf, math.nan]
+
+
+def same(a, b):
+    if a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape) or a.names != b.names:
+        return False
+    x, y = a.double().numpy(), b.cpu().double().numpy()
+    if REAL:
+        return bool(np.allclose(x, y, rtol=1e-13, atol=0, equal_nan=True))
+    return x.tobytes() == y.tobytes()
+
+
+def check(what, f, *args):
+    COUNT[0] += 1
+    rc, ec = outcome(lambda: f(*args))
+    rg, eg = outcome(lambda: f(*[a.cuda() if isinstance(a, tl.Tensor) else a for a in args]))
+    if ec is not None or eg is not None:
+        if type(ec) is not type(eg) or str(ec) != str(eg):
+            FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
+        return
+    if not rg.is_cuda or not same(rc, rg):
+        FAIL.append(f"{what}: device {rg.cpu()} vs CPU {rc}")
+
+
+def main():
+    base = tl.tensor(VALS, dtype=tl.float64)
+    for dt in ("float64", "float32", "float16", "bfloat16", "int32", "bool", "complex64"):
+        x = base.nan_to_num(0.0).clamp(-1e3, 1e3).to(getattr(tl, dt)) if dt in ("int32", "bool") else base.to(getattr(tl, dt))
+        for name in ("ndtr", "ndtri", "log_ndtr", "erfcx", "entr"):
+            f = getattr(tl.special, name)
+            check(f"{name} {dt}", f, x)
+            check(f"{name} {dt} strided", f, x.reshape(-1, 1).expand(-1, 2).t()[:, ::3])
+            check(f"{name} {dt} named", f, x.rename("n"))
+        check(f"xlog1py {dt}", tl.special.xlog1py, x, x.flip(0))
+        check(f"xlog1py {dt} number", tl.special.xlog1py, x, 0.5)
+    p = tl.tensor([0.0, 1e-300, 1e-5, 0.3, 0.5, 0.9, 1.0, -0.1, 1.1, math.nan], dtype=tl.float64)
+    check("ndtri p", tl.special.ndtri, p)
+
+
+if __name__ == "__main__":
+    main()
+    report(FAIL, COUNT[0])
