@@ -95,34 +95,90 @@ _ACC = {_C.float16: _C.float32, _C.bfloat16: _C.float32, _C.float32: _C.float32,
         _C.int16: _C.int16, _C.int32: _C.int32, _C.int64: _C.int64}
 
 
-def _plain_compressed(t):
-    return t.layout in (_C.sparse_csr, _C.sparse_csc) and t.dim() == 2 and t.dense_dim() == 0
+_ROW = (_C.sparse_csr, _C.sparse_bsr)
+_BLOCK = (_C.sparse_bsr, _C.sparse_bsc)
+
+
+def _iota(n, dev):
+    """0, 1, ..., n - 1 (int64), made by device ops (arange fills on the host and copies)."""
+    return _C.ones(n, dtype=_C.int64, device=dev).cumsum(0) - 1
+
+
+def _prod(sizes):
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
 
 
 def _compressed_ids(ci, n):
-    """The compressed row (column) of each of the n stored elements: element k is in row r where
-    ci[r] <= k < ci[r + 1], i.e. the number of boundaries ci[1:] at or before k."""
-    marks = _C.zeros(n + 1, dtype=_C.int64, device=ci.device)
-    marks.index_add_(0, ci[1:], _C.ones(ci.shape[0] - 1, dtype=_C.int64, device=ci.device))
-    return marks.cumsum(0)[:n]
+    """The compressed slice of each of the n stored elements of every batch: ci (nb, ncomp + 1)
+    -> (nb, n) int64; element k of batch b is in slice r where ci[b, r] <= k < ci[b, r + 1],
+    i.e. the number of boundaries ci[b, 1:] at or before k."""
+    nb, dev = ci.shape[0], ci.device
+    marks = _C.zeros(nb * (n + 1), dtype=_C.int64, device=dev)
+    if nb and ci.shape[1] > 1:
+        at = (ci[:, 1:].to(_C.int64) + (_iota(nb, dev) * (n + 1)).view(nb, 1)).reshape(-1)
+        marks.index_add_(0, at, _C.ones(at.shape[0], dtype=_C.int64, device=dev))
+    return marks.view(nb, n + 1).cumsum(1)[:, :n]
 
 
-def _offsets(ids, count):
-    """Compressed indices (count + 1, int64) of sorted row ids."""
-    off = _C.zeros(count + 1, dtype=_C.int64, device=ids.device)
-    return off.index_add_(0, ids + 1, _C.ones(ids.shape[0], dtype=_C.int64, device=ids.device)).cumsum(0)
+def _offsets(ids, count, batch=None, nb=1):
+    """Compressed indices (nb, count + 1), int64, of slice ids sorted by (batch, id) (batch: the
+    batch of each id, None for one batch)."""
+    dev = ids.device
+    at = ids + 1 if batch is None else batch * (count + 1) + ids + 1
+    off = _C.zeros(nb * (count + 1), dtype=_C.int64, device=dev)
+    if ids.shape[0]:
+        off.index_add_(0, at, _C.ones(ids.shape[0], dtype=_C.int64, device=dev))
+    return off.view(nb, count + 1).cumsum(1)
+
+
+class _Parts:
+    """A compressed tensor's components and geometry: batch dims, blocks (1 x 1 for CSR/CSC),
+    dense dims, the numbers of compressed and plain slices (the host kernels' cview)."""
+
+    def __init__(self, t):
+        self.ci, self.pi, self.v = _C._compressed_parts(t)
+        bd = self.bd = self.ci.dim() - 1
+        self.row = t.layout in _ROW
+        self.batch = tuple(t.shape[:bd])
+        self.nb = _prod(self.batch)
+        self.nse = self.pi.shape[-1]
+        self.bh, self.bw = tuple(self.v.shape[bd + 1:bd + 3]) if t.layout in _BLOCK else (1, 1)
+        self.dense = tuple(t.shape[bd + 2:])
+        self.ncomp = self.ci.shape[-1] - 1
+        M, N = t.shape[bd], t.shape[bd + 1]
+        self.nplain = (N // self.bw if self.bw else 0) if self.row else (M // self.bh if self.bh else 0)
+
+    def comp(self):
+        """(nb, nse) int64: the compressed slice of each stored element (block)."""
+        return _compressed_ids(self.ci.reshape(self.nb, self.ncomp + 1), self.nse)
 
 
 def _compressed_to_coo(t):
-    """CSR/CSC (2-D, no dense dims) -> COO in storage order: coalesced for CSR, not for CSC."""
-    if not _plain_compressed(t):
-        return NotImplemented
-    ci, pi, v = _C._compressed_parts(t)
-    comp, plain = _compressed_ids(ci, pi.shape[0]), pi.to(_C.int64)
-    csr = t.layout == _C.sparse_csr
+    """Any compressed tensor -> COO in the host kernel's order: batch by batch, slice by slice in
+    storage order, each block's elements row-major; int64 indices, the values' rows as stored;
+    flagged coalesced for CSR (batched too) and BSR of one-row blocks, as the host kernel."""
+    g = _Parts(t)
+    dev = g.v.device
+    comp, plain = g.comp().view(g.batch + (g.nse,)), g.pi.to(_C.int64)
+    R, C = (comp, plain) if g.row else (plain, comp)
+    m = g.nb * g.nse * g.bh * g.bw
+    if (g.bh, g.bw) == (1, 1):
+        full = g.batch + (g.nse,)
+        rows, cols = R.reshape(m), C.reshape(m)
+    else:  # element (r, q) of block (R, C) is at (R * bh + r, C * bw + q)
+        full, at = g.batch + (g.nse, g.bh, g.bw), g.batch + (g.nse, 1, 1)
+        rows = ((R * g.bh).view(at) + _iota(g.bh, dev).view(g.bh, 1)).expand(full).reshape(m)
+        cols = ((C * g.bw).view(at) + _iota(g.bw, dev)).expand(full).reshape(m)
+    after = len(full) - g.bd  # the batch coordinates, each broadcast over the dims after it
+    coords = [_iota(s, dev).view((s,) + (1,) * (g.bd - d - 1 + after)).expand(full).reshape(m)
+              for d, s in enumerate(g.batch)]
     from ._join import stack
-    ind = stack([comp, plain] if csr else [plain, comp], 0)
-    return _C._sparse_coo_new(ind, v, tuple(t.shape), False, csr)
+    coalesced = t.layout == _C.sparse_csr or (t.layout == _C.sparse_bsr and g.bh == 1)
+    return _C._sparse_coo_new(stack(coords + [rows, cols], 0), g.v.reshape((m,) + g.dense), tuple(t.shape), False,
+                              coalesced)
 
 
 def _coo_to_compressed(s, layout):
@@ -134,9 +190,9 @@ def _coo_to_compressed(s, layout):
     if layout == _C.sparse_csc:
         perm = (cols * s.shape[0] + rows).sort(stable=True)[1]
         rows, cols, v = rows.index_select(0, perm), cols.index_select(0, perm), v.index_select(0, perm)
-        ci, pi = _offsets(cols, s.shape[1]), rows
+        ci, pi = _offsets(cols, s.shape[1])[0], rows
     else:
-        ci, pi = _offsets(rows, s.shape[0]), cols.contiguous()
+        ci, pi = _offsets(rows, s.shape[0])[0], cols.contiguous()
     return _C._sparse_compressed_new(ci, pi, v, tuple(s.shape), layout, False)
 
 
@@ -184,8 +240,14 @@ def _coo_to_dense(s):
 
 
 def _compressed_to_dense(t):
+    """Every stored element written at its position (a copy, as the host kernel's: a stored -0.0
+    stays; a valid tensor has each position once)."""
     coo = _compressed_to_coo(t)
-    return NotImplemented if coo is NotImplemented else _coo_to_dense(coo)
+    ind, v = coo._indices(), coo._values()
+    out = _C.zeros(tuple(t.shape), dtype=t.dtype, device=v.device)
+    if ind.shape[1]:
+        out.index_put_(tuple(ind[d] for d in range(ind.shape[0])), v)
+    return out
 
 
 def _dense_to_sparse(t, sparse_dim):
@@ -201,26 +263,52 @@ def _dense_to_sparse(t, sparse_dim):
 
 
 def _dense_to_compressed(t, layout, blocksize, dense_dim):
-    """A 2-D strided tensor -> CSR or CSC (int64 indices), through its COO tensor."""
-    if t.dim() != 2 or blocksize is not None or dense_dim or layout not in (_C.sparse_csr, _C.sparse_csc):
-        return NotImplemented
-    coo = _dense_to_sparse(t, 2)
-    return NotImplemented if coo is NotImplemented else _coo_to_compressed(coo, layout)
+    """A strided tensor -> CSR, CSC, BSR or BSC (batch dims, dense dims; int64 indices): the
+    blocks (elements) with a non-zero, per batch in compressed-slice order, each stored whole;
+    the same number per batch, else the host kernel's error."""
+    bd = t.dim() - 2 - dense_dim
+    row, dev = layout in _ROW, t.device
+    bh, bw = tuple(blocksize) if layout in _BLOCK else (1, 1)
+    batch, dense = tuple(t.shape[:bd]), tuple(t.shape[bd + 2:])
+    nb, M, N = _prod(batch), t.shape[bd], t.shape[bd + 1]
+    nR, nC = M // bh, N // bw
+    ncomp = nR if row else nC
+    x = t.reshape((nb, nR, bh, nC, bw) + dense)
+    keep = x != 0  # the host kernel's test: -0.0 is zero, NaN is not
+    keep = keep.any(dim=(2, 4) + tuple(range(5, 5 + len(dense)))) if keep.numel() else \
+        _C.zeros((nb, nR, nC), dtype=_C.bool, device=dev)
+    if not row:
+        keep = keep.transpose(1, 2)
+    if nb > 1:
+        counts = keep.sum(dim=(1, 2))
+        if (counts != counts[0]).any().item():  # one byte to the host
+            raise RuntimeError("Expect the same number of specified elements per batch.")
+    at = keep.nonzero()  # (nb * nse, 3): batch, compressed slice, plain slice, in that order
+    nse = at.shape[0] // nb if nb else 0
+    b, i, j = at[:, 0], at[:, 1], at[:, 2]
+    R, C = (i, j) if row else (j, i)
+    blocks = x.permute((0, 1, 3, 2, 4) + tuple(range(5, 5 + len(dense))))  # (nb, nR, nC, bh, bw, *dense)
+    vals = blocks[b, R, C]
+    vshape = batch + (nse,) + ((bh, bw) if layout in _BLOCK else ()) + dense
+    ci = _offsets(i, ncomp, b, nb).view(batch + (ncomp + 1,))
+    return _C._sparse_compressed_new(ci, j.contiguous().view(batch + (nse,)), vals.reshape(vshape), tuple(t.shape),
+                                     layout, False)
 
 
 def _compressed_recompress(t):
-    """CSR <-> CSC (2-D, no dense dims), keeping the index dtype."""
-    coo = _compressed_to_coo(t)
-    if coo is NotImplemented:
-        return NotImplemented
-    if not coo.is_coalesced():
-        coo = _coalesce(coo)
-        if coo is NotImplemented:
-            return NotImplemented
-    r = _coo_to_compressed(coo, _C.sparse_csc if t.layout == _C.sparse_csr else _C.sparse_csr)
-    ci, pi, v = _C._compressed_parts(r)
-    idt = _C._compressed_parts(t)[0].dtype
-    return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), v, tuple(t.shape), r.layout, False)
+    """CSR <-> CSC, BSR <-> BSC (batch and dense dims; the index dtype kept): per batch, the
+    stored elements (blocks, as they are) stably sorted by their plain slice."""
+    g = _Parts(t)
+    dev, idt = g.v.device, g.ci.dtype
+    p = g.pi.reshape(g.nb, g.nse).to(_C.int64)
+    b = _iota(g.nb, dev).view(g.nb, 1)
+    perm = (p + b * g.nplain).reshape(-1).sort(stable=True)[1]
+    pi = g.comp().reshape(-1).index_select(0, perm).view(g.batch + (g.nse,))
+    ci = _offsets(p.reshape(-1), g.nplain, b.expand(g.nb, g.nse).reshape(-1), g.nb).view(g.batch + (g.nplain + 1,))
+    vals = g.v.reshape((g.nb * g.nse,) + tuple(g.v.shape[g.bd + 1:])).index_select(0, perm).view(tuple(g.v.shape))
+    flip = {_C.sparse_csr: _C.sparse_csc, _C.sparse_csc: _C.sparse_csr, _C.sparse_bsr: _C.sparse_bsc,
+            _C.sparse_bsc: _C.sparse_bsr}[t.layout]
+    return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), vals, tuple(t.shape), flip, False)
 
 
 def _coo_add(a, av, b, bv):

@@ -397,9 +397,16 @@ def stand_in_checks():
                     ("dense to CSR", lambda: d.cuda().to_sparse_csr()), ("dense to CSC", lambda: d.cuda().to_sparse_csc()),
                     ("CSR to CSC", lambda: csr.to_sparse_csc()), ("CSC to CSR", lambda: csc.to_sparse_csr()),
                     ("COO + COO", lambda: coo + coo * 2), ("CSR + CSR", lambda: csr + csr),
-                    ("mm of an uncoalesced COO", lambda: tl.mm(dup, b))]:
+                    ("mm of an uncoalesced COO", lambda: tl.mm(dup, b)),
+                    ("BSR to_dense", lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()),
+                    ("BSR to COO", lambda: d.to_sparse_bsr((2, 2)).cuda().to_sparse_coo()),
+                    ("BSR to BSC", lambda: d.to_sparse_bsr((2, 2)).cuda().to_sparse_bsc((2, 2))),
+                    ("BSC to CSR", lambda: d.to_sparse_bsc((2, 2)).cuda().to_sparse_csr()),
+                    ("dense to BSR", lambda: d.cuda().to_sparse_bsr((2, 2))),
+                    ("CSR to BSC", lambda: csr.to_sparse_bsc((2, 4)))]:
         expect(f"{what}: on the device", to_host(f), [])
-    expect("BSR to_dense: a round trip", to_host(lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()) != [], True)
+    unsorted = tl.sparse_coo_tensor(coo._indices().flip(1), coo._values().flip(0), coo.shape)
+    expect("COO + unsorted COO: a round trip", to_host(lambda: coo + unsorted) != [], True)
 
 
 def main():
