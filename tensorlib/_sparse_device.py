@@ -210,33 +210,69 @@ def _linear(ind, size):
     return key
 
 
-def _coalesce(s):
-    """Duplicates summed (in the host kernels' accumulation dtype), entries sorted."""
+def _acc(dt):
+    """The dtype the host kernels sum dt in (bool: or, here a sum in int64 tested != 0)."""
+    return _C.int64 if dt == _C.bool else _ACC.get(dt)
+
+
+def _ascending(key):
+    """Whether the keys are strictly ascending (what the host kernels test; one byte to the host)."""
+    return key.shape[0] < 2 or bool((key[1:] > key[:-1]).all().item())
+
+
+def _coalesce(s, zero_start=False):
+    """Duplicates summed (in the host kernels' accumulation dtype; bool: or), entries sorted. Each
+    sum starts from the group's first entry, as the host coalesce's (a lone -0.0 stays), or with
+    zero_start from zero, as the host add's."""
     ind, v = s._indices(), s._values()
-    sd = s.sparse_dim()
-    acc = _ACC.get(s.dtype)
-    key = _linear(ind, tuple(s.shape[:sd])) if acc is not None and ind.shape[1] and sd else None
+    sd, dev = s.sparse_dim(), v.device
+    acc = _acc(s.dtype)
+    if acc is None or not sd:
+        return NotImplemented
+    if not ind.shape[1]:
+        return _C._sparse_coo_new(ind.clone(), v.clone(), tuple(s.shape), False, True)
+    key = _linear(ind, tuple(s.shape[:sd]))
     if key is None:
         return NotImplemented
     from ._unique import unique_consecutive
     skey, perm = key.sort(stable=True)
     _, inverse, counts = unique_consecutive(skey, return_inverse=True, return_counts=True)
-    first = perm.index_select(0, counts.cumsum(0) - counts)
-    sums = _C.zeros((counts.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=v.device)
-    sums.index_add_(0, inverse, v.index_select(0, perm).to(acc))
-    return _C._sparse_coo_new(ind.index_select(1, first), sums.to(s.dtype), tuple(s.shape), False, True)
+    starts = counts.cumsum(0) - counts
+    vs = v.index_select(0, perm).to(acc)
+    if zero_start:
+        sums = _C.zeros((counts.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=dev)
+    else:
+        # the first entries copied, the others added in order; -0.0 added in place of the
+        # first ones leaves every sum as it is (x + -0.0 == x, bit for bit, -0.0 included)
+        from ._join import cat
+        from ._ops import where
+        sums = vs.index_select(0, starts)
+        lead = cat([_C.ones(1, dtype=_C.bool, device=dev), skey[1:] != skey[:-1]])
+        vs = where(lead.view((-1,) + (1,) * (vs.dim() - 1)), _C.zeros((), dtype=acc, device=dev).neg(), vs)
+    sums.index_add_(0, inverse, vs)
+    vals = sums != 0 if s.dtype == _C.bool else sums.to(s.dtype)
+    return _C._sparse_coo_new(ind.index_select(1, perm.index_select(0, starts)), vals, tuple(s.shape), False, True)
 
 
 def _coo_to_dense(s):
-    """The strided tensor: every entry added at its position (duplicates summed)."""
+    """The strided tensor: with strictly ascending positions (whatever the flag says) every entry
+    copied to its place, else every entry added there in the accumulation dtype (bool: or), as
+    the host kernel."""
     ind, v = s._indices(), s._values()
-    acc = _ACC.get(s.dtype)
-    if acc is None or not s.sparse_dim():
+    sd, acc = s.sparse_dim(), _acc(s.dtype)
+    if acc is None or not sd:
         return NotImplemented
+    where = tuple(ind[d] for d in range(sd))
+    n = ind.shape[1]
+    key = _linear(ind, tuple(s.shape[:sd])) if n > 1 else None
+    if n < 2 or (key is not None and _ascending(key)):
+        out = _C.zeros(tuple(s.shape), dtype=s.dtype, device=v.device)
+        if n:
+            out.index_put_(where, v)
+        return out
     out = _C.zeros(tuple(s.shape), dtype=acc, device=v.device)
-    if ind.shape[1]:
-        out.index_put_(tuple(ind[d] for d in range(s.sparse_dim())), v.to(acc), accumulate=True)
-    return out.to(s.dtype)
+    out.index_put_(where, v.to(acc), accumulate=True)
+    return out != 0 if s.dtype == _C.bool else out.to(s.dtype)
 
 
 def _compressed_to_dense(t):
@@ -252,7 +288,7 @@ def _compressed_to_dense(t):
 
 def _dense_to_sparse(t, sparse_dim):
     """The COO tensor of the non-zero elements (rows over the last ndim - sparse_dim dims)."""
-    if not 0 < sparse_dim <= t.dim() or t.dtype not in _ACC:
+    if not 0 < sparse_dim <= t.dim() or _acc(t.dtype) is None:
         return NotImplemented
     nz = t != 0
     if sparse_dim < t.dim():
@@ -312,13 +348,23 @@ def _compressed_recompress(t):
 
 
 def _coo_add(a, av, b, bv):
-    """a + b of two coalesced COO tensors (values av, bv in the result dtype): their entries
-    merged, equal positions summed (a's first), coalesced."""
-    if not (a.is_coalesced() and b.is_coalesced()):
-        return NotImplemented
+    """a + b of two COO tensors (values av, bv in the result dtype) whose entries are strictly
+    ascending (coalesced, or flagged uncoalesced but so stored: the flag is not data): the host
+    kernel's walk over both lists is then their merge, equal positions summed from zero (a's
+    first); the result is flagged coalesced when both are. Other uncoalesced operands: the
+    walk over their stored order, which no sort reproduces (NotImplemented: the round trip)."""
+    sd = a.sparse_dim()
+    for s in (a, b):
+        if not s.is_coalesced():
+            key = _linear(s._indices(), tuple(s.shape[:sd]))
+            if key is None or not _ascending(key):
+                return NotImplemented
     from ._join import cat
     both = _C._sparse_coo_new(cat([a._indices(), b._indices()], 1), cat([av, bv], 0), tuple(a.shape), False, False)
-    return _coalesce(both)
+    r = _coalesce(both, zero_start=True)
+    if r is NotImplemented or (a.is_coalesced() and b.is_coalesced()):
+        return r
+    return _C._sparse_coo_new(r._indices(), r._values(), tuple(a.shape), False, False)
 
 
 def _on_device_first(name, kernel, composed):
