@@ -367,6 +367,62 @@ def _coo_add(a, av, b, bv):
     return _C._sparse_coo_new(r._indices(), r._values(), tuple(a.shape), False, False)
 
 
+def _below(inner, outer, equal):
+    """For each outer value, the number of inner values below it (equal: at or below it): the
+    inner values before it in a stable sort of both (an outer value sorts before equal inner
+    ones, or with `equal` after them)."""
+    from ._join import cat
+    ni, no = inner.shape[0], outer.shape[0]
+    perm = cat([inner * 2 + (0 if equal else 1), outer * 2 + (1 if equal else 0)]).sort(stable=True)[1]
+    is_in = (perm < ni).to(_C.int64)
+    at = _C.zeros(ni + no, dtype=_C.int64, device=inner.device)
+    at.index_put_((perm,), is_in.cumsum(0) - is_in)
+    return at[ni:]
+
+
+def _match_pairs(outer, inner):
+    """(2, m) int64: every pair (o, i) with outer[o] == inner[i], ordered by o, then i (the host
+    kernel's match_pairs); the pair count m crosses to the host."""
+    dev, no = outer.device, outer.shape[0]
+    order = inner.sort(stable=True)[1]  # inner positions by value, then position
+    lo = _below(inner, outer, False)
+    count = _below(inner, outer, True) - lo
+    ends = count.cumsum(0)
+    m = int(ends[-1].item()) if no else 0
+    from ._join import cat, stack
+    o = _compressed_ids(cat([_C.zeros(1, dtype=_C.int64, device=dev), ends]).view(1, no + 1), m)[0]
+    k = _iota(m, dev) - (ends - count).index_select(0, o)  # the pair's rank among those of o
+    return stack([o, order.index_select(0, lo.index_select(0, o) + k)], 0)
+
+
+def _coo_index_select_plan(src, dim, index):
+    """The host kernel's plan of index_select along a sparse dim: (entry, index position) pairs
+    of equal values, entry-major when torch's brute-force path would run (both small, fewer
+    entries than index positions), index-major otherwise; index bounds checked with torch's
+    IndexError (the bad value read back)."""
+    if not (isinstance(src, _C.TensorBase) and src.layout == _C.sparse_coo and type(dim) is int
+            and 0 <= dim < src.sparse_dim() and isinstance(index, _C.TensorBase) and index.layout == _C.strided
+            and index.dtype == _C.int64 and index.dim() == 1):
+        return NotImplemented  # the host kernel's refusals
+    size, ni = src.shape[dim], index.shape[0]
+    dv = src._indices()[dim]
+    nse = dv.shape[0]
+    bad = (index < -size) | (index >= size)
+    if ni and bad.any().item():
+        v = index[bad][0].item()
+        raise IndexError(f"index_select(): index contains {v} that is out of range for tensor of size "
+                         f"[{', '.join(str(n) for n in src.shape)}] at dimension {dim}")
+    if nse and ((dv < 0) | (dv >= size)).any().item():
+        return NotImplemented  # components out of range (built unchecked): the host kernel's error
+    iv = index + (index < 0).to(_C.int64) * size
+    small = 1 << 15
+    if nse <= small and ni <= small and nse * ni <= small and nse < ni:
+        return _match_pairs(dv, iv)
+    pairs = _match_pairs(iv, dv)
+    from ._join import stack
+    return stack([pairs[1], pairs[0]], 0)
+
+
 def _on_device_first(name, kernel, composed):
     """The gate's handler of a host kernel: the composition on the device when it covers the call,
     else the round trip."""
@@ -383,7 +439,8 @@ def _on_device_first(name, kernel, composed):
 _COMPOSED = {"_compressed_to_coo": _compressed_to_coo, "_coo_to_compressed": _coo_to_compressed,
              "_coalesce": _coalesce, "_coo_to_dense": _coo_to_dense, "_compressed_to_dense": _compressed_to_dense,
              "_dense_to_sparse": _dense_to_sparse, "_dense_to_compressed": _dense_to_compressed,
-             "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add}
+             "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add,
+             "_coo_index_select_plan": _coo_index_select_plan}
 
 
 def register(table):

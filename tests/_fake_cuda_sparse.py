@@ -403,7 +403,8 @@ def stand_in_checks():
                     ("BSR to BSC", lambda: d.to_sparse_bsr((2, 2)).cuda().to_sparse_bsc((2, 2))),
                     ("BSC to CSR", lambda: d.to_sparse_bsc((2, 2)).cuda().to_sparse_csr()),
                     ("dense to BSR", lambda: d.cuda().to_sparse_bsr((2, 2))),
-                    ("CSR to BSC", lambda: csr.to_sparse_bsc((2, 4)))]:
+                    ("CSR to BSC", lambda: csr.to_sparse_bsc((2, 4))),
+                    ("COO index_select", lambda: coo.index_select(1, tl.tensor([3, 0, 3]).cuda()))]:
         expect(f"{what}: on the device", to_host(f), [])
     unsorted = tl.sparse_coo_tensor(coo._indices().flip(1), coo._values().flip(0), coo.shape)
     expect("COO + unsorted COO: a round trip", to_host(lambda: coo + unsorted) != [], True)
@@ -609,11 +610,41 @@ def grid_coo_add():
     del rng
 
 
+def grid_index_select():
+    """index_select of COO tensors along a sparse dim (the plan of (entry, index position) pairs)
+    and COO @ COO (which plans with it): on the device, the CPU's entries in the CPU's order."""
+    for dt in ("float32", "complex64", "int64", "bool"):
+        for shape, sd in (((5, 6), 2), ((5, 6, 3), 2), ((4, 3, 5), 3), ((7, 2), 1)):
+            d = signed(dt, shape, 40 + sd, density=0.5)
+            s = d.to_sparse(sd)
+            dup = tl.sparse_coo_tensor(tl.cat([s._indices()] * 2, 1).flip(1), tl.cat([s._values()] * 2).flip(0),
+                                       s.shape)
+            for lname, x in (("coalesced", s), ("uncoalesced", dup), ("empty", d.zero_().to_sparse(sd))):
+                for dim in range(sd):
+                    n = shape[dim]
+                    idx = {"all": list(range(n)), "reversed": list(range(n))[::-1], "duplicates": [1, 1, 0, n - 1, 1],
+                           "negative": [-1, 0, -n], "empty": [], "long": [j % n for j in range(60)],
+                           "out of range": [0, n], "below range": [-n - 1], "one": [n // 2]}
+                    for iname, ix in idx.items():
+                        composed(f"index_select {dt} {shape} sd={sd} {lname} dim={dim} {iname}",
+                                 lambda x, i: x.index_select(dim, i), x, tl.tensor(ix, dtype=tl.int64))
+    # big enough for the index-major order (nse * len(index) > 2**15)
+    d = signed("float64", (300, 200), 50, density=0.3)
+    index = tl.tensor(np.random.default_rng(1).integers(-300, 300, size=400))
+    composed("index_select index-major", lambda x, i: x.index_select(0, i), d.to_sparse(), index)
+    composed("index_select index-major dim 1", lambda x, i: x.index_select(1, i % 200), d.to_sparse(), index)
+    for dt in ("float32", "float64", "complex64"):
+        a, b = signed(dt, (5, 6), 60, 0.5).to_sparse(), signed(dt, (6, 4), 61, 0.5).to_sparse()
+        composed(f"coo @ coo {dt}", lambda a, b: tl.mm(a, b), a, b)
+        composed(f"coo @ uncoalesced coo {dt}", lambda a, b: tl.sparse.mm(a, b),
+                 a, tl.sparse_coo_tensor(b._indices().flip(1), b._values().flip(0), b.shape))
+
 def grid_compositions():
     _count_trips()
     grid_blocks()
     grid_coo_stored()
     grid_coo_add()
+    grid_index_select()
 
 
 def main():
