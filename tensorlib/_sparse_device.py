@@ -302,6 +302,8 @@ def _dense_to_compressed(t, layout, blocksize, dense_dim):
     """A strided tensor -> CSR, CSC, BSR or BSC (batch dims, dense dims; int64 indices): the
     blocks (elements) with a non-zero, per batch in compressed-slice order, each stored whole;
     the same number per batch, else the host kernel's error."""
+    if _acc(t.dtype) is None:  # no device != 0 for the others (float8, complex32, uint16-64)
+        return NotImplemented
     bd = t.dim() - 2 - dense_dim
     row, dev = layout in _ROW, t.device
     bh, bw = tuple(blocksize) if layout in _BLOCK else (1, 1)

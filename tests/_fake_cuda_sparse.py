@@ -639,12 +639,27 @@ def grid_index_select():
         composed(f"coo @ uncoalesced coo {dt}", lambda a, b: tl.sparse.mm(a, b),
                  a, tl.sparse_coo_tensor(b._indices().flip(1), b._values().flip(0), b.shape))
 
+
+def grid_other_dtypes():
+    """dtypes without a device != 0 (float8, uint16-64): dense -> sparse keeps the round trip;
+    the conversions that only move values compose."""
+    for name in ("uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2"):
+        d = tl.tensor(np.array([[1, 0, 2, 0], [0, 0, 3, 1]], dtype=np.float32)).to(getattr(tl, name))
+        composed(f"dense to bsr {name}", lambda x: x.to_sparse_bsr((1, 2)), d, trip=True)
+        composed(f"dense to csr {name}", lambda x: x.to_sparse_csr(), d, trip=True)
+        for lname, s in (("bsr", d.to_sparse_bsr((1, 2))), ("csc", d.to_sparse_csc())):
+            composed(f"{lname} to_dense {name}", lambda x: x.to_dense(), s)
+            composed(f"{lname} to_sparse_coo {name}", lambda x: x.to_sparse_coo(), s)
+            composed(f"{lname} flip {name}", lambda x: x.to_sparse_bsc((1, 2)) if lname == "bsr" else x.to_sparse_csr(),
+                     s)
+
 def grid_compositions():
     _count_trips()
     grid_blocks()
     grid_coo_stored()
     grid_coo_add()
     grid_index_select()
+    grid_other_dtypes()
 
 
 def main():
