@@ -8,10 +8,14 @@ The products of a 2-D CSR, CSC or COO matrix with a dense vector or matrix (``mm
 backend's sparse-product entry (cuSPARSE on CUDA). The other sparse kernels of the core read
 host memory: the layout gate (csrc/python/gate.c) hands a device tensor given to one of them
 to the handler registered here under the kernel's name. That handler runs a composition of
-the device's strided ops where one covers the call (to_dense, coalesce, the conversions
-between strided, COO, CSR and CSC), else the kernel on host copies, moving the result back
-(correct, and as slow as two copies: block layouts, sparse + sparse, validation of user-built
-components)."""
+the device's strided ops where one covers the call, with the host kernel's result bit for bit
+and only counts crossing to the host: every conversion between strided, COO, CSR, CSC, BSR and
+BSC (batch and dense dims, int32/int64 indices), to_dense, coalesce, COO + COO of strictly
+ascending operands, the index_select plan. Else it runs the kernel on host copies, moving the
+result back (correct, and as slow as two copies): COO + COO with an unsorted or duplicated
+operand flagged uncoalesced (the host kernel walks the stored order, which no sort gives),
+sparse * sparse, integer CSR products, dense -> sparse of dtypes without a device != 0
+(float8, complex32, uint16-64), 2:4 compression, validation of user-built components."""
 from . import _C
 
 # The sparse kernels of _C that read component data on the host (python/sparse.c,

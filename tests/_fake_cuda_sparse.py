@@ -3,9 +3,10 @@ tests/_fake_cuda.py: moving every layout to the device and back, the constructor
 device= (validated from host copies, torch's errors), the products (mm, mv, matmul, addmm,
 tensorlib.sparse.mm, dense @ sparse) of COO, CSR, CSC, BSR and BSC matrices with int32/int64
 indices through the backend's sparse-product entry (backend/spmm.c; its stand-in is the core's
-host runner of the same call, cuSPARSE on CUDA), and the ops that run as host round trips
-(to_dense, coalesce, conversions, sparse + sparse) or on the device's strided ops (scalar
-products, sum, dtype casts). Operands hold small integers (complex: both parts), so every
+host runner of the same call, cuSPARSE on CUDA), the ops composed of the device's strided ops
+(every layout conversion incl. BSR/BSC with batch and dense dims, to_dense, coalesce, COO + COO,
+index_select, scalar products, sum, dtype casts: bit for bit, no round trip, nothing over 8
+bytes copied to the host; grid_compositions) and those left as host round trips. Operands hold small integers (complex: both parts), so every
 product is exact in each dtype (float16 and bfloat16 included): each result must equal
 tensorlib's CPU result of the same call exactly (values, dtype, shape, layout, indices) and
 be on the device; products also equal torch 2.13's dense product. Errors must be the CPU's
