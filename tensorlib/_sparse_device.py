@@ -10,10 +10,10 @@ host memory: the layout gate (csrc/python/gate.c) hands a device tensor given to
 to the handler registered here under the kernel's name. That handler runs a composition of
 the device's strided ops where one covers the call, with the host kernel's result bit for bit
 and only counts crossing to the host: every conversion between strided, COO, CSR, CSC, BSR and
-BSC (batch and dense dims, int32/int64 indices), to_dense, coalesce, COO + COO of strictly
-ascending operands, the index_select plan. Else it runs the kernel on host copies, moving the
-result back (correct, and as slow as two copies): COO + COO with an unsorted or duplicated
-operand flagged uncoalesced (the host kernel walks the stored order, which no sort gives),
+BSC (batch and dense dims, int32/int64 indices), to_dense, coalesce, COO + COO of operands
+stored in non-decreasing order, the index_select plan. Else it runs the kernel on host copies,
+moving the result back (correct, and as slow as two copies): COO + COO with an unsorted operand
+flagged uncoalesced (the host kernel walks the stored order, which no sort gives),
 sparse * sparse, integer CSR products, dense -> sparse of dtypes without a device != 0
 (float8, complex32, uint16-64), 2:4 compression, validation of user-built components."""
 from . import _C
@@ -353,24 +353,42 @@ def _compressed_recompress(t):
     return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), vals, tuple(t.shape), flip, False)
 
 
+def _ranks(key):
+    """Each entry's rank among the entries of its key (0, 1, ...), for non-decreasing keys."""
+    from ._unique import unique_consecutive
+    _, inverse, counts = unique_consecutive(key, return_inverse=True, return_counts=True)
+    return _iota(key.shape[0], key.device) - (counts.cumsum(0) - counts).index_select(0, inverse)
+
+
 def _coo_add(a, av, b, bv):
-    """a + b of two COO tensors (values av, bv in the result dtype) whose entries are strictly
-    ascending (coalesced, or flagged uncoalesced but so stored: the flag is not data): the host
-    kernel's walk over both lists is then their merge, equal positions summed from zero (a's
-    first); the result is flagged coalesced when both are. Other uncoalesced operands: the
-    walk over their stored order, which no sort reproduces (NotImplemented: the round trip)."""
-    sd = a.sparse_dim()
-    for s in (a, b):
-        if not s.is_coalesced():
-            key = _linear(s._indices(), tuple(s.shape[:sd]))
-            if key is None or not _ascending(key):
-                return NotImplemented
+    """a + b of two COO tensors (values av, bv in the result dtype) whose entries ascend:
+    coalesced, or flagged uncoalesced but stored in non-decreasing order (duplicates included;
+    what sparse_coo_tensor makes of sorted indices). The host kernel's walk over both stored
+    lists is then a merge that sums the r-th entry of a position in a with the r-th one of
+    that position in b (from zero, a's first) and keeps the unpaired ones, in the order of
+    (position, r): a coalesce by (position, r). Flagged coalesced when both are. Unsorted
+    uncoalesced operands: the walk follows their stored order, which no sort reproduces
+    (NotImplemented: the round trip)."""
     from ._join import cat
-    both = _C._sparse_coo_new(cat([a._indices(), b._indices()], 1), cat([av, bv], 0), tuple(a.shape), False, False)
-    r = _coalesce(both, zero_start=True)
-    if r is NotImplemented or (a.is_coalesced() and b.is_coalesced()):
-        return r
-    return _C._sparse_coo_new(r._indices(), r._values(), tuple(a.shape), False, False)
+    shape, sd = tuple(a.shape), a.sparse_dim()
+    ind = cat([a._indices(), b._indices()], 1)
+    if a.is_coalesced() and b.is_coalesced():
+        return _coalesce(_C._sparse_coo_new(ind, cat([av, bv], 0), shape, False, False), zero_start=True)
+    keys = [_linear(s._indices(), shape[:sd]) for s in (a, b)]
+    acc = _acc(av.dtype)
+    if acc is None or any(k is None or not k.shape[0] or not bool((k[1:] >= k[:-1]).all().item()) for k in keys):
+        return NotImplemented  # (one byte to the host per operand)
+    key, rank = cat(keys), cat([_ranks(k) for k in keys])
+    p = rank.sort(stable=True)[1]  # by (position, rank), a's entry before b's
+    p = p.index_select(0, key.index_select(0, p).sort(stable=True)[1])
+    skey, srank = key.index_select(0, p), rank.index_select(0, p)
+    lead = cat([_C.ones(1, dtype=_C.bool, device=key.device), (skey[1:] != skey[:-1]) | (srank[1:] != srank[:-1])])
+    group = lead.to(_C.int64).cumsum(0) - 1
+    first = p.masked_select(lead)  # (the group count crosses to the host)
+    v = cat([av, bv], 0)
+    sums = _C.zeros((first.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=v.device)
+    sums.index_add_(0, group, v.index_select(0, p).to(acc))
+    return _C._sparse_coo_new(ind.index_select(1, first), sums.to(av.dtype), shape, False, False)
 
 
 def _below(inner, outer, equal):

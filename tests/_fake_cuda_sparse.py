@@ -595,6 +595,11 @@ def grid_coo_add():
             ub = tl.sparse_coo_tensor(b._indices(), b._values(), b.shape)
             fa = tl.sparse_coo_tensor(a._indices().flip(1), a._values().flip(0), a.shape)  # unsorted
             da = tl.sparse_coo_tensor(tl.cat([a._indices()] * 2, 1), tl.cat([a._values()] * 2), a.shape)
+            # non-decreasing with duplicates (each entry twice, or a's three times and b's once)
+            ra = tl.sparse_coo_tensor(a._indices().repeat_interleave(2, 1), a._values().repeat_interleave(2, 0),
+                                      a.shape)
+            rb = tl.sparse_coo_tensor(b._indices().repeat_interleave(3, 1), b._values().repeat_interleave(3, 0) * 2,
+                                      b.shape)
             nv = tl.zeros_like(a._values()).neg() if dt[0] in "fc" else a._values()
             neg = tl.sparse_coo_tensor(a._indices(), nv, a.shape)
             w = f"{dt} {shape} sd={sd}"
@@ -602,6 +607,9 @@ def grid_coo_add():
                                      ("coalesced + sorted", a, ub, False), ("sorted + sorted", ua, ub, False),
                                      ("sorted + itself", ua, ua, False), ("-0.0 + sorted", neg, ub, False),
                                      ("-0.0 + -0.0", neg, neg, False),
+                                     ("repeated + coalesced", ra, b, False), ("coalesced + repeated", a, rb, False),
+                                     ("repeated + repeated", ra, rb, False), ("repeated + sorted", rb, ua, False),
+                                     ("-0.0 + repeated", neg, ra, False),
                                      ("unsorted + coalesced", fa, b, True), ("sorted + duplicates", ub, da, True)):
                 if x._nnz() == 0 or y._nnz() == 0:
                     trip = False
