@@ -8,10 +8,14 @@ The products of a 2-D CSR, CSC or COO matrix with a dense vector or matrix (``mm
 backend's sparse-product entry (cuSPARSE on CUDA). The other sparse kernels of the core read
 host memory: the layout gate (csrc/python/gate.c) hands a device tensor given to one of them
 to the handler registered here under the kernel's name. That handler runs a composition of
-the device's strided ops where one covers the call (to_dense, coalesce, the conversions
-between strided, COO, CSR and CSC), else the kernel on host copies, moving the result back
-(correct, and as slow as two copies: block layouts, sparse + sparse, validation of user-built
-components)."""
+the device's strided ops where one covers the call, with the host kernel's result bit for bit
+and only counts crossing to the host: every conversion between strided, COO, CSR, CSC, BSR and
+BSC (batch and dense dims, int32/int64 indices), to_dense, coalesce, COO + COO of operands
+stored in non-decreasing order, the index_select plan. Else it runs the kernel on host copies,
+moving the result back (correct, and as slow as two copies): COO + COO with an unsorted operand
+flagged uncoalesced (the host kernel walks the stored order, which no sort gives),
+sparse * sparse, integer CSR products, dense -> sparse of dtypes without a device != 0
+(float8, complex32, uint16-64), 2:4 compression, validation of user-built components."""
 from . import _C
 
 # The sparse kernels of _C that read component data on the host (python/sparse.c,
@@ -95,34 +99,90 @@ _ACC = {_C.float16: _C.float32, _C.bfloat16: _C.float32, _C.float32: _C.float32,
         _C.int16: _C.int16, _C.int32: _C.int32, _C.int64: _C.int64}
 
 
-def _plain_compressed(t):
-    return t.layout in (_C.sparse_csr, _C.sparse_csc) and t.dim() == 2 and t.dense_dim() == 0
+_ROW = (_C.sparse_csr, _C.sparse_bsr)
+_BLOCK = (_C.sparse_bsr, _C.sparse_bsc)
+
+
+def _iota(n, dev):
+    """0, 1, ..., n - 1 (int64), made by device ops (arange fills on the host and copies)."""
+    return _C.ones(n, dtype=_C.int64, device=dev).cumsum(0) - 1
+
+
+def _prod(sizes):
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
 
 
 def _compressed_ids(ci, n):
-    """The compressed row (column) of each of the n stored elements: element k is in row r where
-    ci[r] <= k < ci[r + 1], i.e. the number of boundaries ci[1:] at or before k."""
-    marks = _C.zeros(n + 1, dtype=_C.int64, device=ci.device)
-    marks.index_add_(0, ci[1:], _C.ones(ci.shape[0] - 1, dtype=_C.int64, device=ci.device))
-    return marks.cumsum(0)[:n]
+    """The compressed slice of each of the n stored elements of every batch: ci (nb, ncomp + 1)
+    -> (nb, n) int64; element k of batch b is in slice r where ci[b, r] <= k < ci[b, r + 1],
+    i.e. the number of boundaries ci[b, 1:] at or before k."""
+    nb, dev = ci.shape[0], ci.device
+    marks = _C.zeros(nb * (n + 1), dtype=_C.int64, device=dev)
+    if nb and ci.shape[1] > 1:
+        at = (ci[:, 1:].to(_C.int64) + (_iota(nb, dev) * (n + 1)).view(nb, 1)).reshape(-1)
+        marks.index_add_(0, at, _C.ones(at.shape[0], dtype=_C.int64, device=dev))
+    return marks.view(nb, n + 1).cumsum(1)[:, :n]
 
 
-def _offsets(ids, count):
-    """Compressed indices (count + 1, int64) of sorted row ids."""
-    off = _C.zeros(count + 1, dtype=_C.int64, device=ids.device)
-    return off.index_add_(0, ids + 1, _C.ones(ids.shape[0], dtype=_C.int64, device=ids.device)).cumsum(0)
+def _offsets(ids, count, batch=None, nb=1):
+    """Compressed indices (nb, count + 1), int64, of slice ids sorted by (batch, id) (batch: the
+    batch of each id, None for one batch)."""
+    dev = ids.device
+    at = ids + 1 if batch is None else batch * (count + 1) + ids + 1
+    off = _C.zeros(nb * (count + 1), dtype=_C.int64, device=dev)
+    if ids.shape[0]:
+        off.index_add_(0, at, _C.ones(ids.shape[0], dtype=_C.int64, device=dev))
+    return off.view(nb, count + 1).cumsum(1)
+
+
+class _Parts:
+    """A compressed tensor's components and geometry: batch dims, blocks (1 x 1 for CSR/CSC),
+    dense dims, the numbers of compressed and plain slices (the host kernels' cview)."""
+
+    def __init__(self, t):
+        self.ci, self.pi, self.v = _C._compressed_parts(t)
+        bd = self.bd = self.ci.dim() - 1
+        self.row = t.layout in _ROW
+        self.batch = tuple(t.shape[:bd])
+        self.nb = _prod(self.batch)
+        self.nse = self.pi.shape[-1]
+        self.bh, self.bw = tuple(self.v.shape[bd + 1:bd + 3]) if t.layout in _BLOCK else (1, 1)
+        self.dense = tuple(t.shape[bd + 2:])
+        self.ncomp = self.ci.shape[-1] - 1
+        M, N = t.shape[bd], t.shape[bd + 1]
+        self.nplain = (N // self.bw if self.bw else 0) if self.row else (M // self.bh if self.bh else 0)
+
+    def comp(self):
+        """(nb, nse) int64: the compressed slice of each stored element (block)."""
+        return _compressed_ids(self.ci.reshape(self.nb, self.ncomp + 1), self.nse)
 
 
 def _compressed_to_coo(t):
-    """CSR/CSC (2-D, no dense dims) -> COO in storage order: coalesced for CSR, not for CSC."""
-    if not _plain_compressed(t):
-        return NotImplemented
-    ci, pi, v = _C._compressed_parts(t)
-    comp, plain = _compressed_ids(ci, pi.shape[0]), pi.to(_C.int64)
-    csr = t.layout == _C.sparse_csr
+    """Any compressed tensor -> COO in the host kernel's order: batch by batch, slice by slice in
+    storage order, each block's elements row-major; int64 indices, the values' rows as stored;
+    flagged coalesced for CSR (batched too) and BSR of one-row blocks, as the host kernel."""
+    g = _Parts(t)
+    dev = g.v.device
+    comp, plain = g.comp().view(g.batch + (g.nse,)), g.pi.to(_C.int64)
+    R, C = (comp, plain) if g.row else (plain, comp)
+    m = g.nb * g.nse * g.bh * g.bw
+    if (g.bh, g.bw) == (1, 1):
+        full = g.batch + (g.nse,)
+        rows, cols = R.reshape(m), C.reshape(m)
+    else:  # element (r, q) of block (R, C) is at (R * bh + r, C * bw + q)
+        full, at = g.batch + (g.nse, g.bh, g.bw), g.batch + (g.nse, 1, 1)
+        rows = ((R * g.bh).view(at) + _iota(g.bh, dev).view(g.bh, 1)).expand(full).reshape(m)
+        cols = ((C * g.bw).view(at) + _iota(g.bw, dev)).expand(full).reshape(m)
+    after = len(full) - g.bd  # the batch coordinates, each broadcast over the dims after it
+    coords = [_iota(s, dev).view((s,) + (1,) * (g.bd - d - 1 + after)).expand(full).reshape(m)
+              for d, s in enumerate(g.batch)]
     from ._join import stack
-    ind = stack([comp, plain] if csr else [plain, comp], 0)
-    return _C._sparse_coo_new(ind, v, tuple(t.shape), False, csr)
+    coalesced = t.layout == _C.sparse_csr or (t.layout == _C.sparse_bsr and g.bh == 1)
+    return _C._sparse_coo_new(stack(coords + [rows, cols], 0), g.v.reshape((m,) + g.dense), tuple(t.shape), False,
+                              coalesced)
 
 
 def _coo_to_compressed(s, layout):
@@ -134,9 +194,9 @@ def _coo_to_compressed(s, layout):
     if layout == _C.sparse_csc:
         perm = (cols * s.shape[0] + rows).sort(stable=True)[1]
         rows, cols, v = rows.index_select(0, perm), cols.index_select(0, perm), v.index_select(0, perm)
-        ci, pi = _offsets(cols, s.shape[1]), rows
+        ci, pi = _offsets(cols, s.shape[1])[0], rows
     else:
-        ci, pi = _offsets(rows, s.shape[0]), cols.contiguous()
+        ci, pi = _offsets(rows, s.shape[0])[0], cols.contiguous()
     return _C._sparse_compressed_new(ci, pi, v, tuple(s.shape), layout, False)
 
 
@@ -154,43 +214,85 @@ def _linear(ind, size):
     return key
 
 
-def _coalesce(s):
-    """Duplicates summed (in the host kernels' accumulation dtype), entries sorted."""
+def _acc(dt):
+    """The dtype the host kernels sum dt in (bool: or, here a sum in int64 tested != 0)."""
+    return _C.int64 if dt == _C.bool else _ACC.get(dt)
+
+
+def _ascending(key):
+    """Whether the keys are strictly ascending (what the host kernels test; one byte to the host)."""
+    return key.shape[0] < 2 or bool((key[1:] > key[:-1]).all().item())
+
+
+def _coalesce(s, zero_start=False):
+    """Duplicates summed (in the host kernels' accumulation dtype; bool: or), entries sorted. Each
+    sum starts from the group's first entry, as the host coalesce's (a lone -0.0 stays), or with
+    zero_start from zero, as the host add's."""
     ind, v = s._indices(), s._values()
-    sd = s.sparse_dim()
-    acc = _ACC.get(s.dtype)
-    key = _linear(ind, tuple(s.shape[:sd])) if acc is not None and ind.shape[1] and sd else None
+    sd, dev = s.sparse_dim(), v.device
+    acc = _acc(s.dtype)
+    if acc is None or not sd:
+        return NotImplemented
+    if not ind.shape[1]:
+        return _C._sparse_coo_new(ind.clone(), v.clone(), tuple(s.shape), False, True)
+    key = _linear(ind, tuple(s.shape[:sd]))
     if key is None:
         return NotImplemented
     from ._unique import unique_consecutive
     skey, perm = key.sort(stable=True)
     _, inverse, counts = unique_consecutive(skey, return_inverse=True, return_counts=True)
-    first = perm.index_select(0, counts.cumsum(0) - counts)
-    sums = _C.zeros((counts.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=v.device)
-    sums.index_add_(0, inverse, v.index_select(0, perm).to(acc))
-    return _C._sparse_coo_new(ind.index_select(1, first), sums.to(s.dtype), tuple(s.shape), False, True)
+    starts = counts.cumsum(0) - counts
+    vs = v.index_select(0, perm).to(acc)
+    if zero_start:
+        sums = _C.zeros((counts.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=dev)
+    else:
+        # the first entries copied, the others added in order; -0.0 added in place of the
+        # first ones leaves every sum as it is (x + -0.0 == x, bit for bit, -0.0 included)
+        from ._join import cat
+        from ._ops import where
+        sums = vs.index_select(0, starts)
+        lead = cat([_C.ones(1, dtype=_C.bool, device=dev), skey[1:] != skey[:-1]])
+        vs = where(lead.view((-1,) + (1,) * (vs.dim() - 1)), _C.zeros((), dtype=acc, device=dev).neg(), vs)
+    sums.index_add_(0, inverse, vs)
+    vals = sums != 0 if s.dtype == _C.bool else sums.to(s.dtype)
+    return _C._sparse_coo_new(ind.index_select(1, perm.index_select(0, starts)), vals, tuple(s.shape), False, True)
 
 
 def _coo_to_dense(s):
-    """The strided tensor: every entry added at its position (duplicates summed)."""
+    """The strided tensor: with strictly ascending positions (whatever the flag says) every entry
+    copied to its place, else every entry added there in the accumulation dtype (bool: or), as
+    the host kernel."""
     ind, v = s._indices(), s._values()
-    acc = _ACC.get(s.dtype)
-    if acc is None or not s.sparse_dim():
+    sd, acc = s.sparse_dim(), _acc(s.dtype)
+    if acc is None or not sd:
         return NotImplemented
+    where = tuple(ind[d] for d in range(sd))
+    n = ind.shape[1]
+    key = _linear(ind, tuple(s.shape[:sd])) if n > 1 else None
+    if n < 2 or (key is not None and _ascending(key)):
+        out = _C.zeros(tuple(s.shape), dtype=s.dtype, device=v.device)
+        if n:
+            out.index_put_(where, v)
+        return out
     out = _C.zeros(tuple(s.shape), dtype=acc, device=v.device)
-    if ind.shape[1]:
-        out.index_put_(tuple(ind[d] for d in range(s.sparse_dim())), v.to(acc), accumulate=True)
-    return out.to(s.dtype)
+    out.index_put_(where, v.to(acc), accumulate=True)
+    return out != 0 if s.dtype == _C.bool else out.to(s.dtype)
 
 
 def _compressed_to_dense(t):
+    """Every stored element written at its position (a copy, as the host kernel's: a stored -0.0
+    stays; a valid tensor has each position once)."""
     coo = _compressed_to_coo(t)
-    return NotImplemented if coo is NotImplemented else _coo_to_dense(coo)
+    ind, v = coo._indices(), coo._values()
+    out = _C.zeros(tuple(t.shape), dtype=t.dtype, device=v.device)
+    if ind.shape[1]:
+        out.index_put_(tuple(ind[d] for d in range(ind.shape[0])), v)
+    return out
 
 
 def _dense_to_sparse(t, sparse_dim):
     """The COO tensor of the non-zero elements (rows over the last ndim - sparse_dim dims)."""
-    if not 0 < sparse_dim <= t.dim() or t.dtype not in _ACC:
+    if not 0 < sparse_dim <= t.dim() or _acc(t.dtype) is None:
         return NotImplemented
     nz = t != 0
     if sparse_dim < t.dim():
@@ -201,36 +303,148 @@ def _dense_to_sparse(t, sparse_dim):
 
 
 def _dense_to_compressed(t, layout, blocksize, dense_dim):
-    """A 2-D strided tensor -> CSR or CSC (int64 indices), through its COO tensor."""
-    if t.dim() != 2 or blocksize is not None or dense_dim or layout not in (_C.sparse_csr, _C.sparse_csc):
+    """A strided tensor -> CSR, CSC, BSR or BSC (batch dims, dense dims; int64 indices): the
+    blocks (elements) with a non-zero, per batch in compressed-slice order, each stored whole;
+    the same number per batch, else the host kernel's error."""
+    if _acc(t.dtype) is None:  # no device != 0 for the others (float8, complex32, uint16-64)
         return NotImplemented
-    coo = _dense_to_sparse(t, 2)
-    return NotImplemented if coo is NotImplemented else _coo_to_compressed(coo, layout)
+    bd = t.dim() - 2 - dense_dim
+    row, dev = layout in _ROW, t.device
+    bh, bw = tuple(blocksize) if layout in _BLOCK else (1, 1)
+    batch, dense = tuple(t.shape[:bd]), tuple(t.shape[bd + 2:])
+    nb, M, N = _prod(batch), t.shape[bd], t.shape[bd + 1]
+    nR, nC = M // bh, N // bw
+    ncomp = nR if row else nC
+    x = t.reshape((nb, nR, bh, nC, bw) + dense)
+    keep = x != 0  # the host kernel's test: -0.0 is zero, NaN is not
+    keep = keep.any(dim=(2, 4) + tuple(range(5, 5 + len(dense)))) if keep.numel() else \
+        _C.zeros((nb, nR, nC), dtype=_C.bool, device=dev)
+    if not row:
+        keep = keep.transpose(1, 2)
+    if nb > 1:
+        counts = keep.sum(dim=(1, 2))
+        if (counts != counts[0]).any().item():  # one byte to the host
+            raise RuntimeError("Expect the same number of specified elements per batch.")
+    at = keep.nonzero()  # (nb * nse, 3): batch, compressed slice, plain slice, in that order
+    nse = at.shape[0] // nb if nb else 0
+    b, i, j = at[:, 0], at[:, 1], at[:, 2]
+    R, C = (i, j) if row else (j, i)
+    blocks = x.permute((0, 1, 3, 2, 4) + tuple(range(5, 5 + len(dense))))  # (nb, nR, nC, bh, bw, *dense)
+    vals = blocks[b, R, C]
+    vshape = batch + (nse,) + ((bh, bw) if layout in _BLOCK else ()) + dense
+    ci = _offsets(i, ncomp, b, nb).view(batch + (ncomp + 1,))
+    return _C._sparse_compressed_new(ci, j.contiguous().view(batch + (nse,)), vals.reshape(vshape), tuple(t.shape),
+                                     layout, False)
 
 
 def _compressed_recompress(t):
-    """CSR <-> CSC (2-D, no dense dims), keeping the index dtype."""
-    coo = _compressed_to_coo(t)
-    if coo is NotImplemented:
-        return NotImplemented
-    if not coo.is_coalesced():
-        coo = _coalesce(coo)
-        if coo is NotImplemented:
-            return NotImplemented
-    r = _coo_to_compressed(coo, _C.sparse_csc if t.layout == _C.sparse_csr else _C.sparse_csr)
-    ci, pi, v = _C._compressed_parts(r)
-    idt = _C._compressed_parts(t)[0].dtype
-    return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), v, tuple(t.shape), r.layout, False)
+    """CSR <-> CSC, BSR <-> BSC (batch and dense dims; the index dtype kept): per batch, the
+    stored elements (blocks, as they are) stably sorted by their plain slice."""
+    g = _Parts(t)
+    dev, idt = g.v.device, g.ci.dtype
+    p = g.pi.reshape(g.nb, g.nse).to(_C.int64)
+    b = _iota(g.nb, dev).view(g.nb, 1)
+    perm = (p + b * g.nplain).reshape(-1).sort(stable=True)[1]
+    pi = g.comp().reshape(-1).index_select(0, perm).view(g.batch + (g.nse,))
+    ci = _offsets(p.reshape(-1), g.nplain, b.expand(g.nb, g.nse).reshape(-1), g.nb).view(g.batch + (g.nplain + 1,))
+    vals = g.v.reshape((g.nb * g.nse,) + tuple(g.v.shape[g.bd + 1:])).index_select(0, perm).view(tuple(g.v.shape))
+    flip = {_C.sparse_csr: _C.sparse_csc, _C.sparse_csc: _C.sparse_csr, _C.sparse_bsr: _C.sparse_bsc,
+            _C.sparse_bsc: _C.sparse_bsr}[t.layout]
+    return _C._sparse_compressed_new(ci.to(idt), pi.to(idt), vals, tuple(t.shape), flip, False)
+
+
+def _ranks(key):
+    """Each entry's rank among the entries of its key (0, 1, ...), for non-decreasing keys."""
+    from ._unique import unique_consecutive
+    _, inverse, counts = unique_consecutive(key, return_inverse=True, return_counts=True)
+    return _iota(key.shape[0], key.device) - (counts.cumsum(0) - counts).index_select(0, inverse)
 
 
 def _coo_add(a, av, b, bv):
-    """a + b of two coalesced COO tensors (values av, bv in the result dtype): their entries
-    merged, equal positions summed (a's first), coalesced."""
-    if not (a.is_coalesced() and b.is_coalesced()):
-        return NotImplemented
+    """a + b of two COO tensors (values av, bv in the result dtype) whose entries ascend:
+    coalesced, or flagged uncoalesced but stored in non-decreasing order (duplicates included;
+    what sparse_coo_tensor makes of sorted indices). The host kernel's walk over both stored
+    lists is then a merge that sums the r-th entry of a position in a with the r-th one of
+    that position in b (from zero, a's first) and keeps the unpaired ones, in the order of
+    (position, r): a coalesce by (position, r). Flagged coalesced when both are. Unsorted
+    uncoalesced operands: the walk follows their stored order, which no sort reproduces
+    (NotImplemented: the round trip)."""
     from ._join import cat
-    both = _C._sparse_coo_new(cat([a._indices(), b._indices()], 1), cat([av, bv], 0), tuple(a.shape), False, False)
-    return _coalesce(both)
+    shape, sd = tuple(a.shape), a.sparse_dim()
+    ind = cat([a._indices(), b._indices()], 1)
+    if a.is_coalesced() and b.is_coalesced():
+        return _coalesce(_C._sparse_coo_new(ind, cat([av, bv], 0), shape, False, False), zero_start=True)
+    keys = [_linear(s._indices(), shape[:sd]) for s in (a, b)]
+    acc = _acc(av.dtype)
+    if acc is None or any(k is None or not k.shape[0] or not bool((k[1:] >= k[:-1]).all().item()) for k in keys):
+        return NotImplemented  # (one byte to the host per operand)
+    key, rank = cat(keys), cat([_ranks(k) for k in keys])
+    p = rank.sort(stable=True)[1]  # by (position, rank), a's entry before b's
+    p = p.index_select(0, key.index_select(0, p).sort(stable=True)[1])
+    skey, srank = key.index_select(0, p), rank.index_select(0, p)
+    lead = cat([_C.ones(1, dtype=_C.bool, device=key.device), (skey[1:] != skey[:-1]) | (srank[1:] != srank[:-1])])
+    group = lead.to(_C.int64).cumsum(0) - 1
+    first = p.masked_select(lead)  # (the group count crosses to the host)
+    v = cat([av, bv], 0)
+    sums = _C.zeros((first.shape[0],) + tuple(v.shape[1:]), dtype=acc, device=v.device)
+    sums.index_add_(0, group, v.index_select(0, p).to(acc))
+    return _C._sparse_coo_new(ind.index_select(1, first), sums.to(av.dtype), shape, False, False)
+
+
+def _below(inner, outer, equal):
+    """For each outer value, the number of inner values below it (equal: at or below it): the
+    inner values before it in a stable sort of both (an outer value sorts before equal inner
+    ones, or with `equal` after them)."""
+    from ._join import cat
+    ni, no = inner.shape[0], outer.shape[0]
+    perm = cat([inner * 2 + (0 if equal else 1), outer * 2 + (1 if equal else 0)]).sort(stable=True)[1]
+    is_in = (perm < ni).to(_C.int64)
+    at = _C.zeros(ni + no, dtype=_C.int64, device=inner.device)
+    at.index_put_((perm,), is_in.cumsum(0) - is_in)
+    return at[ni:]
+
+
+def _match_pairs(outer, inner):
+    """(2, m) int64: every pair (o, i) with outer[o] == inner[i], ordered by o, then i (the host
+    kernel's match_pairs); the pair count m crosses to the host."""
+    dev, no = outer.device, outer.shape[0]
+    order = inner.sort(stable=True)[1]  # inner positions by value, then position
+    lo = _below(inner, outer, False)
+    count = _below(inner, outer, True) - lo
+    ends = count.cumsum(0)
+    m = int(ends[-1].item()) if no else 0
+    from ._join import cat, stack
+    o = _compressed_ids(cat([_C.zeros(1, dtype=_C.int64, device=dev), ends]).view(1, no + 1), m)[0]
+    k = _iota(m, dev) - (ends - count).index_select(0, o)  # the pair's rank among those of o
+    return stack([o, order.index_select(0, lo.index_select(0, o) + k)], 0)
+
+
+def _coo_index_select_plan(src, dim, index):
+    """The host kernel's plan of index_select along a sparse dim: (entry, index position) pairs
+    of equal values, entry-major when torch's brute-force path would run (both small, fewer
+    entries than index positions), index-major otherwise; index bounds checked with torch's
+    IndexError (the bad value read back)."""
+    if not (isinstance(src, _C.TensorBase) and src.layout == _C.sparse_coo and type(dim) is int
+            and 0 <= dim < src.sparse_dim() and isinstance(index, _C.TensorBase) and index.layout == _C.strided
+            and index.dtype == _C.int64 and index.dim() == 1):
+        return NotImplemented  # the host kernel's refusals
+    size, ni = src.shape[dim], index.shape[0]
+    dv = src._indices()[dim]
+    nse = dv.shape[0]
+    bad = (index < -size) | (index >= size)
+    if ni and bad.any().item():
+        v = index[bad][0].item()
+        raise IndexError(f"index_select(): index contains {v} that is out of range for tensor of size "
+                         f"[{', '.join(str(n) for n in src.shape)}] at dimension {dim}")
+    if nse and ((dv < 0) | (dv >= size)).any().item():
+        return NotImplemented  # components out of range (built unchecked): the host kernel's error
+    iv = index + (index < 0).to(_C.int64) * size
+    small = 1 << 15
+    if nse <= small and ni <= small and nse * ni <= small and nse < ni:
+        return _match_pairs(dv, iv)
+    pairs = _match_pairs(iv, dv)
+    from ._join import stack
+    return stack([pairs[1], pairs[0]], 0)
 
 
 def _on_device_first(name, kernel, composed):
@@ -249,7 +463,8 @@ def _on_device_first(name, kernel, composed):
 _COMPOSED = {"_compressed_to_coo": _compressed_to_coo, "_coo_to_compressed": _coo_to_compressed,
              "_coalesce": _coalesce, "_coo_to_dense": _coo_to_dense, "_compressed_to_dense": _compressed_to_dense,
              "_dense_to_sparse": _dense_to_sparse, "_dense_to_compressed": _dense_to_compressed,
-             "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add}
+             "_compressed_recompress": _compressed_recompress, "_coo_add": _coo_add,
+             "_coo_index_select_plan": _coo_index_select_plan}
 
 
 def register(table):

@@ -3,9 +3,10 @@ tests/_fake_cuda.py: moving every layout to the device and back, the constructor
 device= (validated from host copies, torch's errors), the products (mm, mv, matmul, addmm,
 tensorlib.sparse.mm, dense @ sparse) of COO, CSR, CSC, BSR and BSC matrices with int32/int64
 indices through the backend's sparse-product entry (backend/spmm.c; its stand-in is the core's
-host runner of the same call, cuSPARSE on CUDA), and the ops that run as host round trips
-(to_dense, coalesce, conversions, sparse + sparse) or on the device's strided ops (scalar
-products, sum, dtype casts). Operands hold small integers (complex: both parts), so every
+host runner of the same call, cuSPARSE on CUDA), the ops composed of the device's strided ops
+(every layout conversion incl. BSR/BSC with batch and dense dims, to_dense, coalesce, COO + COO,
+index_select, scalar products, sum, dtype casts: bit for bit, no round trip, nothing over 8
+bytes copied to the host; grid_compositions) and those left as host round trips. Operands hold small integers (complex: both parts), so every
 product is exact in each dtype (float16 and bfloat16 included): each result must equal
 tensorlib's CPU result of the same call exactly (values, dtype, shape, layout, indices) and
 be on the device; products also equal torch 2.13's dense product. Errors must be the CPU's
@@ -397,9 +398,277 @@ def stand_in_checks():
                     ("dense to CSR", lambda: d.cuda().to_sparse_csr()), ("dense to CSC", lambda: d.cuda().to_sparse_csc()),
                     ("CSR to CSC", lambda: csr.to_sparse_csc()), ("CSC to CSR", lambda: csc.to_sparse_csr()),
                     ("COO + COO", lambda: coo + coo * 2), ("CSR + CSR", lambda: csr + csr),
-                    ("mm of an uncoalesced COO", lambda: tl.mm(dup, b))]:
+                    ("mm of an uncoalesced COO", lambda: tl.mm(dup, b)),
+                    ("BSR to_dense", lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()),
+                    ("BSR to COO", lambda: d.to_sparse_bsr((2, 2)).cuda().to_sparse_coo()),
+                    ("BSR to BSC", lambda: d.to_sparse_bsr((2, 2)).cuda().to_sparse_bsc((2, 2))),
+                    ("BSC to CSR", lambda: d.to_sparse_bsc((2, 2)).cuda().to_sparse_csr()),
+                    ("dense to BSR", lambda: d.cuda().to_sparse_bsr((2, 2))),
+                    ("CSR to BSC", lambda: csr.to_sparse_bsc((2, 4))),
+                    ("COO index_select", lambda: coo.index_select(1, tl.tensor([3, 0, 3]).cuda()))]:
         expect(f"{what}: on the device", to_host(f), [])
-    expect("BSR to_dense: a round trip", to_host(lambda: d.to_sparse_bsr((2, 2)).cuda().to_dense()) != [], True)
+    unsorted = tl.sparse_coo_tensor(coo._indices().flip(1), coo._values().flip(0), coo.shape)
+    expect("COO + unsorted COO: a round trip", to_host(lambda: coo + unsorted) != [], True)
+
+
+# ---- the compositions of device ops (tensorlib/_sparse_device.py) ---------------------------
+# Block layouts, batch and dense dims, bool and integer values, stored -0.0, int32 indices, and
+# COO + COO of sorted uncoalesced operands: each result equals the CPU's bit for bit (indices,
+# their dtype, values, -0.0 included, is_coalesced) and nothing but a count (<= 8 bytes) crossed
+# to the host, and no host round trip ran (_sparse_device._host counts them).
+
+TRIPS = [0]
+
+
+def _count_trips():
+    sd = tl._sparse_device
+    host = sd._host
+
+    def counted(a):
+        TRIPS[0] += 1
+        return host(a)
+    sd._host = counted
+
+
+def bits(x):
+    """x's values as bytes-comparable NumPy data (float -0.0 and +0.0 differ)."""
+    a = as_np(x)
+    return a.view(np.uint8) if a.dtype != np.bool_ and a.size else a
+
+
+def composed(what, f, *xs, trip=False):
+    """check(), bit for bit, and the device call stays on the device (trip: it must not: a case
+    kept as a host round trip)."""
+    rc, ec = outcome(lambda: f(*xs))
+    devs = [x.cuda() if isinstance(x, tl.Tensor) else x for x in xs]
+    n, t0 = len(LOG), TRIPS[0]
+    rg, eg = outcome(lambda: f(*devs))
+    big = [c[3] for c in LOG[n:] if c[0] == "copy" and c[1] == 0 and c[2] == 1 and c[3] > 8]
+    COUNT[0] += 1
+    if not REAL and (bool(big) or TRIPS[0] != t0) != trip:
+        FAIL.append(f"{what}: {TRIPS[0] - t0} round trips, copies to the host {big[:6]}, wanted "
+                    f"{'a round trip' if trip else 'none'}")
+    if ec is not None or eg is not None:
+        COUNT[0] += 1
+        if type(ec) is not type(eg) or str(ec) != str(eg):
+            FAIL.append(f"{what}: CPU {type(ec).__name__}({ec}) vs device {type(eg).__name__}({eg})")
+        return
+    same(what, rg, rc)
+    if rc.layout == tl.strided:
+        parts_g, parts_w = [rg], [rc]
+    elif rc.layout == tl.sparse_coo:
+        parts_g, parts_w = [rg._values()], [rc._values()]
+    else:
+        parts_g, parts_w = [tl._C._compressed_parts(rg)[2]], [tl._C._compressed_parts(rc)[2]]
+    for g, w in zip(parts_g, parts_w):
+        if g.shape == w.shape and g.dtype == w.dtype and not np.array_equal(bits(g), bits(w)):
+            FAIL.append(f"{what}: values differ in their bits (-0.0?): {as_np(g)} vs CPU {as_np(w)}")
+
+
+def signed(dt, shape, seed, density=0.4, batch=0):
+    """dense() with -0.0 at some zeros (floats), the same pattern in every batch (batch leading
+    dims): each batch's values differ, its non-zero positions are the same."""
+    one = dense("float64", shape[batch:], seed, density)
+    rng = np.random.default_rng(seed + 1)
+    reps = int(np.prod(shape[:batch])) if batch else 1
+    scale = tl.tensor(np.arange(1, reps + 1, dtype=np.float64).reshape(shape[:batch] + (1,) * (len(shape) - batch)))
+    d = (one.expand(shape) * scale) if batch else one
+    if dt == "bool":
+        return d != 0
+    if dt.startswith("int"):
+        return d.to(getattr(tl, dt))
+    neg = tl.tensor((rng.random(shape) < 0.3).astype(np.bool_)) & (d == 0)
+    d = tl.where(neg, tl.tensor(-0.0, dtype=tl.float64), d)
+    if dt.startswith("complex"):
+        d = d.to(tl.complex128) * tl.tensor(1 - 1j)
+    return d.to(getattr(tl, dt))
+
+
+def int32_indices(s):
+    """s (compressed) with int32 indices."""
+    ci, pi, v = tl._C._compressed_parts(s)
+    return tl.sparse_compressed_tensor(ci.int(), pi.int(), v, s.shape, layout=s.layout)
+
+
+BLOCK_DTYPES = ("float32", "float64", "complex64", "float16", "bool", "int32")
+# (shape, batch dims, dense dims)
+BLOCK_SHAPES = [((4, 6), 0, 0), ((6, 4), 0, 0), ((4, 6, 2), 0, 1), ((2, 4, 6), 1, 0), ((2, 3, 4, 2), 2, 0),
+                ((3, 4, 6, 2), 1, 1), ((0, 6), 0, 0), ((4, 0), 0, 0), ((4, 6, 0), 0, 1)]
+
+
+def grid_blocks():
+    seed = 100
+    for dt in BLOCK_DTYPES:
+        for shape, bd, dd in BLOCK_SHAPES:
+            seed += 1
+            for density in (0.4, 0.0):
+                d = signed(dt, shape, seed, density, batch=bd)
+                M, N = shape[bd], shape[bd + 1]
+                what = f"{dt} {shape} bd={bd} dd={dd} density={density}"
+                for bs in ((1, 1), (2, 2), (1, 2), (2, 1), (2, 3)):
+                    if M % bs[0] or N % bs[1]:
+                        continue
+                    for lay, name in ((tl.sparse_bsr, "bsr"), (tl.sparse_bsc, "bsc")):
+                        w = f"{what} {name} {bs}"
+                        to = getattr(tl.Tensor, f"to_sparse_{name}")
+                        composed(f"dense to {w}", lambda d: to(d, bs, dense_dim=dd), d)
+                        composed(f"dense to_sparse(layout) {w}", lambda d: d.to_sparse(layout=lay, blocksize=bs,
+                                                                                       dense_dim=dd), d)
+                        s = to(d, bs, dense_dim=dd)
+                        for iname, x in (("", s), (" int32", int32_indices(s))):
+                            ww = w + iname
+                            composed(f"to_dense {ww}", lambda x: x.to_dense(), x)
+                            composed(f"to_sparse_coo {ww}", lambda x: x.to_sparse_coo(), x)
+                            composed(f"to_sparse {ww}", lambda x: x.to_sparse(), x)
+                            composed(f"to_sparse_csr {ww}", lambda x: x.to_sparse_csr(), x)
+                            composed(f"to_sparse_csc {ww}", lambda x: x.to_sparse_csc(), x)
+                            composed(f"to_sparse_bsr {ww}", lambda x: x.to_sparse_bsr(bs), x)
+                            composed(f"to_sparse_bsc {ww}", lambda x: x.to_sparse_bsc(bs), x)
+                            composed(f"to_sparse_bsr (1, 2) {ww}", lambda x: x.to_sparse_bsr((1, 2)), x)
+                            composed(f"to strided {ww}", lambda x: x.to_sparse(layout=tl.strided), x)
+                    # the other layouts -> BSR/BSC
+                    for name in ("bsr", "bsc"):
+                        to = getattr(tl.Tensor, f"to_sparse_{name}")
+                        w = f"{what} to {name} {bs}"
+                        for src, make in (("csr", tl.Tensor.to_sparse_csr), ("csc", tl.Tensor.to_sparse_csc)):
+                            s = make(d, dense_dim=dd)
+                            composed(f"{src} {w}", lambda x: to(x, bs), s)
+                            composed(f"{src} int32 {w}", lambda x: to(x, bs), int32_indices(s))
+                        coo = d.to_sparse(d.dim() - dd)
+                        composed(f"coo {w}", lambda x: to(x, bs), coo)
+                        dup = tl.sparse_coo_tensor(tl.cat([coo._indices()] * 2, 1).flip(1),
+                                                   tl.cat([coo._values()] * 2).flip(0), coo.shape)
+                        composed(f"uncoalesced coo {w}", lambda x: to(x, bs), dup)
+            # batches with different numbers of blocks: the CPU's error
+            if bd:
+                d = signed(dt, shape, seed, 0.5)
+                composed(f"unequal batches {dt} {shape}", lambda d: d.to_sparse_bsr((2, 2), dense_dim=dd), d)
+                composed(f"unequal batches csr {dt} {shape}", lambda d: d.to_sparse_csr(dense_dim=dd), d)
+    # the plain layouts with batch and dense dims (the same kernels)
+    for dt in BLOCK_DTYPES:
+        for shape, bd, dd in BLOCK_SHAPES:
+            d = signed(dt, shape, 7, batch=bd)
+            for name in ("csr", "csc"):
+                w = f"{dt} {shape} bd={bd} dd={dd} {name}"
+                composed(f"dense to {w}", lambda d: getattr(d, f"to_sparse_{name}")(dense_dim=dd), d)
+                s = getattr(d, f"to_sparse_{name}")(dense_dim=dd)
+                for iname, x in (("", s), (" int32", int32_indices(s))):
+                    composed(f"to_dense {w}{iname}", lambda x: x.to_dense(), x)
+                    composed(f"to_sparse_coo {w}{iname}", lambda x: x.to_sparse_coo(), x)
+                    composed(f"flip {w}{iname}", lambda x: x.to_sparse_csc() if name == "csr" else x.to_sparse_csr(),
+                             x)
+
+
+def grid_coo_stored():
+    """COO with stored -0.0 and bool values: coalesce, to_dense, to CSR (the host kernels copy a
+    sum's first entry, and copy, not add, into a strided tensor when the positions ascend)."""
+    i = tl.tensor([[0, 0, 1, 1, 2], [1, 3, 0, 2, 2]])
+    for dt in ("float32", "float64", "complex64", "float16", "bool", "int64"):
+        v = signed(dt, (5,), 3, density=0.6)
+        v = v if dt in ("bool", "int64") else tl.tensor([-0.0, 2.0, -0.0, 0.0, -1.0]).to(v.dtype)
+        for what, s in (("sorted uncoalesced", tl.sparse_coo_tensor(i, v, (3, 4))),
+                        ("coalesced", tl.sparse_coo_tensor(i, v, (3, 4), is_coalesced=True)),
+                        ("duplicates", tl.sparse_coo_tensor(tl.cat([i, i], 1), tl.cat([v, v]), (3, 4))),
+                        ("unsorted", tl.sparse_coo_tensor(i.flip(1), v, (3, 4))),
+                        ("duplicates unsorted", tl.sparse_coo_tensor(tl.cat([i, i.flip(1)], 1), tl.cat([v, v.flip(0)]),
+                                                                     (3, 4))),
+                        ("empty", tl.sparse_coo_tensor(i[:, :0], v[:0], (3, 4))),
+                        ("one", tl.sparse_coo_tensor(i[:, :1], v[:1], (3, 4)))):
+            w = f"{dt} {what}"
+            composed(f"coalesce {w}", lambda s: s.coalesce(), s)
+            composed(f"to_dense {w}", lambda s: s.to_dense(), s)
+            composed(f"to_sparse_csr {w}", lambda s: s.to_sparse_csr(), s)
+            composed(f"to_sparse_csc {w}", lambda s: s.to_sparse_csc(), s)
+            composed(f"to_sparse_bsr {w}", lambda s: s.to_sparse_bsr((1, 2)), s)
+        d = signed(dt, (3, 4, 2), 4)
+        composed(f"dense to_sparse(2) {dt}", lambda d: d.to_sparse(2), d)
+
+
+def grid_coo_add():
+    """COO + COO: sorted operands flagged uncoalesced (a user's sparse_coo_tensor) are merged on
+    the device; the host kernel walks unsorted ones in their stored order: a round trip."""
+    rng = np.random.default_rng(5)
+    for dt in ("float32", "float64", "complex64", "float16", "int32", "int64"):
+        for shape, sd in (((5, 6), 2), ((5, 6, 3), 2), ((5, 6, 3), 1), ((4, 3, 5), 3)):
+            a, b = signed(dt, shape, 20 + sd).to_sparse(sd), signed(dt, shape, 30 + sd).to_sparse(sd)
+            ua = tl.sparse_coo_tensor(a._indices(), a._values(), a.shape)  # sorted, flagged uncoalesced
+            ub = tl.sparse_coo_tensor(b._indices(), b._values(), b.shape)
+            fa = tl.sparse_coo_tensor(a._indices().flip(1), a._values().flip(0), a.shape)  # unsorted
+            da = tl.sparse_coo_tensor(tl.cat([a._indices()] * 2, 1), tl.cat([a._values()] * 2), a.shape)
+            # non-decreasing with duplicates (each entry twice, or a's three times and b's once)
+            ra = tl.sparse_coo_tensor(a._indices().repeat_interleave(2, 1), a._values().repeat_interleave(2, 0),
+                                      a.shape)
+            rb = tl.sparse_coo_tensor(b._indices().repeat_interleave(3, 1), b._values().repeat_interleave(3, 0) * 2,
+                                      b.shape)
+            nv = tl.zeros_like(a._values()).neg() if dt[0] in "fc" else a._values()
+            neg = tl.sparse_coo_tensor(a._indices(), nv, a.shape)
+            w = f"{dt} {shape} sd={sd}"
+            for what, x, y, trip in (("coalesced + coalesced", a, b, False), ("sorted + coalesced", ua, b, False),
+                                     ("coalesced + sorted", a, ub, False), ("sorted + sorted", ua, ub, False),
+                                     ("sorted + itself", ua, ua, False), ("-0.0 + sorted", neg, ub, False),
+                                     ("-0.0 + -0.0", neg, neg, False),
+                                     ("repeated + coalesced", ra, b, False), ("coalesced + repeated", a, rb, False),
+                                     ("repeated + repeated", ra, rb, False), ("repeated + sorted", rb, ua, False),
+                                     ("-0.0 + repeated", neg, ra, False),
+                                     ("unsorted + coalesced", fa, b, True), ("sorted + duplicates", ub, da, True)):
+                if x._nnz() == 0 or y._nnz() == 0:
+                    trip = False
+                composed(f"{what} {w}", lambda x, y: x + y, x, y, trip=trip)
+                composed(f"{what} sub alpha {w}", lambda x, y: x.sub(y, alpha=2), x, y, trip=trip)
+            composed(f"float64 + sorted {w}", lambda x, y: x + y, ua.double(), ub, trip=False)
+    del rng
+
+
+def grid_index_select():
+    """index_select of COO tensors along a sparse dim (the plan of (entry, index position) pairs)
+    and COO @ COO (which plans with it): on the device, the CPU's entries in the CPU's order."""
+    for dt in ("float32", "complex64", "int64", "bool"):
+        for shape, sd in (((5, 6), 2), ((5, 6, 3), 2), ((4, 3, 5), 3), ((7, 2), 1)):
+            d = signed(dt, shape, 40 + sd, density=0.5)
+            s = d.to_sparse(sd)
+            dup = tl.sparse_coo_tensor(tl.cat([s._indices()] * 2, 1).flip(1), tl.cat([s._values()] * 2).flip(0),
+                                       s.shape)
+            for lname, x in (("coalesced", s), ("uncoalesced", dup), ("empty", d.zero_().to_sparse(sd))):
+                for dim in range(sd):
+                    n = shape[dim]
+                    idx = {"all": list(range(n)), "reversed": list(range(n))[::-1], "duplicates": [1, 1, 0, n - 1, 1],
+                           "negative": [-1, 0, -n], "empty": [], "long": [j % n for j in range(60)],
+                           "out of range": [0, n], "below range": [-n - 1], "one": [n // 2]}
+                    for iname, ix in idx.items():
+                        composed(f"index_select {dt} {shape} sd={sd} {lname} dim={dim} {iname}",
+                                 lambda x, i: x.index_select(dim, i), x, tl.tensor(ix, dtype=tl.int64))
+    # big enough for the index-major order (nse * len(index) > 2**15)
+    d = signed("float64", (300, 200), 50, density=0.3)
+    index = tl.tensor(np.random.default_rng(1).integers(-300, 300, size=400))
+    composed("index_select index-major", lambda x, i: x.index_select(0, i), d.to_sparse(), index)
+    composed("index_select index-major dim 1", lambda x, i: x.index_select(1, i % 200), d.to_sparse(), index)
+    for dt in ("float32", "float64", "complex64"):
+        a, b = signed(dt, (5, 6), 60, 0.5).to_sparse(), signed(dt, (6, 4), 61, 0.5).to_sparse()
+        composed(f"coo @ coo {dt}", lambda a, b: tl.mm(a, b), a, b)
+        composed(f"coo @ uncoalesced coo {dt}", lambda a, b: tl.sparse.mm(a, b),
+                 a, tl.sparse_coo_tensor(b._indices().flip(1), b._values().flip(0), b.shape))
+
+
+def grid_other_dtypes():
+    """dtypes without a device != 0 (float8, uint16-64): dense -> sparse keeps the round trip;
+    the conversions that only move values compose."""
+    for name in ("uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2"):
+        d = tl.tensor(np.array([[1, 0, 2, 0], [0, 0, 3, 1]], dtype=np.float32)).to(getattr(tl, name))
+        composed(f"dense to bsr {name}", lambda x: x.to_sparse_bsr((1, 2)), d, trip=True)
+        composed(f"dense to csr {name}", lambda x: x.to_sparse_csr(), d, trip=True)
+        for lname, s in (("bsr", d.to_sparse_bsr((1, 2))), ("csc", d.to_sparse_csc())):
+            composed(f"{lname} to_dense {name}", lambda x: x.to_dense(), s)
+            composed(f"{lname} to_sparse_coo {name}", lambda x: x.to_sparse_coo(), s)
+            composed(f"{lname} flip {name}", lambda x: x.to_sparse_bsc((1, 2)) if lname == "bsr" else x.to_sparse_csr(),
+                     s)
+
+def grid_compositions():
+    _count_trips()
+    grid_blocks()
+    grid_coo_stored()
+    grid_coo_add()
+    grid_index_select()
+    grid_other_dtypes()
 
 
 def main():
@@ -410,6 +679,7 @@ def main():
     grid_composed_ops()
     grid_constructors()
     grid_errors()
+    grid_compositions()
     if not REAL:
         stand_in_checks()
 
