@@ -4,7 +4,8 @@ host-memory stand-in backend of tests/_fake_cuda.py, whose entry is the core's h
 the kernels/hd_scan.h row function the CUDA kernel (csrc/cuda/scan.cu) runs: every result must
 equal tensorlib's CPU result bit for bit and torch 2.13's within float tolerance. The script runs
 in a subprocess (a registration lasts for its process). With a usable CUDA device the same grid
-runs on it (TL_EW_REAL=1; scripts/gpu_check.sh)."""
+runs on it (TL_EW_REAL=1; scripts/gpu_check.sh), plus long rows, which scan.cu runs through CUB:
+there float/complex cumsum/cumprod equal the CPU within rounding, the rest bit for bit."""
 import os
 import shutil
 import subprocess
