@@ -78,6 +78,12 @@ __global__ void row_offsets(tl_backend_scan_call c, int64_t *roff)
         row_start(c, r, roff + 3 * r, roff + 3 * r + 1, roff + 3 * r + 2);
 }
 
+// e / len: 32-bit division (a few instructions, not 64-bit division's many) where both fit.
+__host__ __device__ inline int64_t row_of(int64_t e, int64_t len)
+{
+    return (((uint64_t)e | (uint64_t)len) >> 32) == 0 ? (int64_t)((uint32_t)e / (uint32_t)len) : e / len;
+}
+
 // The long rows of a call, small enough to travel in the iterators: element e (0 <= e <
 // nrows * len) is element e % len of row e / len, which starts at roff[3 * row] (in),
 // roff[3 * row + 1] (out), roff[3 * row + 2] (indices); roff is null for a single row.
@@ -93,7 +99,7 @@ struct LoadElem {
     LongRows g;
     __host__ __device__ tl_hd_sacc operator()(int64_t e) const
     {
-        int64_t r = g.roff ? e / g.len : 0, i = e - r * g.len;
+        int64_t r = g.roff ? row_of(e, g.len) : 0, i = e - r * g.len;
         const char *p = g.in + (g.roff ? g.roff[3 * r] : 0) + i * g.in_step;
         return tl_hd_scan_load(g.op, g.kind, p, g.in_dt, i);
     }
@@ -103,7 +109,7 @@ struct StoreElem {
     LongRows g;
     __host__ __device__ void operator()(ptrdiff_t e, const tl_hd_sacc &a) const
     {
-        int64_t r = g.roff ? (int64_t)e / g.len : 0, i = (int64_t)e - r * g.len;
+        int64_t r = g.roff ? row_of((int64_t)e, g.len) : 0, i = (int64_t)e - r * g.len;
         char *o = g.out + (g.roff ? g.roff[3 * r + 1] : 0) + i * g.out_step;
         char *x = g.idx ? g.idx + (g.roff ? g.roff[3 * r + 2] : 0) + i * g.idx_step : nullptr;
         tl_hd_scan_store(g.op, g.kind, a, o, g.out_dt, x);
@@ -112,7 +118,7 @@ struct StoreElem {
 
 struct RowOf {
     int64_t len;
-    __host__ __device__ int64_t operator()(int64_t e) const { return e / len; }
+    __host__ __device__ int64_t operator()(int64_t e) const { return row_of(e, len); }
 };
 
 struct Combine {
