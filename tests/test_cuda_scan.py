@@ -48,3 +48,26 @@ def test_split_scan_in_parallel_orders(tmp_path):
     r = subprocess.run([exe], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "failures 0" in r.stdout, r.stdout[-4000:]
     assert int(r.stdout.split()[-3]) > 100000
+
+
+def _nvcc():
+    for c in [os.path.join(os.environ[k], "bin", "nvcc") for k in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(k)] + [
+            "/usr/local/cuda/bin/nvcc", shutil.which("nvcc") or ""]:
+        if c and os.path.isfile(c):
+            return c
+    return None
+
+
+@pytest.mark.skipif(_nvcc() is None or not os.path.isdir(CSRC), reason="no nvcc or no csrc/ beside tests/")
+def test_long_row_iterators_on_host_scans(tmp_path):
+    """csrc/cuda/scan.cu's long-row iterators and combine (what CUB's DeviceScan runs on the
+    device) driven by Thrust's sequential host scans over contiguous, transposed, stepped and
+    3-D geometries: the row function's bits for every op and dtype pair (tests/scan_cub_host.cu)."""
+    exe = str(tmp_path / "scan_cub_host")
+    r = subprocess.run([_nvcc(), "-std=c++17", "-O1", "-fmad=false", "-Xcompiler", "-Wall,-Wextra", "-I", CSRC,
+                        "-gencode=arch=compute_90,code=sm_90", os.path.join(HERE, "scan_cub_host.cu"), "-o", exe],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stdout + r.stderr
+    r = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "failures 0" in r.stdout, r.stdout[-4000:] + r.stderr[-2000:]
+    assert int(r.stdout.split()[-3]) >= 680

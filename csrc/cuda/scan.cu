@@ -49,7 +49,7 @@ unsigned grid_for(int64_t n)
 }
 
 // The byte offsets of row r's first element (in, out, indices) from the call's kept dims.
-__device__ void row_start(const tl_backend_scan_call &c, int64_t r, int64_t *oi, int64_t *oo, int64_t *ox)
+__host__ __device__ void row_start(const tl_backend_scan_call &c, int64_t r, int64_t *oi, int64_t *oo, int64_t *ox)
 {
     int64_t q = r;
     *oi = *oo = *ox = 0;
