@@ -17,11 +17,13 @@
 //   float and complex cumsum/cumprod add and multiply in CUB's order (tiles, look-back), so they
 //   equal the CPU's within rounding, not bit for bit, and may differ between runs (CUB's
 //   look-back order depends on timing), like torch's CUDA scans. tests/hd_scan_tree.c checks
-//   load/combine/store in such orders on the host.
+//   load/combine/store in such orders on the host, tests/scan_cub_host.cu these iterators
+//   under Thrust's host scans.
 // - Otherwise one row per thread running kernels/hd_scan.h's row function (the loop the CPU
 //   suite runs through the core's host runner, backend/scan.c), so the values are the CPU's
-//   bits (compiled with -fmad=false: no contraction of the complex product; NaNs may differ in
-//   sign/payload, the GPU's arithmetic makes canonical NaNs).
+//   bits (compiled with -fmad=false: no contraction of the complex product), but for a NaN
+//   produced by float arithmetic, whose sign/payload may differ (x86 passes an operand's NaN on,
+//   the GPU may give its canonical NaN).
 //
 // CUB's API as in the toolkit's cccl/cub/device/device_scan.cuh (CUB 3.0, CUDA 13): the item
 // count is a template parameter (int64_t here: 64-bit unsigned offsets, choose_offset.cuh); a
