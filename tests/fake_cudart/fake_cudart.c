@@ -212,6 +212,20 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int devi
     return cudaSuccess;
 }
 
+/* the attributes the module asks for (scan.cu: the multiprocessor count), as the properties above */
+EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (device < 0 || device >= num_devices()) return fail(cudaErrorInvalidDevice);
+    switch (attr) {
+    case cudaDevAttrMultiProcessorCount: *value = 132; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; return cudaSuccess;
+    case cudaDevAttrWarpSize: *value = 32; return cudaSuccess;
+    case cudaDevAttrMaxThreadsPerBlock: *value = 1024; return cudaSuccess;
+    default: return fail(cudaErrorInvalidValue);
+    }
+}
+
 EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {
     if (least) *least = 0;
