@@ -308,6 +308,8 @@ CALLS = {
     "GELU_TANH": lambda m, a: (m.nn.functional.gelu if m is torch else m.gelu)(a, approximate="tanh"),
     "SILU": lambda m, a: (m.nn.functional.silu if m is torch else m.silu)(a),
     "MISH": lambda m, a: (m.nn.functional.mish if m is torch else m.mish)(a),
+    **{op: (lambda m, *a, f=op.lower(): getattr(m.special, f)(*a))
+       for op in ("ERFCX", "NDTRI", "LOG_NDTR", "NDTR", "ENTR", "XLOG1PY")},
 }
 # ops whose CPU kernels take the vectorized loops of kernels/vmath.c (or ops built on them)
 # for float32/float64 and so may differ from the scalar libm call in the last bits
