@@ -400,6 +400,12 @@ _SPECIAL = {  # name: (summary, example input)
     "logit": ("Computes log(p / (1 - p)) of each element, p clamped to [eps, 1 - eps] when eps is given.",
               "[0.25, 0.5]"),
     "round": ("Rounds each element half to even, to ``decimals`` decimal places.", "[1.25, 2.5]"),
+    "bessel_j0": ("Computes the Bessel function of the first kind of order 0 of each element.", "[0., 2.5]"),
+    "bessel_j1": ("Computes the Bessel function of the first kind of order 1 of each element.", "[0., 2.5]"),
+    "bessel_y0": ("Computes the Bessel function of the second kind of order 0 of each element.", "[0.5, 2.5]"),
+    "bessel_y1": ("Computes the Bessel function of the second kind of order 1 of each element.", "[0.5, 2.5]"),
+    "spherical_bessel_j0": ("Computes the spherical Bessel function of the first kind of order 0, sin(x) / x, of "
+                            "each element.", "[0., 2.5]"),
 }
 for _n, (_what, _x) in _SPECIAL.items():
     OPS["special." + _n] = (_what, "a new tensor (floating point; integer and bool inputs promote).",
@@ -417,6 +423,14 @@ OPS.update({
                       "tl.special.xlogy(tl.tensor([0., 2.]), tl.tensor([0., 3.]))",
                       {"input": "the factor (a tensor or a number).", "other": "the log argument (a tensor or a "
                        "number)."}),
+    "special.gammainc": ("Computes the regularized lower incomplete gamma function P(input, other).",
+                         "a new tensor of the promoted floating dtype.",
+                         "tl.special.gammainc(tl.tensor([1., 2.]), tl.tensor([1., 3.]))",
+                         {"input": "the shape parameter a (>= 0).", "other": "the integration bound x (>= 0)."}),
+    "special.gammaincc": ("Computes the regularized upper incomplete gamma function Q(input, other) = 1 - P.",
+                          "a new tensor of the promoted floating dtype.",
+                          "tl.special.gammaincc(tl.tensor([1., 2.]), tl.tensor([1., 3.]))",
+                          {"input": "the shape parameter a (>= 0).", "other": "the integration bound x (>= 0)."}),
     "special.logsumexp": ("Computes log(sum(exp(input))) over ``dim``, without overflow.",
                           "a tensor with ``dim`` reduced (kept as size 1 with keepdim).",
                           "tl.special.logsumexp(tl.tensor([[0., 1.], [2., 3.]]), 1)",

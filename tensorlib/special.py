@@ -9,8 +9,10 @@ dtype and are accurate to a few ulps over the whole range (torch's and SciPy's `
 large negative argument and ``log_ndtr`` of a large positive one lose up to a few hundred
 ulps to the rounding of x^2; tensorlib splits it exactly).
 
-Not provided yet: the Bessel and Airy functions, the orthogonal polynomials, ``zeta``,
-``gammainc``/``gammaincc``, ``i0e``, ``i1``, ``i1e``.
+The Bessel functions ``bessel_j0``/``j1``/``y0``/``y1`` are the C library's (glibc's on the
+CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/``igammac``.
+Not provided yet: the modified Bessel and Airy functions, the orthogonal polynomials, ``zeta``,
+``i0e``, ``i1``, ``i1e``.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
@@ -18,9 +20,10 @@ Not provided yet: the Bessel and Airy functions, the orthogonal polynomials, ``z
 """
 from . import _C, _ops
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p",
-           "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax", "xlog1py",
-           "xlogy"]
+__all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
+           "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
+           "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
+           "spherical_bessel_j0", "xlog1py", "xlogy"]
 
 
 def _own(name, input, out):
@@ -57,6 +60,41 @@ def xlog1py(input, other, *, out=None):
     if not isinstance(input, _C.TensorBase) and not isinstance(other, _C.TensorBase):
         raise TypeError("xlog1py(): expected at least one of input and other to be a Tensor")
     return _C._ew_binary(_ops._IDX["b_xlog1py"], input, other, out, False, False, 0, 0)
+
+
+def bessel_j0(input, *, out=None):
+    """The Bessel function of the first kind of order 0 of each element."""
+    return _own("bessel_j0", input, out)
+
+
+def bessel_j1(input, *, out=None):
+    """The Bessel function of the first kind of order 1 of each element."""
+    return _own("bessel_j1", input, out)
+
+
+def bessel_y0(input, *, out=None):
+    """The Bessel function of the second kind of order 0 of each element."""
+    return _own("bessel_y0", input, out)
+
+
+def bessel_y1(input, *, out=None):
+    """The Bessel function of the second kind of order 1 of each element."""
+    return _own("bessel_y1", input, out)
+
+
+def spherical_bessel_j0(input, *, out=None):
+    """The spherical Bessel function of the first kind of order 0, sin(x) / x, of each element."""
+    return _own("spherical_bessel_j0", input, out)
+
+
+def gammainc(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other) (tensorlib.igamma)."""
+    return _C.igamma(input, other, out=out)
+
+
+def gammaincc(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other) (tensorlib.igammac)."""
+    return _C.igammac(input, other, out=out)
 
 
 def erf(input, *, out=None):

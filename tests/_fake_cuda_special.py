@@ -1,4 +1,5 @@
-"""tensorlib.special's functions of its own (ndtr, ndtri, log_ndtr, erfcx, entr, xlog1py) on
+"""tensorlib.special's functions of its own (ndtr, ndtri, log_ndtr, erfcx, entr, xlog1py, the Bessel
+functions, igamma/igammac) on
 "cuda" tensors of the host-memory stand-in backend (tests/_fake_cuda.py): the strided element-wise
 entry, whose stand-in is the core's host runner of the kernels/hd_math.h formulas the CUDA kernel
 runs. Each result must equal tensorlib's CPU result bit for bit (dtype, shape, names), a refusal
@@ -46,13 +47,17 @@ def main():
     base = tl.tensor(VALS, dtype=tl.float64)
     for dt in ("float64", "float32", "float16", "bfloat16", "int32", "bool", "complex64"):
         x = base.nan_to_num(0.0).clamp(-1e3, 1e3).to(getattr(tl, dt)) if dt in ("int32", "bool") else base.to(getattr(tl, dt))
-        for name in ("ndtr", "ndtri", "log_ndtr", "erfcx", "entr"):
+        for name in ("ndtr", "ndtri", "log_ndtr", "erfcx", "entr", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                     "spherical_bessel_j0"):
             f = getattr(tl.special, name)
             check(f"{name} {dt}", f, x)
             check(f"{name} {dt} strided", f, x.reshape(-1, 1).expand(-1, 2).t()[:, ::3])
             check(f"{name} {dt} named", f, x.rename("n"))
         check(f"xlog1py {dt}", tl.special.xlog1py, x, x.flip(0))
         check(f"xlog1py {dt} number", tl.special.xlog1py, x, 0.5)
+        pos = x if dt in ("int32", "bool") else x.abs()
+        check(f"igamma {dt}", tl.igamma, pos, pos.flip(0))
+        check(f"igammac {dt}", tl.igammac, pos, pos.flip(0))
     p = tl.tensor([0.0, 1e-300, 1e-5, 0.3, 0.5, 0.9, 1.0, -0.1, 1.1, math.nan], dtype=tl.float64)
     check("ndtri p", tl.special.ndtri, p)
 

@@ -50,7 +50,9 @@
     X(ISREAL, BOOL, 1, 1, 1, 1, 1, 1) X(SIGNBIT, BOOL, 1, 1, 1, 1, 1, 0) X(LOGICAL_NOT, BOOL, 1, 1, 1, 1, 1, 1) \
     X(BITWISE_NOT, SAME, 1, 1, 1, 0, 0, 0) X(COPY, SAME, 1, 1, 1, 1, 1, 1) X(ERFINV, SAME, 0, 0, 0, 1, 1, 0) \
     X(DIGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(ERFCX, SAME, 0, 0, 0, 1, 0, 0) X(NDTRI, SAME, 0, 0, 0, 1, 0, 0) \
-    X(LOG_NDTR, SAME, 0, 0, 0, 1, 0, 0) X(NDTR, SAME, 0, 0, 0, 1, 1, 0) X(ENTR, SAME, 0, 0, 0, 1, 1, 0)
+    X(LOG_NDTR, SAME, 0, 0, 0, 1, 0, 0) X(NDTR, SAME, 0, 0, 0, 1, 1, 0) X(ENTR, SAME, 0, 0, 0, 1, 1, 0) \
+    X(BESSEL_J0, SAME, 0, 0, 0, 1, 0, 0) X(BESSEL_J1, SAME, 0, 0, 0, 1, 0, 0) X(BESSEL_Y0, SAME, 0, 0, 0, 1, 0, 0) \
+    X(BESSEL_Y1, SAME, 0, 0, 0, 1, 0, 0) X(SPHERICAL_BESSEL_J0, SAME, 0, 0, 0, 1, 0, 0)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
@@ -65,7 +67,7 @@
     X(BITWISE_OR, SAME, 1, 1, 1, 0, 0, 0) X(BITWISE_XOR, SAME, 1, 1, 1, 0, 0, 0) \
     X(LSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(RSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(GCD, SAME, 0, 1, 1, 0, 0, 0) \
     X(LCM, SAME, 0, 1, 1, 0, 0, 0) X(HEAVISIDE, SAME, 1, 1, 1, 1, 1, 0) X(NEXTAFTER, SAME, 0, 0, 0, 1, 0, 0) \
-    X(XLOG1PY, SAME, 0, 0, 0, 1, 1, 0)
+    X(XLOG1PY, SAME, 0, 0, 0, 1, 1, 0) X(IGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(IGAMMAC, SAME, 0, 0, 0, 1, 1, 0)
 /* Ops with parameters or three inputs (ABI 4), an ew call with xop = 1:
  * X(NAME, NIN, OUT, B, U, I, F, H, C), the flags as above; OUT SAME: the compute dtype, BOOL: bool.
  *   CLAMP CLAMP_MIN CLAMP_MAX  x bounded by p0 (min) and p1 (max); a NaN bound or x gives NaN

@@ -66,6 +66,11 @@ enum {
     X(log_ndtr, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
     X(ndtr, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)           \
     X(entr, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)           \
+    X(bessel_j0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(bessel_j1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(bessel_y0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(bessel_y1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(spherical_bessel_j0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
     X(lgamma, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)         \
     X(reciprocal, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
     X(deg2rad, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
@@ -106,6 +111,8 @@ enum {
     X(copysign, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)            \
     X(xlogy, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)               \
     X(xlog1py, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)             \
+    X(igamma, SAME, 0, 0, 0, 0, 1, 0)                      \
+    X(igammac, SAME, 0, 0, 0, 0, 1, 0)                     \
     X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                   \
     X(lerp_s, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                      \
     X(eq, BOOL, 0, 1, 1, 1, 1, 1)                          \

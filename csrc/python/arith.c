@@ -453,7 +453,8 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
     X(atan2, atan2, BK_TENSOR) X(arctan2, atan2, BK_TENSOR)       \
     X(hypot, hypot, BK_TENSOR) X(maximum, maximum, BK_TENSOR) X(minimum, minimum, BK_TENSOR)      \
     X(fmax, fmax, BK_TENSOR) X(fmin, fmin, BK_TENSOR) X(copysign, copysign, BK_PLAIN)            \
-    X(xlogy, xlogy, BK_PLAIN) X(logaddexp, logaddexp, BK_TENSOR)                                \
+    X(xlogy, xlogy, BK_PLAIN) X(logaddexp, logaddexp, BK_TENSOR) X(igamma, igamma, BK_TENSOR)         \
+    X(igammac, igammac, BK_TENSOR)                                \
     X(eq, eq, BK_PLAIN) X(ne, ne, BK_PLAIN) X(lt, lt, BK_PLAIN) X(le, le, BK_PLAIN)            \
     X(gt, gt, BK_PLAIN) X(ge, ge, BK_PLAIN) X(not_equal, ne, BK_PLAIN) X(less, lt, BK_PLAIN)   \
     X(less_equal, le, BK_PLAIN) X(greater, gt, BK_PLAIN) X(greater_equal, ge, BK_PLAIN)        \
