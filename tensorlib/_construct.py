@@ -60,9 +60,22 @@ def _complex_dtype(d):
     return {"Half": _C.complex32, "Float": _C.complex64, "Double": _C.complex128}[d._cname]
 
 
+def _infer_size(a, b):
+    """The broadcast shape of a and b, with TensorIterator's message (at::infer_size)."""
+    n = builtins.max(len(a), len(b))
+    out = []
+    for i in reversed(range(n)):
+        sa = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
+        sb = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton "
+                               f"dimension {i}")
+        out.append(sa if sb == 1 else sb)
+    return tuple(reversed(out))
+
+
 def _build_complex(real, imag):
-    from ._join import broadcast_shapes
-    shape = broadcast_shapes(real.shape, imag.shape)
+    shape = _infer_size(tuple(real.shape), tuple(imag.shape))
     names = None
     if real.has_names() or imag.has_names():
         names = _C.TensorBase.eq(real, imag).names  # the binary ops' unification (and its errors)
@@ -108,6 +121,12 @@ def kron(input, other, *, out=None):
     bi = other.reshape([x for s in b for x in (1, s)]) if nd else other
     r = (ai * bi).reshape([x * y for x, y in zip(a, b)]) if nd else ai * bi
     if out is not None:
+        # mul_out: out may have any dtype the result casts to
+        if isinstance(out, _C.TensorBase) and out.dtype != r.dtype:
+            if not _C.can_cast(r.dtype, out.dtype):
+                raise RuntimeError(f"result type {r.dtype._cname} can't be cast to the desired output type "
+                                   f"{out.dtype._cname}")
+            r = r.to(out.dtype)
         return write_out(r, out, "kron")
     return r.contiguous()
 
@@ -150,7 +169,16 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
     if t_num:
         _isin_dtype_check(elements.dtype)
         _isin_dtype_check(_scalar_dtype(test_elements))
-        r = elements.ne(test_elements) if invert else elements.eq(test_elements)
+        e, v = elements, test_elements
+        if e.dtype in (_C.uint16, _C.uint32) and not isinstance(v, builtins.complex):
+            # tensorlib's eq has no kernel for these: compare exactly in a wider dtype, the
+            # number converted as torch's wrapped number would be (into the dtype, or floating)
+            if isinstance(v, (bool, _int)):
+                bits = 16 if e.dtype == _C.uint16 else 32
+                e, v = e.to(_C.int64), _int(v) % (1 << bits)
+            else:
+                e = e.to(_C.get_default_dtype() if e.dtype == _C.uint16 else _C.float64)
+        r = e.ne(v) if invert else e.eq(v)
         return write_out(r, out, "isin")
     if e_num:
         _isin_dtype_check(_scalar_dtype(elements))
@@ -360,17 +388,37 @@ def unravel_index(indices, shape):
 # ---- the split family ----
 
 def _split_sections(name, input, sections, dim, min_dim):
+    seq = isinstance(sections, (tuple, list, _C.Size))
+    ok = all(_is_index(v) for v in sections) if seq else _is_index(sections)
+    if not ok:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"{type(sections).__name__}), but expected one of:\n * (Tensor input, int sections)\n"
+                        " * (Tensor input, tuple of ints indices)\n")
     if input.dim() < min_dim:
         raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dim} dimension, but got a tensor with "
                            f"{input.dim()} dimensions!")
-    if isinstance(sections, (tuple, list, _C.Size)):
-        return input.tensor_split(list(sections), dim)
+    if seq:
+        # tensor_split at indices: Python slices between them (negative ones wrap, out-of-order
+        # ones give empty pieces), as torch's slice()
+        bounds = [None] + [operator.index(v) for v in sections] + [None]
+        lead = (slice(None),) * dim
+        return tuple(input[lead + (slice(a, b),)] for a, b in zip(bounds[:-1], bounds[1:]))
     s = operator.index(sections)
     size = input.shape[dim]
     if s == 0 or size % builtins.abs(s):
         raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension "
                            f"{size} is not divisible by the split_size {s}!")
     return input.tensor_split(s, dim)
+
+
+def _is_index(v):
+    if isinstance(v, bool):
+        return False
+    try:
+        operator.index(v)
+    except TypeError:
+        return False
+    return True
 
 
 def hsplit(input, indices_or_sections):
