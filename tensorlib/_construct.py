@@ -512,6 +512,11 @@ def sum_to_size(self, *size):
     lead = self.dim() - len(shape)
     dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and self.shape[lead + i] != 1]
     t = self.sum(dims, keepdim=True) if dims else self
+    if lead > 0 and t.has_names():
+        # a reduction's rule: the summed-away leading dims go, the others keep their names
+        for _ in range(lead):
+            t = t.squeeze(0)
+        return t
     return t.view(shape) if lead > 0 else t
 
 

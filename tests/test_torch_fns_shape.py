@@ -174,6 +174,11 @@ def test_view_as_real_complex_names_and_types():
         with pytest.raises(TypeError, match="must be Tensor, not list"):
             f([1.0, 2.0])
     assert not hasattr(tl.Tensor, "view_as_real") and not hasattr(tl.Tensor, "view_as_complex")
+    for f in (lambda v: tl.vander(v), lambda v: tl.kron(v, v)):
+        with pytest.raises(RuntimeError, match="is not yet supported with named tensors"):
+            f(tl.ones(3, names=("A",)))
+    assert tl.ones(3, names=("A",)).new_empty_strided((2,), (1,)).names is None or \
+        tl.ones(3, names=("A",)).new_empty_strided((2,), (1,)).names == (None,)
 
 
 # ---- complex / polar ----
@@ -485,6 +490,10 @@ def test_sum_to_size(dt):
     e, f = make(dt, (0, 3), 27)
     for size in ((1, 3), (3,)):
         both(lambda: e.sum_to_size(size), lambda: f.sum_to_size(size))
+    n = tl.ones(2, 3, 4, names=("A", "B", "C"))
+    assert n.sum_to_size(3, 1).names == ("B", "C") and n.sum_to_size(3, 1).shape == (3, 1)
+    assert n.sum_to_size(1, 1, 4).names == ("A", "B", "C")
+    same(n.sum_to_size(4).rename(None), torch.ones(2, 3, 4).sum_to_size(4))
     z, w = make(dt, (), 28)
     both(lambda: z.sum_to_size(()), lambda: w.sum_to_size(()))
     both(lambda: z.sum_to_size(1), lambda: w.sum_to_size(1))
