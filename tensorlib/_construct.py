@@ -293,7 +293,8 @@ def combinations(input, r=2, with_replacement=False):
         return _C.empty((0,), dtype=input.dtype, device=input.device)
     n = input.shape[0]
     gen = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    idx = [i for c in gen(range(n), r) for i in c]
+    import numpy as np
+    idx = np.fromiter(itertools.chain.from_iterable(gen(range(n), r)), dtype=np.int64)
     from ._factories import tensor
     from ._index import index_select
     ix = tensor(idx, dtype=_C.int64, device=input.device)
@@ -336,16 +337,24 @@ def _tri_indices(name, row, col, offset, dtype, device, layout, pin_memory, requ
     offset = operator.index(offset)
     if requires_grad:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    rows, cols = [], []
-    for i in range(row):
-        lo, hi = (0, builtins.min(col, i + offset + 1)) if lower else (builtins.max(0, i + offset), col)
-        if hi > lo:
-            rows.extend([i] * (hi - lo))
-            cols.extend(range(lo, hi))
-    from ._factories import tensor
-    if not rows:
-        return _C.empty((2, 0), dtype=dtype, device=device)
-    return tensor([rows, cols], dtype=dtype, device=device, pin_memory=pin_memory)
+    import numpy as np
+    i = np.arange(row, dtype=np.int64)
+    if lower:
+        lo, hi = np.zeros(row, dtype=np.int64), np.minimum(col, i + offset + 1)
+    else:
+        lo, hi = np.maximum(0, i + offset), np.full(row, col, dtype=np.int64)
+    counts = np.maximum(hi - lo, 0)
+    total = _int(counts.sum())
+    rows = np.repeat(i, counts)
+    starts = np.cumsum(counts) - counts
+    cols = np.arange(total, dtype=np.int64) - np.repeat(starts - lo, counts)
+    if total == 0:
+        r = _C.empty((2, 0), dtype=dtype, device=device)
+    else:
+        from ._factories import from_numpy
+        dev = _C._get_default_device() if device is None else device
+        r = from_numpy(np.stack([rows, cols])).to(dtype=dtype, device=dev)
+    return r.pin_memory() if pin_memory else r
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,

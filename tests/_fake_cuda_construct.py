@@ -145,6 +145,13 @@ def main():
         section_composed(dt)
     check("unravel_index", lambda x: tl.unravel_index(x, (2, 3)), tl.tensor([4, 5, -1]))
     check("unravel_index int32", lambda x: tl.unravel_index(x, (4,)), tl.tensor([[1, 2]], dtype=tl.int32))
+    for row, col, off in ((3, 4, 1), (4, 3, -1), (0, 3, 0), (5, 5, 10)):
+        for name in ("tril_indices", "triu_indices"):
+            COUNT[0] += 1
+            d, c = getattr(tl, name)(row, col, off, device="cuda"), getattr(tl, name)(row, col, off)
+            if d.device.type != "cuda":
+                FAIL.append(f"{name} {row} {col} {off}: not on the device")
+            cmp(f"{name} {row} {col} {off}", d, c)
     report(FAIL, COUNT[0])
 
 
