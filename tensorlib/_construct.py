@@ -18,6 +18,15 @@ _HALF_FLOAT_DOUBLE = ("Half", "Float", "Double")
 _UNSIGNED_WIDE = ("UInt16", "UInt32", "UInt64")
 
 
+def _index(v):
+    """operator.index(v); a wrong type raises ValueError so that tensorlib/_argcheck.py's wrapper
+    turns it into torch's TypeError naming the argument and its position."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise ValueError(f"not an int: {type(v).__name__}") from None
+
+
 def _names_of(t):
     return t.names if t.has_names() else None
 
@@ -234,8 +243,8 @@ def block_diag(*tensors):
     """A block-diagonal matrix of the tensors (0-d and 1-D ones count as 1 x n rows)."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    _tensor_list(tensors)
     for i, t in enumerate(tensors):
-        require_tensor("block_diag", t, "tensors", 1)
         if t.dim() > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
                                f"{t.dim()} dimensions")
@@ -259,6 +268,13 @@ def block_diag(*tensors):
     return r
 
 
+def _tensor_list(tensors):
+    """torch's TypeError for a non-tensor in a TensorList argument."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, _C.TensorBase):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+
+
 def _check_1d(t):
     if t.dim() != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
@@ -268,8 +284,8 @@ def cartesian_prod(*tensors):
     """All tuples of one element from each 1-D tensor, as rows (one tensor: that tensor)."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    _tensor_list(tensors)
     for t in tensors:
-        require_tensor("cartesian_prod", t, "tensors", 1)
         _check_1d(t)
     if len(tensors) == 1:
         return tensors[0]
@@ -285,7 +301,7 @@ def combinations(input, r=2, with_replacement=False):
     """All length-``r`` combinations of the elements of a 1-D tensor, as rows, in lexicographic order."""
     require_tensor("combinations", input)
     _check_1d(input)
-    r = operator.index(r)
+    r = _index(r)
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     no_names("combinations", input)
@@ -306,7 +322,7 @@ def vander(x, N=None, increasing=False):
     require_tensor("vander", x, "x", 1)
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
-    n = x.shape[0] if N is None else operator.index(N)
+    n = x.shape[0] if N is None else _index(N)
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     no_names("vander", x)
@@ -321,7 +337,7 @@ def vander(x, N=None, increasing=False):
 
 
 def _tri_check(name, row, col, dtype):
-    row, col = operator.index(row), operator.index(col)
+    row, col = _index(row), _index(col)
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
@@ -334,7 +350,7 @@ def _tri_check(name, row, col, dtype):
 def _tri_indices(name, row, col, offset, dtype, device, layout, pin_memory, requires_grad, lower):
     dtype = _C.int64 if dtype is None else dtype
     row, col = _tri_check(name, row, col, dtype)
-    offset = operator.index(offset)
+    offset = _index(offset)
     if requires_grad:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     import numpy as np
@@ -455,7 +471,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     if not isinstance(split_sizes, (tuple, list, _C.Size)):
         raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 1) must be tuple of ints, not "
                         f"{type(split_sizes).__name__}")
-    sizes = [operator.index(s) for s in split_sizes]
+    sizes = [_index(s) for s in split_sizes]
     if input.dim() == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     from ._util import dim_index

@@ -513,6 +513,22 @@ def test_new_empty_strided(dt):
     assert x.new_empty_strided([2], [1], device="cpu", layout=tl.strided, pin_memory=False).shape == (2,)
 
 
+def test_argument_types():
+    x, t = tl.tensor([1, 2, 3]), torch.tensor([1, 2, 3])
+    # (positionally: the argument-check wrapper counts a keyword given for a positional parameter
+    # as positional, a message difference all tensorlib functions share)
+    for fx, ft in ((lambda m, v: m.vander(v, 2.5), None),
+                   (lambda m, v: m.combinations(v, 1.5), None), (lambda m, v: m.combinations(v, "2"), None),
+                   (lambda m, v: m.tril_indices(3, 3.0), None), (lambda m, v: m.triu_indices(3, 3, 1.0), None),
+                   (lambda m, v: m.block_diag(v, 1), None),
+                   (lambda m, v: m.cartesian_prod(v, [1]), None), (lambda m, v: m.view_as_real(1j), None)):
+        with pytest.raises(TypeError) as ti:
+            fx(torch, t)
+        with pytest.raises(TypeError) as xi:
+            fx(tl, x)
+        assert msg(xi.value) == msg(ti.value)
+
+
 def test_methods_and_functions_exist_as_torch():
     for name in ("view_as_real", "view_as_complex", "complex", "polar", "kron", "isin", "block_diag",
                  "cartesian_prod", "combinations", "vander", "tril_indices", "triu_indices", "unravel_index",
