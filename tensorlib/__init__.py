@@ -173,6 +173,11 @@ for _name in ("as_strided", "chunk", "clone", "detach", "detach_", "diagonal", "
         globals()[_name] = _method_function(_name)
 del _name
 
+# ---- view_as_real/complex, complex, polar, kron, isin, block_diag, the split family, ...
+# (tensorlib/_construct.py) ----
+from . import _construct  # noqa: E402
+_construct.install(globals(), Tensor)
+
 # ---- torch's argument-type errors for the Python-level ops (tensorlib/_argcheck.py); last, so
 # that it sees every function and method defined above ----
 from . import _argcheck  # noqa: E402

@@ -429,6 +429,54 @@ int tl_view_dtype(tl_tensor *out, const tl_tensor *t, tl_dtype dtype)
     return tl_tensor_copy_names(out, t);
 }
 
+/* view_as_real: the complex elements' (re, im) pairs as a new last dim of size 2 with stride 1;
+ * the other strides and the offset double. Any geometry works (a complex element's two halves
+ * are always adjacent). The other dims keep their names; the new one is unnamed. */
+int tl_view_as_real(tl_tensor *out, const tl_tensor *t)
+{
+    if (!tl_dtype_is_complex((tl_dtype)t->dtype))
+        return tl_err(TL_ERR_RUNTIME, "view_as_real is only supported for complex tensors");
+    if (t->ndim + 1 > TL_MAX_DIMS) return tl_err(TL_ERR_RUNTIME, "tensorlib supports at most %d dimensions", TL_MAX_DIMS);
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    int32_t nm[TL_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) {
+        sz[i] = t->sizes[i];
+        st[i] = t->strides[i] * 2;
+        nm[i] = t->names ? t->names[i] : TL_NAME_NONE;
+    }
+    sz[t->ndim] = 2;
+    st[t->ndim] = 1;
+    nm[t->ndim] = TL_NAME_NONE;
+    if (tl_tensor_init(out, t->storage, t->offset * 2, t->ndim + 1, sz, st, tl_dtype_to_real((tl_dtype)t->dtype)) < 0)
+        return -1;
+    return tl_tensor_set_names(out, t->names ? nm : NULL);
+}
+
+/* view_as_complex: a last dim of size 2 and stride 1 becomes one complex element; the other
+ * strides and the offset halve (they must be even), with torch's checks in torch's order.
+ * The last dim's name goes with it; the others keep theirs. */
+int tl_view_as_complex(tl_tensor *out, const tl_tensor *t)
+{
+    tl_dtype d = (tl_dtype)t->dtype;
+    if (d != TL_FLOAT16 && d != TL_FLOAT32 && d != TL_FLOAT64)
+        return tl_err(TL_ERR_RUNTIME, "view_as_complex is only supported for half, float and double tensors, but got a "
+                                      "tensor of scalar type: %s", tl_dtype_infos[d].cname);
+    if (t->ndim == 0) return tl_err(TL_ERR_RUNTIME, "Input tensor must have one or more dimensions");
+    int last = t->ndim - 1;
+    if (t->sizes[last] != 2) return tl_err(TL_ERR_RUNTIME, "Tensor must have a last dimension of size 2");
+    if (t->strides[last] != 1) return tl_err(TL_ERR_RUNTIME, "Tensor must have a last dimension with stride 1");
+    int64_t sz[TL_MAX_DIMS], st[TL_MAX_DIMS];
+    for (int i = 0; i < last; i++) {
+        if (t->strides[i] % 2)
+            return tl_err(TL_ERR_RUNTIME, "Tensor must have a stride divisible by 2 for all but last dimension");
+        sz[i] = t->sizes[i];
+        st[i] = t->strides[i] / 2;
+    }
+    if (t->offset % 2) return tl_err(TL_ERR_RUNTIME, "Tensor must have a storage_offset divisible by 2");
+    if (tl_tensor_init(out, t->storage, t->offset / 2, last, sz, st, tl_dtype_to_complex(d)) < 0) return -1;
+    return tl_tensor_set_names(out, t->names);
+}
+
 int tl_unfold(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t size, int64_t step)
 {
     int d;

@@ -47,6 +47,9 @@ int tl_view(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n);
 int tl_reshape(tl_tensor *out, const tl_tensor *t, const int64_t *sizes, int n);
 /* Reinterprets the bytes as another dtype (last dim rescaled when itemsizes differ). */
 int tl_view_dtype(tl_tensor *out, const tl_tensor *t, tl_dtype dtype);
+/* view_as_real / view_as_complex: torch's views between complex and (re, im) pairs. */
+int tl_view_as_real(tl_tensor *out, const tl_tensor *t);
+int tl_view_as_complex(tl_tensor *out, const tl_tensor *t);
 int tl_unfold(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t size, int64_t step);
 /* Resolves -1 in a requested shape against numel; checks compatibility. */
 int tl_infer_size(const int64_t *req, int n, int64_t numel, int64_t *out);

@@ -95,7 +95,7 @@ static const char *const device_ops[] = {
     "reshape", "select", "squeeze", "unsqueeze", "storage_offset", "stride", "t", "transpose", "unfold", "view", "to",
     "is_contiguous", "is_non_overlapping_and_dense", "is_shared", "item", "tolist", "numpy", "requires_grad_",
     "fill_", "zero_", "untyped_storage", "bfloat16", "bool", "byte", "cdouble", "cfloat", "chalf", "char", "double",
-    "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat", "_record_stream", "__dlpack__", "__dlpack_device__", "from_dlpack",
+    "float", "half", "int", "long", "short", "_hd_apply", "_flip", "_repeat", "_view_as_real", "_view_as_complex", "_record_stream", "__dlpack__", "__dlpack_device__", "from_dlpack",
     /* factories */
     "empty", "empty_strided", "zeros", "ones", "full", "_empty_like",
     /* the in-place samplers: meta returns before drawing, a backend device runs its random

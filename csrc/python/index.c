@@ -5,6 +5,7 @@
 
 #include "ops/index.h"
 #include "ops/join.h"
+#include "ops/view.h"
 
 #define T(o) TL_TENSOR(o)
 #define TT &TensorBase_Type
@@ -160,6 +161,20 @@ static PyObject *f_flip(PyObject *m, PyObject *args)
     return (PyObject *)r;
 }
 
+static PyObject *f_view_as_real(PyObject *m, PyObject *t)
+{
+    if (!tl_is_tensor(t)) return PyErr_Format(PyExc_TypeError, "_view_as_real(): expected a Tensor");
+    TL_NEW_TENSOR(r, tl_view_as_real(&r->t, T(t)));
+    return (PyObject *)r;
+}
+
+static PyObject *f_view_as_complex(PyObject *m, PyObject *t)
+{
+    if (!tl_is_tensor(t)) return PyErr_Format(PyExc_TypeError, "_view_as_complex(): expected a Tensor");
+    TL_NEW_TENSOR(r, tl_view_as_complex(&r->t, T(t)));
+    return (PyObject *)r;
+}
+
 static PyObject *f_repeat(PyObject *m, PyObject *args)
 {
     PyObject *t, *reps;
@@ -255,6 +270,8 @@ PyMethodDef tl_module_methods_index[] = {
     {"_nonzero", f_nonzero, METH_O, "_nonzero(t): [n, ndim] int64 coordinates."},
     {"_cat", f_cat, METH_VARARGS, "_cat(tensors, dim)."},
     {"_flip", f_flip, METH_VARARGS, "_flip(t, dims)."},
+    {"_view_as_real", f_view_as_real, METH_O, "_view_as_real(t): the (re, im) pairs of a complex t as a view."},
+    {"_view_as_complex", f_view_as_complex, METH_O, "_view_as_complex(t): a last dim of (re, im) pairs as a complex view."},
     {"_repeat", f_repeat, METH_VARARGS, "_repeat(t, repeats)."},
     {"_tril_", f_tril_, METH_VARARGS, "_tril_(t, diagonal, upper): in-place tril (upper=False) or triu."},
     {"_trace", f_trace, METH_O, "_trace(t)."},
