@@ -26,6 +26,14 @@ def _g(v):
     return "%g" % v
 
 
+def _int(op, arg, pos, v):
+    """v as an int, else torch's argument TypeError (pos None: a keyword-only argument)."""
+    if isinstance(v, bool) or not hasattr(v, "__index__"):
+        where = f" (position {pos})" if pos else ""
+        raise TypeError(f"{op}(): argument '{arg}'{where} must be int, not {type(v).__name__}")
+    return operator.index(v)
+
+
 # ---- diff ----
 
 def _diff_check_other(x, other, dim):
@@ -48,7 +56,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     tl = _tl()
     if input.dim() < 1:
         raise RuntimeError("diff expects input to be at least one-dimensional")
-    n = operator.index(n)
+    n = _int("diff", "n", 2, n)
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     if isinstance(dim, str):
@@ -172,7 +180,7 @@ def bincount(input, weights=None, minlength=0):
     require_tensor("bincount", input)
     tl = _tl()
     no_names("bincount", input, *([weights] if weights is not None else []))
-    minlength = operator.index(minlength)
+    minlength = _int("bincount", "minlength", None, minlength)
     if str(input.dtype).split(".")[-1] not in _INTEGRAL:
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{input.dtype._cname}\'')
     if minlength < 0:
@@ -296,7 +304,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     require_tensor("cov", input)
     tl = _tl()
     no_names("cov", input, *[w for w in (fweights, aweights) if w is not None])
-    correction = operator.index(correction)
+    correction = _int("cov", "correction", None, correction)
     if input.dim() > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.dim()} dimensions")
@@ -494,6 +502,8 @@ def dist(input, other, p=2):
     require_tensor("dist", input)
     require_tensor("dist", other, "other", 2)
     no_names("dist", input, other)
+    if isinstance(p, bool) or not isinstance(p, (int, float, _C.TensorBase)):
+        raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
     ct = _tl().result_type(input, other)
     if not (ct.is_floating_point or ct.is_complex):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {ct._cname} instead.")

@@ -334,3 +334,16 @@ def test_cosine_similarity_errors():
     check(lambda L: L.cosine_similarity(L.ones(3), L.ones(3), 0, eps=-1.))
     check(lambda L: L.cosine_similarity(L.ones(3), L.ones(2), 0))
     check(lambda L: L.cosine_similarity(L.ones(3), L.ones(3), 2))
+
+
+def test_argument_types():
+    for f in (lambda L: L.diff(L.ones(3), "a"), lambda L: L.bincount(L.tensor([1]), "x"),
+              lambda L: L.bincount(L.tensor([1]), minlength=1.5), lambda L: L.dist(L.ones(3), 2.),
+              lambda L: L.dist(L.ones(3), L.ones(3), p="fro"), lambda L: L.cov(L.ones(3), 1),
+              lambda L: L.cov(L.ones(3), correction=0.5), lambda L: L.cosine_similarity(L.ones(3), 2.),
+              lambda L: L.diff(L.ones(3), prepend=2.)):
+        r, e = _run(f, tl)
+        rt, et = _run(f, torch)
+        assert type(e) is type(et) is TypeError, (e, et)
+        if "invalid combination" not in str(et):
+            assert str(e) == str(et), (e, et)
