@@ -280,7 +280,10 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         keep = (flat >= first) & (flat <= last)
         vals = flat[keep]
         if vals.numel():
-            pos = tl.searchsorted(edges, vals, right=True) - 1
+            if edges.device.type == "cpu":
+                pos = tl.searchsorted(edges, vals, right=True) - 1
+            else:  # no device searchsorted: the bins are found on the host
+                pos = (tl.searchsorted(edges.cpu(), vals.cpu(), right=True) - 1).to(edges.device)
             pos = pos.clamp(0, nb - 1)
             w = weight.reshape(-1)[keep] if weight is not None else tl.ones(vals.shape[0], dtype=input.dtype,
                                                                               device=input.device)

@@ -347,3 +347,11 @@ def test_argument_types():
         assert type(e) is type(et) is TypeError, (e, et)
         if "invalid combination" not in str(et):
             assert str(e) == str(et), (e, et)
+
+
+@pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here")
+def test_composed_functions_on_cuda_stand_in():
+    """Each composed function gives the CPU's result for a "cuda" tensor of the stand-in backend
+    (tests/_fake_cuda_stats.py, in a subprocess) and stays on the device."""
+    from _grid import run_grid
+    assert run_grid("_fake_cuda_stats.py") >= 170
