@@ -55,6 +55,16 @@ sparse.SparseSemiStructuredTensor = _semi_structured.SparseSemiStructuredTensor
 from . import nn  # noqa: E402,F401  (tensorlib.nn.functional.linear)
 from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searching)
 from ._unique import unique_consecutive  # noqa: E402,F401
+from . import _stats  # noqa: E402  (diff, trapezoid, bincount, histogram, cov, quantile, ...: tensorlib/_stats.py)
+from ._stats import (  # noqa: E402,F401
+    diff, trapezoid, trapz, cumulative_trapezoid, bincount, histogram, cov, corrcoef, quantile, nanquantile, dist,
+    cosine_similarity,
+)
+from ._out import supports_out as _supports_out  # noqa: E402
+diff, quantile, nanquantile = (_supports_out(f) for f in (diff, quantile, nanquantile))
+for _name in ("diff", "bincount", "histogram", "cov", "corrcoef", "quantile", "nanquantile", "dist"):
+    setattr(Tensor, _name, getattr(_stats, _name))
+del _name
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
 from . import utils  # noqa: E402,F401  (tensorlib.utils.backcompat: torch's legacy switches)
 from . import backends  # noqa: E402,F401  (tensorlib.backends.cuda.matmul: the cuBLAS switches)

@@ -209,6 +209,18 @@ unbind(Tensor input, Dim dim=0)
 unique(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None)
 unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)
 where(Tensor condition, TensorOrScalar? input=None, TensorOrScalar? other=None, *, Tensor? out=None)
+diff(Tensor input, int n=1, Dim dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)
+trapezoid(Tensor y, Tensor? x=None, *, Scalar? dx=None, Dim dim=-1)
+trapz(Tensor y, Tensor? x=None, *, float? dx=None, Dim dim=-1)
+cumulative_trapezoid(Tensor y, Tensor? x=None, *, Scalar? dx=None, Dim dim=-1)
+bincount(Tensor input, Tensor? weights=None, int minlength=0)
+histogram(Tensor input, any bins=100, *, any range=None, Tensor? weight=None, bool density=False, any out=None)
+cov(Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None)
+corrcoef(Tensor input)
+quantile(Tensor input, TensorOrScalar q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)
+nanquantile(Tensor input, TensorOrScalar q, int? dim=None, bool keepdim=False, *, str interpolation="linear", Tensor? out=None)
+dist(Tensor input, Tensor other, Scalar p=2)
+cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)
 """
 
 

@@ -883,4 +883,68 @@ OPS.update({
     "split_with_sizes": ("Splits ``dim`` into consecutive pieces of the given sizes (they must add up to its size).",
                          "a tuple of views of ``input``.", "tl.split_with_sizes(tl.arange(5), [2, 3])",
                          {"split_sizes": "the sizes of the pieces."}),
+# ---- numerical and statistical helpers (tensorlib/_stats.py) ----
+_TRAP_ARGS = {"y": "the sampled values.", "x": "the sample points (1-D along ``dim``, or broadcastable to ``y``); "
+              "None: evenly spaced by ``dx``.", "dx": "the spacing of the samples when ``x`` is None (1 by default)."}
+OPS.update({
+    "diff": ("Computes the n-th forward difference along ``dim`` (logical xor for bool tensors).",
+             "a tensor with ``dim`` shortened by ``n`` (empty once ``n`` reaches its length).",
+             "tl.diff(tl.tensor([1, 3, 6, 10]))",
+             {"n": "how many times to difference (0 returns a copy).",
+              "prepend": "a tensor joined before ``input`` along ``dim`` first (same other sizes).",
+              "append": "a tensor joined after ``input`` along ``dim`` first (same other sizes)."}),
+    "trapezoid": ("Integrates ``y`` along ``dim`` with the trapezoid rule.",
+                  "a tensor with ``dim`` removed; integer inputs give the default float dtype.",
+                  "tl.trapezoid(tl.tensor([1., 2., 3.]), dx=0.5)", _TRAP_ARGS),
+    "trapz": ("Integrates ``y`` along ``dim`` with the trapezoid rule (alias of trapezoid).",
+              "a tensor with ``dim`` removed.", "tl.trapz(tl.tensor([1., 2., 3.]), tl.tensor([0., 1., 3.]))",
+              _TRAP_ARGS),
+    "cumulative_trapezoid": ("Integrates ``y`` along ``dim`` with the trapezoid rule, keeping the running sums.",
+                             "a tensor with ``dim`` one shorter.", "tl.cumulative_trapezoid(tl.tensor([1., 2., 3.]))",
+                             _TRAP_ARGS),
+    "bincount": ("Counts how often each non-negative integer occurs in a 1-D integer tensor (or sums their weights).",
+                 "a 1-D tensor of length max(input) + 1 (at least ``minlength``): int64 counts, or the weights' sums "
+                 "(float32 for float32 weights, float64 otherwise).", "tl.bincount(tl.tensor([0, 2, 2, 5]))",
+                 {"weights": "a 1-D tensor of input's length: each element adds its weight instead of 1.",
+                  "minlength": "the least length of the result."}),
+    "histogram": ("Computes a histogram of ``input``'s values (float32 or float64).",
+                  "a named tuple (hist, bin_edges) of ``input``'s dtype.",
+                  "tl.histogram(tl.tensor([1., 2., 1.]), bins=4, range=(0., 3.))",
+                  {"bins": "the number of equal-width bins, or a 1-D tensor of increasing bin edges.",
+                   "range": "(min, max) of the equal-width bins; None: the data's minimum and maximum.",
+                   "weight": "a tensor of ``input``'s shape and dtype: each element adds its weight instead of 1.",
+                   "density": "divide the counts so that the histogram integrates to 1.",
+                   "out": "a tuple of two tensors (hist, bin_edges) to write the result into."}),
+    "cov": ("Estimates the covariance matrix of the variables in ``input``'s rows (observations in columns).",
+            "a (variables x variables) tensor, or a 0-d tensor for one variable; integer inputs give the default "
+            "float dtype.", "tl.cov(tl.tensor([[0., 1., 2.], [2., 1., 0.]]))",
+            {"correction": "subtracted from the (weighted) number of observations in the divisor (1: sample "
+                           "covariance, 0: the maximum-likelihood estimate).",
+             "fweights": "integer frequency weights, one per observation (None: all 1).",
+             "aweights": "floating observation weights, one per observation (None: all 1)."}),
+    "corrcoef": ("Computes Pearson's correlation coefficients of the variables in ``input``'s rows.",
+                 "a (variables x variables) tensor clipped to [-1, 1], or a 0-d tensor for one variable.",
+                 "tl.corrcoef(tl.tensor([[0., 1., 2.], [2., 1., 0.]]))"),
+    "quantile": ("Computes the ``q``-th quantiles of ``input`` over ``dim`` (or of all its elements); a NaN in a "
+                 "slice makes its quantiles NaN.",
+                 "a tensor of ``input``'s dtype: ``dim`` reduced, with a leading dim of q's length for a 1-D ``q``.",
+                 "tl.quantile(tl.tensor([1., 2., 4., 8.]), 0.5)",
+                 {"q": "a number or a 0-d/1-D tensor of ``input``'s dtype, in [0, 1].",
+                  "dim": "the dim to reduce; None: all elements.",
+                  "interpolation": "``'linear'``, ``'lower'``, ``'higher'``, ``'midpoint'`` or ``'nearest'``: how a "
+                                   "quantile between two data points is taken."}),
+    "nanquantile": ("Computes the ``q``-th quantiles of ``input`` ignoring NaNs (a slice of only NaNs gives NaN).",
+                    "a tensor of ``input``'s dtype, shaped as quantile's.",
+                    "tl.nanquantile(tl.tensor([1., float('nan'), 4.]), 0.5)",
+                    {"q": "a number or a 0-d/1-D tensor of ``input``'s dtype, in [0, 1].",
+                     "dim": "the dim to reduce; None: all elements.",
+                     "interpolation": "``'linear'``, ``'lower'``, ``'higher'``, ``'midpoint'`` or ``'nearest'``."}),
+    "dist": ("Computes the p-norm of ``input - other`` (broadcast).", "a 0-d tensor.",
+             "tl.dist(tl.tensor([0., 3.]), tl.tensor([4., 0.]))",
+             {"other": "the tensor subtracted from ``input``.", "p": "the order of the norm (a number, inf allowed)."}),
+    "cosine_similarity": ("Computes the cosine of the angle between ``x1`` and ``x2`` along ``dim``: the sum of "
+                          "x1 / max(|x1|, eps) * x2 / max(|x2|, eps).", "a tensor of the broadcast shape with ``dim`` "
+                          "removed.", "tl.cosine_similarity(tl.tensor([[1., 0.]]), tl.tensor([[1., 1.]]))",
+                          {"x1": "the first tensor.", "x2": "the second tensor (broadcast against ``x1``).",
+                           "dim": "the dim the vectors lie along.", "eps": "the least norm divided by."}),
 })
