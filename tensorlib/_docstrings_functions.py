@@ -883,6 +883,8 @@ OPS.update({
     "split_with_sizes": ("Splits ``dim`` into consecutive pieces of the given sizes (they must add up to its size).",
                          "a tuple of views of ``input``.", "tl.split_with_sizes(tl.arange(5), [2, 3])",
                          {"split_sizes": "the sizes of the pieces."}),
+})
+
 # ---- numerical and statistical helpers (tensorlib/_stats.py) ----
 _TRAP_ARGS = {"y": "the sampled values.", "x": "the sample points (1-D along ``dim``, or broadcastable to ``y``); "
               "None: evenly spaced by ``dx``.", "dx": "the spacing of the samples when ``x`` is None (1 by default)."}
