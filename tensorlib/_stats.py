@@ -1,7 +1,6 @@
 """torch's numerical and statistical helpers composed of tensorlib's own ops: diff, the
-trapezoid rule, bincount, histogram, cov/corrcoef, quantile/nanquantile, dist,
-cosine_similarity and a few elementwise functions (logaddexp2, sinc, i0, frexp, polygamma,
-mvlgamma). Each follows the composition torch's ATen kernel spells out, so that results
+trapezoid rule, bincount, histogram, cov/corrcoef, quantile/nanquantile, dist and
+cosine_similarity. Each follows the composition torch's ATen kernel spells out, so that results
 (dtypes, rounding order, special values) and errors are torch's; the ops they are made of
 carry the device (a CUDA tensor stays on its device where those ops run there)."""
 import math

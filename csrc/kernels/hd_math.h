@@ -461,6 +461,13 @@ static inline TL_HD double tl_hd_igamma(double a, double x, bool upper)
     return upper ? q : 1.0 - q;
 }
 
+#ifndef __CUDACC__
+/* the C library's POSIX (XSI) Bessel functions, declared for includers built as strict C11 */
+double j0(double);
+double j1(double);
+double y0(double);
+double y1(double);
+#endif
 /* The Bessel functions of the first and second kind of orders 0 and 1 (torch.special.bessel_*):
  * the C library's (glibc on the host, CUDA's on the device), in double; NaN at +-inf and for
  * the second kind at x < 0, as torch. spherical_bessel_j0 = sin(x) / x (1 at 0, 0 at +-inf). */
