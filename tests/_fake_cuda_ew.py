@@ -385,8 +385,12 @@ def section_errors():
     # isclose, round(decimals=), logit, nan_to_num, erfinv, digamma: section xparams)
     h = tl.ones(3, dtype=tl.complex32, device="cuda")  # the CPU computes it in complex64; the backend list lacks it
     expect("complex32", NotImplementedError, "add is not implemented for cuda tensors of dtype complex32", lambda: h + h)
-    expect("out uint16", NotImplementedError, "add is not implemented for cuda tensors of dtype uint16",
+    # out='s dtype is checked before the kernel's dtypes, as torch's TensorIterator does
+    expect("out uint16", RuntimeError, "result type Float can't be cast to the desired output type UInt16",
            lambda: tl.add(g, g, out=tl.empty(2, 3, dtype=tl.uint16, device="cuda")))
+    gi = tl.ones(2, 3, dtype=tl.int32, device="cuda")
+    expect("int out uint16", NotImplementedError, "add is not implemented for cuda tensors of dtype uint16",
+           lambda: tl.add(gi, gi, out=tl.empty(2, 3, dtype=tl.uint16, device="cuda")))
     # refusals leave an out= untouched (decided before the resize)
     o = tl.empty(5, dtype=tl.uint16, device="cuda")
     _ = attempt(lambda: tl.add(g, g, out=o))

@@ -56,6 +56,11 @@ const char *tl_dtype_typemeta(tl_dtype d)
     case TL_COMPLEX32: return "c10::complex<c10::Half>";
     case TL_COMPLEX64: return "c10::complex<float>";
     case TL_COMPLEX128: return "c10::complex<double>";
+    case TL_FLOAT8_E4M3FN: return "c10::Float8_e4m3fn";
+    case TL_FLOAT8_E5M2: return "c10::Float8_e5m2";
+    case TL_FLOAT8_E4M3FNUZ: return "c10::Float8_e4m3fnuz";
+    case TL_FLOAT8_E5M2FNUZ: return "c10::Float8_e5m2fnuz";
+    case TL_FLOAT8_E8M0FNU: return "c10::Float8_e8m0fnu";
     default: return tl_dtype_infos[d].name;
     }
 }

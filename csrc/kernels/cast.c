@@ -247,9 +247,28 @@ static const struct { const char *name; double lo, hi; } int_ranges[TL_NUM_DTYPE
 
 static int overflow(const char *type) { return tl_err(TL_ERR_RUNTIME, "value cannot be converted to type %s without overflow", type); }
 
+/* torch's c10::overflows for a float8 target: beyond the finite range (an infinity where the
+ * format has none; a complex value with an imaginary part, or with a part below e8m0's
+ * smallest power of two, zero included); integers wrap into e8m0 unchecked. */
+static int check_fits_float8(tl_scalar s, tl_dtype d)
+{
+    double max = d == TL_FLOAT8_E4M3FN ? 448.0 : d == TL_FLOAT8_E4M3FNUZ ? 240.0 : d == TL_FLOAT8_E8M0FNU ? 0x1p127 : 57344.0;
+    double lowest = d == TL_FLOAT8_E8M0FNU ? 0x1p-127 : -max;
+    if (s.kind == TL_KIND_BOOL || (s.kind == TL_KIND_INT && d == TL_FLOAT8_E8M0FNU)) return 0;
+    double part[2] = {s.kind == TL_KIND_INT ? (double)s.v.i : s.kind == TL_KIND_FLOAT ? s.v.d : creal(s.v.c),
+                      s.kind == TL_KIND_COMPLEX ? cimag(s.v.c) : 0};
+    if (s.kind == TL_KIND_COMPLEX && part[1] != 0) return overflow(tl_dtype_typemeta(d));
+    for (int k = 0; k < (s.kind == TL_KIND_COMPLEX ? 2 : 1); k++) {
+        if (d == TL_FLOAT8_E5M2 && isinf(part[k])) continue;
+        if (part[k] < lowest || part[k] > max) return overflow(tl_dtype_typemeta(d));
+    }
+    return 0;
+}
+
 int tl_scalar_check_fits(tl_scalar s, tl_dtype dtype)
 {
     tl_kind k = tl_dtype_kind(dtype);
+    if (tl_dtype_is_float8(dtype)) return check_fits_float8(s, dtype);
     if (dtype == TL_BOOL || (tl_dtype_is_shell(dtype) && k != TL_KIND_INT)) return 0;
     if (k == TL_KIND_INT) {
         const char *name = int_ranges[dtype].name;
@@ -269,7 +288,7 @@ int tl_scalar_check_fits(tl_scalar s, tl_dtype dtype)
         return 0;
     }
     if (k == TL_KIND_FLOAT) {
-        if (s.kind == TL_KIND_COMPLEX && cimag(s.v.c) != 0) return overflow(dtype == TL_FLOAT32 ? "float" : "double");
+        if (s.kind == TL_KIND_COMPLEX && cimag(s.v.c) != 0) return overflow(tl_dtype_typemeta(dtype));
         double v = s.kind == TL_KIND_FLOAT ? s.v.d : s.kind == TL_KIND_COMPLEX ? creal(s.v.c) : (double)s.v.i;
         /* finite values beyond the range overflow; infinities and NaN pass (torch's
          * one-element fast path skips this check for float16/bfloat16; we always check) */

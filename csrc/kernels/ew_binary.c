@@ -202,9 +202,13 @@
     }
 #define KB_OP(op, out, flags, b, u, i, f, c) EW_GEN_ALL(KB, op, out, b, u, i, f, c)
 TL_BINARY_OPS(KB_OP)
+#define KB_W(op, out) EW_GEN_W(KB, op, out)
+TL_BINARY_WIDE_UINT(KB_W)
 
 #define KB_ENTRY(op, out, ID, T, U, RT, CAT) [TL_##ID] = kb_##op##_##ID,
 #define KB_ROW(op, out, flags, b, u, i, f, c) [TL_BOP_##op] = {EW_GEN_ALL(KB_ENTRY, op, out, b, u, i, f, c)},
-static const tl_loop_fn binary_table[TL_NUM_BOPS][TL_NUM_DTYPES] = {TL_BINARY_OPS(KB_ROW)};
+#define KB_WENTRY(op, out, ID, T, U, RT, CAT) [TL_BOP_##op][TL_##ID] = kb_##op##_##ID,
+#define KB_WROW(op, out) EW_GEN_W(KB_WENTRY, op, out)
+static const tl_loop_fn binary_table[TL_NUM_BOPS][TL_NUM_DTYPES] = {TL_BINARY_OPS(KB_ROW) TL_BINARY_WIDE_UINT(KB_WROW)};
 
 tl_loop_fn tl_ew_binary_kernel(tl_bop op, tl_dtype compute) { return binary_table[op][compute]; }

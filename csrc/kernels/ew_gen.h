@@ -28,6 +28,9 @@
 #define EW_GEN_F(GEN, op, out) GEN(op, out, FLOAT32, float, float, float, F) GEN(op, out, FLOAT64, double, double, double, F)
 #define EW_GEN_C(GEN, op, out) GEN(op, out, COMPLEX64, float complex, float complex, float, C) \
     GEN(op, out, COMPLEX128, double complex, double complex, double, C)
+/* uint16/32/64 (TL_*_WIDE_UINT lists) with the uint8 formulas */
+#define EW_GEN_W(GEN, op, out) GEN(op, out, UINT16, uint16_t, uint32_t, uint16_t, U) \
+    GEN(op, out, UINT32, uint32_t, uint32_t, uint32_t, U) GEN(op, out, UINT64, uint64_t, uint64_t, uint64_t, U)
 #define EW_GEN_ALL(GEN, op, out, b, u, i, f, c) EW_WHEN_##b(EW_GEN_B(GEN, op, out)) EW_WHEN_##u(EW_GEN_U(GEN, op, out)) \
     EW_WHEN_##i(EW_GEN_I(GEN, op, out)) EW_WHEN_##f(EW_GEN_F(GEN, op, out)) EW_WHEN_##c(EW_GEN_C(GEN, op, out))
 

@@ -50,9 +50,13 @@
     }
 #define KT_OP(op, out, flags, b, u, i, f, c) EW_GEN_ALL(KT, op, out, b, u, i, f, c)
 TL_TERNARY_OPS(KT_OP)
+#define KT_W(op, out) EW_GEN_W(KT, op, out)
+TL_TERNARY_WIDE_UINT(KT_W)
 
 #define KT_ENTRY(op, out, ID, T, U, RT, CAT) [TL_##ID] = kt_##op##_##ID,
 #define KT_ROW(op, out, flags, b, u, i, f, c) [TL_TOP_##op] = {EW_GEN_ALL(KT_ENTRY, op, out, b, u, i, f, c)},
-static const tl_loop_fn ternary_table[TL_NUM_TOPS][TL_NUM_DTYPES] = {TL_TERNARY_OPS(KT_ROW)};
+#define KT_WENTRY(op, out, ID, T, U, RT, CAT) [TL_TOP_##op][TL_##ID] = kt_##op##_##ID,
+#define KT_WROW(op, out) EW_GEN_W(KT_WENTRY, op, out)
+static const tl_loop_fn ternary_table[TL_NUM_TOPS][TL_NUM_DTYPES] = {TL_TERNARY_OPS(KT_ROW) TL_TERNARY_WIDE_UINT(KT_WROW)};
 
 tl_loop_fn tl_ew_ternary_kernel(tl_top op, tl_dtype compute) { return ternary_table[op][compute]; }

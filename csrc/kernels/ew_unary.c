@@ -224,9 +224,13 @@ static const tl_vm_fn vm_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_VM_OPS(VM_ROW)}
     }
 #define KU_OP(op, out, flags, b, u, i, f, c) EW_GEN_ALL(KU, op, out, b, u, i, f, c)
 TL_UNARY_OPS(KU_OP)
+#define KU_W(op, out) EW_GEN_W(KU, op, out)
+TL_UNARY_WIDE_UINT(KU_W)
 
 #define KU_ENTRY(op, out, ID, T, U, RT, CAT) [TL_##ID] = ku_##op##_##ID,
 #define KU_ROW(op, out, flags, b, u, i, f, c) [TL_UOP_##op] = {EW_GEN_ALL(KU_ENTRY, op, out, b, u, i, f, c)},
-static const tl_loop_fn unary_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_UNARY_OPS(KU_ROW)};
+#define KU_WENTRY(op, out, ID, T, U, RT, CAT) [TL_UOP_##op][TL_##ID] = ku_##op##_##ID,
+#define KU_WROW(op, out) EW_GEN_W(KU_WENTRY, op, out)
+static const tl_loop_fn unary_table[TL_NUM_UOPS][TL_NUM_DTYPES] = {TL_UNARY_OPS(KU_ROW) TL_UNARY_WIDE_UINT(KU_WROW)};
 
 tl_loop_fn tl_ew_unary_kernel(tl_uop op, tl_dtype compute) { return unary_table[op][compute]; }

@@ -72,7 +72,7 @@ int tl_ew_result_type2(tl_ew_arg a, tl_ew_arg b, tl_dtype *out)
 
 static tl_dtype compute_of(tl_dtype d)
 {
-    if (d == TL_FLOAT16 || d == TL_BFLOAT16) return TL_FLOAT32;
+    if (d == TL_FLOAT16 || d == TL_BFLOAT16 || tl_dtype_is_float8(d)) return TL_FLOAT32;
     if (d == TL_COMPLEX32) return TL_COMPLEX64;
     return d;
 }
@@ -171,27 +171,60 @@ static const struct { const char *op; tl_errkind kind; const char *msg; } comple
     {"isneginf", TL_ERR_RUNTIME, "isneginf does not support complex inputs."},
 };
 
-/* The kernel torch names in its dispatch refusal: "<op>_cpu", but for these ops. */
-static const struct { const char *op, *kernel; } torch_kernels[] = {
-    {"round", "round_vml_cpu"},             {"round_dec", "round_cpu"},
-    {"clamp_s", "clamp_scalar_cpu"},        {"clamp_min_s", "clamp_min_scalar_cpu"},
-    {"clamp_max_s", "clamp_max_scalar_cpu"}, {"lerp", "lerp_kernel_tensor"},
-    {"lerp_s", "lerp_kernel_scalar"},       {"ndtr", "erf_vml_cpu"},
+/* The kernel torch names in its dispatch refusal: "<op>_cpu", but for these ops (for the
+ * dtypes `only` says: 'i' integers, '8' float8, 0 any). */
+static const struct { const char *op, *kernel; char only; } torch_kernels[] = {
+    {"round", "round_vml_cpu", 0},           {"round_dec", "round_cpu", 0},
+    {"clamp_s", "clamp_scalar_cpu", 0},      {"clamp_min_s", "clamp_min_scalar_cpu", 0},
+    {"clamp_max_s", "clamp_max_scalar_cpu", 0}, {"lerp", "lerp_kernel_tensor", 0},
+    {"lerp_s", "lerp_kernel_scalar", 0},     {"ndtr", "erf_vml_cpu", 0},
+    {"add", "add_stub", 0},                  {"sub", "add_stub", 0},
+    {"fmax", "maximum_cpu", 'i'},            {"fmin", "minimum_cpu", 'i'},
+    {"sgn", "sign_cpu", 0},                  {"relu", "clamp_min_scalar_cpu", 0},
+    {"pow", "pow", 0},                       {"square", "pow", 0},
+    {"digamma", "digamma", 0},               {"exp2", "exp2", 0},
+    {"nan_to_num", "nan_to_num", 0},         {"isinf", "isinf", 0},
+    {"isfinite", "isfinite", 0},             {"sigmoid", "sigmoid_cpu_reduced_float", '8'},
+    {"deg2rad", "mul_cpu_reduced_float", '8'}, {"rad2deg", "mul_cpu_reduced_float", '8'},
+    {"isclose", "mul_cpu_reduced_float", '8'}, {"conj_physical", "conj_cpu", 0},
+};
+
+/* ...and these, "<op>_vml_cpu" (torch's vectorized-library kernels) */
+static const char *const torch_vml_kernels[] = {
+    "acos", "asin", "atan", "ceil", "cos", "erf", "erfc", "erfinv", "exp", "expm1", "floor",
+    "lgamma", "log", "log10", "log1p", "log2", "sin", "sqrt", "tan", "tanh", "trunc",
 };
 
 static int refuse_kernel(tl_dtype d, const char *op)
 {
     for (size_t i = 0; i < sizeof torch_kernels / sizeof *torch_kernels; i++)
-        if (!strcmp(op, torch_kernels[i].op)) return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s", torch_kernels[i].kernel);
+        if (!strcmp(op, torch_kernels[i].op) &&
+            (!torch_kernels[i].only || (torch_kernels[i].only == 'i' ? tl_dtype_is_integral(d) : tl_dtype_is_float8(d))))
+            return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s", torch_kernels[i].kernel);
+    for (size_t i = 0; i < sizeof torch_vml_kernels / sizeof *torch_vml_kernels; i++)
+        if (!strcmp(op, torch_vml_kernels[i])) return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s_vml_cpu", op);
     return tl_err_dispatch(TL_ERR_NOTIMPL, d, "%s_cpu", op);
 }
 
-static int refuse(const char *op, tl_dtype rdt)
+/* Shell dtypes torch computes on: uint16/32/64 where the registry has their kernels
+ * (TL_*_WIDE_UINT), float8 for the EWF_F8 ops but where torch's kernels lack the format. */
+static bool shell_runs(const ew_call *c, tl_dtype d)
+{
+    if (!tl_dtype_is_float8(d)) return d == TL_UINT16 || d == TL_UINT32 || d == TL_UINT64;
+    if (!(c->flags & EWF_F8)) return false;
+    if (!strcmp(c->kname, "isinf")) return d == TL_FLOAT8_E5M2;
+    if (!strcmp(c->kname, "isfinite")) return d == TL_FLOAT8_E5M2 || d == TL_FLOAT8_E8M0FNU;
+    if (!strcmp(c->kname, "abs")) return d != TL_FLOAT8_E8M0FNU;
+    return true;
+}
+
+/* torch's own refusal of complex input to `op`, checked before anything else; 0 when it has none. */
+static int refuse_complex(const char *op, tl_dtype rdt)
 {
     if (tl_dtype_kind(rdt) == TL_KIND_COMPLEX)
         for (size_t i = 0; i < sizeof complex_refusals / sizeof *complex_refusals; i++)
             if (!strcmp(op, complex_refusals[i].op)) return tl_err(complex_refusals[i].kind, "%s", complex_refusals[i].msg);
-    return refuse_kernel((tl_dtype)rdt, op);
+    return 0;
 }
 
 /* torch's overlap policy for the written-to tensor (core/overlap.h); inputs whose
@@ -372,11 +405,23 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     }
     if ((c->flags & EWF_FLOAT) && tl_dtype_kind(rdt) <= TL_KIND_INT) rdt = tl_default_float();
     tl_dtype cdt = compute_of(rdt);
-    if (!c->kernel || tl_dtype_is_shell(rdt) || ((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) ||
-        ((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32))
-        return refuse(c->name, rdt);
+    bool runs = c->kernel && (!tl_dtype_is_shell(rdt) || shell_runs(c, rdt)) &&
+                !((c->flags & EWF_NO_C32) && rdt == TL_COMPLEX32) &&
+                !((c->flags & EWF_NO_HALF) && cdt != rdt && rdt != TL_COMPLEX32);
+    /* torch's order: the op's own checks, then out='s dtype, then the kernel's dispatch */
+    if (!runs && refuse_complex(c->name, rdt) < 0) return -1;
+    if (dst->mode == TL_EW_OUT && (c->flags & EWF_OUT_BOOL) && dst->out->dtype != TL_BOOL)
+        return tl_err(TL_ERR_RUNTIME, "%s does not support non-boolean outputs.", c->name);
+    /* (abs of complex writes its real dtype) */
+    if (dst->mode == TL_EW_OUT && (c->flags & EWF_OUT_EXACT) && dst->out->dtype != rdt &&
+        !(c->out_kind == TL_EW_OUT_REAL && tl_dtype_is_complex(rdt)))
+        return tl_err(TL_ERR_RUNTIME, strcmp(c->kname, "nan_to_num") ? "Found dtype %s but expected %s"
+                                      : "nan_to_num: dtype of out: %s should be same as input: %s",
+                      tl_dtype_infos[dst->out->dtype].cname, tl_dtype_infos[rdt].cname);
     tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
     tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
+    if (dst->mode != TL_EW_NEW && tl_check_can_cast(odt, (tl_dtype)dst->out->dtype) < 0) return -1;
+    if (!runs) return refuse_kernel(rdt, c->name);
     /* 3. operands: scalars and 0-d tensors converted once; others cast in chunks. Everything
      * that can refuse is decided here, before the destination is resized or named. */
     tl_storage sst[3];
@@ -468,8 +513,7 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     tl_tensor *out = dst->out;
     bool fresh_out = false; /* out made here by tl_tensor_empty */
     if (dst->mode != TL_EW_NEW) {
-        if (tl_check_can_cast(odt, (tl_dtype)out->dtype) < 0) return -1;
-        if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt)
+        if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt && !shell_runs(c, (tl_dtype)out->dtype))
             return refuse_kernel((tl_dtype)out->dtype, c->name);
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
@@ -590,6 +634,7 @@ int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds
     c.names_from = 0;
     if (x->dtype == TL_BOOL && op == TL_UOP_neg)
         return tl_err(TL_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    if (x->dtype == TL_BOOL && op == TL_UOP_relu) return tl_err(TL_ERR_RUNTIME, "Boolean inputs not supported for relu");
     if (tl_dtype_is_complex((tl_dtype)x->dtype) && op == TL_UOP_sign)
         return tl_err(TL_ERR_NOTIMPL, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
     if (pick_kernel_unary(&c, op) < 0) return -1;
@@ -642,6 +687,10 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
         if (tl_scalar_to_bytes(b.s, r, tmp) < 0) return -1;
         c.in[1].s = tl_scalar_from_bytes(tmp, r);
     }
+    /* torch multiplies by a one-element second operand in its reduced-float scalar kernel,
+     * which lacks float8 */
+    if (op == TL_BOP_mul && tl_dtype_is_float8(r) && (!b.t || tl_numel(b.t) == 1))
+        return tl_err_dispatch(TL_ERR_NOTIMPL, r, "mul_cpu_reduced_float");
     c.kernel = tl_ew_binary_kernel(op, compute_of(r));
     if (op == TL_BOP_add_alpha || op == TL_BOP_sub) c.name = op == TL_BOP_sub || (prm && prm->flag) ? "sub" : "add";
     if (op == TL_BOP_div_trunc || op == TL_BOP_div_floor) c.name = "div";
@@ -727,6 +776,8 @@ int tl_ew_masked_fill(const tl_tensor *x, const tl_tensor *mask, tl_ew_arg value
     if (value.t && value.t->ndim != 0)
         return tl_err(TL_ERR_RUNTIME, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
                       value.t->ndim);
+    if (tl_dtype_is_shell((tl_dtype)x->dtype)) /* torch's masked_fill has none of them */
+        return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)x->dtype, "masked_fill");
     ew_call c;
     call_init(&c, &tinfo[TL_TOP_where], NULL, NULL);
     c.name = "masked_fill";

@@ -15,19 +15,31 @@ enum {
     EWF_ZERODIV = 2,    /* integer kernels may report division by zero */
     EWF_NO_HALF = 4,    /* no float16/bfloat16 */
     EWF_NO_C32 = 8,     /* no complex32 */
+    EWF_F8 = 16,        /* float8 inputs too (computed in float32, rounded once on store), as torch */
+    EWF_OUT_EXACT = 32, /* out= must have the result dtype (torch's "Found dtype ... but expected ...") */
+    EWF_OUT_BOOL = 64,  /* out= must be bool */
 };
 
+/* The ops torch runs on its "barebones" unsigned dtypes uint16/uint32/uint64 (shell dtypes
+ * elsewhere): X(name, out) as in the lists below; their kernels use the uint8 formulas. */
+#define TL_UNARY_WIDE_UINT(X) X(isnan, BOOL) X(isinf, BOOL) X(isposinf, BOOL) X(isneginf, BOOL) \
+    X(isfinite, BOOL) X(isreal, BOOL) X(signbit, BOOL) X(ceil, SAME) X(floor, SAME) X(trunc, SAME) \
+    X(round, SAME) X(nan_to_num, SAME)
+#define TL_BINARY_WIDE_UINT(X) X(mul, SAME) X(eq, BOOL) X(ne, BOOL) X(bitwise_and, SAME) X(bitwise_or, SAME) \
+    X(bitwise_xor, SAME)
+#define TL_TERNARY_WIDE_UINT(X) X(where, SAME)
+
 #define TL_UNARY_OPS(X)                               \
-    X(abs, REAL, 0, 0, 1, 1, 1, 1)           \
-    X(neg, SAME, 0, 0, 1, 1, 1, 1)                    \
-    X(sign, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)          \
-    X(sgn, SAME, 0, 1, 1, 1, 1, 1)           \
-    X(ceil, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                   \
-    X(floor, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
-    X(trunc, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
-    X(round, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                  \
-    X(round_dec, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)              \
-    X(frac, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)                   \
+    X(abs, REAL, EWF_F8 | EWF_OUT_EXACT, 0, 1, 1, 1, 1)           \
+    X(neg, SAME, EWF_OUT_EXACT, 0, 1, 1, 1, 1)                    \
+    X(sign, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 1, 1, 1, 1, 0)          \
+    X(sgn, SAME, EWF_OUT_EXACT, 1, 1, 1, 1, 1)           \
+    X(ceil, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 1, 1, 1, 0)                   \
+    X(floor, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 1, 1, 1, 0)                  \
+    X(trunc, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 1, 1, 1, 0)                  \
+    X(round, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 1, 1, 1, 0)                  \
+    X(round_dec, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 0, 0, 1, 0)              \
+    X(frac, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 0, 0, 0, 1, 0)                   \
     X(sqrt, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
     X(rsqrt, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
     X(square, SAME, EWF_NO_C32, 0, 1, 1, 1, 1)        \
@@ -76,17 +88,17 @@ enum {
     X(deg2rad, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
     X(rad2deg, SAME, EWF_FLOAT, 0, 0, 0, 1, 0)        \
     X(angle, REAL, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
-    X(conj_physical, SAME, 0, 1, 1, 1, 1, 1)          \
-    X(isnan, BOOL, 0, 1, 1, 1, 1, 1)                  \
-    X(isinf, BOOL, 0, 1, 1, 1, 1, 1)                  \
-    X(isposinf, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)               \
-    X(isneginf, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)               \
-    X(isfinite, BOOL, 0, 1, 1, 1, 1, 1)               \
-    X(isreal, BOOL, 0, 1, 1, 1, 1, 1)                 \
-    X(signbit, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                \
-    X(nan_to_num, SAME, EWF_NO_C32, 1, 1, 1, 1, 1)             \
+    X(conj_physical, SAME, EWF_OUT_EXACT, 1, 1, 1, 1, 1)          \
+    X(isnan, BOOL, EWF_F8, 1, 1, 1, 1, 1)                  \
+    X(isinf, BOOL, EWF_F8, 1, 1, 1, 1, 1)                  \
+    X(isposinf, BOOL, EWF_NO_C32 | EWF_OUT_BOOL, 1, 1, 1, 1, 0)               \
+    X(isneginf, BOOL, EWF_NO_C32 | EWF_OUT_BOOL, 1, 1, 1, 1, 0)               \
+    X(isfinite, BOOL, EWF_F8, 1, 1, 1, 1, 1)               \
+    X(isreal, BOOL, EWF_F8, 1, 1, 1, 1, 1)                 \
+    X(signbit, BOOL, EWF_NO_C32 | EWF_OUT_BOOL, 1, 1, 1, 1, 0)                \
+    X(nan_to_num, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 1, 1, 1, 1, 1)             \
     X(logical_not, BOOL, EWF_NO_C32, 1, 1, 1, 1, 1)            \
-    X(bitwise_not, SAME, EWF_NO_C32, 1, 1, 1, 0, 0)            \
+    X(bitwise_not, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 1, 1, 1, 0, 0)            \
     X(clamp_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                \
     X(clamp_min_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)            \
     X(clamp_max_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)
@@ -95,7 +107,7 @@ enum {
     X(add, SAME, 0, 1, 1, 1, 1, 1)                         \
     X(add_alpha, SAME, 0, 1, 1, 1, 1, 1)                   \
     X(sub, SAME, 0, 0, 1, 1, 1, 1)                         \
-    X(mul, SAME, 0, 1, 1, 1, 1, 1)                         \
+    X(mul, SAME, EWF_F8, 1, 1, 1, 1, 1)                         \
     X(div, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1)                 \
     X(div_trunc, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
     X(div_floor, SAME, EWF_ZERODIV, 0, 1, 1, 1, 0)         \
@@ -115,8 +127,8 @@ enum {
     X(igammac, SAME, 0, 0, 0, 0, 1, 0)                     \
     X(logaddexp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                   \
     X(lerp_s, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)                      \
-    X(eq, BOOL, 0, 1, 1, 1, 1, 1)                          \
-    X(ne, BOOL, 0, 1, 1, 1, 1, 1)                          \
+    X(eq, BOOL, EWF_F8, 1, 1, 1, 1, 1)                          \
+    X(ne, BOOL, EWF_F8, 1, 1, 1, 1, 1)                          \
     X(lt, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
     X(le, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
     X(gt, BOOL, EWF_NO_C32, 1, 1, 1, 1, 0)                          \
@@ -137,7 +149,7 @@ enum {
 
 /* Ternary kernels: (a, b, c) with a's role given by the op. */
 #define TL_TERNARY_OPS(X)                                  \
-    X(where, SAME, 0, 1, 1, 1, 1, 1)                       \
+    X(where, SAME, EWF_F8, 1, 1, 1, 1, 1)                  \
     X(lerp, SAME, EWF_NO_C32, 0, 0, 0, 1, 1)               \
     X(addcmul, SAME, 0, 0, 1, 1, 1, 1)                     \
     X(addcdiv, SAME, 0, 0, 0, 0, 1, 1)
