@@ -258,12 +258,17 @@ class Tensor(_C.TensorBase):
                 bounds.append((start, ln))
                 start += ln
         else:
+            # piece k is self[idx[k-1]:idx[k]] along dim, with Python's slice rules (as torch):
+            # negative indices count from the end, an end before its start gives an empty piece
+            def clamp(i):
+                return builtins.min(builtins.max(i + size if i < 0 else i, 0), size)
+
             idx = [int(i) for i in indices_or_sections]
             bounds, prev = [], 0
             for i in idx + [size]:
-                i = builtins.min(builtins.max(i, 0), size)
-                bounds.append((prev, builtins.max(i - prev, 0)))
-                prev = builtins.max(prev, i)
+                s, e = clamp(prev), clamp(i)
+                bounds.append((s, builtins.max(e - s, 0)))
+                prev = i
         return tuple(self.narrow(dim, s, ln) for s, ln in bounds)
 
     def flatten(self, start_dim=0, end_dim=-1, out_dim=None):

@@ -542,3 +542,20 @@ def test_methods_and_functions_exist_as_torch():
 
 def test_construct_on_stand_in_backend():
     assert run_grid("_fake_cuda_construct.py") > 100
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 6])
+def test_tensor_split_indices_follow_slice_rules(n):
+    """Piece k is x[idx[k-1]:idx[k]] with Python's slice rules, as torch: negative indices
+    count from the end, out-of-order ones give empty pieces and restart from the smaller one."""
+    import itertools
+    for k in range(4):
+        for idx in itertools.product(range(-8, 9), repeat=k):
+            want = [p.tolist() for p in torch.arange(n).tensor_split(list(idx))]
+            assert [p.tolist() for p in tl.arange(n).tensor_split(list(idx))] == want, idx
+    x, tx = tl.arange(24).reshape(2, 12), torch.arange(24).reshape(2, 12)
+    for idx in ([3, -2], [-5, 2, 9], [11, 4]):
+        for got, want in zip(tl.tensor_split(x, idx, dim=1), torch.tensor_split(tx, idx, dim=1)):
+            assert got.tolist() == want.tolist()
+        got = x.tensor_split(tl.tensor(idx), 1)
+        assert [p.tolist() for p in got] == [p.tolist() for p in tx.tensor_split(torch.tensor(idx), 1)]
