@@ -90,7 +90,7 @@ static inline tl_kind tl_dtype_kind(tl_dtype d) { return tl_dtype_infos[d].kind;
 static inline bool tl_dtype_is_shell(tl_dtype d) { return tl_dtype_infos[d].is_shell; }
 static inline bool tl_dtype_is_float(tl_dtype d) { return tl_dtype_infos[d].kind == TL_KIND_FLOAT; }
 /* The five float8 formats (shell dtypes: torch computes on them only in a few ops). */
-static inline bool tl_dtype_is_float8(tl_dtype d) { return tl_dtype_infos[d].kind == TL_KIND_FLOAT && tl_dtype_infos[d].itemsize == 1; }
+static inline bool tl_dtype_is_float8(tl_dtype d) { return d >= TL_FLOAT8_E4M3FN && d <= TL_FLOAT8_E8M0FNU; /* adjacent in the table */ }
 static inline bool tl_dtype_is_complex(tl_dtype d) { return tl_dtype_infos[d].kind == TL_KIND_COMPLEX; }
 /* Integral in torch's sense (includeBool=false): no bool. */
 static inline bool tl_dtype_is_integral(tl_dtype d) { return tl_dtype_infos[d].kind == TL_KIND_INT; }

@@ -132,7 +132,7 @@ int tl_fill_(tl_tensor *t, tl_scalar s)
     if (t->device.type == TL_DEV_META) return 0; /* no elements to fill */
     if (t->dtype == TL_FLOAT4_E2M1FN_X2) {
         if (s.kind != TL_KIND_BOOL && !(s.kind == TL_KIND_INT && s.v.i == 0) && !(s.kind == TL_KIND_FLOAT && s.v.d == 0))
-            return tl_err(TL_ERR_RUNTIME, "fill_: only zero can fill a float4_e2m1fn_x2 tensor");
+            return tl_err_dispatch(TL_ERR_NOTIMPL, TL_FLOAT4_E2M1FN_X2, "fill_cpu"); /* torch: only its zero fast path works */
         memset(buf, 0, sizeof buf);
     } else if (tl_scalar_to_bytes(s, (tl_dtype)t->dtype, buf) < 0) {
         return -1;
