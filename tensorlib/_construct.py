@@ -552,16 +552,7 @@ def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=Non
         if not isinstance(v, (tuple, list, _C.Size)):
             raise TypeError(f"new_empty_strided(): argument '{name}' (position {pos}) must be tuple of ints, not "
                             f"{type(v).__name__}")
-    size, stride = tuple(size), tuple(stride)
-    # torch's new_empty_strided checks (its words differ from empty_strided's)
-    for s in size:
-        if operator.index(s) < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-    if len(size) != len(stride):
-        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides ({len(stride)})")
-    if any(operator.index(st) < 0 for st in stride) and all(size):
-        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}")
-    return _C.empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype,
+    return _C.empty_strided(tuple(size), tuple(stride), dtype=self.dtype if dtype is None else dtype,
                             layout=layout, device=self.device if device is None else device, pin_memory=pin_memory,
                             requires_grad=requires_grad)
 

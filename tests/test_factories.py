@@ -506,3 +506,21 @@ def test_factory_out_type_errors_and_values_of_empty():
     assert tl.ones(2, out=named) is named and named.names == ("b",) and named.tolist() == [1.0, 1.0]
     with pytest.raises(TypeError, match="names= and out= cannot be used together"):
         tl.zeros(2, names=("a",), out=tl.empty(2))
+
+
+def test_empty_strided_checks_as_torch():
+    """Negative sizes, then sizes/strides of different lengths, then negative strides (refused
+    with storage, contiguous strides for an empty tensor), in torch's order and words, for
+    empty_strided and new_empty_strided."""
+    cases = [((0, 2), (-1, 1)), ((2, 2), (-1, 1)), ((-1, 2), (1,)), ((-1, 2), (-1, 1)), ((2,), (1, 2)),
+             ((3, 0), (-5, -1)), ((2, 3), (3, 1)), ((), ()), ((2,), (0,))]
+    for size, stride in cases:
+        for make in (lambda L: L.empty_strided(size, stride), lambda L: L.ones(1).new_empty_strided(size, stride)):
+            try:
+                want = make(torch).stride()
+            except RuntimeError as e:
+                with pytest.raises(RuntimeError) as got:
+                    make(tl)
+                assert str(got.value) == str(e)
+            else:
+                assert make(tl).stride() == want

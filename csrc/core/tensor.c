@@ -109,6 +109,20 @@ int tl_tensor_empty_strided(tl_tensor *t, int ndim, const int64_t *sizes, const 
                             tl_dtype dtype, tl_device device)
 {
     size_t nbytes;
+    int64_t numel = 1, cs[TL_MAX_DIMS];
+    for (int i = 0; i < ndim; i++) numel *= sizes[i] < 0 ? 1 : sizes[i];
+    for (int i = 0; i < ndim; i++)
+        if (strides[i] < 0 && sizes[i] >= 0) {
+            /* torch: no storage size for negative strides, but an empty tensor gets contiguous ones */
+            if (numel != 0) {
+                char b1[512], b2[512];
+                return tl_err(TL_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                              tl_shape_str(sizes, ndim, b1, sizeof b1), tl_shape_str(strides, ndim, b2, sizeof b2));
+            }
+            tl_contiguous_strides(sizes, ndim, cs);
+            strides = cs;
+            break;
+        }
     if (tl_backend_check(device) < 0 || storage_bytes(ndim, sizes, strides, dtype, &nbytes) < 0) return -1;
     tl_storage *s = tl_storage_new(nbytes, device, false);
     if (!s) return -1;

@@ -242,8 +242,9 @@ static PyObject *f_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t 
     factory_opts o;
     if (tl_parse_args(args, nargs, kwnames, "empty_strided", names, 2, 2, a) < 0) return NULL;
     if (tl_conv_int_list(a[0], sz, &n, "size") < 0 || tl_conv_int_list(a[1], st, &m2, "stride") < 0) return NULL;
+    if (tl_check_shape(sz, n) < 0) return tl_raise();
     if (n != m2) {
-        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%d) must match dimensionality of strides (%d)", n, m2);
         return NULL;
     }
     kw[0] = a[2]; kw[1] = a[3]; kw[2] = a[4]; kw[3] = a[5]; kw[4] = a[6];
