@@ -77,7 +77,7 @@ int tl_promote_types(tl_dtype a, tl_dtype b, tl_dtype *out)
     pthread_once(&table_once, build_table);
     int r = table[a][b];
     if (r < 0) {
-        if (is_shell_unsigned(a) || is_shell_unsigned(b))
+        if ((is_shell_unsigned(a) || is_shell_unsigned(b)) && !tl_dtype_is_float8(a) && !tl_dtype_is_float8(b))
             return tl_err(TL_ERR_RUNTIME, "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s",
                           tl_dtype_infos[a].cname, tl_dtype_infos[b].cname);
         return tl_err(TL_ERR_RUNTIME, "Promotion for Float8 Types is not supported, attempted to promote %s and %s",

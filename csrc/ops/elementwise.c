@@ -421,7 +421,8 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     tl_dtype odt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(rdt) : rdt;
     tl_dtype kodt = c->out_kind == TL_EW_OUT_BOOL ? TL_BOOL : c->out_kind == TL_EW_OUT_REAL ? tl_dtype_to_real(cdt) : cdt;
     if (dst->mode != TL_EW_NEW && tl_check_can_cast(odt, (tl_dtype)dst->out->dtype) < 0) return -1;
-    if (!runs) return refuse_kernel(rdt, c->name);
+    if (!runs) /* (torch names floor_divide's and div(rounding_mode=)'s kernels apart) */
+        return refuse_kernel(rdt, !strncmp(c->kname, "div_", 4) ? c->kname : c->name);
     /* 3. operands: scalars and 0-d tensors converted once; others cast in chunks. Everything
      * that can refuse is decided here, before the destination is resized or named. */
     tl_storage sst[3];
