@@ -361,10 +361,12 @@ def _m_conj_physical_(self):
 
 def heaviside(input, values, *, out=None):
     """0 where input < 0, values where input == 0, 1 where input > 0 (same dtypes required)."""
-    if isinstance(input, Tensor) and isinstance(values, Tensor) and input.dtype != values.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    if isinstance(input, Tensor) and input.is_complex():
+    # torch's checks, in its order: no complex operand (out= included), then one dtype for all
+    if any(isinstance(t, Tensor) and t.is_complex() for t in (input, values, out)):
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if isinstance(input, Tensor) and isinstance(values, Tensor) and (
+            input.dtype != values.dtype or (isinstance(out, Tensor) and out.dtype != input.dtype)):
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return _C._heaviside(input, values, out=out)
 
 
@@ -375,6 +377,8 @@ def nextafter(input, other, *, out=None):
     dt = _C.promote_types(input.dtype, other.dtype)
     if dt not in (_C.float16, _C.bfloat16):
         return _C._nextafter(input, other, out=out)
+    if out is not None and not _C.can_cast(dt, out.dtype):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s" % (_cname(dt), _cname(out.dtype)))
     # 16-bit floats step on their own bit patterns (computing in float32 would round back)
     # a 0-d CPU operand goes with the other's device (torch's rule) before broadcasting
     if other.dim() == 0 and other.device.type == "cpu":

@@ -340,3 +340,54 @@ def test_binary_dtype_pairs_as_torch(op):
                 continue  # torch refuses complex before promoting; tensorlib refuses the promotion first
             f = call(a, b)
             assert _outcome(tl, f) == _outcome(torch, f), (a, b)
+
+
+OUT_DTYPES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64", "uint16", "float8_e4m3fn"]
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "eq", "lt", "maximum", "bitwise_and", "div", "floor_divide",
+                                "remainder", "pow", "atan2", "logical_and", "sub", "fmod", "hypot", "copysign",
+                                "xlogy", "gcd", "bitwise_left_shift", "fmax", "heaviside", "nextafter", "logaddexp"])
+def test_binary_out_and_inplace_dtypes_as_torch(op):
+    """out= and in-place of every dtype pair: torch's result (a float8 out= takes any result,
+    cast on store) or its refusal, in its order (heaviside's own checks, the cast check, the
+    kernel's dispatch); the values of the results too."""
+    vals = np.array([1, 2, 3], dtype=np.int64)
+    for inplace in (False, True):
+        for a in OUT_DTYPES:
+            for o in OUT_DTYPES:
+                def f(lib, a=a, o=o):
+                    x = lib.tensor(vals.tolist()).to(getattr(lib, a))
+                    out = lib.tensor([2, 1, 3]).to(getattr(lib, o)) if o not in ("uint16",) else \
+                        lib.zeros(3, dtype=getattr(lib, o))
+                    if inplace:
+                        if not hasattr(out, op + "_"):
+                            return None
+                        return getattr(out, op + "_")(x)
+                    return getattr(lib, op)(x, x, out=out)
+                if inplace and not hasattr(torch.Tensor, op + "_"):
+                    continue  # tensorlib has a few in-place methods torch lacks (fmax_)
+                t, got = _outcome(torch, f), _outcome(tl, f)
+                assert got == t, (inplace, a, o)
+                if t[0] == "ok":
+                    want = f(torch).to(torch.float64) if o != "complex64" else f(torch)
+                    res = np.asarray(f(tl).to(tl.float64) if o != "complex64" else f(tl))
+                    # (float16 ops compute in float32 and round once; torch rounds some steps to half)
+                    np.testing.assert_allclose(res, want.numpy(), rtol=2e-3 if "float16" in (a, o) else 0)
+
+
+@pytest.mark.parametrize("src", ["float16", "bfloat16", "complex32"])
+@pytest.mark.parametrize("op", ["exp", "sin", "sqrt", "abs", "neg", "reciprocal"])
+def test_half_op_into_wider_out_rounds_through_its_dtype_as_torch(op, src):
+    """A float16/bfloat16/complex32 op written into a wider out= is computed in the op's dtype
+    and then cast (torch); tensorlib's float32 compute rounds once to the op's dtype first."""
+    vals = np.linspace(0.1, 9.7, 37)
+    for odt in ("float32", "float64", "complex64", "complex128"):
+        def f(lib):
+            x = lib.tensor(vals.tolist()).to(getattr(lib, src))
+            return getattr(lib, op)(x, out=lib.empty(37, dtype=getattr(lib, odt)))
+        t, got = _outcome(torch, f), _outcome(tl, f)
+        assert got == t, odt
+        if t[0] == "ok":
+            want = f(torch).to(torch.complex128).numpy()
+            np.testing.assert_array_equal(np.asarray(f(tl).to(tl.complex128)), want)

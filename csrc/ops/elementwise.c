@@ -103,6 +103,8 @@ typedef struct {
     int nops;
     tl_loop_fn cast[4];
     int csize[4];
+    tl_loop_fn round0; /* the result through the op's dtype first (a float16 op into a float32 out=) */
+    int rsize;
 } mixed_ctx;
 
 static void mixed_loop(char **d, const int64_t *s, int64_t n, void *c)
@@ -130,8 +132,16 @@ static void mixed_loop(char **d, const int64_t *s, int64_t n, void *c)
         }
         m->kernel(kd, ks, k, m->kctx);
         if (m->cast[0]) {
-            cd[0] = d[0] + off * s[0]; cd[1] = buf[0];
-            cs[0] = s[0]; cs[1] = m->csize[0];
+            _Alignas(64) char rbuf[EW_CHUNK * 16];
+            cd[1] = buf[0];
+            cs[1] = m->csize[0];
+            if (m->round0) {
+                cd[0] = rbuf; cs[0] = m->rsize;
+                m->round0(cd, cs, k, NULL);
+                cd[1] = rbuf; cs[1] = m->rsize;
+            }
+            cd[0] = d[0] + off * s[0];
+            cs[0] = s[0];
             m->cast[0](cd, cs, k, NULL);
         }
     }
@@ -412,9 +422,9 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (!runs && refuse_complex(c->name, rdt) < 0) return -1;
     if (dst->mode == TL_EW_OUT && (c->flags & EWF_OUT_BOOL) && dst->out->dtype != TL_BOOL)
         return tl_err(TL_ERR_RUNTIME, "%s does not support non-boolean outputs.", c->name);
-    /* (abs of complex writes its real dtype) */
+    /* (abs of complex writes any real dtype, or exactly its own complex one) */
     if (dst->mode == TL_EW_OUT && (c->flags & EWF_OUT_EXACT) && dst->out->dtype != rdt &&
-        !(c->out_kind == TL_EW_OUT_REAL && tl_dtype_is_complex(rdt)))
+        !(c->out_kind == TL_EW_OUT_REAL && tl_dtype_is_complex(rdt) && !tl_dtype_is_complex((tl_dtype)dst->out->dtype)))
         return tl_err(TL_ERR_RUNTIME, strcmp(c->kname, "nan_to_num") ? "Found dtype %s but expected %s"
                                       : "nan_to_num: dtype of out: %s should be same as input: %s",
                       tl_dtype_infos[dst->out->dtype].cname, tl_dtype_infos[rdt].cname);
@@ -434,8 +444,14 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     m.nops = c->nin + 1;
     int mixed = 0;
     tl_dtype final_dt = dst->mode == TL_EW_NEW ? odt : (tl_dtype)dst->out->dtype;
-    if (final_dt != kodt) {
-        m.cast[0] = tl_cast_loop(kodt, final_dt);
+    /* torch computes a float16/bfloat16 op in that dtype, then casts it to out='s */
+    bool through = odt != kodt && final_dt != odt;
+    if (final_dt != kodt || through) {
+        if (through) {
+            m.round0 = tl_cast_loop(kodt, odt);
+            m.rsize = tl_dtype_itemsize(odt);
+        }
+        m.cast[0] = tl_cast_loop(m.round0 ? odt : kodt, final_dt);
         m.csize[0] = tl_dtype_itemsize(kodt);
         if (!m.cast[0]) return refuse_kernel(final_dt, c->name);
         mixed = 1;
@@ -514,7 +530,9 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     tl_tensor *out = dst->out;
     bool fresh_out = false; /* out made here by tl_tensor_empty */
     if (dst->mode != TL_EW_NEW) {
-        if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt && !shell_runs(c, (tl_dtype)out->dtype))
+        /* (torch casts any result into a float8 out=) */
+        if (tl_dtype_is_shell((tl_dtype)out->dtype) && out->dtype != odt && !shell_runs(c, (tl_dtype)out->dtype) &&
+            !tl_dtype_is_float8((tl_dtype)out->dtype))
             return refuse_kernel((tl_dtype)out->dtype, c->name);
         if (tl_check_writable(out) < 0) return -1;
         int same = out->ndim == ndim;
@@ -562,7 +580,19 @@ static int run_body(ew_call *c, tl_ew_dest *dst)
     if (on_backend) {
         bool scalar[3];
         for (int k = 0; k < c->nin; k++) scalar[k] = ops[k + 1] == &st[k];
-        return run_on_backend(c, cdt, ops, scalar, shape, ndim);
+        if (!through) return run_on_backend(c, cdt, ops, scalar, shape, ndim);
+        /* the result in the op's dtype first, then cast into out= (the CPU's round0) */
+        tl_tensor tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.sizes = tmp.small;
+        tmp.strides = tmp.small + TL_SMALL_DIMS;
+        if (tl_tensor_empty(&tmp, ndim, shape, odt, out->device, false) < 0) return -1;
+        const tl_tensor *tops[4] = {&tmp};
+        for (int k = 1; k <= c->nin; k++) tops[k] = ops[k];
+        int rc = run_on_backend(c, cdt, tops, scalar, shape, ndim);
+        if (rc == 0) rc = tl_copy_(out, &tmp);
+        tl_tensor_clear(&tmp);
+        return rc;
     }
     tl_ew_params prm;
     if (c->prm) prm = *c->prm;
