@@ -772,6 +772,9 @@ _VI = "values, indices"
 for _n, (_fields, _call) in {
         "aminmax": ("min, max", "tl.aminmax(tl.tensor([3, 1, 2]))"),
         "cummax": (_VI, "tl.cummax(tl.tensor([1, 3, 2]), 0)"), "cummin": (_VI, "tl.cummin(tl.tensor([3, 1, 2]), 0)"),
+        "geqrf": ("a, tau", "tl.geqrf(tl.eye(2))"),
+        "lu_unpack": ("P, L, U", "tl.lu_unpack(*tl.linalg.lu_factor(tl.eye(2)))"),
+        "triangular_solve": ("solution, cloned_coefficient", "tl.triangular_solve(tl.ones(2, 1), tl.eye(2))"),
         "histogram": ("hist, bin_edges", "tl.histogram(tl.tensor([1., 2., 2.]), 2)"),
         "kthvalue": (_VI, "tl.kthvalue(tl.tensor([3, 1, 2]), 2)"),
         "linalg_cholesky_ex": ("L, info", "tl.linalg.cholesky_ex(tl.eye(2))"),

@@ -300,6 +300,8 @@ OPS.update({
                             "a named tuple (LU, pivots, info).",
                             "tl.linalg.lu_factor_ex(tl.tensor([[1., 2.], [3., 4.]])).info",
                             {"A": "matrices, shape (*, m, n)."}),
+    "linalg.matmul": ("Matrix product (an alias of tensorlib.matmul): batched, broadcast, 1-D operands as vectors.",
+                      "the product.", "tl.linalg.matmul(tl.tensor([[1., 2.], [3., 4.]]), tl.tensor([1., 1.]))"),
     "linalg.lu_solve": ("Solves A X = B from the LU factorization of A.", "the solution, ``B``'s shape.",
                         "LU, piv = tl.linalg.lu_factor(tl.tensor([[2., 0.], [0., 4.]]))\n"
                         "tl.linalg.lu_solve(LU, piv, tl.tensor([[2.], [8.]]))"),
