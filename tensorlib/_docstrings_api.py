@@ -782,6 +782,8 @@ for _n, (_fields, _call) in {
         "linalg_eigh": ("eigenvalues, eigenvectors", "tl.linalg.eigh(tl.eye(2))"),
         "linalg_inv_ex": ("inverse, info", "tl.linalg.inv_ex(tl.eye(2))"),
         "linalg_lstsq": ("solution, residuals, rank, singular_values", "tl.linalg.lstsq(tl.eye(2), tl.ones(2, 1))"),
+        "linalg_ldl_factor": ("LD, pivots", "tl.linalg.ldl_factor(tl.eye(2))"),
+        "linalg_ldl_factor_ex": ("LD, pivots, info", "tl.linalg.ldl_factor_ex(tl.eye(2))"),
         "linalg_lu": ("P, L, U", "tl.linalg.lu(tl.eye(2))"),
         "linalg_lu_factor": ("LU, pivots", "tl.linalg.lu_factor(tl.eye(2))"),
         "linalg_lu_factor_ex": ("LU, pivots, info", "tl.linalg.lu_factor_ex(tl.eye(2))"),

@@ -12,7 +12,8 @@ from ._linalg import LinAlgError
 from ._linalg_lapack import _LOW, _dn, _raise_info, householder_product, lu_factor_ex, lu_solve as _lu_solve
 
 for _name, _fields in [("triangular_solve", "solution cloned_coefficient"), ("geqrf", "a tau"),
-                       ("lu_unpack", "P L U")]:
+                       ("lu_unpack", "P L U"), ("linalg_ldl_factor_ex", "LD pivots info"),
+                       ("linalg_ldl_factor", "LD pivots")]:
     add_return_type(_name, _fields)
 del _name, _fields
 
@@ -343,6 +344,89 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     return return_types.lu_unpack(*res)
 
 
+# ---- LDL (Bunch-Kaufman) ----
+
+def _ldl_check(op, A):
+    _tensor(op.split(".")[-1], A, "A", 1)
+    _no_names(op, A)
+    if A.dim() < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype._cname}")
+
+
+def _ldl_raise(api, info):
+    # torch 2.13 reaches an internal assert ("Unknown error code") for info > 0 (a zero in D)
+    if info.numel() and not info.is_meta and bool((info != 0).any()):
+        raise RuntimeError(f"{api}: Unknown error code: {int(info.reshape(-1)[(info.reshape(-1) != 0).nonzero()[0, 0]])}.")
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    """ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None) -> (LD, pivots, info)
+
+    The Bunch-Kaufman LDL factorization of symmetric (Hermitian when hermitian) A [..., n, n]
+    from its lower triangle (LAPACK sytrf / hetrf): LD packs L and the 1x1 / 2x2 blocks of D
+    (its upper triangle zero), pivots (int32) in LAPACK's format, info LAPACK's status."""
+    _ldl_check("torch.linalg.ldl_factor_ex", A)
+    _kernel_dtype("ldl_factor_kernel_cpu", A.dtype)
+    LD, piv, info = _C._lapack_sytrf(A, bool(hermitian))
+    if check_errors:
+        _ldl_raise("torch.linalg.ldl_factor_ex", info)
+    res = (LD, piv, info)
+    if out is not None:
+        if not isinstance(out, (tuple, list)) or len(out) != 3:
+            raise TypeError("linalg_ldl_factor_ex(): argument 'out' must be tuple of Tensors")
+        for r, o in zip(res, out):
+            _C._write_out(r, o, "linalg_ldl_factor_ex", True)
+        res = tuple(out)
+    return return_types.linalg_ldl_factor_ex(*res)
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    """ldl_factor(A, *, hermitian=False, out=None) -> (LD, pivots)
+
+    ldl_factor_ex's LD and pivots; a zero in D raises (torch 2.13's "Unknown error code")."""
+    LD, piv, info = ldl_factor_ex(A, hermitian=hermitian)
+    _ldl_raise("torch.linalg.ldl_factor", info)
+    res = (LD, piv)
+    if out is not None:
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError("linalg_ldl_factor(): argument 'out' must be tuple of Tensors")
+        for r, o in zip(res, out):
+            _C._write_out(r, o, "linalg_ldl_factor", True)
+        res = tuple(out)
+    return return_types.linalg_ldl_factor(*res)
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    """ldl_solve(LD, pivots, B, *, hermitian=False, out=None) -> Tensor
+
+    X with A X = B from ldl_factor's (LD, pivots) of A (LAPACK sytrs / hetrs); the batch
+    dims of B and LD broadcast."""
+    op = "torch.linalg.ldl_solve"
+    _tensor("linalg_ldl_solve", LD, "LD", 1)
+    _tensor("linalg_ldl_solve", pivots, "pivots", 2)
+    _tensor("linalg_ldl_solve", B, "B", 3)
+    _no_names(op, LD, pivots, B)
+    _ldl_check(op, LD)
+    if tuple(LD.shape[:-1]) != tuple(pivots.shape):
+        raise RuntimeError(f"{op}: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with shape "
+                           f"{list(pivots.shape)} instead")
+    if pivots.dtype.is_floating_point or pivots.dtype.is_complex or pivots.dtype == _tl.bool:
+        raise RuntimeError(f"{op}: Expected pivots to be integers. Got {pivots.dtype._cname}")
+    if B.dim() < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(B.dim(), 1)}, "
+                         f"{max(B.dim(), 1) - 1}], but got -2)")
+    Bb, LDb = _linear_solve_check(B, LD, op)
+    _kernel_dtype("ldl_solve_cpu", LD.dtype)
+    piv = pivots.to(_tl.int32).expand(tuple(LDb.shape[:-1]))
+    X = _C._lapack_sytrs(LDb, piv, Bb, bool(hermitian))
+    return _write(X, out, "linalg_ldl_solve")
+
+
 # ---- linalg.matmul; torch's removed functions, which only raise ----
 
 def matmul(input, other, *, out=None):
@@ -422,4 +506,4 @@ def install(ns, cls):
         setattr(cls, name, method)
 
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "ldl_factor_ex", "ldl_factor", "ldl_solve"]
