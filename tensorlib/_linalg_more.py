@@ -427,6 +427,141 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     return _write(X, out, "linalg_ldl_solve")
 
 
+# ---- products and distances ----
+
+def chain_matmul(*matrices, out=None):
+    """chain_matmul(*matrices, out=None) -> Tensor
+
+    The product of 2-D matrices in the cheapest order (linalg.multi_dot of 2-D matrices)."""
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for i, m in enumerate(matrices):
+        _tensor("chain_matmul", m, "matrices", 1)
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
+    r = matrices[0].clone() if len(matrices) == 1 else _tl.linalg.multi_dot(list(matrices))
+    return _write(r, out, "chain_matmul")
+
+
+_CDIST_MODES = {None: 0, "use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def _pnorm_last(d, p):
+    """The p-norm of d over its last dim, as torch's cdist/pdist kernels define it."""
+    a = d.abs()
+    if p == 0:
+        return (a != 0).sum(-1).to(d.dtype)
+    if p == float("inf"):
+        return a.amax(-1) if a.shape[-1] else a.sum(-1)
+    if p == 1:
+        return a.sum(-1)
+    if p == 2:
+        return (a * a).sum(-1).sqrt()
+    return (a ** p).sum(-1) ** (1.0 / p)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor
+
+    The p-norm distance between each row of x1 [..., r1, c] and each row of x2 [..., r2, c]
+    (batch dims broadcast): [..., r1, r2]. For p = 2 the matrix-product formula
+    sqrt(max(|x|^2 - 2 x.y + |y|^2, 0)) is used when compute_mode says so (by default when
+    r1 or r2 exceeds 25), as torch; otherwise the differences are summed directly."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    _tensor("cdist", x1, "x1", 1)
+    _tensor("cdist", x2, "x2", 2)
+    _no_names("cdist", x1, x2)
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.dim() < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {x.dtype._cname}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype._cname} but found {x2.dtype._cname}")
+    _kernel_dtype("cdist", x1.dtype)
+    batch = _batch_shape(x1.shape[:-2], x2.shape[:-2])
+    r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    a = x1.expand(batch + (r1, c))
+    b = x2.expand(batch + (r2, c))
+    mode = _CDIST_MODES[compute_mode]
+    if r1 == 0 or r2 == 0 or c == 0:
+        return _tl.zeros(batch + (r1, r2), dtype=x1.dtype, device=x1.device)
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        from ._join import cat
+        an = (a * a).sum(-1, keepdim=True)
+        bn = (b * b).sum(-1, keepdim=True)
+        a_ = cat([a * -2, an, _tl.ones_like(an)], -1)
+        b_ = cat([b, _tl.ones_like(bn), bn], -1)
+        return (a_ @ b_.mT).clamp_min(0).sqrt()
+    return _pnorm_last(a.unsqueeze(-2) - b.unsqueeze(-3), float(p))
+
+
+def pdist(input, p=2):
+    """pdist(input, p=2) -> Tensor
+
+    The p-norm distances between the rows of input [n, m], pairs (i, j) with i < j in
+    row-major order: n (n - 1) / 2 of them."""
+    _tensor("pdist", input, "input", 1)
+    _no_names("pdist", input)
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    _kernel_dtype("pdist", input.dtype)
+    n = input.shape[0]
+    if n <= 1:
+        return _tl.empty(0, dtype=input.dtype, device=input.device)
+    ij = _tl.triu_indices(n, n, 1, device=input.device)
+    if input.shape[1] == 0:
+        return _tl.zeros(ij.shape[1], dtype=input.dtype, device=input.device)
+    return _pnorm_last(input[ij[0]] - input[ij[1]], float(p))
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False) -> Tensor
+
+    The p-norm of x1 - x2 + eps over the last dim (x1 and x2 broadcast), as torch."""
+    _tensor("pairwise_distance", x1, "x1", 1)
+    _tensor("pairwise_distance", x2, "x2", 2)
+    dim = max(x1.dim(), x2.dim()) - 1
+    return _tl.norm(x1 - x2 + eps, p, dim, keepdim)
+
+
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """nuclear_norm(input, keepdim=False, *, out=None) or nuclear_norm(input, dim, keepdim=False, *, out=None) -> Tensor
+
+    The sum of the singular values of the matrices over dims dim (the last two by default):
+    linalg.matrix_norm(input, 'nuc', dim, keepdim)."""
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = None, dim
+    r = _tl.linalg.matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else tuple(dim), keepdim=keepdim)
+    return _write(r, out, "nuclear_norm")
+
+
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """frobenius_norm(input, dim, keepdim=False, *, out=None) -> Tensor
+
+    The 2-norm of input's elements over at most two dims (real for complex input)."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+    if isinstance(input, _C.TensorBase) and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {input.dtype._cname} "
+                           "instead.")
+    return _write(_tl.norm(input, 2, dims, keepdim), out, "frobenius_norm")
+
+
 # ---- linalg.matmul; torch's removed functions, which only raise ----
 
 def matmul(input, other, *, out=None):
@@ -492,8 +627,11 @@ def install(ns, cls):
     top = {"cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
            "triangular_solve": triangular_solve, "geqrf": geqrf, "orgqr": orgqr, "ormqr": ormqr, "lu": lu,
            "lu_solve": lu_solve, "lu_unpack": lu_unpack, "solve": removed_solve, "lstsq": removed_lstsq,
-           "symeig": removed_symeig, "eig": removed_eig, "matrix_rank": removed_matrix_rank}
-    methods = set(top) - {"lu_unpack", "matrix_rank"}  # torch's Tensor has neither
+           "symeig": removed_symeig, "eig": removed_eig, "matrix_rank": removed_matrix_rank,
+           "chain_matmul": chain_matmul, "cdist": cdist, "pdist": pdist, "pairwise_distance": pairwise_distance,
+           "nuclear_norm": nuclear_norm, "frobenius_norm": frobenius_norm}
+    methods = set(top) - {"lu_unpack", "matrix_rank", "chain_matmul", "cdist", "pdist", "pairwise_distance",
+                          "nuclear_norm", "frobenius_norm"}  # not methods of torch's Tensor
     for name, fn in top.items():
         ns[name] = fn
         if name not in methods:

@@ -336,6 +336,73 @@ def test_ldl_singular():
         assert str(te.value).endswith(str(ti.value)) and str(ti.value) == f"{name}: Unknown error code: 1."
 
 
+# ---- chain_matmul, cdist, pdist, pairwise_distance, nuclear_norm, frobenius_norm ----
+
+def _allclose(x, y, dt, scale=1.0):
+    assert tuple(x.shape) == tuple(y.shape) and str(x.dtype).split(".")[-1] == str(y.dtype).split(".")[-1]
+    _close(x, y, dt, scale)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("p", [0, 1, 2, 3.5, float("inf")])
+@pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                                  "donot_use_mm_for_euclid_dist"])
+@pytest.mark.parametrize("s1,s2", [((3, 4), (5, 4)), ((30, 4), (5, 4)), ((2, 3, 4), (3, 1, 5, 4)), ((0, 4), (5, 4)),
+                                   ((3, 0), (5, 0)), ((2, 0, 3, 4), (5, 4))])
+def test_cdist(dt, p, mode, s1, s2):
+    a, b = _rand(s1, dt, 30), _rand(s2, dt, 31)
+    if p == 0:
+        a, b = np.round(a), np.round(b)
+    (ta, pa), (tb, pb) = _both(a, "transposed"), _both(b)
+    r = tl.cdist(ta, tb, p, mode)
+    e = torch.cdist(pa, pb, p, mode)
+    # the matrix-product path of p = 2 loses digits near 0 (as torch's): compare at its scale
+    _allclose(r, e, dt, 100 if p == 2 else 10)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("p", [0, 1, 2, 3, float("inf")])
+@pytest.mark.parametrize("shape", [(5, 3), (1, 3), (0, 3), (3, 0), (30, 2)])
+def test_pdist(dt, p, shape):
+    a = _rand(shape, dt, 32)
+    if p == 0:
+        a = np.round(a)
+    ta, pa = _both(a, "transposed")
+    _allclose(tl.pdist(ta, p), torch.pdist(pa, p), dt, 10)
+
+
+@pytest.mark.parametrize("s1,s2,p,keepdim", [((3, 4), (4,), 2, False), ((3, 4), (3, 4), 1, True), ((4,), (4,), 3, False),
+                                              ((2, 1, 4), (3, 4), float("inf"), False), ((), (), 2, False)])
+def test_pairwise_distance(s1, s2, p, keepdim):
+    a, b = _rand(s1, "float32", 33), _rand(s2, "float32", 34)
+    r = tl.pairwise_distance(tl.tensor(a), tl.tensor(b), p, 1e-6, keepdim)
+    e = torch.pairwise_distance(torch.tensor(a), torch.tensor(b), p, 1e-6, keepdim)
+    _allclose(r, e, "float32")
+    _allclose(tl.pairwise_distance(tl.tensor([[1, 2]]), tl.tensor([[4, 6]])),
+              torch.pairwise_distance(torch.tensor([[1, 2]]), torch.tensor([[4, 6]])), "float32")
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_nuclear_frobenius_chain(dt):
+    a = _rand((2, 3, 4), dt, 35)
+    ta, pa = _both(a, "transposed")
+    _allclose(tl.nuclear_norm(ta[0]), torch.nuclear_norm(pa[0]), dt, 10)
+    _allclose(tl.nuclear_norm(ta[0], True), torch.nuclear_norm(pa[0], True), dt, 10)
+    _allclose(tl.nuclear_norm(ta, (0, 2)), torch.nuclear_norm(pa, (0, 2)), dt, 10)
+    _allclose(tl.nuclear_norm(ta, (2, 1), keepdim=True), torch.nuclear_norm(pa, (2, 1), keepdim=True), dt, 10)
+    for dim, kd in (((0, 1), False), (2, True), ((1, 2), True), ((), False)):
+        _allclose(tl.frobenius_norm(ta, dim, kd), torch.frobenius_norm(pa, dim, kd), dt, 10)
+    out = tl.empty(0, dtype=ta.real.dtype)
+    assert tl.frobenius_norm(ta, (1, 2), out=out) is out
+    b = _rand((4, 3), dt, 36)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = torch.chain_matmul(pa[0], torch.from_numpy(b), pa[1])
+        _allclose(tl.chain_matmul(ta[0], tl.tensor(b), ta[1]), e, dt, 10)
+        _allclose(tl.chain_matmul(ta[0]), torch.chain_matmul(pa[0]), dt)
+        assert tl.chain_matmul(ta[0]).data_ptr() != ta[0].data_ptr()  # a copy, as torch
+
+
 # ---- linalg.matmul ----
 
 def test_linalg_matmul():
@@ -419,6 +486,31 @@ ERRORS = {
     "ldls_ld1d": lambda m: m.linalg.ldl_solve(m.ones(3), m.ones(3, dtype=m.int32), m.ones(3, 1)),
     "ldls_square": lambda m: m.linalg.ldl_solve(m.ones(3, 2), m.ones(3, dtype=m.int32), m.ones(3, 1)),
     "ldls_long": lambda m: m.linalg.ldl_solve(m.eye(3).long(), m.ones(3, dtype=m.int32), m.ones(3, 1).long()),
+    "cm_none": lambda m: m.chain_matmul(),
+    "cm_1d": lambda m: m.chain_matmul(m.ones(3, 4), m.ones(4)),
+    "cm_shapes": lambda m: m.chain_matmul(m.ones(3, 4), m.ones(3, 4)),
+    "cm_dtype": lambda m: m.chain_matmul(m.ones(3, 4), m.ones(4, 3).double()),
+    "cm_dtype_long": lambda m: m.chain_matmul(m.ones(3, 4), m.ones(4, 3).long()),
+    "cd_dtype": lambda m: m.cdist(m.ones(3, 4), m.ones(5, 4).double()),
+    "cd_long": lambda m: m.cdist(m.ones(3, 4).long(), m.ones(5, 4).long()),
+    "cd_long2": lambda m: m.cdist(m.ones(3, 4), m.ones(5, 4).long()),
+    "cd_half": lambda m: m.cdist(m.ones(3, 4).half(), m.ones(5, 4).half()),
+    "cd_complex": lambda m: m.cdist(m.ones(3, 4).cfloat(), m.ones(5, 4).cfloat()),
+    "cd_1d": lambda m: m.cdist(m.ones(4), m.ones(5, 4)),
+    "cd_cols": lambda m: m.cdist(m.ones(3, 4), m.ones(5, 3)),
+    "cd_negp": lambda m: m.cdist(m.ones(3, 4), m.ones(5, 4), p=-1),
+    "cd_mode": lambda m: m.cdist(m.ones(3, 4), m.ones(5, 4), compute_mode="x"),
+    "cd_batch": lambda m: m.cdist(m.ones(2, 3, 4), m.ones(3, 5, 4)),
+    "pd_3d": lambda m: m.pdist(m.ones(2, 3, 4)),
+    "pd_negp": lambda m: m.pdist(m.ones(3, 4), p=-1),
+    "pd_long": lambda m: m.pdist(m.ones(3, 4).long()),
+    "pd_half": lambda m: m.pdist(m.ones(3, 4).half()),
+    "pd_complex": lambda m: m.pdist(m.ones(3, 4).cfloat()),
+    "pw_shapes": lambda m: m.pairwise_distance(m.ones(3, 4), m.ones(5, 4)),
+    "nn_1d": lambda m: m.nuclear_norm(m.ones(3)),
+    "nn_long": lambda m: m.nuclear_norm(m.ones(3, 3).long()),
+    "fn_long": lambda m: m.frobenius_norm(m.ones(3, 3).long(), (0, 1)),
+    "fn_3dims": lambda m: m.frobenius_norm(m.ones(3, 3), (0, 1, 0)),
     "solve": lambda m: m.solve(m.eye(2), m.eye(2)),
     "solve_method": lambda m: m.eye(2).solve(m.eye(2)),
     "lstsq": lambda m: m.lstsq(m.eye(2), m.eye(2)),
