@@ -528,6 +528,18 @@ def test_errors_match_torch(case):
     _same_error(ERRORS[case])
 
 
+@pytest.mark.skipif(tl.cuda.is_available(), reason="a CUDA device is usable here (the real grid below runs)")
+def test_cuda_on_stand_in_backend():
+    from _grid import run_grid
+    assert run_grid("_fake_cuda_linalg_more.py") == 19
+
+
+@pytest.mark.skipif(not tl.cuda.is_available(), reason="no usable CUDA device")
+def test_cuda_on_real_device():
+    from _grid import run_grid
+    assert run_grid("_fake_cuda_linalg_more.py", real=True) == 19
+
+
 def test_names_refused():
     a = tl.eye(3, dtype=tl.float64).refine_names("A", "B")
     with pytest.raises(RuntimeError, match="not yet supported with named tensors"):
