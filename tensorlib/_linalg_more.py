@@ -135,10 +135,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
         X = _C._lapack_trsm(input, _C._lapack_trsm(input.mH, eye, True, False, False), True, True, False)
     else:  # A^-1 = L^-H L^-1
         X = _C._lapack_trsm(input.mH, _C._lapack_trsm(input, eye, True, False, False), True, True, False)
-    from ._join import tril
-    low = tril(X, -1)
-    diag = X.diagonal(0, -2, -1).real if X.dtype.is_complex else X.diagonal(0, -2, -1)
-    X = _colmajor(low + low.mH + _tl.diag_embed(diag.to(X.dtype)))
+    X = _colmajor((X + X.mH) * 0.5)  # exactly Hermitian with a real diagonal, as potri's
     return _write_cast(X, out, "cholesky_inverse")
 
 

@@ -540,6 +540,27 @@ def test_cuda_on_real_device():
     assert run_grid("_fake_cuda_linalg_more.py", real=True) == 19
 
 
+META = {
+    "cholesky_solve": lambda m: m.cholesky_solve(m.ones(2, 3, 2, device="meta"), m.eye(3, device="meta")),
+    "cholesky_inverse": lambda m: m.cholesky_inverse(m.eye(3, device="meta").expand(2, 3, 3)),
+    "triangular_solve": lambda m: m.triangular_solve(m.ones(3, 2, device="meta"), m.eye(3, device="meta"))[0],
+    "triangular_solve_A": lambda m: m.triangular_solve(m.ones(2, 3, 2, device="meta"), m.eye(3, device="meta"))[1],
+    "ldl_factor_LD": lambda m: m.linalg.ldl_factor(m.eye(3, device="meta").expand(2, 3, 3))[0],
+    "ldl_factor_piv": lambda m: m.linalg.ldl_factor(m.eye(3, device="meta"))[1],
+    "ldl_solve": lambda m: m.linalg.ldl_solve(m.eye(3, device="meta"), m.ones(3, dtype=m.int32, device="meta"),
+                                              m.ones(3, 2, device="meta")),
+    "cdist": lambda m: m.cdist(m.ones(3, 2, device="meta"), m.ones(4, 2, device="meta")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(META))
+def test_meta_shapes(case):
+    r, e = META[case](tl), META[case](torch)
+    assert r.is_meta and tuple(r.shape) == tuple(e.shape) and str(r.dtype).split(".")[-1] == \
+        str(e.dtype).split(".")[-1]
+    assert r.stride() == e.stride() or case == "cdist"
+
+
 def test_names_refused():
     a = tl.eye(3, dtype=tl.float64).refine_names("A", "B")
     with pytest.raises(RuntimeError, match="not yet supported with named tensors"):
