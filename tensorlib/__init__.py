@@ -74,6 +74,8 @@ from . import fft  # noqa: E402,F401  (tensorlib.fft: torch.fft on csrc/ops/fft.
 from . import special  # noqa: E402,F401  (tensorlib.special: torch.special)
 from . import _linalg_compose  # noqa: E402
 _linalg_compose.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
+from . import _linalg_more  # noqa: E402
+_linalg_more.install(globals(), Tensor)  # cholesky_solve, triangular_solve, geqrf, ormqr, lu, lu_unpack, ...
 from . import _compat  # noqa: E402
 from ._compat import *  # noqa: E402,F401,F403  (softmax, constants, grad modes, legacy FloatTensor, ...)
 _compat.install(Tensor)

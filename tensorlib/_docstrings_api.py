@@ -772,6 +772,9 @@ _VI = "values, indices"
 for _n, (_fields, _call) in {
         "aminmax": ("min, max", "tl.aminmax(tl.tensor([3, 1, 2]))"),
         "cummax": (_VI, "tl.cummax(tl.tensor([1, 3, 2]), 0)"), "cummin": (_VI, "tl.cummin(tl.tensor([3, 1, 2]), 0)"),
+        "geqrf": ("a, tau", "tl.geqrf(tl.eye(2))"),
+        "lu_unpack": ("P, L, U", "tl.lu_unpack(*tl.linalg.lu_factor(tl.eye(2)))"),
+        "triangular_solve": ("solution, cloned_coefficient", "tl.triangular_solve(tl.ones(2, 1), tl.eye(2))"),
         "histogram": ("hist, bin_edges", "tl.histogram(tl.tensor([1., 2., 2.]), 2)"),
         "kthvalue": (_VI, "tl.kthvalue(tl.tensor([3, 1, 2]), 2)"),
         "linalg_cholesky_ex": ("L, info", "tl.linalg.cholesky_ex(tl.eye(2))"),
@@ -779,6 +782,8 @@ for _n, (_fields, _call) in {
         "linalg_eigh": ("eigenvalues, eigenvectors", "tl.linalg.eigh(tl.eye(2))"),
         "linalg_inv_ex": ("inverse, info", "tl.linalg.inv_ex(tl.eye(2))"),
         "linalg_lstsq": ("solution, residuals, rank, singular_values", "tl.linalg.lstsq(tl.eye(2), tl.ones(2, 1))"),
+        "linalg_ldl_factor": ("LD, pivots", "tl.linalg.ldl_factor(tl.eye(2))"),
+        "linalg_ldl_factor_ex": ("LD, pivots, info", "tl.linalg.ldl_factor_ex(tl.eye(2))"),
         "linalg_lu": ("P, L, U", "tl.linalg.lu(tl.eye(2))"),
         "linalg_lu_factor": ("LU, pivots", "tl.linalg.lu_factor(tl.eye(2))"),
         "linalg_lu_factor_ex": ("LU, pivots, info", "tl.linalg.lu_factor_ex(tl.eye(2))"),

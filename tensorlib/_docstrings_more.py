@@ -300,6 +300,29 @@ OPS.update({
                             "a named tuple (LU, pivots, info).",
                             "tl.linalg.lu_factor_ex(tl.tensor([[1., 2.], [3., 4.]])).info",
                             {"A": "matrices, shape (*, m, n)."}),
+    "linalg.ldl_factor_ex": ("Computes the Bunch-Kaufman LDL factorization of a symmetric (Hermitian) matrix from its "
+                             "lower triangle (LAPACK sytrf / hetrf), reporting a zero in D in ``info``.",
+                             "a named tuple (LD, pivots, info): L and the blocks of D packed, LAPACK's int32 pivots "
+                             "(negative pairs mark 2x2 blocks).",
+                             "tl.linalg.ldl_factor_ex(tl.tensor([[4., 2.], [2., 5.]])).pivots",
+                             {"A": "symmetric or Hermitian matrices, shape (*, n, n); only the lower triangle is read.",
+                              "hermitian": "factor a complex A as Hermitian (A = L D L^H) instead of symmetric.",
+                              "out": "a tuple of three tensors to write LD, pivots, info into."}),
+    "linalg.ldl_factor": ("Computes the Bunch-Kaufman LDL factorization of a symmetric (Hermitian) matrix (LAPACK "
+                          "sytrf / hetrf).", "a named tuple (LD, pivots).",
+                          "tl.linalg.ldl_factor(tl.tensor([[4., 2.], [2., 5.]])).LD",
+                          {"A": "symmetric or Hermitian matrices, shape (*, n, n); only the lower triangle is read.",
+                           "hermitian": "factor a complex A as Hermitian (A = L D L^H) instead of symmetric.",
+                           "out": "a tuple of two tensors to write LD and pivots into."}),
+    "linalg.ldl_solve": ("Solves A X = B from the LDL factorization of A that ldl_factor gives (LAPACK sytrs / "
+                         "hetrs); batch dims broadcast.", "the solution, of ``B``'s (broadcast) shape.",
+                         "LD, piv = tl.linalg.ldl_factor(tl.tensor([[4., 2.], [2., 5.]]))\n"
+                         "tl.linalg.ldl_solve(LD, piv, tl.tensor([[6.], [7.]]))",
+                         {"LD": "the packed factors from ldl_factor.", "pivots": "the pivots from ldl_factor.",
+                          "B": "the right-hand sides, shape (*, n, k).",
+                          "hermitian": "the factorization is the Hermitian one (hermitian=True in ldl_factor)."}),
+    "linalg.matmul": ("Matrix product (an alias of tensorlib.matmul): batched, broadcast, 1-D operands as vectors.",
+                      "the product.", "tl.linalg.matmul(tl.tensor([[1., 2.], [3., 4.]]), tl.tensor([1., 1.]))"),
     "linalg.lu_solve": ("Solves A X = B from the LU factorization of A.", "the solution, ``B``'s shape.",
                         "LU, piv = tl.linalg.lu_factor(tl.tensor([[2., 0.], [0., 4.]]))\n"
                         "tl.linalg.lu_solve(LU, piv, tl.tensor([[2.], [8.]]))"),

@@ -240,7 +240,7 @@ def multi_dot(tensors, *, out=None):
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
         if t.dtype != tensors[0].dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{tensors[0].dtype._cname} and tensor {i} is {t.dtype._cname}")
+                               f"{_cpp_type(tensors[0].dtype)} and tensor {i} {_cpp_type(t.dtype)}")
     first_vec, last_vec = tensors[0].dim() == 1, tensors[-1].dim() == 1
     mats = [tensors[0].unsqueeze(0) if first_vec else tensors[0]] + tensors[1:-1] + \
         [tensors[-1].unsqueeze(-1) if last_vec else tensors[-1]]
@@ -316,6 +316,19 @@ def tensorsolve(A, B, dims=None):
     return solve(A.reshape(n, n), B.reshape(n)).reshape(rest)
 
 
+
+
+_CPP_TYPES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+              "int64": "long int", "uint16": "short unsigned int", "uint32": "unsigned int",
+              "uint64": "long unsigned int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
+              "float64": "double", "complex32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def _cpp_type(dt):
+    """The C++ type name torch's messages print for a dtype (caffe2::TypeMeta's name)."""
+    n = _dn(dt)
+    return _CPP_TYPES.get(n, "c10::" + n[0].upper() + n[1:])  # float8_e4m3fn -> c10::Float8_e4m3fn
 
 
 # ---- torch's top-level spellings ----

@@ -12,7 +12,8 @@ leading dims, for float32/float64/complex64/complex128. See docs/linalg.md.
 from ._linalg import matrix_norm
 from ._linalg_lapack import *  # noqa: F401,F403
 from ._linalg_compose import *  # noqa: F401,F403
-from . import _linalg_lapack, _linalg_compose
+from ._linalg_more import *  # noqa: F401,F403
+from . import _linalg_lapack, _linalg_compose, _linalg_more
 
-__all__ = list(_linalg_lapack.__all__) + list(_linalg_compose.__all__) + ["matrix_norm"]
-del _linalg_lapack, _linalg_compose
+__all__ = list(_linalg_lapack.__all__) + list(_linalg_compose.__all__) + list(_linalg_more.__all__) + ["matrix_norm"]
+del _linalg_lapack, _linalg_compose, _linalg_more

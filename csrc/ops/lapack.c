@@ -38,6 +38,10 @@ typedef void geev_rt(const char *jl, const char *jr, cint *n, void *a, cint *lda
                     cint *ldvl, void *vr, cint *ldvr, void *work, cint *lwork, lp_int *info, size_t, size_t);
 typedef void geev_ct(const char *jl, const char *jr, cint *n, void *a, cint *lda, void *w, void *vl, cint *ldvl,
                     void *vr, cint *ldvr, void *work, cint *lwork, void *rwork, lp_int *info, size_t, size_t);
+typedef void sytrf_t(const char *uplo, cint *n, void *a, cint *lda, lp_int *ipiv, void *work, cint *lwork,
+                     lp_int *info, size_t);
+typedef void sytrs_t(const char *uplo, cint *n, cint *nrhs, const void *a, cint *lda, const lp_int *ipiv, void *b,
+                     cint *ldb, lp_int *info, size_t);
 typedef void gels_t(const char *tr, cint *m, cint *n, cint *nrhs, void *a, cint *lda, void *b, cint *ldb, void *work,
                     cint *lwork, lp_int *info, size_t);
 typedef void gelsy_rt(cint *m, cint *n, cint *nrhs, void *a, cint *lda, void *b, cint *ldb, lp_int *jpvt,
@@ -74,6 +78,12 @@ LP_ALL4(getrs_t, getrs);
 LP_ALL4(potrf_t, potrf);
 LP_ALL4(geqrf_t, geqrf);
 LP_ALL4(gels_t, gels);
+LP_ALL4(sytrf_t, sytrf); /* complex: the complex-symmetric routines */
+LP_ALL4(sytrs_t, sytrs);
+sytrf_t LP_C(hetrf), LP_Z(hetrf); /* complex Hermitian (real: sytrf is the Hermitian case) */
+sytrs_t LP_C(hetrs), LP_Z(hetrs);
+static sytrf_t *const hetrf_c[2] = {LP_C(hetrf), LP_Z(hetrf)};
+static sytrs_t *const hetrs_c[2] = {LP_C(hetrs), LP_Z(hetrs)};
 LP_RC(orgqr_t, orgqr, orgqr_t, ungqr);
 LP_RC(syevd_t, syevd, heevd_t, heevd);
 LP_RC(gesdd_rt, gesdd, gesdd_ct, gesdd);
@@ -646,4 +656,60 @@ int tl_lapack_trsm(tl_tensor *x, const tl_tensor *a, const tl_tensor *b, bool le
     }
     tl_tensor_clear(&c);
     return 0;
+}
+
+/* ---- LDL^T / LDL^H (Bunch-Kaufman) ---- */
+
+int tl_lapack_sytrf(tl_tensor *ld, tl_tensor *piv, tl_tensor *info, const tl_tensor *a, bool hermitian)
+{
+    int k = prep(a, 2, "ldl_factor");
+    if (k < 0) return -1;
+    int nb = a->ndim - 2;
+    int64_t n = rows(a), B = batch_count(a, 2);
+    if (cols(a) != n) return tl_err(TL_ERR_RUNTIME, "ldl_factor: expected square matrices");
+    if (copy_mat(ld, a) < 0 || alloc_out(piv, a, nb, 1, n, 0, TL_INT32, true) < 0 ||
+        alloc_out(info, a, nb, 0, 0, 0, TL_INT32, true) < 0)
+        return -1;
+    if (B == 0 || n == 0) return 0;
+    sytrf_t *fn = (hermitian && k >= 2) ? hetrf_c[k - 2] : sytrf_fn[k];
+    lp_int N = (lp_int)n, lda = (lp_int)max1(n), q = -1, inf = 0;
+    char uplo = 'L';
+    double probe[2];
+    fn(&uplo, &N, at(ld, 0, 0), &lda, (lp_int *)tl_data(piv), probe, &q, &inf, 1);
+    lp_int lw = (lp_int)wsize(k, probe);
+    void *work = ws_alloc(lw, elem_size(k));
+    if (!work) return oom();
+    size_t es = elem_size(k);
+    for (int64_t b = 0; b < B; b++) {
+        char *m = at(ld, b, n * n);
+        fn(&uplo, &N, m, &lda, (lp_int *)at(piv, b, n), work, &lw, (lp_int *)at(info, b, 1), 1);
+        for (int64_t j = 1; j < n; j++) memset(m + j * n * es, 0, (size_t)j * es); /* the upper triangle: 0 */
+    }
+    free(work);
+    return 0;
+}
+
+int tl_lapack_sytrs(tl_tensor *x, const tl_tensor *ld, const tl_tensor *piv, const tl_tensor *b, bool hermitian)
+{
+    int k = prep(ld, 2, "ldl_solve");
+    if (k < 0) return -1;
+    int nb = ld->ndim - 2;
+    int64_t n = rows(ld), nrhs = b->ndim >= 2 ? cols(b) : 0, B = batch_count(ld, 2);
+    if (cols(ld) != n || b->ndim != ld->ndim || rows(b) != n || piv->ndim != nb + 1 || piv->sizes[nb] != n ||
+        b->dtype != ld->dtype)
+        return tl_err(TL_ERR_RUNTIME, "ldl_solve: expected LD [..., n, n], pivots [..., n], B [..., n, k]");
+    if (same_batch(ld, b, nb, "ldl_solve") < 0 || same_batch(ld, piv, nb, "ldl_solve") < 0) return -1;
+    tl_tensor f = {0}, p = {0};
+    int rc = -1;
+    if (copy_mat(&f, ld) < 0 || copy_vec(&p, piv, TL_INT32) < 0 || copy_mat(x, b) < 0) goto done;
+    sytrs_t *fn = (hermitian && k >= 2) ? hetrs_c[k - 2] : sytrs_fn[k];
+    lp_int N = (lp_int)n, R = (lp_int)nrhs, lda = (lp_int)max1(n), info = 0;
+    char uplo = 'L';
+    for (int64_t i = 0; i < B && n > 0 && nrhs > 0; i++)
+        fn(&uplo, &N, &R, at(&f, i, n * n), &lda, (lp_int *)at(&p, i, n), at(x, i, n * nrhs), &lda, &info, 1);
+    rc = 0;
+done:
+    tl_tensor_clear(&f);
+    tl_tensor_clear(&p);
+    return rc;
 }

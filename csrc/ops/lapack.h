@@ -45,5 +45,11 @@ int tl_lapack_gels(tl_tensor *x, tl_tensor *rank, tl_tensor *sv, tl_tensor *info
                    const tl_tensor *b, int driver, double rcond);
 /* trsm: x = op(a)^-1 b (left) or b a^-1 (right) for triangular a. */
 int tl_lapack_trsm(tl_tensor *x, const tl_tensor *a, const tl_tensor *b, bool left, bool upper, bool unit);
+/* sytrf / hetrf (Bunch-Kaufman, lower triangle read): ld = L and D packed (the upper triangle
+ * zeroed), piv int32 [..., n] in LAPACK's format (1-based; negative pairs for 2 x 2 blocks);
+ * `hermitian` picks hetrf for complex a (sytrf: complex symmetric). */
+int tl_lapack_sytrf(tl_tensor *ld, tl_tensor *piv, tl_tensor *info, const tl_tensor *a, bool hermitian);
+/* sytrs / hetrs: x = A^-1 b from sytrf's ld [..., n, n] and piv [..., n]. */
+int tl_lapack_sytrs(tl_tensor *x, const tl_tensor *ld, const tl_tensor *piv, const tl_tensor *b, bool hermitian);
 
 #endif

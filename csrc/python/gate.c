@@ -146,7 +146,8 @@ static const struct { const char *name; char rule; } meta_ops[] = {
     {"_fft_c2c_rows", DEV_SAME}, {"_fft_r2c_rows", DEV_SAME},
     {"_lapack_getrf", DEV_SAME}, {"_lapack_getrs", DEV_SAME}, {"_lapack_perm", DEV_SAME}, {"_lapack_potrf", DEV_SAME},
     {"_lapack_geqrf", DEV_SAME}, {"_lapack_orgqr", DEV_SAME}, {"_lapack_syevd", DEV_SAME}, {"_lapack_gesdd", DEV_SAME},
-    {"_lapack_geev", DEV_SAME}, {"_lapack_trsm", DEV_SAME}, {"_tril_", DEV_SAME}, {"_cross", DEV_SAME},
+    {"_lapack_geev", DEV_SAME}, {"_lapack_trsm", DEV_SAME}, {"_lapack_sytrf", DEV_SAME}, {"_lapack_sytrs", DEV_SAME},
+    {"_tril_", DEV_SAME}, {"_cross", DEV_SAME},
     {"_searchsorted", DEV_SAME}, {"_repeat_interleave_index", DEV_ANY}, {"_scan", DEV_ANY}, {"_histc", DEV_ANY},
     {NULL, DEV_ANY}};
 

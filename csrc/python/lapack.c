@@ -123,6 +123,22 @@ static PyObject *f_trsm(PyObject *self, PyObject *args)
     LP_OUTS(1, tl_lapack_trsm(OT(0), T(0), T(1), left, upper, unit));
 }
 
+static PyObject *f_sytrf(PyObject *self, PyObject *args)
+{
+    PyObject *t[1];
+    int herm;
+    if (!PyArg_ParseTuple(args, "Op", &t[0], &herm) || tensors_ok(1, t) < 0) return NULL;
+    LP_OUTS(3, tl_lapack_sytrf(OT(0), OT(1), OT(2), T(0), herm));
+}
+
+static PyObject *f_sytrs(PyObject *self, PyObject *args)
+{
+    PyObject *t[3];
+    int herm;
+    if (!PyArg_ParseTuple(args, "OOOp", &t[0], &t[1], &t[2], &herm) || tensors_ok(3, t) < 0) return NULL;
+    LP_OUTS(1, tl_lapack_sytrs(OT(0), T(0), T(1), T(2), herm));
+}
+
 PyMethodDef tl_module_methods_lapack[] = {
     {"_lapack_getrf", f_getrf, METH_VARARGS, "_lapack_getrf(A) -> (LU, pivots, info)"},
     {"_lapack_getrs", f_getrs, METH_VARARGS, "_lapack_getrs(LU, pivots, B, trans) -> X"},
@@ -134,6 +150,8 @@ PyMethodDef tl_module_methods_lapack[] = {
     {"_lapack_gesdd", f_gesdd, METH_VARARGS, "_lapack_gesdd(A, jobz) -> (U, S, Vh, info)"},
     {"_lapack_geev", f_geev, METH_VARARGS, "_lapack_geev(A, vectors) -> (w, V, info)"},
     {"_lapack_gels", f_gels, METH_VARARGS, "_lapack_gels(A, B, driver, rcond) -> (X, rank, sv, info)"},
+    {"_lapack_sytrf", f_sytrf, METH_VARARGS, "_lapack_sytrf(A, hermitian) -> (LD, pivots, info)"},
+    {"_lapack_sytrs", f_sytrs, METH_VARARGS, "_lapack_sytrs(LD, pivots, B, hermitian) -> X"},
     {"_lapack_trsm", f_trsm, METH_VARARGS, "_lapack_trsm(A, B, left, upper, unit) -> X"},
     {NULL},
 };
