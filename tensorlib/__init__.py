@@ -190,6 +190,11 @@ del _name
 from . import _construct  # noqa: E402
 _construct.install(globals(), Tensor)
 
+# ---- the view-copy functions (t_copy, select_copy, ...) and the view scatters
+# (tensorlib/_copies.py) ----
+from . import _copies  # noqa: E402
+_copies.install(globals(), Tensor)
+
 # ---- torch's argument-type errors for the Python-level ops (tensorlib/_argcheck.py); last, so
 # that it sees every function and method defined above ----
 from . import _argcheck  # noqa: E402

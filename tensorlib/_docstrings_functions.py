@@ -1056,3 +1056,67 @@ OPS.update({
                     "nothing: it always raises.", "tl.linalg.matrix_rank(tl.eye(3))",
                     {"tol": "ignored.", "symmetric": "ignored."}),
 })
+
+# torch's view-copy functions (tensorlib/_copies.py): the view op's result as a new contiguous tensor
+_VIEW_COPIES = {  # name: (the view it copies, example)
+    "alias_copy": ("``input`` itself", "tl.alias_copy(tl.tensor([1, 2]))"),
+    "detach_copy": ("``input.detach()``", "tl.detach_copy(tl.tensor([1, 2]))"),
+    "t_copy": ("``input.t()``", "tl.t_copy(tl.tensor([[1, 2], [3, 4]]))"),
+    "transpose_copy": ("``input.transpose(dim0, dim1)``", "tl.transpose_copy(tl.tensor([[1, 2], [3, 4]]), 0, 1)"),
+    "permute_copy": ("``input.permute(dims)``", "tl.permute_copy(tl.tensor([[1, 2], [3, 4]]), (1, 0))"),
+    "diagonal_copy": ("``input.diagonal(offset, dim1, dim2)``", "tl.diagonal_copy(tl.tensor([[1, 2], [3, 4]]))"),
+    "expand_copy": ("``input.expand(size)``, every element stored", "tl.expand_copy(tl.tensor([1, 2]), (2, 2))"),
+    "select_copy": ("``input.select(dim, index)``", "tl.select_copy(tl.tensor([[1, 2], [3, 4]]), 1, 0)"),
+    "slice_copy": ("``input[start:end:step]`` along ``dim``", "tl.slice_copy(tl.tensor([1, 2, 3, 4]), 0, 1, None, 2)"),
+    "squeeze_copy": ("``input.squeeze(dim)``", "tl.squeeze_copy(tl.tensor([[1, 2]]))"),
+    "unsqueeze_copy": ("``input.unsqueeze(dim)``", "tl.unsqueeze_copy(tl.tensor([1, 2]), 0)"),
+    "view_copy": ("``input.view(size)`` (a shape or a dtype)", "tl.view_copy(tl.tensor([[1, 2], [3, 4]]), (4,))"),
+    "unfold_copy": ("``input.unfold(dimension, size, step)``", "tl.unfold_copy(tl.tensor([1, 2, 3]), 0, 2, 1)"),
+    "narrow_copy": ("``input.narrow(dim, start, length)``", "tl.narrow_copy(tl.tensor([1, 2, 3]), 0, 1, 2)"),
+    "as_strided_copy": ("``input.as_strided(size, stride, storage_offset)``",
+                        "tl.as_strided_copy(tl.tensor([1, 2, 3, 4]), (2, 2), (1, 2))"),
+    "view_as_real_copy": ("``view_as_real(input)``", "tl.view_as_real_copy(tl.tensor([1 + 2j]))"),
+    "view_as_complex_copy": ("``view_as_complex(input)``", "tl.view_as_complex_copy(tl.tensor([[1., 2.]]))"),
+    "split_copy": ("each piece of ``input.split(split_size, dim)``", "tl.split_copy(tl.tensor([1, 2, 3]), 2)"),
+    "split_with_sizes_copy": ("each piece of ``input.split_with_sizes(split_sizes, dim)``",
+                              "tl.split_with_sizes_copy(tl.tensor([1, 2, 3]), [1, 2])"),
+    "unbind_copy": ("each slice of ``input.unbind(dim)``", "tl.unbind_copy(tl.tensor([[1, 2], [3, 4]]))"),
+    "values_copy": ("a sparse tensor's ``values()``", "tl.values_copy(tl.tensor([[0., 2.]]).to_sparse())"),
+    "indices_copy": ("a sparse COO tensor's ``indices()``", "tl.indices_copy(tl.tensor([[0., 2.]]).to_sparse())"),
+    "crow_indices_copy": ("a CSR/BSR tensor's ``crow_indices()``",
+                          "tl.crow_indices_copy(tl.tensor([[0., 2.]]).to_sparse_csr())"),
+    "col_indices_copy": ("a CSR/BSR tensor's ``col_indices()``",
+                         "tl.col_indices_copy(tl.tensor([[0., 2.]]).to_sparse_csr())"),
+    "ccol_indices_copy": ("a CSC/BSC tensor's ``ccol_indices()``",
+                          "tl.ccol_indices_copy(tl.tensor([[0., 2.]]).to_sparse_csc())"),
+    "row_indices_copy": ("a CSC/BSC tensor's ``row_indices()``",
+                         "tl.row_indices_copy(tl.tensor([[0., 2.]]).to_sparse_csc())"),
+}
+for _n, (_what, _ex) in _VIEW_COPIES.items():
+    _list = _n in ("split_copy", "split_with_sizes_copy", "unbind_copy")
+    OPS[_n] = ("Copies %s into %s (torch's view-copy function)." % (_what, "new contiguous tensors" if _list
+                                                                     else "a new contiguous tensor"),
+               "a tuple of new tensors (None when ``out`` is given)." if _list else "a new tensor (``out`` when given).",
+               _ex, {"out": "tensors of the pieces' shapes to copy into." if _list
+                     else "a tensor to write into (resized; the dtype must match).",
+                     "split_sizes": "the sizes of the pieces.", "dimension": "the dim to slide along.",
+                     "split_size": "the size of each piece (the last may be smaller).",
+                     "implicit": "accepted for torch compatibility (ignored)."})
+OPS.update({
+    "select_scatter": ("Copies ``input`` with its ``select(dim, index)`` slice replaced by ``src``.",
+                       "a new tensor with ``input``'s dtype and layout.",
+                       "tl.select_scatter(tl.zeros(2, 2), tl.ones(2), 0, 0)",
+                       {"src": "the values for the slice (its shape; cast to ``input``'s dtype)."}),
+    "slice_scatter": ("Copies ``input`` with its ``[start:end:step]`` slice along ``dim`` replaced by ``src``.",
+                      "a new tensor with ``input``'s dtype and layout.",
+                      "tl.slice_scatter(tl.zeros(4), tl.ones(2), 0, 0, None, 2)",
+                      {"src": "the values for the slice (its shape; cast to ``input``'s dtype)."}),
+    "diagonal_scatter": ("Copies ``input`` with its ``diagonal(offset, dim1, dim2)`` replaced by ``src``.",
+                         "a new tensor with ``input``'s dtype and layout.",
+                         "tl.diagonal_scatter(tl.zeros(2, 2), tl.ones(2))",
+                         {"src": "the values for the diagonal (its shape; cast to ``input``'s dtype)."}),
+    "as_strided_scatter": ("Copies ``input`` with its ``as_strided(size, stride, storage_offset)`` view replaced "
+                           "by ``src``.", "a new tensor with ``input``'s dtype and layout.",
+                           "tl.as_strided_scatter(tl.zeros(4), tl.ones(2), (2,), (2,))",
+                           {"src": "the values for the view (its shape; cast to ``input``'s dtype)."}),
+})
