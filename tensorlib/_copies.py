@@ -155,8 +155,6 @@ row_indices_copy = _sparse_part("row_indices")
 
 
 def _scatter(input, src, view_of):
-    if not isinstance(src, _C.TensorBase):
-        raise TypeError(f"scatter(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
     r = input.clone()
     v = view_of(r)
     if tuple(v.shape) != tuple(src.shape):
