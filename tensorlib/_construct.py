@@ -11,7 +11,7 @@ import operator
 
 from . import _C
 from ._out import write_out
-from ._util import no_names, require_tensor, wrap_dim
+from ._util import infer_size as _infer_size, no_names, require_tensor, wrap_dim, install_names
 
 _int = builtins.int
 _HALF_FLOAT_DOUBLE = ("Half", "Float", "Double")
@@ -67,20 +67,6 @@ def _complex_out_check(real, out):
 
 def _complex_dtype(d):
     return {"Half": _C.complex32, "Float": _C.complex64, "Double": _C.complex128}[d._cname]
-
-
-def _infer_size(a, b):
-    """The broadcast shape of a and b, with TensorIterator's message (at::infer_size)."""
-    n = builtins.max(len(a), len(b))
-    out = []
-    for i in reversed(range(n)):
-        sa = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
-        sb = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
-        if sa != sb and sa != 1 and sb != 1:
-            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton "
-                               f"dimension {i}")
-        out.append(sa if sb == 1 else sb)
-    return tuple(reversed(out))
 
 
 def _build_complex(real, imag):
@@ -566,8 +552,4 @@ METHODS = ("kron", "hsplit", "vsplit", "dsplit", "split_with_sizes", "fill_diago
 
 def install(namespace, tensor_class):
     """Puts the functions into tensorlib's namespace and the methods on Tensor."""
-    g = globals()
-    for n in FUNCTIONS:
-        namespace[n] = g[n]
-    for n in METHODS:
-        setattr(tensor_class, n, g[n])
+    install_names(namespace, tensor_class, globals(), FUNCTIONS, METHODS)

@@ -9,6 +9,7 @@ named dims and devices come with it.
 from . import _C
 from . import _construct
 from ._out import write_out
+from ._util import install_names
 
 _CF = _C.contiguous_format
 
@@ -195,8 +196,4 @@ METHODS = ("narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter",
 
 def install(namespace, tensor_class):
     """Puts the functions into tensorlib's namespace and the methods on Tensor."""
-    g = globals()
-    for n in FUNCTIONS:
-        namespace[n] = g[n]
-    for n in METHODS:
-        setattr(tensor_class, n, g[n])
+    install_names(namespace, tensor_class, globals(), FUNCTIONS, METHODS)

@@ -7,7 +7,7 @@ import tensorlib as _tl  # the package, read at call time (this module loads dur
 
 from . import _C
 from ._reduce import add_return_type, return_types
-from ._util import no_names as _no_names
+from ._util import infer_size as _batch_shape, no_names as _no_names
 from ._linalg import LinAlgError
 from ._linalg_lapack import _LOW, _dn, _raise_info, householder_product, lu_factor_ex, lu_solve as _lu_solve
 
@@ -34,21 +34,6 @@ def _colmajor(x):
     y = _tl.empty(tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2]), dtype=x.dtype, device=x.device).mT
     y.copy_(x)
     return y
-
-
-def _batch_shape(a, b):
-    """torch's broadcast of two batch shapes (infer_size), with its message."""
-    a, b = tuple(a), tuple(b)
-    n = max(len(a), len(b))
-    out = []
-    for i in range(n):
-        da = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
-        db = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
-        if da != db and da != 1 and db != 1:
-            raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton "
-                               f"dimension {i}")
-        out.append(db if da == 1 else da)
-    return tuple(out)
 
 
 def _linear_solve_check(b, A, name):

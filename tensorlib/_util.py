@@ -61,3 +61,26 @@ def legacy_type(dtype):
     """torch's legacy tensor type string for dtype ('tensorlib.FloatTensor', 'tensorlib.UInt16Tensor'):
     the ScalarType name followed by Tensor, as torch builds it."""
     return "tensorlib." + dtype._cname + "Tensor"
+
+
+def infer_size(a, b):
+    """The broadcast shape of a and b, with TensorIterator's message (at::infer_size)."""
+    n = max(len(a), len(b))
+    out = []
+    for i in reversed(range(n)):
+        sa = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
+        sb = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton "
+                               f"dimension {i}")
+        out.append(sa if sb == 1 else sb)
+    return tuple(reversed(out))
+
+
+def install_names(namespace, tensor_class, source, functions, methods):
+    """Puts the functions named in ``functions`` (from the module dict ``source``) into
+    tensorlib's namespace, and those named in ``methods`` on Tensor."""
+    for n in functions:
+        namespace[n] = source[n]
+    for n in methods:
+        setattr(tensor_class, n, source[n])
