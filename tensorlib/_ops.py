@@ -356,6 +356,8 @@ def _m_where(self, condition, y):
 
 
 def _m_conj_physical_(self):
+    if isinstance(self, Tensor) and not self.is_complex():
+        return self  # torch: nothing to do for a real tensor (whatever its dtype)
     return _C._ew_unary(_IDX["u_conj_physical"], self, None, True, False, 0, 0, 0)
 
 

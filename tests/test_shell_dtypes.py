@@ -391,3 +391,19 @@ def test_half_op_into_wider_out_rounds_through_its_dtype_as_torch(op, src):
         if t[0] == "ok":
             want = f(torch).to(torch.complex128).numpy()
             np.testing.assert_array_equal(np.asarray(f(tl).to(tl.complex128)), want)
+
+
+@pytest.mark.parametrize("dt", ["bool", "int32", "float16", "float32", "complex64"] + WIDE_UINT + FLOAT8)
+def test_unary_inplace_every_dtype_as_torch(dt):
+    """Every in-place unary registry op on every dtype: the same dtype or the same refusal
+    (conj_physical_ of any real tensor is a no-op returning it, as torch's)."""
+    for op in UNARY:
+        if not hasattr(torch.Tensor, op + "_") or not hasattr(tl.Tensor, op + "_"):
+            continue
+
+        def f(lib):
+            a = lib.ones(3, dtype=getattr(lib, dt))
+            r = getattr(a, op + "_")()
+            assert r is a
+            return a
+        assert _outcome(tl, f) == _outcome(torch, f), op
