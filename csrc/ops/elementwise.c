@@ -177,6 +177,7 @@ static const struct { const char *op, *kernel; } torch_kernels[] = {
     {"clamp_s", "clamp_scalar_cpu"},        {"clamp_min_s", "clamp_min_scalar_cpu"},
     {"clamp_max_s", "clamp_max_scalar_cpu"}, {"lerp", "lerp_kernel_tensor"},
     {"lerp_s", "lerp_kernel_scalar"},       {"ndtr", "erf_vml_cpu"},
+    {"i0", "i0_vml_cpu"},
 };
 
 static int refuse_kernel(tl_dtype d, const char *op)
