@@ -42,6 +42,7 @@ _UNARY = {
     "erf": ("the error function", "f", _F), "erfc": ("the complementary error function 1 - erf(x)", "f", _F),
     "erfinv": ("the inverse error function (defined on [-1, 1])", "f", _U),
     "digamma": ("the digamma function, the derivative of lgamma", "f", _P),
+    "i0": ("the modified Bessel function of the first kind of order 0", "f", _P),
     "lgamma": ("the logarithm of the absolute gamma function", "f", _P),
     "reciprocal": ("1 / x", "f", _P),
     "deg2rad": ("the angle converted from degrees to radians", "f", "[0.0, 90.0, 180.0]"),

@@ -439,6 +439,25 @@ _SPECIAL = {  # name: (summary, example input)
     "bessel_y1": ("Computes the Bessel function of the second kind of order 1 of each element.", "[0.5, 2.5]"),
     "spherical_bessel_j0": ("Computes the spherical Bessel function of the first kind of order 0, sin(x) / x, of "
                             "each element.", "[0., 2.5]"),
+    "i0": ("Computes the modified Bessel function of the first kind of order 0 of each element (tl.i0).",
+           "[0., 2.5]"),
+    "i0e": ("Computes the exponentially scaled modified Bessel function of the first kind of order 0, "
+            "I0(x) exp(-|x|), of each element.", "[0., 2.5]"),
+    "i1": ("Computes the modified Bessel function of the first kind of order 1 of each element.", "[0., 2.5]"),
+    "i1e": ("Computes the exponentially scaled modified Bessel function of the first kind of order 1, "
+            "I1(x) exp(-|x|), of each element.", "[0., 2.5]"),
+    "modified_bessel_i0": ("Computes the modified Bessel function of the first kind of order 0 of each element.",
+                           "[0., 2.5]"),
+    "modified_bessel_i1": ("Computes the modified Bessel function of the first kind of order 1 of each element.",
+                           "[0., 2.5]"),
+    "modified_bessel_k0": ("Computes the modified Bessel function of the second kind of order 0 of each element "
+                           "(NaN below 0).", "[0.5, 2.5]"),
+    "modified_bessel_k1": ("Computes the modified Bessel function of the second kind of order 1 of each element "
+                           "(NaN below 0).", "[0.5, 2.5]"),
+    "scaled_modified_bessel_k0": ("Computes the exponentially scaled modified Bessel function of the second kind "
+                                  "of order 0, K0(x) exp(x), of each element.", "[0.5, 2.5]"),
+    "scaled_modified_bessel_k1": ("Computes the exponentially scaled modified Bessel function of the second kind "
+                                  "of order 1, K1(x) exp(x), of each element.", "[0.5, 2.5]"),
 }
 for _n, (_what, _x) in _SPECIAL.items():
     OPS["special." + _n] = (_what, "a new tensor (floating point; integer and bool inputs promote).",

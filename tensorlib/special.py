@@ -11,8 +11,9 @@ ulps to the rounding of x^2; tensorlib splits it exactly).
 
 The Bessel functions ``bessel_j0``/``j1``/``y0``/``y1`` are the C library's (glibc's on the
 CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/``igammac``.
-Not provided yet: the modified Bessel and Airy functions, the orthogonal polynomials, ``zeta``,
-``i0e``, ``i1``, ``i1e``.
+The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bessel_*``,
+``scaled_modified_bessel_k*``) are hd_math.h's own, in double. Not provided yet: the Airy function,
+``sinc``, the orthogonal polynomials, ``zeta``.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
@@ -24,6 +25,7 @@ __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr"
            "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
            "spherical_bessel_j0", "xlog1py", "xlogy"]
+__all__ += ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
 def _own(name, input, out):
@@ -178,3 +180,54 @@ def log_softmax(input, dim, *, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably (tensorlib.log_softmax)."""
     from . import log_softmax as _log_softmax
     return _log_softmax(input, dim, dtype=dtype)
+
+
+# the modified Bessel functions (hd_math.h tl_hd_bessel_*)
+def i0(input, *, out=None):
+    """The modified Bessel function of the first kind of order 0 of each element (tensorlib.i0)."""
+    return _C.i0(input, out=out)
+
+
+def i0e(input, *, out=None):
+    """The exponentially scaled modified Bessel function of the first kind of order 0, I0(x) exp(-|x|)."""
+    return _own("i0e", input, out)
+
+
+def i1(input, *, out=None):
+    """The modified Bessel function of the first kind of order 1 of each element."""
+    return _own("i1", input, out)
+
+
+def i1e(input, *, out=None):
+    """The exponentially scaled modified Bessel function of the first kind of order 1, I1(x) exp(-|x|)."""
+    return _own("i1e", input, out)
+
+
+def modified_bessel_i0(input, *, out=None):
+    """The modified Bessel function of the first kind of order 0 of each element."""
+    return _own("modified_bessel_i0", input, out)
+
+
+def modified_bessel_i1(input, *, out=None):
+    """The modified Bessel function of the first kind of order 1 of each element."""
+    return _own("modified_bessel_i1", input, out)
+
+
+def modified_bessel_k0(input, *, out=None):
+    """The modified Bessel function of the second kind of order 0 of each element."""
+    return _own("modified_bessel_k0", input, out)
+
+
+def modified_bessel_k1(input, *, out=None):
+    """The modified Bessel function of the second kind of order 1 of each element."""
+    return _own("modified_bessel_k1", input, out)
+
+
+def scaled_modified_bessel_k0(input, *, out=None):
+    """The exponentially scaled modified Bessel function of the second kind of order 0, K0(x) exp(x)."""
+    return _own("scaled_modified_bessel_k0", input, out)
+
+
+def scaled_modified_bessel_k1(input, *, out=None):
+    """The exponentially scaled modified Bessel function of the second kind of order 1, K1(x) exp(x)."""
+    return _own("scaled_modified_bessel_k1", input, out)

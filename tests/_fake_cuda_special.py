@@ -48,7 +48,9 @@ def main():
     for dt in ("float64", "float32", "float16", "bfloat16", "int32", "bool", "complex64"):
         x = base.nan_to_num(0.0).clamp(-1e3, 1e3).to(getattr(tl, dt)) if dt in ("int32", "bool") else base.to(getattr(tl, dt))
         for name in ("ndtr", "ndtri", "log_ndtr", "erfcx", "entr", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
-                     "spherical_bessel_j0"):
+                     "spherical_bessel_j0", "i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1",
+                     "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
+                     "scaled_modified_bessel_k1"):
             f = getattr(tl.special, name)
             check(f"{name} {dt}", f, x)
             check(f"{name} {dt} strided", f, x.reshape(-1, 1).expand(-1, 2).t()[:, ::3])

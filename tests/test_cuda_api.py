@@ -310,7 +310,9 @@ CALLS = {
     "MISH": lambda m, a: (m.nn.functional.mish if m is torch else m.mish)(a),
     **{op: (lambda m, *a, f=op.lower(): getattr(m.special, f)(*a))
        for op in ("ERFCX", "NDTRI", "LOG_NDTR", "NDTR", "ENTR", "XLOG1PY", "BESSEL_J0", "BESSEL_J1", "BESSEL_Y0",
-                  "BESSEL_Y1", "SPHERICAL_BESSEL_J0")},
+                  "BESSEL_Y1", "SPHERICAL_BESSEL_J0", "I0E", "I1", "I1E", "MODIFIED_BESSEL_I0",
+                  "MODIFIED_BESSEL_I1", "MODIFIED_BESSEL_K0", "MODIFIED_BESSEL_K1", "SCALED_MODIFIED_BESSEL_K0",
+                  "SCALED_MODIFIED_BESSEL_K1")},
 }
 # ops whose CPU kernels take the vectorized loops of kernels/vmath.c (or ops built on them)
 # for float32/float64 and so may differ from the scalar libm call in the last bits
@@ -453,6 +455,9 @@ def test_hd_unary_matches_torch(op, dtype):
     assert str(want.dtype).replace("torch.", "") == str(got.dtype).replace("tensorlib.", "")
     if op.startswith("BESSEL") and dtype == "float64":  # torch's are float-accurate (1e-8 at 5): ours glibc's
         _close(got, want, "float32", 8)
+        return
+    if "MODIFIED_BESSEL" in op or op in ("I0E", "I1", "I1E"):  # torch's float32 Cephes loses ~5 ulps (ours are
+        _close(got, want, dtype, 16)                            # checked against mpmath in test_special_bessel.py)
         return
     _close(got, want, dtype, 8 if op in ("LGAMMA", "ACOSH", "ATANH", "ASINH") else 4)
 

@@ -52,7 +52,11 @@
     X(DIGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(ERFCX, SAME, 0, 0, 0, 1, 0, 0) X(NDTRI, SAME, 0, 0, 0, 1, 0, 0) \
     X(LOG_NDTR, SAME, 0, 0, 0, 1, 0, 0) X(NDTR, SAME, 0, 0, 0, 1, 1, 0) X(ENTR, SAME, 0, 0, 0, 1, 1, 0) \
     X(BESSEL_J0, SAME, 0, 0, 0, 1, 0, 0) X(BESSEL_J1, SAME, 0, 0, 0, 1, 0, 0) X(BESSEL_Y0, SAME, 0, 0, 0, 1, 0, 0) \
-    X(BESSEL_Y1, SAME, 0, 0, 0, 1, 0, 0) X(SPHERICAL_BESSEL_J0, SAME, 0, 0, 0, 1, 0, 0)
+    X(BESSEL_Y1, SAME, 0, 0, 0, 1, 0, 0) X(SPHERICAL_BESSEL_J0, SAME, 0, 0, 0, 1, 0, 0) \
+    X(I0, SAME, 0, 0, 0, 1, 1, 0) X(I0E, SAME, 0, 0, 0, 1, 1, 0) X(I1, SAME, 0, 0, 0, 1, 1, 0) \
+    X(I1E, SAME, 0, 0, 0, 1, 1, 0) X(MODIFIED_BESSEL_I0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_I1, SAME, 0, 0, 0, 1, 0, 0) \
+    X(MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0) X(SCALED_MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) \
+    X(SCALED_MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \

@@ -525,6 +525,133 @@ TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
 TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #undef TL_HD_DIGAMMA
 
+/* The modified Bessel functions of orders 0 and 1 (torch.i0, special.i0e/i1/i1e/modified_bessel_*,
+ * scaled_modified_bessel_k*), in double for every dtype, rounded once. I_nu: the power series
+ * sum (x/2)^(2k+nu) / (k! (k+nu)!) (positive terms) up to |x| = 25, beyond it the asymptotic
+ * series e^x / sqrt(2 pi x) sum (-1)^k a_k(nu) / x^k (its smallest term is below e^-2x). K_nu:
+ * the logarithmic series up to x = 1, the trapezoid rule (h = 1/8, exponentially convergent)
+ * on K_nu(x) e^x = int_0^inf exp(-2x sinh^2(t/2)) cosh(nu t) dt up to 25, the asymptotic series
+ * sqrt(pi / 2x) e^-x sum a_k(nu) / x^k beyond. Special values as torch: I0/I1 NaN at +-inf, their
+ * scaled forms 0 (-0 for i1e(-inf)); K NaN below 0, inf at 0, 0 at inf. */
+static inline TL_HD double tl_hd_bessel_iser(double ax, int nu)
+{
+    double q = 0.25 * ax * ax, t = nu ? 0.5 * ax : 1.0, s = t;
+    for (int k = 1; k < 200; k++) {
+        t *= q / ((double)k * (double)(k + nu));
+        s += t;
+        if (t < 1e-17 * s) break;
+    }
+    return s;
+}
+static inline TL_HD double tl_hd_bessel_asum(double ax, int nu, double sign)
+{
+    double mu = 4.0 * nu * nu, t = 1.0, s = 1.0;
+    for (int k = 1; k < 120; k++) {
+        double m = (double)(2 * k - 1), nt = t * sign * (mu - m * m) / ((double)k * 8.0 * ax);
+        if (fabs(nt) >= fabs(t)) break;
+        t = nt;
+        s += t;
+        if (fabs(t) < 1e-17 * fabs(s)) break;
+    }
+    return s;
+}
+/* I_nu(|x|) e^-|x| (scaled) or I_nu(|x|), for finite x */
+static inline TL_HD double tl_hd_bessel_iabs(double ax, int nu, int scaled)
+{
+    if (ax <= 25.0) {
+        double s = tl_hd_bessel_iser(ax, nu);
+        return scaled ? s * exp(-ax) : s;
+    }
+    double r = tl_hd_bessel_asum(ax, nu, -1.0) / sqrt(2.0 * TL_HD_PI * ax);
+    if (scaled) return r;
+    double e = exp(0.5 * ax);
+    return (e * r) * e;
+}
+static inline TL_HD double tl_hd_bessel_i0(double x)
+{
+    if (isinf(x)) return (double)NAN;
+    return x != x ? x : tl_hd_bessel_iabs(fabs(x), 0, 0);
+}
+static inline TL_HD double tl_hd_bessel_i0e(double x)
+{
+    if (isinf(x)) return 0.0;
+    return x != x ? x : tl_hd_bessel_iabs(fabs(x), 0, 1);
+}
+static inline TL_HD double tl_hd_bessel_i1(double x)
+{
+    if (isinf(x)) return (double)NAN;
+    if (x != x || x == 0) return x != x ? x : 0.0;
+    double r = tl_hd_bessel_iabs(fabs(x), 1, 0);
+    return x < 0 ? -r : r;
+}
+static inline TL_HD double tl_hd_bessel_i1e(double x)
+{
+    if (isinf(x)) return x < 0 ? -0.0 : 0.0;
+    if (x != x || x == 0) return x != x ? x : 0.0;
+    double r = tl_hd_bessel_iabs(fabs(x), 1, 1);
+    return x < 0 ? -r : r;
+}
+/* K_nu(x) for x > 0 finite: scaled = K_nu(x) e^x */
+static inline TL_HD double tl_hd_bessel_kpos(double x, int nu, int scaled)
+{
+    double r;
+    if (x <= 1.0) {
+        const double euler = 0.57721566490153286061;
+        double q = 0.25 * x * x, l = log(0.5 * x), h = 0.0, t = 1.0, s;
+        if (nu == 0) { /* -(l + gamma) I0 + sum q^k / k!^2 H_k */
+            s = 0.0;
+            for (int k = 1; k < 40; k++) {
+                t *= q / ((double)k * (double)k);
+                h += 1.0 / k;
+                s += t * h;
+                if (t * h < 1e-18 * s) break;
+            }
+            r = -(l + euler) * tl_hd_bessel_iser(x, 0) + s;
+        } else { /* 1/x + l I1 - x/4 sum q^k / (k! (k+1)!) (H_k + H_(k+1) - 2 gamma) */
+            s = 1.0 - 2.0 * euler;
+            for (int k = 1; k < 40; k++) {
+                t *= q / ((double)k * (double)(k + 1));
+                double hk = h + 1.0 / k;
+                double c = t * (hk + hk + 1.0 / (k + 1) - 2.0 * euler);
+                h = hk;
+                s += c;
+                if (fabs(c) < 1e-18 * fabs(s)) break;
+            }
+            r = 1.0 / x + l * tl_hd_bessel_iser(x, 1) - 0.25 * x * s;
+        }
+        return scaled ? r * exp(x) : r;
+    }
+    if (x <= 25.0) {
+        const double hstep = 0.125;
+        double s = 0.5;
+        for (int j = 1; j < 400; j++) {
+            double tt = j * hstep, sh = sinh(0.5 * tt), f = exp(-2.0 * x * sh * sh);
+            if (nu) f *= cosh(tt);
+            s += f;
+            if (f < 1e-18 * s) break;
+        }
+        r = s * hstep;
+    } else {
+        r = tl_hd_bessel_asum(x, nu, 1.0) * sqrt(TL_HD_PI / (2.0 * x));
+    }
+    if (scaled) return r;
+    if (x < 600.0) return r * exp(-x);
+    double e = exp(-0.5 * x);
+    return (r * e) * e;
+}
+static inline TL_HD double tl_hd_bessel_k(double x, int nu, int scaled)
+{
+    if (x != x) return x;
+    if (x < 0) return (double)NAN;
+    if (x == 0) return (double)INFINITY;
+    if (isinf(x)) return 0.0;
+    return tl_hd_bessel_kpos(x, nu, scaled);
+}
+static inline TL_HD double tl_hd_bessel_k0(double x) { return tl_hd_bessel_k(x, 0, 0); }
+static inline TL_HD double tl_hd_bessel_k1(double x) { return tl_hd_bessel_k(x, 1, 0); }
+static inline TL_HD double tl_hd_bessel_k0e(double x) { return tl_hd_bessel_k(x, 0, 1); }
+static inline TL_HD double tl_hd_bessel_k1e(double x) { return tl_hd_bessel_k(x, 1, 1); }
+
 /* logit: z clamped to [eps, 1 - eps] (when eps is given), then log(z / (1 - z)). rnd 1 or 2: a
  * float16 or bfloat16 tensor (computed in float32), each step rounded to that type as torch's
  * CPU kernel computes in the tensor's type (the bounds, 1 - z, the quotient; the log rounds on
@@ -853,6 +980,16 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_BESSEL_Y0_F(M, x) ((T_)tl_hd_bessel_y0((double)(x)))
 #define E_BESSEL_Y1_F(M, x) ((T_)tl_hd_bessel_y1((double)(x)))
 #define E_SPHERICAL_BESSEL_J0_F(M, x) ((T_)tl_hd_spherical_j0((double)(x)))
+#define E_I0_F(M, x) ((T_)tl_hd_bessel_i0((double)(x)))
+#define E_I0E_F(M, x) ((T_)tl_hd_bessel_i0e((double)(x)))
+#define E_I1_F(M, x) ((T_)tl_hd_bessel_i1((double)(x)))
+#define E_I1E_F(M, x) ((T_)tl_hd_bessel_i1e((double)(x)))
+#define E_MODIFIED_BESSEL_I0_F(M, x) ((T_)tl_hd_bessel_i0((double)(x)))
+#define E_MODIFIED_BESSEL_I1_F(M, x) ((T_)tl_hd_bessel_i1((double)(x)))
+#define E_MODIFIED_BESSEL_K0_F(M, x) ((T_)tl_hd_bessel_k0((double)(x)))
+#define E_MODIFIED_BESSEL_K1_F(M, x) ((T_)tl_hd_bessel_k1((double)(x)))
+#define E_SCALED_MODIFIED_BESSEL_K0_F(M, x) ((T_)tl_hd_bessel_k0e((double)(x)))
+#define E_SCALED_MODIFIED_BESSEL_K1_F(M, x) ((T_)tl_hd_bessel_k1e((double)(x)))
 #define E_ENTR_F(M, x) ((x) != (x) ? (x) : (x) > 0 ? -(x) * M(log)(x) : (x) == 0 ? (T_)0 : -(T_)INFINITY)
 #define E_RECIPROCAL_F(M, x) ((T_)1 / (x))
 #define E_RECIPROCAL_C(M, x) TL_HD_CFN(M, tl_hd_cdiv)(TL_HD_CMK(M, 1, 0), x)

@@ -202,7 +202,7 @@ static const struct { const char *op, *kernel; char only; } torch_kernels[] = {
 /* ...and these, "<op>_vml_cpu" (torch's vectorized-library kernels) */
 static const char *const torch_vml_kernels[] = {
     "acos", "asin", "atan", "ceil", "cos", "erf", "erfc", "erfinv", "exp", "expm1", "floor",
-    "lgamma", "log", "log10", "log1p", "log2", "sin", "sqrt", "tan", "tanh", "trunc",
+    "lgamma", "log", "log10", "log1p", "log2", "sin", "sqrt", "tan", "tanh", "trunc", "i0",
 };
 
 static int refuse_kernel(tl_dtype d, const char *op)

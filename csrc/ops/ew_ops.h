@@ -101,7 +101,17 @@ enum {
     X(bitwise_not, SAME, EWF_NO_C32 | EWF_OUT_EXACT, 1, 1, 1, 0, 0)            \
     X(clamp_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)                \
     X(clamp_min_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)            \
-    X(clamp_max_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0)
+    X(clamp_max_s, SAME, EWF_NO_C32, 0, 1, 1, 1, 0) \
+    X(i0, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
+    X(i0e, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
+    X(i1, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
+    X(i1e, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
+    X(modified_bessel_i0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(modified_bessel_i1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(modified_bessel_k0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(modified_bessel_k1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(scaled_modified_bessel_k0, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(scaled_modified_bessel_k1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0)
 
 #define TL_BINARY_OPS(X)                                   \
     X(add, SAME, 0, 1, 1, 1, 1, 1)                         \
