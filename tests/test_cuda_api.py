@@ -311,6 +311,7 @@ CALLS = {
     **{op: (lambda m, *a, f=op.lower(): getattr(m.special, f)(*a))
        for op in ("ERFCX", "NDTRI", "LOG_NDTR", "NDTR", "ENTR", "XLOG1PY", "BESSEL_J0", "BESSEL_J1", "BESSEL_Y0",
                   "BESSEL_Y1", "SPHERICAL_BESSEL_J0")},
+    "ZETA": lambda m, a, b: m.special.zeta(a, b),
 }
 # ops whose CPU kernels take the vectorized loops of kernels/vmath.c (or ops built on them)
 # for float32/float64 and so may differ from the scalar libm call in the last bits
