@@ -100,6 +100,7 @@ _BINARY = {
                ("[1.0, 2.0]", "[1.0, 3.0]")),
     "igammac": ("Computes the regularized upper incomplete gamma function Q(input, other) = 1 - P", "f",
                 ("[1.0, 2.0]", "[1.0, 3.0]")),
+    "logaddexp2": ("Computes log2(2**input + 2**other) without overflow", "f", ("[1.0, 100.0]", "[2.0, 100.0]")),
     "eq": ("Tests ``input == other``", "b", _FF), "ne": ("Tests ``input != other``", "b", _FF),
     "lt": ("Tests ``input < other``", "b", _FF), "le": ("Tests ``input <= other``", "b", _FF),
     "gt": ("Tests ``input > other``", "b", _FF), "ge": ("Tests ``input >= other``", "b", _FF),

@@ -465,6 +465,11 @@ for _n, (_what, _x) in _SPECIAL.items():
                             {"decimals": "how many decimal places (negative: to tens, hundreds, ...).",
                              "eps": "the clamping bound (None: no clamping)."})
 OPS.update({
+    "special.zeta": ("Computes the Hurwitz zeta function zeta(input, other) = sum over k >= 0 of (k + other) ** "
+                     "-input.", "a new tensor of the promoted floating dtype (no float16/bfloat16).",
+                     "tl.special.zeta(tl.tensor([2., 3.]), tl.tensor([1., 2.]))",
+                     {"input": "the exponent x (a tensor or a number).", "other": "the shift q (a tensor or a "
+                      "number)."}),
     "special.xlog1py": ("Computes input * log1p(other), 0 where input is 0 unless other is NaN.",
                         "a new tensor of the promoted floating dtype.",
                         "tl.special.xlog1py(tl.tensor([0., 2.]), tl.tensor([-1., 1.]))",

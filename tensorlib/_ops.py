@@ -16,7 +16,7 @@ _IDX = _C._ew_op_indices()
 BINARY = ("add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow atan2 arctan2 "
           "hypot maximum minimum fmax fmin copysign xlogy logaddexp eq ne lt le gt ge not_equal less less_equal "
           "greater greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
-          "bitwise_left_shift bitwise_right_shift gcd lcm igamma igammac").split()
+          "bitwise_left_shift bitwise_right_shift gcd lcm igamma igammac logaddexp2").split()
 UNARY = ("abs absolute neg negative sign sgn ceil floor trunc fix frac sqrt rsqrt exp exp2 expm1 log log2 log10 "
          "log1p sin cos tan asin arcsin acos arccos atan arctan sinh cosh tanh asinh arcsinh acosh arccosh atanh "
          "arctanh sigmoid relu erf erfc erfinv digamma lgamma reciprocal deg2rad rad2deg angle conj_physical isnan "

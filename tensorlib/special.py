@@ -21,7 +21,7 @@ The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bess
 """
 from . import _C, _ops
 
-__all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
+__all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
            "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
            "spherical_bessel_j0", "xlog1py", "xlogy"]
@@ -97,6 +97,13 @@ def gammainc(input, other, *, out=None):
 def gammaincc(input, other, *, out=None):
     """The regularized upper incomplete gamma function Q(input, other) (tensorlib.igammac)."""
     return _C.igammac(input, other, out=out)
+
+
+def zeta(input, other, *, out=None):
+    """The Hurwitz zeta function sum_k (k + other) ** -input, elementwise, broadcasting the two."""
+    if not isinstance(input, _C.TensorBase) and not isinstance(other, _C.TensorBase):
+        raise TypeError("zeta(): expected at least one of input and other to be a Tensor")
+    return _C._ew_binary(_ops._IDX["b_zeta"], input, other, out, False, False, 0, 0)
 
 
 def erf(input, *, out=None):

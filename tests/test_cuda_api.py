@@ -313,6 +313,7 @@ CALLS = {
                   "BESSEL_Y1", "SPHERICAL_BESSEL_J0", "I0E", "I1", "I1E", "MODIFIED_BESSEL_I0",
                   "MODIFIED_BESSEL_I1", "MODIFIED_BESSEL_K0", "MODIFIED_BESSEL_K1", "SCALED_MODIFIED_BESSEL_K0",
                   "SCALED_MODIFIED_BESSEL_K1")},
+    "ZETA": lambda m, a, b: m.special.zeta(a, b),
 }
 # ops whose CPU kernels take the vectorized loops of kernels/vmath.c (or ops built on them)
 # for float32/float64 and so may differ from the scalar libm call in the last bits

@@ -97,6 +97,8 @@
 #define E_xlog1py_F(T, U, x, y) ((y) != (y) ? (y) : (x) == 0 ? (T)0 : (x) * log1p(y))
 #define E_igamma_F(T, U, x, y) ((T)tl_hd_igamma((double)(x), (double)(y), false))
 #define E_igammac_F(T, U, x, y) ((T)tl_hd_igamma((double)(x), (double)(y), true))
+#define E_logaddexp2_F(T, U, x, y) ((T)tl_hd_logaddexp2((double)(x), (double)(y)))
+#define E_zeta_F(T, U, x, y) ((T)tl_hd_zeta((double)(x), (double)(y)))
 #define E_logaddexp_F(T, U, x, y) LOGADDEXP(T, x, y)
 #define E_logaddexp_C(T, U, x, y) ({ T m_ = creal(x) > creal(y) ? (x) : (y); m_ + log(exp((x) - m_) + exp((y) - m_)); })
 #define E_lerp_s_F(T, U, x, y) (fabs(p0) < 0.5 ? (x) + p0 * ((y) - (x)) : (y) - ((y) - (x)) * ((T)1 - p0))

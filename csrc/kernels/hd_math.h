@@ -108,6 +108,55 @@ static inline TL_HD double tl_hd_logaddexp(double a, double b)
     if (a != a || b != b) return a + b;
     return (a > b ? a : b) + log1p(exp(-fabs(a - b)));
 }
+/* log2(2^a + 2^b) (torch.logaddexp2), in double for every dtype */
+static inline TL_HD double tl_hd_logaddexp2(double a, double b)
+{
+    if (a == b && (a == INFINITY || a == -INFINITY)) return a;
+    if (a != a || b != b) return a + b;
+    return (a > b ? a : b) + log1p(exp2(-fabs(a - b))) * 1.44269504088896340736;
+}
+/* The Hurwitz zeta function zeta(x, q) = sum_k (k + q)^-x (torch.special.zeta), Cephes' as
+ * torch's: nine or more terms of the sum until q + k > 9, then Euler-Maclaurin's tail with
+ * the Bernoulli numbers' twelve terms; x = 1 gives inf, x < 1 NaN, q a non-positive integer
+ * inf, q < 0 with x not an integer NaN. In double for every dtype. */
+static inline TL_HD double tl_hd_zeta(double x, double q)
+{
+    const double A[12] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+                          -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+                          1.8152105401943546773e17, -7.1661652561756670113e18};
+    const double MACHEP = 1.11022302462515654042e-16;
+    if (x == 1.0) return (double)INFINITY;
+    if (x < 1.0) return (double)NAN;
+    if (q <= 0.0) {
+        if (q == floor(q)) return (double)INFINITY;
+        if (x != floor(x)) return (double)NAN;
+    }
+    double s = pow(q, -x), a = q, b = 0.0;
+    int i = 0;
+    while (i < 9 || a <= 9.0) {
+        i += 1;
+        a += 1.0;
+        b = pow(a, -x);
+        s += b;
+        if (fabs(b / s) < MACHEP) return s;
+    }
+    double w = a, k = 0.0;
+    s += b * w / (x - 1.0);
+    s -= 0.5 * b;
+    a = 1.0;
+    for (i = 0; i < 12; i++) {
+        a *= x + k;
+        b /= w;
+        double t = a * b / A[i];
+        s += t;
+        if (fabs(t / s) < MACHEP) return s;
+        k += 1.0;
+        a *= x + k;
+        b /= w;
+        k += 1.0;
+    }
+    return s;
+}
 #define TL_HD_DIVFLOOR(S, T, M)                                                      \
     static inline TL_HD T tl_hd_divfloor_##S(T a, T b)                               \
     {                                                                                \
@@ -1108,6 +1157,8 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_IGAMMA_F(M, x, y) ((T_)tl_hd_igamma((double)(x), (double)(y), false))
 #define E_IGAMMAC_F(M, x, y) ((T_)tl_hd_igamma((double)(x), (double)(y), true))
 #define E_LOGADDEXP_F(M, x, y) ((T_)tl_hd_logaddexp((double)(x), (double)(y)))
+#define E_LOGADDEXP2_F(M, x, y) ((T_)tl_hd_logaddexp2((double)(x), (double)(y)))
+#define E_ZETA_F(M, x, y) ((T_)tl_hd_zeta((double)(x), (double)(y)))
 #define E_EQ_B(M, x, y) ((x) == (y))
 #define E_EQ_U E_EQ_B
 #define E_EQ_I E_EQ_B

@@ -155,7 +155,9 @@ enum {
     X(gcd, SAME, 0, 0, 1, 1, 0, 0)                                  \
     X(lcm, SAME, 0, 0, 1, 1, 0, 0)                                  \
     X(heaviside, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                   \
-    X(nextafter, SAME, EWF_NO_HALF, 0, 0, 0, 1, 0)
+    X(nextafter, SAME, EWF_NO_HALF, 0, 0, 0, 1, 0)                  \
+    X(logaddexp2, SAME, 0, 0, 0, 0, 1, 0)                           \
+    X(zeta, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0)
 
 /* Ternary kernels: (a, b, c) with a's role given by the op. */
 #define TL_TERNARY_OPS(X)                                  \

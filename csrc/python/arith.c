@@ -464,7 +464,7 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
     X(bitwise_left_shift, lshift, BK_PLAIN) X(bitwise_right_shift, rshift, BK_PLAIN)           \
     X(_clamp_min_t, maximum, BK_TENSOR) X(_clamp_max_t, minimum, BK_TENSOR)                    \
     X(gcd, gcd, BK_TENSOR) X(lcm, lcm, BK_TENSOR) X(_heaviside, heaviside, BK_TENSOR)          \
-    X(_nextafter, nextafter, BK_TENSOR)
+    X(_nextafter, nextafter, BK_TENSOR) X(logaddexp2, logaddexp2, BK_TENSOR)
 
 #define UNARY_FUNCS(X)                                                                         \
     X(abs, abs) X(absolute, abs) X(neg, neg) X(negative, neg) X(sign, sign) X(sgn, sgn)        \
