@@ -105,6 +105,9 @@ def unfold_copy(input, dimension, size, step, *, out=None):
 
 def narrow_copy(input, dim, start, length, *, out=None):
     """``input.narrow(dim, start, length)`` as a new contiguous tensor."""
+    if isinstance(input, _C.TensorBase) and input.layout != _C.strided:
+        return write_out(_sparse_narrow_copy(input, dim, start, length), out, "narrow_copy") if out is not None \
+            else _sparse_narrow_copy(input, dim, start, length)
     return _fresh(input.narrow(dim, start, length), out, "narrow_copy")
 
 
@@ -194,6 +197,11 @@ FUNCTIONS = ("alias_copy", "detach_copy", "t_copy", "transpose_copy", "permute_c
 METHODS = ("narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter", "as_strided_scatter")
 
 
+_sparse_narrow_copy = None  # the sparse layouts' Tensor.narrow_copy, which narrow_copy hands them to
+
+
 def install(namespace, tensor_class):
     """Puts the functions into tensorlib's namespace and the methods on Tensor."""
+    global _sparse_narrow_copy
+    _sparse_narrow_copy = tensor_class.narrow_copy
     install_names(namespace, tensor_class, globals(), FUNCTIONS, METHODS)
