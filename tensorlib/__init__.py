@@ -16,7 +16,7 @@ from ._C import (  # noqa: F401
 )
 from ._tensor import Tensor  # noqa: F401
 from ._factories import (  # noqa: F401
-    tensor, as_tensor, asarray, arange, linspace, logspace, eye, scalar_tensor,
+    tensor, as_tensor, asarray, arange, range, linspace, logspace, eye, scalar_tensor, empty_permuted,
     empty_like, zeros_like, ones_like, full_like, from_numpy, frombuffer,
 )
 from ._finfo import finfo, iinfo  # noqa: F401
@@ -36,7 +36,7 @@ _random._install_methods(Tensor)
 _sparse._install_methods(Tensor)
 from . import _sparse_ops  # noqa: E402  (registers the COO op surface into the gate's table)
 _sparse_ops._install_methods(Tensor)
-from ._sparse_ops import smm, hspmm, sspaddmm, native_norm  # noqa: E402,F401
+from ._sparse_ops import smm, hspmm, sspaddmm, native_norm, hsmm, saddmm, spmm, dsmm  # noqa: E402,F401
 from ._sparse import sparse_coo_tensor  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (tensorlib.sparse)
 # CSR/CSC/BSR/BSC: wraps the gate's table and the COO layer's methods, so it comes after
@@ -67,6 +67,7 @@ for _name in ("diff", "bincount", "histogram", "cov", "corrcoef", "quantile", "n
 del _name
 from . import testing  # noqa: E402,F401  (tensorlib.testing.assert_close)
 from . import utils  # noqa: E402,F401  (tensorlib.utils.backcompat: torch's legacy switches)
+from .utils.dlpack import to_dlpack  # noqa: E402,F401
 from . import backends  # noqa: E402,F401  (tensorlib.backends.cuda.matmul: the cuBLAS switches)
 from ._serialization import save, load  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
@@ -137,17 +138,18 @@ from . import _index, _join  # noqa: E402
 from ._index import (  # noqa: E402,F401
     index_select, gather, scatter, scatter_add, scatter_reduce, index_fill, index_add, index_copy, index_put,
     index_put_, index_reduce, take, take_along_dim, put, masked_select, masked_scatter, nonzero, argwhere,
+    nonzero_static,
 )
 from ._join import (  # noqa: E402,F401
     cat, concat, concatenate, stack, hstack, vstack, row_stack, dstack, column_stack, atleast_1d, atleast_2d,
     atleast_3d, flip, fliplr, flipud, roll, rot90, tile, repeat_interleave, tril, triu, diag, diag_embed, diagflat,
-    trace, meshgrid, broadcast_shapes, broadcast_to, broadcast_tensors, cross, renorm,
+    trace, meshgrid, broadcast_shapes, broadcast_to, broadcast_tensors, cross, renorm, constant_pad_nd,
 )
 
 for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce",
               "scatter_reduce_", "index_fill", "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_",
               "index_reduce", "index_reduce_", "index_put", "index_put_", "take", "take_along_dim", "put", "put_", "masked_select", "masked_scatter",
-              "masked_scatter_", "nonzero", "argwhere"):
+              "masked_scatter_", "nonzero", "argwhere", "nonzero_static"):
     setattr(Tensor, _name, getattr(_index, _name))
 for _name in ("flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "repeat_interleave", "tril", "tril_",
               "triu", "triu_", "diag", "diag_embed", "diagflat", "trace", "broadcast_to", "cross", "renorm",
@@ -180,7 +182,8 @@ for _name in ("as_strided", "chunk", "clone", "detach", "detach_", "diagonal", "
               "cosh_", "deg2rad_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "log10_",
               "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_",
               "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
-              "trunc_", "xlogy_", "addmv_", "conj_physical_", "adjoint"):
+              "trunc_", "xlogy_", "addmv_", "conj_physical_", "adjoint", "as_strided_", "resolve_conj", "resolve_neg",
+              "gcd_", "lcm_", "ldexp_", "i0_", "sinc_"):
     if hasattr(Tensor, _name) and _name not in globals():
         globals()[_name] = _method_function(_name)
 del _name

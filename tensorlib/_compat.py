@@ -1,10 +1,12 @@
 """torch names that tensor code written for torch carries without needing new kernels:
 softmax / log_softmax (composed from amax, exp and sum), the math constants, the in-place
 view methods (unsqueeze_, transpose_, ...: set_ onto the out-of-place view), float_power_,
-the grad-mode context managers (no-ops: tensorlib has no autograd) and the legacy typed
-constructors (FloatTensor(5, 7, 3), LongTensor([1, 2]), ...)."""
+the grad-mode context managers (no-ops: tensorlib has no autograd), the legacy typed
+constructors (FloatTensor(5, 7, 3), LongTensor([1, 2]), ..., ``x.new(...)``, ``resize``), the
+per-element Python callbacks (``apply_``, ``map_``, ``map2_``) and ``typename``."""
 import functools
 import math
+import numbers
 import threading
 
 from . import _C
@@ -17,7 +19,7 @@ nan = math.nan
 newaxis = None
 
 __all__ = ["softmax", "log_softmax", "pi", "e", "inf", "nan", "newaxis", "no_grad", "enable_grad",
-           "inference_mode", "set_grad_enabled", "is_grad_enabled", "is_inference_mode_enabled"]
+           "inference_mode", "set_grad_enabled", "is_grad_enabled", "is_inference_mode_enabled", "typename"]
 
 
 # ---- softmax / log_softmax ----
@@ -274,15 +276,144 @@ class _LegacyMeta(type):
     def __call__(cls, *args, device=None):
         """FloatTensor() -> empty 1-D; FloatTensor(5, 7, 3) / FloatTensor(Size) -> uninitialized
         of that size; FloatTensor(data) -> a copy of the (nested) sequence."""
+        return _legacy_new(cls._dtype, args, device)
+
+
+def _legacy_new(dtype, args, device, like=None):
+    """torch's legacy constructor forms (FloatTensor(...), x.new(...)): no arguments -> empty
+    1-D; ints or a Size -> uninitialized of that size; a tensor -> an alias of it (x.new
+    only, same dtype and device); other data -> a copy of the (nested) sequence."""
+    from . import _factories
+    if like is not None and len(args) == 1 and isinstance(args[0], _C.TensorBase):
+        other = args[0]
+        if other.dtype != like.dtype or other.device != like.device:
+            raise TypeError(f"expected {like.type()} (got {other.type()})")
+        return _C.empty(0, dtype=dtype, device=other.device).set_(other, other.storage_offset(), other.shape,
+                                                                  other.stride())
+    if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], _C.Size):
+        return _factories.tensor(args[0], dtype=dtype, device=device)
+    sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], _C.Size) else args if args else (0,)
+    for i, s in enumerate(sizes):
+        if not isinstance(s, int):
+            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {type(s).__name__}\"")
+    return _C.empty(sizes, dtype=dtype, device=device)
+
+
+def _new(self, *args, device=None):
+    """new(*args, device=None) -> Tensor
+
+    torch's legacy constructor in self's dtype (and device): ``x.new(2, 3)`` is uninitialized
+    of shape (2, 3), ``x.new([1, 2])`` a copy of the data, ``x.new(t)`` an alias of the
+    tensor ``t`` (same dtype and device), ``x.new()`` empty. Prefer ``new_empty``,
+    ``new_tensor`` and friends."""
+    if device is not None and _C.device(device).type != self.device.type:
+        raise RuntimeError(f"legacy constructor expects device type: {self.device.type} but device type: "
+                           f"{_C.device(device).type} was passed")
+    return _legacy_new(self.dtype, args, self.device if device is None else device, like=self)
+
+
+def _resize(self, *sizes):
+    """resize(*sizes) -> Tensor
+
+    torch's deprecated out-of-place resize: a tensor over self's storage with the given
+    shape and contiguous strides; the number of elements must stay the same."""
+    shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, _C.Size)) else sizes
+    n = 1
+    for s in shape:
+        n *= s
+    if n != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({n} elements in total), but the given "
+                           f"tensor has a size of {'x'.join(map(str, self.shape))} ({self.numel()} elements). "
+                           "autograd's resize can only change the shape of a given tensor, while preserving the "
+                           "number of elements. ")
+    return _new(self, self).resize_(shape)
+
+
+def _resize_as(self, the_template):
+    """resize_as(the_template) -> Tensor
+
+    ``resize(the_template.shape)``."""
+    return _resize(self, the_template.shape)
+
+
+def _apply_values(self, op, fn, others):
+    """self[i] = fn(self[i], *(o[i] for o in others)) over every element (a Python call per
+    element, CPU only, as torch's apply_/map_/map2_); others broadcast to self's shape and
+    must have self's dtype."""
+    if not callable(fn):
+        raise TypeError(f"'{type(fn).__name__}' object is not callable")
+    if self.is_meta:
+        return self
+    if self.device.type != "cpu":
+        raise TypeError(f"{op} is only implemented on CPU tensors")
+    cols = [self.reshape(-1).tolist()]
+    for name, o in zip(("other", "other2"), others):
+        if o.dtype != self.dtype:
+            raise TypeError(f"{op}: expected {self.type()} for '{name}' (got {o.type()})")
+        cols.append(o.expand(self.shape).reshape(-1).tolist())
+    vals = []
+    for args in zip(*cols):
+        v = fn(*args)
+        if not isinstance(v, numbers.Number) or (isinstance(v, complex) and not self.is_complex()):
+            raise TypeError(f"must be real number, not {type(v).__name__}")
+        vals.append(v)
+    if vals:
         from . import _factories
-        if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], _C.Size):
-            return _factories.tensor(args[0], dtype=cls._dtype, device=device)
-        sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], _C.Size) else args if args else (0,)
-        for i, s in enumerate(sizes):
-            if not isinstance(s, int):
-                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
-                                f"\"type must be tuple of ints,but got {type(s).__name__}\"")
-        return _C.empty(sizes, dtype=cls._dtype, device=device)
+        self.copy_(_factories.tensor(vals).reshape(self.shape))
+    return self
+
+
+def _apply_(self, callable):
+    """apply_(callable) -> Tensor
+
+    Replaces each element x of self (a CPU tensor) by ``callable(x)``, one Python call per
+    element; slow, for tests and odd jobs."""
+    return _apply_values(self, "apply_", callable, ())
+
+
+def _map_(self, tensor, callable):
+    """map_(tensor, callable) -> Tensor
+
+    self[i] = ``callable(self[i], tensor[i])`` for every element, ``tensor`` broadcast to
+    self's shape (same dtype, CPU)."""
+    return _apply_values(self, "map_", callable, (tensor,))
+
+
+def _map2_(self, x, y, callable):
+    """map2_(x, y, callable) -> Tensor
+
+    self[i] = ``callable(self[i], x[i], y[i])`` for every element, x and y broadcast to
+    self's shape (same dtype, CPU)."""
+    return _apply_values(self, "map2_", callable, (x, y))
+
+
+def _const_data_ptr(self):
+    """const_data_ptr() -> int
+
+    ``data_ptr()`` (torch's read-only spelling)."""
+    return self.data_ptr()
+
+
+def typename(obj):
+    """typename(obj) -> str
+
+    The qualified name of obj's type: a tensor's ``type()`` (``'tensorlib.FloatTensor'``),
+    else the module and qualified name of obj (a class or function) or of its class.
+
+        >>> tl.typename(tl.ones(2))
+        'tensorlib.FloatTensor'
+    """
+    if isinstance(obj, _C.TensorBase):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module, qualname = obj.__class__.__module__ or "", obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _legacy_types():
@@ -305,6 +436,11 @@ def install(cls):
     for name in ("unsqueeze", "squeeze", "t", "transpose", "swapdims", "swapaxes"):
         setattr(cls, name + "_", _inplace_view(name))
     cls.as_strided_ = _as_strided_
+    cls.new, cls.resize, cls.resize_as = _new, _resize, _resize_as
+    cls.apply_, cls.map_, cls.map2_ = _apply_, _map_, _map2_
+    cls.const_data_ptr = _const_data_ptr
+    for name in ("is_ipu", "is_xla", "is_mps", "is_xpu", "is_maia", "is_mtia", "is_vulkan"):  # no such backends
+        setattr(cls, name, property(lambda self: False, doc=f"False: tensorlib has no {name[3:]} backend."))
     cls.float_power_ = _float_power_
     cls.storage = _storage
 

@@ -476,6 +476,35 @@ def split_with_sizes(input, split_sizes, dim=0):
     return tuple(res)
 
 
+
+def fill(input, value):
+    """fill(input, value) -> Tensor
+
+    A new tensor shaped like ``input`` (its dtype, device and strides) with every element
+    ``value`` (a number or a 0-d tensor): the out-of-place ``input.fill_(value)``."""
+    require_tensor("fill", input)
+    return _C._empty_like(input, None, None).fill_(value)
+
+def unsafe_chunk(input, chunks, dim=0):
+    """``chunk`` (torch's autograd-unchecked form; the same views here)."""
+    require_tensor("unsafe_chunk", input)
+    return input.chunk(_index(chunks), dim)
+
+
+def unsafe_split(input, split_size, dim=0):
+    """``split`` by an int size (torch's autograd-unchecked form; the same views here)."""
+    require_tensor("unsafe_split", input)
+    return input.split(_index(split_size), dim)
+
+
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """``split_with_sizes`` (torch's autograd-unchecked form; the same views here)."""
+    require_tensor("unsafe_split_with_sizes", input)
+    if not isinstance(split_sizes, (tuple, list, _C.Size)):
+        raise TypeError(f"unsafe_split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+                        f"{type(split_sizes).__name__}")
+    return split_with_sizes(input, split_sizes, dim)
+
 # ---- Tensor methods ----
 
 def fill_diagonal_(self, fill_value, wrap=False):
@@ -545,9 +574,9 @@ def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=Non
 
 FUNCTIONS = ("view_as_real", "view_as_complex", "complex", "polar", "kron", "isin", "block_diag", "cartesian_prod",
              "combinations", "vander", "tril_indices", "triu_indices", "unravel_index", "hsplit", "vsplit", "dsplit",
-             "split_with_sizes")
+             "split_with_sizes", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "fill")
 METHODS = ("kron", "hsplit", "vsplit", "dsplit", "split_with_sizes", "fill_diagonal_", "sum_to_size",
-           "new_empty_strided")
+           "new_empty_strided", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes")
 
 
 def install(namespace, tensor_class):

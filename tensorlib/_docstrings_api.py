@@ -683,6 +683,10 @@ PROPS.update({
                        "bool" + _RO, "tl.zeros(2).is_leaf"),
     "Tensor.is_mkldnn": ("Whether the tensor is an MKL-DNN tensor: always False.", "bool" + _RO, "tl.zeros(2).is_mkldnn"),
     "Tensor.is_nested": ("Whether the tensor is a nested tensor: always False.", "bool" + _RO, "tl.zeros(2).is_nested"),
+    **{"Tensor.is_" + _b: ("Whether the tensor lives on a %s device: always False (tensorlib has no such backend)."
+                           % _w, "bool" + _RO, "tl.zeros(2).is_" + _b)
+       for _b, _w in (("ipu", "Graphcore IPU"), ("xla", "XLA"), ("mps", "Metal (MPS)"), ("xpu", "Intel XPU"),
+                      ("maia", "MAIA"), ("mtia", "MTIA"), ("vulkan", "Vulkan"))},
     "Tensor.is_quantized": ("Whether the tensor is quantized: always False.", "bool" + _RO,
                             "tl.zeros(2).is_quantized"),
     "Tensor.grad": ("The accumulated gradient: always None (tensorlib has no autograd).", "Tensor or None" + _RO,

@@ -1122,3 +1122,56 @@ OPS.update({
                            "tl.as_strided_scatter(tl.zeros(4), tl.ones(2), (2,), (2,))",
                            {"src": "the values for the view (its shape; cast to ``input``'s dtype)."}),
 })
+OPS.update({
+    "range": ("Deprecated: the values from ``start`` to ``end``, both included, spaced by ``step`` "
+              "(``floor((end - start) / step) + 1`` of them), in the default dtype; use ``arange``.",
+              "a 1-D tensor.", "tl.range(1, 4)",
+              {"start": "the first value.", "end": "the last value (included when reached exactly).",
+               "step": "the spacing (non-zero, with the sign of ``end - start``)."}),
+    "empty_permuted": ("An uninitialized tensor of shape ``size`` whose memory orders the dims as "
+                       "``physical_layout`` says (outermost first).", "a new tensor.",
+                       "tl.empty_permuted((2, 3, 4), (2, 0, 1)).stride()",
+                       {"physical_layout": "a permutation of the dims: the order they have in memory, "
+                                           "the last one with stride 1."}),
+    "nonzero_static": ("The indices of the first ``size`` non-zero elements, padded with ``fill_value`` to "
+                       "exactly ``size`` rows.", "an int64 tensor of shape ``(size, input.dim())``.",
+                       "tl.nonzero_static(tl.tensor([0, 3, 0, 5]), size=3)",
+                       {"size": "the number of rows of the result.",
+                        "fill_value": "the index written into the rows past the non-zero count."}),
+    "fill": ("A new tensor shaped like ``input`` with every element ``value`` (out-of-place ``fill_``).",
+             "a new tensor with ``input``'s dtype, device and strides.", "tl.fill(tl.zeros(2, 2), 3.0)",
+             {"value": "the value: a number or a 0-d tensor."}),
+    "unsafe_chunk": ("``chunk`` (torch's form without autograd's view tracking; here the same views).",
+                     "a tuple of views.", "tl.unsafe_chunk(tl.arange(5), 2)",
+                     {"chunks": "the number of pieces (fewer when the size does not divide)."}),
+    "unsafe_split": ("``split`` by an int size (torch's form without autograd's view tracking; here the same "
+                     "views).", "a tuple of views.", "tl.unsafe_split(tl.arange(5), 2)",
+                     {"split_size": "the size of each piece (the last may be smaller)."}),
+    "unsafe_split_with_sizes": ("``split_with_sizes`` (torch's form without autograd's view tracking; here the "
+                                "same views).", "a tuple of views.", "tl.unsafe_split_with_sizes(tl.arange(5), [2, 3])",
+                                {"split_sizes": "the sizes of the pieces (summing to the dim's size)."}),
+    "constant_pad_nd": ("Pads ``input`` with ``value``: (before, after) amounts for the last dim, then the one "
+                        "before it, ...; negative amounts crop.", "a new tensor.",
+                        "tl.constant_pad_nd(tl.ones(1, 2), (1, 0), 5.0)",
+                        {"pad": "an even-length sequence of ints, at most two per dim.",
+                         "value": "the fill value (cast to ``input``'s dtype)."}),
+    "typename": ("The qualified name of an object's type: a tensor's ``type()``, else module and qualified "
+                 "name.", "a str.", "tl.typename(tl.ones(2))", {"obj": "any object."}),
+    "to_dlpack": ("Exports ``tensor`` as a legacy DLPack capsule (no copy), for one ``from_dlpack``.",
+                  "a PyCapsule.", "tl.from_dlpack(tl.to_dlpack(tl.tensor([1, 2])))",
+                  {"tensor": "the tensor to export."}),
+    "spmm": ("A sparse (or dense) matrix times a dense one: ``mm`` under torch's older name.", "a dense tensor.",
+             "tl.spmm(tl.eye(2).to_sparse(), tl.ones(2, 1))", {"mat2": "the dense right factor."}),
+    "dsmm": ("A sparse (or dense) matrix times a dense one: ``mm`` under torch's older name.", "a dense tensor.",
+             "tl.dsmm(tl.eye(2).to_sparse(), tl.ones(2, 1))", {"mat2": "the dense right factor."}),
+    "hsmm": ("``hspmm`` under torch's older name: a sparse COO matrix times a dense one as a hybrid COO tensor.",
+             "a COO tensor with one dense row per row of ``mat1`` that holds entries.",
+             "tl.hsmm(tl.eye(2).to_sparse(), tl.ones(2, 1)).to_dense()"),
+    "saddmm": ("``sspaddmm`` under torch's older name: ``beta * input + alpha * (mat1 @ mat2)`` as a COO tensor.",
+               "a COO tensor.", "tl.saddmm(tl.eye(2).to_sparse(), tl.eye(2).to_sparse(), tl.ones(2, 2)).to_dense()",
+               {"input": "the COO matrix added (scaled by ``beta``).", "mat1": "the sparse COO left factor.", "mat2": "the dense right factor.", "beta": "the factor of ``input``.", "alpha": "the factor of the product."}),
+    "resolve_conj": ("``input.resolve_conj()``: the conjugation applied if its bit is set, else ``input``.",
+                     "a tensor with the conjugate bit clear.", "tl.resolve_conj(tl.tensor([1j]).conj())"),
+    "resolve_neg": ("``input.resolve_neg()``: the negation applied if its bit is set, else ``input``.",
+                    "a tensor with the negative bit clear.", "tl.resolve_neg(tl.tensor([1.]))"),
+})

@@ -530,3 +530,31 @@ OPS.update({
                       "tl.fft.ifftshift(tl.tensor([-0.5, -0.25, 0.0, 0.25]))",
                       {"dim": "the dims to shift (None: all)."}),
 })
+OPS.update({
+    "Tensor.new": ("torch's legacy constructor in ``self``'s dtype: sizes give an uninitialized tensor, a "
+                   "sequence a copy of the data, a tensor an alias of it, nothing an empty 1-D tensor.",
+                   "a new tensor (an alias for a tensor argument).", "tl.ones(2).new([1, 2])",
+                   {"*args": "ints or a Size (the shape), a nested sequence (the data), or a tensor of ``self``'s "
+                             "dtype and device."}),
+    "Tensor.resize": ("Deprecated out-of-place resize: ``self``'s storage with another shape of the same number of "
+                      "elements (contiguous strides).", "a tensor sharing ``self``'s storage.",
+                      "tl.arange(6).resize(2, 3)", {"*sizes": "the new shape (same number of elements)."}),
+    "Tensor.resize_as": ("``resize(the_template.shape)``.", "a tensor sharing ``self``'s storage.",
+                         "tl.arange(6).resize_as(tl.zeros(3, 2)).shape",
+                         {"the_template": "the tensor whose shape to take."}),
+    "Tensor.apply_": ("Replaces each element x of ``self`` (on the CPU) by ``callable(x)``, one Python call per "
+                      "element.", "``self``, modified.", "tl.tensor([1., 2.]).apply_(lambda v: v * 10)",
+                      {"callable": "a function of one number returning a number."}),
+    "Tensor.map_": ("Sets ``self[i] = callable(self[i], tensor[i])`` for every element (``tensor`` broadcast to "
+                    "``self``'s shape, same dtype, CPU).", "``self``, modified.",
+                    "tl.tensor([1., 2.]).map_(tl.tensor([10., 20.]), lambda a, b: a + b)",
+                    {"tensor": "the second operand (``self``'s dtype).",
+                     "callable": "a function of two numbers returning a number."}),
+    "Tensor.map2_": ("Sets ``self[i] = callable(self[i], x[i], y[i])`` for every element (x and y broadcast to "
+                     "``self``'s shape, same dtype, CPU).", "``self``, modified.",
+                     "tl.tensor([1., 2.]).map2_(tl.tensor([1., 1.]), tl.tensor([2., 2.]), lambda a, b, c: a + b * c)",
+                     {"x": "the second operand (``self``'s dtype).", "y": "the third operand (``self``'s dtype).",
+                      "callable": "a function of three numbers returning a number."}),
+    "Tensor.const_data_ptr": ("The address of the tensor's first element (``data_ptr()``).", "an int.",
+                              "tl.zeros(2).const_data_ptr() > 0"),
+})

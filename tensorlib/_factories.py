@@ -3,11 +3,13 @@ linspace, logspace, eye and the *_like family."""
 import builtins
 import math
 import numbers
+import warnings
 
 from . import _C
 
 __all__ = ["tensor", "as_tensor", "asarray", "arange", "range", "linspace", "logspace", "eye",
-           "empty_like", "zeros_like", "ones_like", "full_like", "scalar_tensor", "from_numpy", "frombuffer"]
+           "empty_like", "zeros_like", "ones_like", "full_like", "scalar_tensor", "from_numpy", "frombuffer",
+           "empty_permuted"]
 
 from_numpy = _C.from_numpy
 frombuffer = _C.frombuffer
@@ -392,14 +394,91 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     return _pinned(r, pin_memory)
 
 
-def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """Deprecated in torch: values from start to end inclusive. Default dtype."""
+def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
+
+    Deprecated (as in torch): a 1-D tensor of the values from start to end, *both included*,
+    spaced by step: ``floor((end - start) / step) + 1`` of them. The dtype is the default
+    dtype even for integer arguments; an integer dtype= truncates start, end and step first.
+    Use ``arange``, whose end is excluded.
+
+        >>> tl.range(1, 4)
+        tensor([1., 2., 3., 4.])
+    """
+    warnings.warn("tensorlib.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use tensorlib.arange, which produces values "
+                  "in [start, end).", UserWarning, stacklevel=2)
+    vals = []
+    for v, nm, pos in ((start, "start", 1), (end, "end", 2), (step, "step", 3)):
+        if isinstance(v, _C.TensorBase):
+            if v.numel() != 1:
+                raise RuntimeError("a Tensor with %d elements cannot be converted to Scalar" % v.numel())
+            v = v.item()
+        if not isinstance(v, numbers.Number) or isinstance(v, complex):
+            raise TypeError(f"range(): argument '{nm}' (position {pos}) must be Number, not {type(v).__name__}")
+        vals.append(v)
     dev, target = _resolve(dtype, device, requires_grad)
-    if end is None:
-        start, end = 0, start
-    n = int(math.floor((end - start) / step)) + 1
-    return _pinned(_moved(_C._arange(start, start + n * step - step / 2 if n > 0 else start, step,
-                                     dtype or _C.get_default_dtype(), dev), target), pin_memory)
+    dtype = dtype or _C.get_default_dtype()
+    if dtype == _C.bool or dtype.is_complex:  # torch's kernel has no such instance
+        raise NotImplementedError(f'"range_cpu" not implemented for \'{dtype._cname}\'')
+    if not dtype.is_floating_point:  # torch's accumulate type of an integer dtype is int64
+        if not all(math.isfinite(v) and -2 ** 63 <= v < 2 ** 63 for v in vals):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        vals = [int(v) for v in vals]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = (end - start) // step + 1 if isinstance(step, int) and isinstance(start, int) and isinstance(end, int) \
+        else int(math.floor((end - start) / step)) + 1
+    # arange over [start, start + (n - 1/2) step): exactly n values, each start + i * step
+    r = _moved(_C._arange(start, start + (n - 0.5) * step, step, dtype, dev), target)
+    return _into(out, r) if out is not None else _pinned(r, pin_memory)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
+
+    An uninitialized tensor of shape ``size`` whose memory holds the dimensions in the order
+    ``physical_layout`` gives (outermost first): ``physical_layout[-1]`` has stride 1. For
+    ``(0, 1, ..., n-1)`` it is ``empty(size)``; ``(0, 2, 3, 1)`` of a 4-D size is channels_last.
+
+        >>> tl.empty_permuted((2, 3, 4), (2, 0, 1)).stride()
+        (3, 1, 6)
+    """
+    for v, nm, pos in ((size, "size", 1), (physical_layout, "physical_layout", 2)):
+        if not isinstance(v, (tuple, list, _C.Size)):
+            raise TypeError(f"empty_permuted(): argument '{nm}' (position {pos}) must be tuple of ints, "
+                            f"not {type(v).__name__}")
+        for i, e in enumerate(v):
+            if not isinstance(e, numbers.Integral) or isinstance(e, bool):
+                raise TypeError(f"empty_permuted(): argument '{nm}' (position {pos}) must be tuple of ints, but "
+                                f"found element of type {type(e).__name__} at pos {i}")
+    size, perm = [int(e) for e in size], [int(e) for e in physical_layout]
+    n = len(size)
+    if len(perm) != n:
+        raise RuntimeError("Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {n} is not equal to len(physical_layout) = {len(perm)}")
+    seen = [False] * n
+    for i, p in enumerate(perm):
+        if not 0 <= p < n:
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {n - 1}, but got {p} at "
+                               f"index {i}).  NB: negative dims not currently supported; file an issue if you "
+                               "want it.")
+        if seen[p]:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen[p] = True
+    physical = _C.empty([size[p] for p in perm], dtype=dtype, layout=layout, device=device,
+                        requires_grad=requires_grad, pin_memory=pin_memory)
+    inverse = [0] * n
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return physical.permute(inverse)
 
 
 def _into(out, r):

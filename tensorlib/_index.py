@@ -6,6 +6,7 @@ translates arguments: dim names to positions, index keys to per-dim index tensor
 composites (stack, hstack, roll, rot90, meshgrid, ...) of those primitives.
 """
 import builtins
+import numbers
 import operator
 
 from . import _C
@@ -539,6 +540,35 @@ def nonzero(input, *, as_tuple=False):
         t = input if input.dim() > 0 else input.unsqueeze(0)
         return tuple(_C._nonzero(t).unbind(1))
     return _C._nonzero(input)
+
+
+@supports_out
+def nonzero_static(input, *, size, fill_value=-1):
+    """nonzero_static(input, *, size, fill_value=-1, out=None) -> Tensor
+
+    nonzero with a fixed result shape ``(size, input.dim())``: the first ``size`` indices of
+    the non-zero elements (row-major order), the rows past their count filled with
+    ``fill_value``. On the meta device it gives the shape without looking at any value.
+
+        >>> tl.nonzero_static(tl.tensor([0, 3, 0, 5]), size=3)
+        tensor([[ 1],
+                [ 3],
+                [-1]])
+    """
+    for v, nm in ((size, "size"), (fill_value, "fill_value")):
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+            raise TypeError(f"nonzero_static(): argument '{nm}' must be int, not {type(v).__name__}")
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    size, ndim = int(size), input.dim()
+    if input.is_meta:  # (torch's meta result has nonzero's column-major strides)
+        return _C.empty_strided((size, ndim), (1, builtins.max(size, 1)), dtype=_C.int64, device=input.device)
+    found = _C._nonzero(input)
+    if found.shape[0] >= size:
+        return found[:size].clone()
+    r = _C.full((size, ndim), int(fill_value), dtype=_C.int64, device=input.device)
+    r[:found.shape[0]] = found
+    return r
 
 
 def argwhere(input):

@@ -431,6 +431,64 @@ def renorm_(input, p, dim, maxnorm):
     return input
 
 
+def _suggested_format(t):
+    """channels_last(_3d) when preserve_format would give t's copy channels_last strides, else
+    contiguous (torch's suggest_memory_format), read off a meta stand-in of t's geometry."""
+    if t.dim() not in (4, 5):
+        return _C.contiguous_format
+    like = _C._empty_like(_C.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta"), None, None)
+    fmt = _C.channels_last if t.dim() == 4 else _C.channels_last_3d
+    plain = _C.empty(t.shape, dtype=t.dtype, device="meta").stride()
+    return fmt if like.stride() != plain and like.is_contiguous(memory_format=fmt) else _C.contiguous_format
+
+
+def constant_pad_nd(input, pad, value=0):
+    """constant_pad_nd(input, pad, value=0) -> Tensor
+
+    Pads ``input`` with ``value``: ``pad`` holds (before, after) pairs for the last dim, then
+    the one before it, and so on (``(1, 2)`` adds one column on the left and two on the
+    right); a negative amount crops. The result is a new tensor (channels_last inputs keep
+    channels_last). ``tl.nn.functional.pad``'s constant mode.
+
+        >>> tl.constant_pad_nd(tl.ones(1, 2), (1, 0), 5.0)
+        tensor([[5., 1., 1.]])
+    """
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"constant_pad_nd(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    pad = [pad] if isinstance(pad, _int) else list(pad)
+    for i, p in enumerate(pad):
+        if not isinstance(p, _int) or isinstance(p, bool):
+            raise TypeError(f"constant_pad_nd(): argument 'pad' failed to unpack the object at pos {i + 1} with "
+                            f"error \"type must be tuple of ints,but got {type(p).__name__}\"")
+    nd = input.dim()
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) > 2 * nd:
+        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. "
+                           f"Pad length is {len(pad)}while the input has {nd}dimensions.")
+    pairs = [(nd - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in builtins.range(len(pad) // 2)]
+    cropped = input
+    for d, before, after in pairs:  # negative amounts first, as torch (its narrow errors)
+        if before < 0:
+            cropped = cropped.narrow(d, -before, cropped.shape[d] + before)
+        if after < 0:
+            cropped = cropped.narrow(d, 0, cropped.shape[d] + after)
+    if all(b <= 0 and a <= 0 for _, b, a in pairs):
+        return cropped.clone()
+    shape = list(input.shape)
+    for d, before, after in pairs:
+        shape[d] = input.shape[d] + before + after
+        if shape[d] < 0:
+            raise RuntimeError(f"The input size {input.shape[d]}, plus negative padding {before} and {after} resulted "
+                               f"in a negative output size, which is invalid. Check dimension {d} of your input.")
+    r = _C.empty(shape, dtype=input.dtype, device=input.device, memory_format=_suggested_format(input)).fill_(value)
+    region = r
+    for d, before, after in pairs:
+        region = region.narrow(d, builtins.max(before, 0), cropped.shape[d])
+    region.copy_(cropped)
+    return r
+
+
 def _check_resize_format(memory_format):
     if memory_format is not None and memory_format not in (_C.contiguous_format, _C.preserve_format):
         raise RuntimeError("resize_: only contiguous_format is supported")

@@ -15,6 +15,7 @@ _EXACT_TEXT = {
     "index_select": "index_select(): self and result must have the same scalar type",
     "masked_select": "masked_select(): self and result must have the same scalar type",
     "nonzero": "nonzero: Expected out tensor to have scalar type Long but got scalar type{got}",
+    "nonzero_static": "nonzero_static: Expected out tensor to have scalar type Long but got scalar type{got}",
 }
 
 

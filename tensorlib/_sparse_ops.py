@@ -582,6 +582,30 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return _sparse_out(_new_entries(ind, vals.to(input.dtype), input.shape), out)
 
 
+# ---- torch's older names of the products above ----
+
+def hsmm(mat1, mat2):
+    """``hspmm(mat1, mat2)``."""
+    return hspmm(mat1, mat2)
+
+
+def saddmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """``sspaddmm(input, mat1, mat2, beta=beta, alpha=alpha, out=out)``."""
+    return sspaddmm(input, mat1, mat2, beta=beta, alpha=alpha, out=out)
+
+
+def spmm(input, mat2):
+    """``mm(input, mat2)``: a sparse (or dense) matrix times a dense one."""
+    from . import mm
+    return mm(input, mat2)
+
+
+def dsmm(input, mat2):
+    """``mm(input, mat2)``: a sparse (or dense) matrix times a dense one."""
+    from . import mm
+    return mm(input, mat2)
+
+
 # ---- softmax, spdiags, sparse_resize_ ------------------------------------------------------
 
 def _softmax_impl(name, input, dim, dtype):

@@ -169,13 +169,14 @@ int tl_narrow(tl_tensor *out, const tl_tensor *t, int64_t dim, int64_t start, in
 {
     int d;
     if (t->ndim == 0) return tl_err(TL_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
+    if (length < 0) return tl_err(TL_ERR_RUNTIME, "narrow(): length must be non-negative."); /* torch's order */
     if (tl_wrap_dim(dim, t->ndim, &d) < 0) return -1;
     int64_t size = t->sizes[d];
     if (start < -size || start > size)
         return tl_err(TL_ERR_INDEX, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
                       (long long)-size, (long long)size, (long long)start);
     if (start < 0) start += size;
-    if (length < 0 || start > size - length)
+    if (start > size - length)
         return tl_err(TL_ERR_RUNTIME, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start,
                       (long long)length, (long long)size);
     return tl_slice(out, t, d, start, start + length, 1);

@@ -1,2 +1,3 @@
-"""tensorlib.utils: what of torch.utils tensor code still touches (the legacy backcompat switches)."""
-from . import backcompat  # noqa: F401
+"""tensorlib.utils: what of torch.utils tensor code still touches (the legacy backcompat switches,
+the DLPack capsule functions)."""
+from . import backcompat, dlpack  # noqa: F401
