@@ -29,6 +29,7 @@ from ._linalg import (  # noqa: F401
 from ._random import (  # noqa: F401
     Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
     rand, randn, randint, randperm, rand_like, randn_like, randint_like, normal, bernoulli, multinomial,
+    poisson, binomial,
 )
 from . import _linalg, _random, _sparse
 _linalg._install_methods(Tensor)

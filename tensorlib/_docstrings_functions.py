@@ -1175,3 +1175,17 @@ OPS.update({
     "resolve_neg": ("``input.resolve_neg()``: the negation applied if its bit is set, else ``input``.",
                     "a tensor with the negative bit clear.", "tl.resolve_neg(tl.tensor([1.]))"),
 })
+OPS.update({
+    "poisson": ("Draws one sample of the Poisson distribution of rate ``input[i]`` per element; after "
+                "``manual_seed`` the default generator gives torch's CPU numbers.",
+                "a tensor of counts in ``input``'s dtype and shape.",
+                "_ = tl.manual_seed(0)\ntl.poisson(tl.tensor([1.0, 50.0]))",
+                {"input": "the rates (float16, bfloat16, float32 or float64; non-negative).",
+                 "generator": "the random generator to draw from; None uses the default one."}),
+    "binomial": ("Draws one sample of the binomial distribution of ``count[i]`` trials with success "
+                 "probability ``prob[i]`` per element; after ``manual_seed`` the default generator gives torch's "
+                 "CPU numbers.", "a tensor of success counts, count's dtype, the broadcast shape.",
+                 "_ = tl.manual_seed(0)\ntl.binomial(tl.tensor([10.0, 100.0]), tl.tensor([0.5, 0.3]))",
+                 {"count": "the numbers of trials (float32 or float64).",
+                  "prob": "the success probabilities (count's dtype), broadcast with ``count``."}),
+})

@@ -167,6 +167,29 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return _finish(_C._multinomial(input, num_samples, replacement, generator), out, "multinomial")
 
 
+def poisson(input, generator=None):
+    """poisson(input, generator=None) -> Tensor
+
+    A sample of the Poisson distribution of rate ``input[i]`` per element (float16,
+    bfloat16, float32 or float64 rates, non-negative), in the rates' dtype. With the default
+    generator after ``manual_seed`` the numbers are torch's CPU ones (same algorithm, same
+    draws, in row-major order)."""
+    return _C._poisson(input, generator)
+
+
+def binomial(count, prob, generator=None):
+    """binomial(count, prob, generator=None) -> Tensor
+
+    A sample of the binomial distribution of ``count`` trials with success probability
+    ``prob`` per element (float32 or float64, the same for both; broadcast together). With the
+    default generator after ``manual_seed`` the numbers are torch's CPU ones."""
+    if isinstance(count, _C.TensorBase) and isinstance(prob, _C.TensorBase):
+        for t, nm in ((count, "count"), (prob, "prob")):
+            if not (t.dtype.is_floating_point or t.dtype.is_complex):
+                raise ValueError(f"binomial only supports floating-point dtypes for {nm}, got: {t.dtype._cname}")
+    return _C._binomial(count, prob, generator)
+
+
 def _install_methods(cls):
     def t_bernoulli(self, p=None, *, generator=None):
         """bernoulli(p=None, *, generator=None) -> Tensor. See tensorlib.bernoulli."""

@@ -385,8 +385,40 @@ def geometry():
     check(len(LOG) == n, "empty: no call", LOG[n:])
 
 
+def counting():
+    """poisson and binomial of CUDA tensors: sampled on the host with the device's (Philox)
+    generator, so a CPU Philox generator of the same seed gives the same numbers and ends in the
+    same state; the result is on the device, in the rates' (count's) dtype."""
+    rates = np.concatenate([np.linspace(0, 30, 31), [0.5, 9.99, 10.0, 100.0, 1e4]])
+    for dt in FLOATS:
+        for shape in [(36,), (6, 6)]:
+            g, h = pair(11)
+            r = tl.tensor(rates.reshape(shape)).to(getattr(tl, dt))
+            a = tl.poisson(r, g)
+            b = tl.poisson(r.cuda(), generator=h)
+            same(a, b, f"poisson {dt} {shape}")
+            states(g, h, f"poisson {dt}")
+    count = np.array([0, 1, 5, 20, 50, 100, 1000, 7.0])
+    prob = np.array([0.5, 0.3, 0.9, 0.99, 0.01, 0.7, 0.45, 0.2])
+    for dt in ("float32", "float64"):
+        g, h = pair(12)
+        c, p = tl.tensor(count).to(getattr(tl, dt)), tl.tensor(prob).to(getattr(tl, dt))
+        a = tl.binomial(c.reshape(8, 1), p, g)
+        b = tl.binomial(c.reshape(8, 1).cuda(), p.cuda(), generator=h)
+        same(a, b, f"binomial {dt}")
+        states(g, h, f"binomial {dt}")
+    g, h = pair(13)
+    for call, what in ((lambda: tl.binomial(tl.ones(2, device="cuda"), tl.ones(2)), "binomial device mix"),
+                       (lambda: tl.poisson(tl.ones(2, device="cuda"), g), "poisson with a CPU generator")):
+        try:
+            call()
+            check(False, what, "no error")
+        except RuntimeError:
+            check(True)
+
+
 SECTIONS = {"factories": factories, "inplace": inplace, "params": params, "sequence": sequence, "default": default_generators,
-            "errors": errors, "geometry": geometry}
+            "errors": errors, "geometry": geometry, "counting": counting}
 
 if __name__ == "__main__":
     for name in (sys.argv[1:] or list(SECTIONS)):

@@ -16,7 +16,7 @@ import tensorlib as tl
 from _grid import run_grid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECTIONS = ["factories", "inplace", "params", "sequence", "default", "errors", "geometry"]
+SECTIONS = ["factories", "inplace", "params", "sequence", "default", "errors", "geometry", "counting"]
 
 
 def _grid(section, real):

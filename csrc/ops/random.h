@@ -37,4 +37,11 @@ int tl_randperm_(tl_tensor *t, tl_generator *g);
 /* out (fresh, int64) <- num_samples category indices per row of probs (1-D or 2-D). */
 int tl_multinomial(tl_tensor *out, const tl_tensor *probs, int64_t num_samples, bool replacement, tl_generator *g);
 
+/* out (fresh) <- Poisson(rates[i]) in rates' dtype (float16/bfloat16/float32/float64), drawn
+ * serially in row-major order as torch's CPU kernel (ops/random_count.c). */
+int tl_poisson(tl_tensor *out, const tl_tensor *rates, tl_generator *g);
+/* out (fresh) <- Binomial(count[i], prob[i]), count and prob float32 or float64 (the same),
+ * broadcast together; torch's samplers and order. */
+int tl_binomial(tl_tensor *out, const tl_tensor *count, const tl_tensor *prob, tl_generator *g);
+
 #endif

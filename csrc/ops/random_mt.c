@@ -30,6 +30,7 @@ static inline double u53(tl_generator *g)
 {
     return (double)(tl_mt_next64(g) & ((1ull << 53) - 1)) * (1.0 / 9007199254740992.0);
 }
+double tl_mt_uniform_f64(tl_generator *g) { return u53(g); }
 
 uint64_t tl_mt_below(tl_generator *g, uint64_t range)
 {

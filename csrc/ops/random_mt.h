@@ -14,6 +14,8 @@ int tl_mt_sample_(tl_tensor *t, tl_generator *g, tl_dist dist, double a, double 
 void tl_mt_fill_f64(tl_generator *g, double *v, int64_t n, tl_dist dist, double a, double b, bool contiguous);
 /* One float32 uniform in [0, 1), as torch's uniform_real_distribution<float> draws it. */
 float tl_mt_uniform_f32(tl_generator *g);
+/* One float64 uniform in [0, 1), as torch's uniform_real_distribution<double> draws it. */
+double tl_mt_uniform_f64(tl_generator *g);
 /* A uniform integer in [0, range) as torch's random_ draws it (range 0: all 64 bits). */
 uint64_t tl_mt_below(tl_generator *g, uint64_t range);
 

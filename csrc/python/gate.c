@@ -103,6 +103,9 @@ static const char *const device_ops[] = {
     "uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_", "bernoulli_", "_normal",
     /* randperm: random keys sorted on the device (ops/random.c) */
     "_randperm_",
+    /* poisson, binomial: meta gives the shape (poisson) or torch's refusal (binomial); a backend
+     * device's tensors are sampled on the host with its generator (ops/random_count.c) */
+    "_poisson", "_binomial",
     NULL};
 
 /* Ops with an explicit meta path (shapes only) whose data path runs host kernels: they take

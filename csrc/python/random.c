@@ -354,6 +354,36 @@ static PyObject *f_multinomial(FASTARGS)
     return (PyObject *)r;
 }
 
+/* _poisson(rates, generator=None), _binomial(count, prob, generator=None) */
+static PyObject *f_poisson(FASTARGS)
+{
+    static const char *const names[] = {"input", "generator", NULL};
+    PyObject *v[2];
+    tl_generator *g;
+    if (tl_parse_args(args, nargs, kwnames, "poisson", names, 1, 2, v) < 0) return NULL;
+    if (!tl_is_tensor(v[0]))
+        return PyErr_Format(PyExc_TypeError, "poisson(): argument 'input' (position 1) must be Tensor, not %s",
+                            Py_TYPE(v[0])->tp_name);
+    if (conv_generator(v[1], &g) < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_poisson(&r->t, TL_TENSOR(v[0]), g));
+    return (PyObject *)r;
+}
+
+static PyObject *f_binomial(FASTARGS)
+{
+    static const char *const names[] = {"count", "prob", "generator", NULL};
+    PyObject *v[3];
+    tl_generator *g;
+    if (tl_parse_args(args, nargs, kwnames, "binomial", names, 2, 3, v) < 0) return NULL;
+    for (int i = 0; i < 2; i++)
+        if (!tl_is_tensor(v[i]))
+            return PyErr_Format(PyExc_TypeError, "binomial(): argument '%s' (position %d) must be Tensor, not %s",
+                                names[i], i + 1, Py_TYPE(v[i])->tp_name);
+    if (conv_generator(v[2], &g) < 0) return NULL;
+    TL_NEW_TENSOR(r, tl_binomial(&r->t, TL_TENSOR(v[0]), TL_TENSOR(v[1]), g));
+    return (PyObject *)r;
+}
+
 /* _philox(seed, first_block, nblocks) -> list of words: known-answer tests of the core. */
 static PyObject *f_philox(PyObject *m, PyObject *args)
 {
@@ -379,6 +409,8 @@ PyMethodDef tl_module_methods_random[] = {
     FAST("_normal", f_normal, "_normal(mean, std, generator=None): normal samples for tensor/number mean and std."),
     FAST("_randperm_", f_randperm_, "_randperm_(out, generator=None): fills a 1-D tensor with a permutation."),
     FAST("_multinomial", f_multinomial, "_multinomial(input, num_samples, replacement=False, generator=None)."),
+    FAST("_poisson", f_poisson, "_poisson(input, generator=None): Poisson samples of the rates."),
+    FAST("_binomial", f_binomial, "_binomial(count, prob, generator=None): binomial samples."),
     {"_device_generator", f_device_generator, METH_O, "_device_generator(index): the default Generator of cuda:index."},
     {"_device_manual_seed_all", f_device_manual_seed_all, METH_O, "_device_manual_seed_all(seed): seeds every CUDA default generator."},
     {"_philox", f_philox, METH_VARARGS, "_philox(seed, first_block, n): raw Philox4x32-10 words (testing)."},
