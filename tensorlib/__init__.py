@@ -198,6 +198,8 @@ _construct.install(globals(), Tensor)
 # (tensorlib/_copies.py) ----
 from . import _copies  # noqa: E402
 _copies.install(globals(), Tensor)
+from . import _stft  # noqa: E402  (stft, istft: tensorlib/_stft.py)
+_stft.install(globals(), Tensor)
 
 # ---- torch's argument-type errors for the Python-level ops (tensorlib/_argcheck.py); last, so
 # that it sees every function and method defined above ----

@@ -1189,3 +1189,34 @@ OPS.update({
                  {"count": "the numbers of trials (float32 or float64).",
                   "prob": "the success probabilities (count's dtype), broadcast with ``count``."}),
 })
+OPS.update({
+    "stft": ("The short-time Fourier transform: frames of ``n_fft`` points every ``hop_length``, windowed and "
+             "transformed (torch's arguments, checks and result layout).",
+             "a complex tensor of shape (batch?, n_fft // 2 + 1 or n_fft, n_frames); its ``view_as_real`` with "
+             "``return_complex=False``.",
+             "tl.stft(tl.arange(8.0), 4, return_complex=True).shape",
+             {"input": "a 1-D signal or a 2-D batch of signals (float or complex).",
+              "n_fft": "the frame size (and transform length).",
+              "hop_length": "the step between frames (None: ``n_fft // 4``).",
+              "win_length": "the window's size, at most ``n_fft`` (None: ``n_fft``); centred in the frame.",
+              "window": "a 1-D window of ``win_length`` points (None: ones).",
+              "center": "pad ``n_fft // 2`` points at both ends first, so frame t is centred at ``t * hop_length``.",
+              "pad_mode": "how ``center`` pads: ``'reflect'``, ``'constant'``, ``'replicate'`` or ``'circular'``.",
+              "normalized": "scale by ``n_fft ** -0.5``.",
+              "onesided": "keep only the non-negative frequencies (None: for real input and window).",
+              "return_complex": "a complex result (True) or its real view (False); required for real input.",
+              "align_to_window": "with ``center=False``: frames of ``win_length`` points at multiples of "
+                                 "``hop_length``, centred in ``n_fft``."}),
+    "istft": ("The inverse short-time Fourier transform: frames transformed back, windowed, overlap-added and "
+              "divided by the summed squared window.", "the signal(s): shape (batch?, length).",
+              "tl.istft(tl.stft(tl.arange(8.0), 4, return_complex=True), 4, length=8)",
+              {"input": "a complex spectrogram as stft returns it: (batch?, n_freq, n_frames).",
+               "n_fft": "the frame size stft used.", "hop_length": "stft's hop (None: ``n_fft // 4``).",
+               "win_length": "stft's window size (None: ``n_fft``).", "window": "stft's window (None: ones).",
+               "center": "stft's ``center``: drop the ``n_fft // 2`` padded points at both ends.",
+               "normalized": "stft's ``normalized``.",
+               "onesided": "whether the spectrogram holds only the non-negative frequencies (None: judged from "
+                           "its size).",
+               "length": "the length of the result (cut, or padded with zeros).",
+               "return_complex": "a complex signal (a two-sided spectrogram) instead of a real one."}),
+})
