@@ -49,6 +49,12 @@ def _eps(dt):
     return _EPS[_dn(_real(dt))]
 
 
+def _lapack_dtype(kernel, dt):
+    """torch's dispatch refusal of a LAPACK kernel: only float32/64 and complex64/128 run."""
+    if _dn(dt) in _LOW or not (dt.is_floating_point or dt.is_complex):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt._cname}\'')
+
+
 def _check(op, A, square=False, arg="A", kernel=None, kernel_any=False):
     """torch's checks of a linalg input: a tensor, >= 2 dims, floating or complex, not a
     low-precision dtype (kernel: the NotImplementedError name torch reports for those, and
@@ -59,8 +65,8 @@ def _check(op, A, square=False, arg="A", kernel=None, kernel_any=False):
     if A.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor {arg} must have at least 2 dimensions.")
     dt = A.dtype
-    if kernel_any and (_dn(dt) in _LOW or not (dt.is_floating_point or dt.is_complex)):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt._cname}\'')
+    if kernel_any:
+        _lapack_dtype(kernel, dt)
     if not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {dt._cname}")
     if square and A.shape[-1] != A.shape[-2]:

@@ -9,7 +9,7 @@ from . import _C
 from ._reduce import add_return_type, return_types
 from ._util import infer_size as _batch_shape, no_names as _no_names
 from ._linalg import LinAlgError
-from ._linalg_lapack import _LOW, _dn, _raise_info, householder_product, lu_factor_ex, lu_solve as _lu_solve
+from ._linalg_lapack import _lapack_dtype, _raise_info, householder_product, lu_factor_ex, lu_solve as _lu_solve
 
 for _name, _fields in [("triangular_solve", "solution cloned_coefficient"), ("geqrf", "a tau"),
                        ("lu_unpack", "P L U"), ("linalg_ldl_factor_ex", "LD pivots info"),
@@ -21,12 +21,6 @@ del _name, _fields
 def _tensor(fn, x, arg, pos):
     if not isinstance(x, _C.TensorBase):
         raise TypeError(f"{fn}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
-
-
-def _kernel_dtype(kernel, dt):
-    """torch's dispatch refusal for a LAPACK kernel: only float32/64 and complex64/128."""
-    if _dn(dt) in _LOW or not (dt.is_floating_point or dt.is_complex):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt._cname}\'')
 
 
 def _colmajor(x):
@@ -53,6 +47,19 @@ def _linear_solve_check(b, A, name):
 
 def _write(r, out, name):
     return r if out is None else _C._write_out(r, out, name, True)
+
+
+def _write_tuple(res, out, name, error, cast=False):
+    """torch's out= of a tuple result: a tuple (or list) of len(res) tensors, else TypeError
+    ``error``; each written by the out= rule (``cast``: _write_cast's). Returns out as a tuple."""
+    if not isinstance(out, (tuple, list)) or len(out) != len(res):
+        raise TypeError(error)
+    for r, o in zip(res, out):
+        if cast:
+            _write_cast(r, o, name)
+        else:
+            _C._write_out(r, o, name, True)
+    return tuple(out)
 
 
 def _write_cast(r, out, name):
@@ -83,7 +90,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     if input2.dim() < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead")
     B, L = _linear_solve_check(input, input2, "cholesky_solve")
-    _kernel_dtype("cholesky_solve_cpu", B.dtype)
+    _lapack_dtype("cholesky_solve_cpu", B.dtype)
     if upper:  # A = U^H U: U^H Y = B, then U X = Y
         Y = _C._lapack_trsm(L.mH, B, True, False, False)
         X = _C._lapack_trsm(L, Y, True, True, False)
@@ -106,7 +113,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     if input.shape[-1] != input.shape[-2]:
         raise RuntimeError(f"cholesky_inverse: A must be batches of square matrices, but they are {input.shape[-2]} "
                            f"by {input.shape[-1]} matrices")
-    _kernel_dtype("cholesky_inverse_out_cpu", input.dtype)
+    _lapack_dtype("cholesky_inverse_out_cpu", input.dtype)
     n = input.shape[-1]
     if input.numel() and not input.is_meta:
         d = input.diagonal(0, -2, -1) == 0
@@ -143,16 +150,12 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
         raise RuntimeError(f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
                            f"{A.dim()} dimensions instead")
     B, A2 = _linear_solve_check(input, A, "triangular_solve")
-    _kernel_dtype("triangular_solve_cpu", B.dtype)
+    _lapack_dtype("triangular_solve_cpu", B.dtype)
     Aop = A2.mT if transpose else A2
     X = _C._lapack_trsm(Aop, B, True, upper != bool(transpose), unitriangular)
     M = _colmajor(A2)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise TypeError("triangular_solve(): argument 'out' must be tuple of Tensors")
-        _C._write_out(X, out[0], "triangular_solve", True)
-        _C._write_out(M, out[1], "triangular_solve", True)
-        return return_types.triangular_solve(out[0], out[1])
+        X, M = _write_tuple((X, M), out, "triangular_solve", "triangular_solve(): argument 'out' must be tuple of Tensors")
     return return_types.triangular_solve(X, M)
 
 
@@ -167,14 +170,10 @@ def geqrf(input, *, out=None):
     _no_names("geqrf", input)
     if input.dim() < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
-    _kernel_dtype("geqrf_cpu", input.dtype)
+    _lapack_dtype("geqrf_cpu", input.dtype)
     a, tau = _C._lapack_geqrf(input)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise TypeError("geqrf(): argument 'out' must be tuple of Tensors")
-        _write_cast(a, out[0], "geqrf")
-        _write_cast(tau, out[1], "geqrf")
-        return return_types.geqrf(out[0], out[1])
+        a, tau = _write_tuple((a, tau), out, "geqrf", "geqrf(): argument 'out' must be tuple of Tensors", cast=True)
     return return_types.geqrf(a, tau)
 
 
@@ -183,7 +182,7 @@ def orgqr(input, tau, *, out=None):
 
     torch.orgqr: the same as linalg.householder_product(input, tau)."""
     if isinstance(input, _C.TensorBase):
-        _kernel_dtype("orgqr_cpu", input.dtype)
+        _lapack_dtype("orgqr_cpu", input.dtype)
     return householder_product(input, tau, out=out)
 
 
@@ -223,7 +222,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         if t.dtype != input.dtype:
             raise RuntimeError(f"torch.ormqr: Expected input and {name} to have the same dtype, but input has dtype"
                                f"{input.dtype._cname} and {name} has dtype {t.dtype._cname}")
-    _kernel_dtype("ormqr_cpu", input.dtype)
+    _lapack_dtype("ormqr_cpu", input.dtype)
     m, k = input.shape[-2], tau.shape[-1]
     # Q (m x m) = H_1 ... H_k: orgqr of the k vectors padded with zero columns (zero tau: H = I)
     V = input[..., :, :k]
@@ -255,11 +254,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     LU, piv, info = lu_factor_ex(A, pivot=pivot)  # torch 2.13 raises for no singular matrix here
     res = (LU, piv, info) if get_infos else (LU, piv)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != len(res):
-            raise TypeError(f"lu(): out must be a tuple of {len(res)} tensors")
-        for r, o in zip(res, out):
-            _C._write_out(r, o, "lu", True)
-        res = tuple(out)
+        res = _write_tuple(res, out, "lu", f"lu(): out must be a tuple of {len(res)} tensors")
     return return_types.linalg_lu_factor_ex(*res) if get_infos else tuple(res)
 
 
@@ -318,11 +313,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
         P = empty
     res = (P, L, U)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 3:
-            raise TypeError("lu_unpack(): argument 'out' must be tuple of Tensors")
-        for r, o in zip(res, out):
-            _C._write_out(r, o, "lu_unpack", True)
-        res = tuple(out)
+        res = _write_tuple(res, out, "lu_unpack", "lu_unpack(): argument 'out' must be tuple of Tensors")
     return return_types.lu_unpack(*res)
 
 
@@ -353,17 +344,14 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     from its lower triangle (LAPACK sytrf / hetrf): LD packs L and the 1x1 / 2x2 blocks of D
     (its upper triangle zero), pivots (int32) in LAPACK's format, info LAPACK's status."""
     _ldl_check("torch.linalg.ldl_factor_ex", A)
-    _kernel_dtype("ldl_factor_kernel_cpu", A.dtype)
+    _lapack_dtype("ldl_factor_kernel_cpu", A.dtype)
     LD, piv, info = _C._lapack_sytrf(A, bool(hermitian))
     if check_errors:
         _ldl_raise("torch.linalg.ldl_factor_ex", info)
     res = (LD, piv, info)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 3:
-            raise TypeError("linalg_ldl_factor_ex(): argument 'out' must be tuple of Tensors")
-        for r, o in zip(res, out):
-            _C._write_out(r, o, "linalg_ldl_factor_ex", True)
-        res = tuple(out)
+        res = _write_tuple(res, out, "linalg_ldl_factor_ex",
+                           "linalg_ldl_factor_ex(): argument 'out' must be tuple of Tensors")
     return return_types.linalg_ldl_factor_ex(*res)
 
 
@@ -375,11 +363,7 @@ def ldl_factor(A, *, hermitian=False, out=None):
     _ldl_raise("torch.linalg.ldl_factor", info)
     res = (LD, piv)
     if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise TypeError("linalg_ldl_factor(): argument 'out' must be tuple of Tensors")
-        for r, o in zip(res, out):
-            _C._write_out(r, o, "linalg_ldl_factor", True)
-        res = tuple(out)
+        res = _write_tuple(res, out, "linalg_ldl_factor", "linalg_ldl_factor(): argument 'out' must be tuple of Tensors")
     return return_types.linalg_ldl_factor(*res)
 
 
@@ -403,7 +387,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(B.dim(), 1)}, "
                          f"{max(B.dim(), 1) - 1}], but got -2)")
     Bb, LDb = _linear_solve_check(B, LD, op)
-    _kernel_dtype("ldl_solve_cpu", LD.dtype)
+    _lapack_dtype("ldl_solve_cpu", LD.dtype)
     piv = pivots.to(_tl.int32).expand(tuple(LDb.shape[:-1]))
     X = _C._lapack_sytrs(LDb, piv, Bb, bool(hermitian))
     return _write(X, out, "linalg_ldl_solve")
@@ -469,7 +453,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         raise RuntimeError("cdist only supports non-negative p values")
     if x1.dtype != x2.dtype:
         raise RuntimeError(f"expected scalar type {x1.dtype._cname} but found {x2.dtype._cname}")
-    _kernel_dtype("cdist", x1.dtype)
+    _lapack_dtype("cdist", x1.dtype)
     batch = _batch_shape(x1.shape[:-2], x2.shape[:-2])
     r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
     a = x1.expand(batch + (r1, c))
@@ -500,7 +484,7 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    _kernel_dtype("pdist", input.dtype)
+    _lapack_dtype("pdist", input.dtype)
     n = input.shape[0]
     if n <= 1:
         return _tl.empty(0, dtype=input.dtype, device=input.device)
