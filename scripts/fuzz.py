@@ -20,6 +20,7 @@ simplified, keywords dropped) to a minimal reproducer.
 Runs:
   python scripts/fuzz.py --seconds 3                       # the test suite's budget
   nice -n 19 python scripts/fuzz.py --calls 1000000 --jobs 2 --out build/fuzz   # the long run
+  python scripts/fuzz.py --seconds 60 --only stft,istft,poisson        # a few new functions
 Targets: tl.*, Tensor methods, operators, and tl.linalg/fft/sparse/array_api/nn.functional; tensor
 arguments come in every layout (COO, CSR, CSC, BSR, BSC besides strided), and the sparse
 constructors get corrupted components half the time.
@@ -446,6 +447,9 @@ def worker(args):
     env = {}
     exec(PRELUDE, env)
     tgts = targets()
+    if args.only:  # names of functions, methods or operators to draw from
+        only = set(args.only.split(","))
+        tgts = [t for t in tgts if t[1] in only]
     log = open(args.log, "w", buffering=1)
     findings, count = [], [0]
     per_example = 25
@@ -522,6 +526,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=300, help="seconds a batch may take before it counts as a hang")
     ap.add_argument("--mem-gb", type=int, default=6, help="address-space limit of a worker")
     ap.add_argument("--out", default=None, help="directory for reproducers and the summary")
+    ap.add_argument("--only", default="", help="comma-separated target names (functions, methods): only those")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--log", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -545,7 +550,7 @@ def main():
             n = min(n, max(50, int(args.seconds * 300)))
         log = os.path.join(out, f"batch-{next_seed}.log")
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--seed", str(next_seed), "--calls", str(n),
-               "--log", log, "--mem-gb", str(args.mem_gb)]
+               "--log", log, "--mem-gb", str(args.mem_gb)] + (["--only", args.only] if args.only else [])
         running.append((subprocess.Popen(cmd, cwd=HERE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE), log,
                         time.time(), n, next_seed))
         next_seed += 1

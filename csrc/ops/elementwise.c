@@ -701,6 +701,9 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     c.in[0] = a;
     c.in[1] = b;
     c.promote_mask = 3;
+    /* torch refuses a complex operand of maximum, fmax, ... before promoting the two */
+    if ((a.t && refuse_complex(c.name, (tl_dtype)a.t->dtype) < 0) || (b.t && refuse_complex(c.name, (tl_dtype)b.t->dtype) < 0))
+        return -1;
     tl_dtype r;
     if (tl_ew_result_type2(a, b, &r) < 0) return -1;
     if ((c.flags & EWF_FLOAT) && tl_dtype_kind(r) <= TL_KIND_INT) r = tl_default_float();
