@@ -319,6 +319,10 @@ def _resize(self, *sizes):
     torch's deprecated out-of-place resize: a tensor over self's storage with the given
     shape and contiguous strides; the number of elements must stay the same."""
     shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, _C.Size)) else sizes
+    for i, s in enumerate(shape):
+        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
+            raise TypeError(f"resize(): argument 'size' (position 1) must be tuple of ints, but found element of type "
+                            f"{type(s).__name__} at pos {i}")
     n = 1
     for s in shape:
         n *= s

@@ -14,8 +14,13 @@ from ._join import cat, constant_pad_nd
 from ._util import install_names
 
 
-def _is_int(v):
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+def _types_ok(input, n_fft, hop_length, win_length, window, length):
+    """A wrong argument type raises ValueError, which tensorlib/_argcheck.py's wrapper turns into
+    torch's TypeError naming the argument (its position differs for the function and the method)."""
+    ints = (n_fft,) + tuple(v for v in (hop_length, win_length, length) if v is not None)
+    if not isinstance(input, _C.TensorBase) or (window is not None and not isinstance(window, _C.TensorBase)) \
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in ints):
+        raise ValueError("an argument of the wrong type")
 
 
 def _describe(name, x, n_fft, hop_length, win_length, window, *flags):
@@ -72,12 +77,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     The short-time Fourier transform of a 1-D signal or a batch of them (2-D): frames of
     n_fft points every hop_length, windowed and transformed. Shape (batch?, n_freq, n_frames),
     complex (or its view_as_real with return_complex=False)."""
-    if not isinstance(input, _C.TensorBase):
-        raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    if not _is_int(n_fft):
-        raise TypeError(f"stft(): argument 'n_fft' (position 2) must be int, not {type(n_fft).__name__}")
-    if window is not None and not isinstance(window, _C.TensorBase):
-        raise TypeError(f"stft(): argument 'window' must be Tensor, not {type(window).__name__}")
+    _types_ok(input, n_fft, hop_length, win_length, window, length=None)
     complex_in = input.is_complex() or (window is not None and window.is_complex())
     if return_complex is None and not complex_in:
         raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
@@ -134,10 +134,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
 
     The inverse of stft: each frame transformed back, windowed, overlap-added and divided by
     the summed squared window (which must not vanish anywhere: torch's NOLA check)."""
-    if not isinstance(input, _C.TensorBase):
-        raise TypeError(f"istft(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    if not _is_int(n_fft):
-        raise TypeError(f"istft(): argument 'n_fft' (position 2) must be int, not {type(n_fft).__name__}")
+    _types_ok(input, n_fft, hop_length, win_length, window, length)
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
     what = _describe("istft", input, n_fft, hop, win, window, ("center", bool(center)), ("normalized", bool(normalized)),

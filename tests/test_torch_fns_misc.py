@@ -293,3 +293,18 @@ def test_backend_flags_and_const_data_ptr():
     for name in ("is_ipu", "is_xla", "is_mps", "is_xpu", "is_maia", "is_mtia", "is_vulkan"):
         assert getattr(x, name) is False and getattr(torch.ones(2), name) is False
     assert x.const_data_ptr() == x.data_ptr()
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.ones(2).resize(lib.ones(1), 2), lambda lib: lib.ones(2).resize(2.0),
+    lambda lib: lib.ones(2).resize_as(1.5), lambda lib: lib.zeros(3, 1).istft(5, 4, -2, 1e-300),
+    lambda lib: lib.zeros(3).stft("a"), lambda lib: lib.stft(lib.zeros(10), 4, window=[1, 2, 3, 4], return_complex=True),
+    lambda lib: lib.range(0, 3, dtype=(1,)),
+])
+def test_argument_types_raise_type_error(call):
+    """Wrong argument types raise TypeError (the fuzzer found AttributeErrors); torch words some
+    of them through its overload lists (and its Python-level resize_as lets AttributeError out)."""
+    with pytest.raises(TypeError):
+        call(tl)
+    with pytest.raises((TypeError, AttributeError)):
+        call(torch)
