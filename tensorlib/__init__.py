@@ -58,8 +58,8 @@ from ._reduce import *  # noqa: F401,F403  (reductions, scans, sorting, searchin
 from ._unique import unique_consecutive  # noqa: E402,F401
 from . import _stats  # noqa: E402  (diff, trapezoid, bincount, histogram, cov, quantile, ...: tensorlib/_stats.py)
 from ._stats import (  # noqa: E402,F401
-    diff, trapezoid, trapz, cumulative_trapezoid, bincount, histogram, cov, corrcoef, quantile, nanquantile, dist,
-    cosine_similarity,
+    diff, trapezoid, trapz, cumulative_trapezoid, bincount, histogram, histogramdd, cov, corrcoef, quantile,
+    nanquantile, dist, cosine_similarity, gradient,
 )
 from ._out import supports_out as _supports_out  # noqa: E402
 diff, quantile, nanquantile = (_supports_out(f) for f in (diff, quantile, nanquantile))
@@ -198,6 +198,7 @@ _construct.install(globals(), Tensor)
 # (tensorlib/_copies.py) ----
 from . import _copies  # noqa: E402
 _copies.install(globals(), Tensor)
+from ._windows import hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window  # noqa: E402,F401
 from . import _stft  # noqa: E402  (stft, istft: tensorlib/_stft.py)
 _stft.install(globals(), Tensor)
 

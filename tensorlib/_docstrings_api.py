@@ -780,6 +780,7 @@ for _n, (_fields, _call) in {
         "lu_unpack": ("P, L, U", "tl.lu_unpack(*tl.linalg.lu_factor(tl.eye(2)))"),
         "triangular_solve": ("solution, cloned_coefficient", "tl.triangular_solve(tl.ones(2, 1), tl.eye(2))"),
         "histogram": ("hist, bin_edges", "tl.histogram(tl.tensor([1., 2., 2.]), 2)"),
+        "histogramdd": ("hist, bin_edges", "tl.histogramdd(tl.tensor([[1., 2.], [2., 2.]]), 2)"),
         "kthvalue": (_VI, "tl.kthvalue(tl.tensor([3, 1, 2]), 2)"),
         "linalg_cholesky_ex": ("L, info", "tl.linalg.cholesky_ex(tl.eye(2))"),
         "linalg_eig": ("eigenvalues, eigenvectors", "tl.linalg.eig(tl.eye(2))"),

@@ -1220,3 +1220,32 @@ OPS.update({
                "length": "the length of the result (cut, or padded with zeros).",
                "return_complex": "a complex signal (a two-sided spectrogram) instead of a real one."}),
 })
+_WIN_ARGS = {"window_length": "the number of points (0 gives an empty window, 1 a single 1).",
+             "periodic": "True: the first window_length points of the window_length + 1 symmetric one (for "
+                         "spectral analysis); False: the symmetric window.",
+             "dtype": "a floating dtype (None: the default one)."}
+OPS.update({
+    "hann_window": ("The Hann window 1/2 - 1/2 cos(2 pi n / (N - 1)).", "a 1-D tensor.", "tl.hann_window(4)",
+                    _WIN_ARGS),
+    "hamming_window": ("The generalized Hamming window alpha - beta cos(2 pi n / (N - 1)).", "a 1-D tensor.",
+                       "tl.hamming_window(4)", dict(_WIN_ARGS, alpha="the constant term.", beta="the cosine's weight.")),
+    "blackman_window": ("The Blackman window 0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1)).",
+                        "a 1-D tensor.", "tl.blackman_window(4, dtype=tl.float64)", _WIN_ARGS),
+    "bartlett_window": ("The triangular (Bartlett) window 1 - |2 n / (N - 1) - 1|.", "a 1-D tensor.",
+                        "tl.bartlett_window(5)", _WIN_ARGS),
+    "kaiser_window": ("The Kaiser window I0(beta sqrt(1 - (2 n / (N - 1) - 1)^2)) / I0(beta).", "a 1-D tensor.",
+                      "tl.kaiser_window(4, True, 8.0)", dict(_WIN_ARGS, beta="the shape parameter (0: rectangular).")),
+    "gradient": ("Estimates the derivative of ``input`` sampled on a grid, along each dim: central differences "
+                 "inside, one-sided ones of order ``edge_order`` at the ends.", "a tuple of tensors, one per dim.",
+                 "tl.gradient(tl.tensor([1.0, 4.0, 9.0, 16.0]))",
+                 {"spacing": "the grid step: one number, a number per dim, or per dim a 1-D tensor of coordinates.",
+                  "dim": "the dim or dims to differentiate along (None: all).",
+                  "edge_order": "1 or 2: the order of the differences at the ends."}),
+    "histogramdd": ("The D-dimensional histogram of the rows of ``input`` (its last dim holds the D coordinates "
+                    "of a sample).", "a named tuple (hist, bin_edges): counts of shape (bins_0, ...), and the edges "
+                    "of each dim.", "tl.histogramdd(tl.tensor([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2).hist",
+                    {"bins": "an int for every dim, one int per dim, or per dim a 1-D tensor of edges.",
+                     "range": "2 D numbers, each dim's (min, max) (None: the data's).",
+                     "weight": "a weight per sample (input's shape without the last dim).",
+                     "density": "divide by the total and by each bin's volume."}),
+})

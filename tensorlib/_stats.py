@@ -3,6 +3,7 @@ trapezoid rule, bincount, histogram, cov/corrcoef, quantile/nanquantile, dist an
 cosine_similarity. Each follows the composition torch's ATen kernel spells out, so that results
 (dtypes, rounding order, special values) and errors are torch's; the ops they are made of
 carry the device (a CUDA tensor stays on its device where those ops run there)."""
+import builtins
 import math
 import operator
 import warnings
@@ -171,6 +172,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 # ---- bincount and histogram ----
 
 _reduce.add_return_type("histogram", "hist bin_edges")
+_reduce.add_return_type("histogramdd", "hist bin_edges")
 _INTEGRAL = ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
 
 
@@ -208,88 +210,119 @@ def _accumulate(out, idx, w):
 
 
 _HIST_DTYPES = ("float32", "float64")
-# caffe2's TypeMeta names, which torch's histogramdd messages print
-_META = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-         "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-         "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
-def _meta(dt):
-    n = str(dt).split(".")[-1]
-    return _META.get(n, n)
+def _dim_edges(col, bins, lo_hi, d, dtype, device):
+    """The edges of dimension d (torch's histogramdd checks and words): the given edges tensor,
+    or bins + 1 points over [lo, hi] (the range given, else col's min and max; a point range
+    widened by 1/2 each way; [0, 1] for no samples)."""
+    tl = _tl()
+    if isinstance(bins, _C.TensorBase):
+        if bins.dim() != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                               f"{bins.dim()} dimensions in the bins tensor for dimension {d}")
+        if bins.dtype != dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {dtype._typemeta} and bins for dimension {d} with dtype "
+                               f"{bins.dtype._typemeta}")
+        if bins.shape[0] - 1 <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins.shape[0] - 1} for dimension {d}")
+        return bins.clone()
+    nb = operator.index(bins)
+    if nb <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {nb} for dimension {d}")
+    if lo_hi is not None:
+        lo, hi = lo_hi
+    elif col.numel() == 0:
+        lo, hi = 0.0, 1.0
+    else:
+        mn, mx = tl.aminmax(col)
+        lo, hi = float(mn.item()), float(mx.item())
+    if lo > hi:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_g(lo)} max {_g(hi)} "
+                           f"for dimension {d}")
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_g(lo)}, {_g(hi)}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return tl.linspace(lo, hi, nb + 1, dtype=dtype, device=device)
+
+
+def _histogramdd(x, bins, range, weight, density):
+    """The histogram of the N samples of D coordinates in x (N, D): (hist of shape (bins_0, ...,
+    bins_{D-1}), [edges of each dim]). bins: D ints or D edge tensors; range: None or 2 D
+    numbers; weight: None or N values. A sample lands in a dim's bin k when edge k <= v <
+    edge k+1 (the last bin includes its right edge); samples outside any dim's edges are dropped."""
+    tl = _tl()
+    n, D = x.shape
+    if range is not None:
+        if len(range) != 2 * D:
+            raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have {2 * D} "
+                               f"elements, but got {len(range)}")
+        pairs = [(float(range[2 * d]), float(range[2 * d + 1])) for d in builtins.range(D)]
+    else:
+        pairs = [None] * D
+    edges = [_dim_edges(x[:, d], bins[d], pairs[d], d, x.dtype, x.device) for d in builtins.range(D)]
+    sizes = [e.shape[0] - 1 for e in edges]
+    hist = tl.zeros(math.prod(sizes), dtype=x.dtype, device=x.device)
+    if n:
+        keep = tl.ones(n, dtype=tl.bool, device=x.device)
+        for d, e in enumerate(edges):
+            keep &= (x[:, d] >= e[0]) & (x[:, d] <= e[-1])
+        vals = x[keep]
+        if vals.shape[0]:
+            flat = tl.zeros(vals.shape[0], dtype=tl.int64, device=x.device)
+            for d, e in enumerate(edges):
+                col = vals[:, d].contiguous()
+                if e.device.type == "cpu":
+                    pos = tl.searchsorted(e, col, right=True) - 1
+                else:  # no device searchsorted: the bins are found on the host
+                    pos = (tl.searchsorted(e.cpu(), col.cpu(), right=True) - 1).to(e.device)
+                flat = flat * sizes[d] + pos.clamp(0, sizes[d] - 1)
+            w = weight[keep] if weight is not None else tl.ones(vals.shape[0], dtype=x.dtype, device=x.device)
+            hist = _accumulate(hist, flat, w)
+    hist = hist.reshape(sizes)
+    if density:
+        volume = None
+        for d, e in enumerate(edges):
+            width = (e[1:] - e[:-1]).reshape([-1 if k == d else 1 for k in builtins.range(D)])
+            volume = width if volume is None else volume * width
+        hist = hist / (hist.sum() * volume)
+    return hist, edges
+
+
+def _hist_checks(op, input, weight, inner):
+    """torch's histogramdd checks of the input and weight; inner: the dims of one sample (0
+    for histogram, 1 for histogramdd)."""
+    require_tensor(op, input)
+    no_names(op, input)
+    if str(input.dtype).split(".")[-1] not in _HIST_DTYPES:
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{input.dtype._cname}\'')
+    if inner and input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if weight is not None:
+        require_tensor(op, weight, "weight")
+        lead = list(input.shape[:-1]) if inner else list(input.shape)
+        if list(weight.shape) != lead:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               f"input tensor excluding its innermost dimension, but got input with shape "
+                               f"{list(input.shape) + ([] if inner else [1])} and weight with shape {list(weight.shape)}")
+        if weight.dtype != input.dtype:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({input.dtype._typemeta}), and "
+                               f"weight({weight.dtype._typemeta})")
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
     """torch.histogram: (hist, bin_edges) of input's values; bins a count or the edges."""
-    require_tensor("histogram", input)
-    tl = _tl()
-    no_names("histogram", input)
-    if str(input.dtype).split(".")[-1] not in _HIST_DTYPES:
-        raise NotImplementedError(f'"histogramdd" not implemented for \'{input.dtype._cname}\'')
-    flat = input.reshape(-1)
-    if weight is not None:
-        require_tensor("histogram", weight, "weight")
-        if list(weight.shape) != list(input.shape):
-            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
-                               f"input tensor excluding its innermost dimension, but got input with shape "
-                               f"{list(input.shape) + [1]} and weight with shape {list(weight.shape)}")
-        if weight.dtype != input.dtype:
-            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
-                               f"have the same dtype, but got input({_meta(input.dtype)}), and "
-                               f"weight({_meta(weight.dtype)})")
-    if isinstance(bins, _C.TensorBase):
-        if range is not None:
-            raise TypeError("histogram(): range= is only taken with an int bins")
-        if bins.dim() != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
-                               f"{bins.dim()} dimensions in the bins tensor for dimension 0")
-        if bins.dtype != input.dtype:
-            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
-                               f"input with dtype {_meta(input.dtype)} and bins for dimension 0 with dtype "
-                               f"{_meta(bins.dtype)}")
-        nb = bins.shape[0] - 1
-        if nb <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {nb} for dimension 0")
-        edges = bins.clone()
-    else:
-        nb = operator.index(bins)
-        if nb <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {nb} for dimension 0")
-        if range is not None:
-            if len(range) != 2:
-                raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, "
-                                   f"but got {len(range)}")
-            lo, hi = float(range[0]), float(range[1])
-        elif flat.numel() == 0:
-            lo, hi = 0.0, 1.0
-        else:
-            mn, mx = tl.aminmax(flat)
-            lo, hi = float(mn.item()), float(mx.item())
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_g(lo)} max {_g(hi)} "
-                               "for dimension 0")
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_g(lo)}, {_g(hi)}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = tl.linspace(lo, hi, nb + 1, dtype=input.dtype, device=input.device)
-    hist = tl.zeros(nb, dtype=input.dtype, device=input.device)
-    if flat.numel():
-        first, last = edges[0], edges[-1]
-        keep = (flat >= first) & (flat <= last)
-        vals = flat[keep]
-        if vals.numel():
-            if edges.device.type == "cpu":
-                pos = tl.searchsorted(edges, vals, right=True) - 1
-            else:  # no device searchsorted: the bins are found on the host
-                pos = (tl.searchsorted(edges.cpu(), vals.cpu(), right=True) - 1).to(edges.device)
-            pos = pos.clamp(0, nb - 1)
-            w = weight.reshape(-1)[keep] if weight is not None else tl.ones(vals.shape[0], dtype=input.dtype,
-                                                                              device=input.device)
-            hist = _accumulate(hist, pos, w)
-    if density:
-        widths = edges[1:] - edges[:-1]
-        hist = hist / (hist.sum() * widths)
+    _hist_checks("histogram", input, weight, 0)
+    if isinstance(bins, _C.TensorBase) and range is not None:
+        raise TypeError("histogram(): range= is only taken with an int bins")
+    if range is not None and len(range) != 2:
+        raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, "
+                           f"but got {len(range)}")
+    hist, (edges,) = _histogramdd(input.reshape(-1, 1), [bins], range, None if weight is None else weight.reshape(-1),
+                                  density)
     rt = _reduce.return_types.histogram
     if out is not None:
         if not isinstance(out, (tuple, list)) or len(out) != 2:
@@ -297,6 +330,138 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         from ._out import write_out
         return rt(write_out(hist, out[0], "histogram"), write_out(edges, out[1], "histogram"))
     return rt(hist, edges)
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """histogramdd(input, bins, *, range=None, weight=None, density=False) -> (hist, bin_edges)
+
+    The D-dimensional histogram of input's rows (the last dim holds a sample's D coordinates;
+    the others are flattened): bins an int for every dim, D ints, or D edge tensors; range
+    2 D numbers (each dim's min and max); weight one value per sample; density divides by the
+    total and the bin volumes. torch's checks in its order (the range, the bin counts, the
+    weight, then the dtype)."""
+    require_tensor("histogramdd", input)
+    no_names("histogramdd", input)
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    D = input.shape[-1]
+    x = input.reshape(-1, D)
+    edge_tensors = isinstance(bins, (list, tuple)) and any(isinstance(b, _C.TensorBase) for b in bins)
+    if not edge_tensors:  # the bin counts: the range and each dim's bounds are checked first
+        if range is not None and len(range) != 2 * D:
+            raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have {2 * D} "
+                               f"elements, but got {len(range)}")
+        if range is not None:
+            for d in builtins.range(D):
+                lo, hi = float(range[2 * d]), float(range[2 * d + 1])
+                if lo > hi:
+                    raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_g(lo)} max "
+                                       f"{_g(hi)} for dimension {d}")
+    if isinstance(bins, (list, tuple)):
+        if len(bins) != D:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+        bins = list(bins)
+    else:
+        bins = [bins] * D
+    for d, b in enumerate(bins):
+        if not isinstance(b, _C.TensorBase) and operator.index(b) <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for dimension {d}")
+    empty_half = x.shape[0] == 0 and input.dtype in (_C.float16, _C.bfloat16)  # (torch never dispatches then)
+    if empty_half:
+        _hist_checks("histogramdd", input.float(), None if weight is None else weight.float(), 1)
+    else:
+        _hist_checks("histogramdd", input, weight, 1)
+    hist, edges = _histogramdd(x, bins, range, None if weight is None else weight.reshape(-1), density)
+    return _reduce.return_types.histogramdd(hist, tuple(edges))
+
+
+# ---- gradient ----
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """gradient(input, *, spacing=1, dim=None, edge_order=1) -> tuple of Tensors
+
+    The derivative of input sampled on a grid, one tensor per dim (all dims, or ``dim``):
+    second-order central differences inside, first- or second-order one-sided ones at the
+    edges. spacing: one number for every dim, a number per dim, or per dim a 1-D tensor of the
+    coordinates (non-uniform steps). torch's checks, messages and formulas (the same operations
+    in the same order)."""
+    require_tensor("gradient", input)
+    tl = _tl()
+    if input.dtype == tl.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    dims = None if dim is None else [dim] if isinstance(dim, (int, str)) else list(dim)
+    if isinstance(spacing, _C.TensorBase) and spacing.dim() == 0 or not isinstance(spacing, (list, tuple)):
+        spacing_list, given = None, None  # one number for every dim
+    else:
+        spacing_list, given = list(spacing), len(spacing)
+    if given is not None and dims is None and given != input.dim():
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+                           f"'self.dim() = {input.dim()}', since dim argument was not given, but got a list of length "
+                           f"{given}")
+    if given is not None and dims is not None and given != len(dims):
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim arguments "
+                           f"to have the same length, but got a spacing argument of length {given} and a dim argument of "
+                           f"length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dims is not None:
+        seen = set()
+        for d in dims:
+            w = dim_index(input, d)
+            if w in seen:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+            seen.add(w)
+        dims = [dim_index(input, d) for d in dims]
+    else:
+        dims = list(builtins.range(input.dim()))
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if spacing_list is None:
+        h = spacing.item() if isinstance(spacing, _C.TensorBase) else spacing
+        spacing_list = [h] * len(dims)
+
+    def sl(d, a, b=None):  # input[a:b] along d (torch's at::slice)
+        return input[(slice(None),) * d + (slice(a, b),)]
+
+    out = []
+    for d, h in zip(dims, spacing_list):
+        if isinstance(h, _C.TensorBase) and h.dim() != 0:
+            if h.dim() != 1:
+                raise RuntimeError("torch.gradient expected each element of spacing to have one dimension, but got an "
+                                   f"element with {h.dim()} dimensions!")
+            shape = [1] * input.dim()
+            shape[d] = -1
+            dx = h.diff(1, 0)
+            dx1, dx2 = dx[:-1], dx[1:]
+            a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            center = a * sl(d, 0, -2) + b * sl(d, 1, -1) + c * sl(d, 2)
+            if edge_order == 1:
+                first = (sl(d, 1, 2) - sl(d, 0, 1)) / dx[0]
+                last = (sl(d, -1) - sl(d, -2, -1)) / dx[-1]
+            else:
+                a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+                b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+                c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+                first = a * sl(d, 0, 1) + b * sl(d, 1, 2) + c * sl(d, 2, 3)
+                a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+                b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+                c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+                last = a * sl(d, -3, -2) + b * sl(d, -2, -1) + c * sl(d, -1)
+        else:
+            if isinstance(h, _C.TensorBase):
+                h = h.item()
+            center = (sl(d, 2) - sl(d, 0, -2)) / h / 2
+            if edge_order == 1:
+                first = (sl(d, 1, 2) - sl(d, 0, 1)) / h
+                last = (sl(d, -1) - sl(d, -2, -1)) / h
+            else:
+                first = (sl(d, 0, 1) * -1.5 + sl(d, 1, 2) * 2 - sl(d, 2, 3) / 2) / h
+                last = (sl(d, -3, -2) / 2 - sl(d, -2, -1) * 2 + sl(d, -1) * 1.5) / h
+        out.append(tl.cat([first, center, last], d))
+    return tuple(out)
 
 
 # ---- cov and corrcoef ----

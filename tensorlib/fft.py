@@ -8,7 +8,9 @@ argument ``n``/``s`` (trim or zero-pad), ``dim``, the ``norm`` modes, the real (
 Result dtypes follow torch: float32 (and integer or bool inputs, through the default dtype)
 transform to complex64, float64 to complex128; the real-output transforms give the matching
 float dtype. float16, bfloat16 and complex32 are refused as torch's CPU build refuses them.
-The short-time transforms ``tensorlib.stft``/``istft`` (tensorlib/_stft.py) are built on these.
+The short-time transforms ``tensorlib.stft``/``istft`` (tensorlib/_stft.py) are built on these;
+their windows are ``tensorlib.hann_window``, ``hamming_window``, ``blackman_window``,
+``bartlett_window``, ``kaiser_window`` (tensorlib/_windows.py).
 
     >>> import tensorlib as tl
     >>> tl.fft.fft(tl.tensor([1., 0., 0., 0.]))
