@@ -530,3 +530,12 @@ OPS.update({
                       "tl.fft.ifftshift(tl.tensor([-0.5, -0.25, 0.0, 0.25]))",
                       {"dim": "the dims to shift (None: all)."}),
 })
+_PG = ("Computes the n-th derivative of the digamma function of each element (n = 0: digamma, 1: trigamma; "
+       "n >= 2 as (-1)**(n+1) n! zeta(n + 1, x)).")
+_PG_ARGS = {"n": "the order of the derivative (a non-negative int)."}
+OPS.update({
+    "polygamma": (_PG, "a new tensor (floating point; integer and bool inputs promote).",
+                  "tl.polygamma(2, tl.tensor([1., 2.5]))", _PG_ARGS),
+    "special.polygamma": (_PG, "a new tensor (floating point; integer and bool inputs promote).",
+                          "tl.special.polygamma(1, tl.tensor([1., 2.5]))", _PG_ARGS),
+})

@@ -26,7 +26,7 @@ __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
     "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
-    "addcdiv", "rsub",
+    "addcdiv", "rsub", "polygamma",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -261,6 +261,39 @@ def logit(input, eps=None, *, out=None):
     return _unary("logit", input, out, False, eps is not None, 0.0 if eps is None else eps)
 
 
+def _polygamma_check(fname, n, input, npos):
+    """torch's refusals of polygamma(n, input): n a Python int (not bool), n >= 0, input a tensor
+    of a floating (not float8) or integral dtype; complex and float8 name torch's kernel
+    (digamma for n = 0, trigamma for 1)."""
+    if isinstance(n, bool) or not isinstance(n, _numbers.Integral):
+        raise TypeError(f"{fname}(): argument 'n' (position {npos}) must be int, not {type(n).__name__}")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}(): argument 'input' (position 2) must be Tensor, not {type(input).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    d = input.dtype
+    if d.is_complex or (d.is_floating_point and d.itemsize == 1):
+        kernel = "digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{d._cname}\'')
+    return int(n)
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of the digamma function of each element (n = 0: digamma)."""
+    n = _polygamma_check("polygamma", n, input, 1)
+    return _unary("polygamma", input, out, False, False, n)
+
+
+def _m_polygamma(self, n):
+    n = _polygamma_check("polygamma", n, self, 1)
+    return _unary("polygamma", self, None, False, False, n)
+
+
+def _m_polygamma_(self, n):
+    n = _polygamma_check("polygamma_", n, self, 1)
+    return _unary("polygamma", self, None, True, False, n)
+
+
 def positive(input):
     """input itself (bool raises, as torch)."""
     return +input
@@ -438,6 +471,7 @@ _METHODS = {
     "lerp": lambda self, end, weight: lerp(self, end, weight), "lerp_": _m_lerp_,
     "isclose": isclose, "allclose": allclose, "equal": equal,
     "nan_to_num": lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf),
+    "polygamma": _m_polygamma, "polygamma_": _m_polygamma_,
     "nan_to_num_": _m_nan_to_num_, "logit": lambda self, eps=None: logit(self, eps), "logit_": _m_logit_,
     "positive": positive, "conj": conj, "conj_physical_": _m_conj_physical_,
     "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,

@@ -24,7 +24,7 @@ from . import _C, _ops
 __all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
            "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
-           "spherical_bessel_j0", "xlog1py", "xlogy"]
+           "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma"]
 __all__ += ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
@@ -238,3 +238,8 @@ def scaled_modified_bessel_k0(input, *, out=None):
 def scaled_modified_bessel_k1(input, *, out=None):
     """The exponentially scaled modified Bessel function of the second kind of order 1, K1(x) exp(x)."""
     return _own("scaled_modified_bessel_k1", input, out)
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of the digamma function of each element (tensorlib.polygamma)."""
+    return _ops.polygamma(n, input, out=out)

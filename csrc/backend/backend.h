@@ -89,6 +89,7 @@
  *   LOGIT                      log(z / (1 - z)), z = x clamped to [p0, 1 - p0] when i[2] != 0
  *                              (eps given), z = x otherwise
  *   NAN_TO_NUM                 NaN -> p0, +inf -> p1, -inf -> p2 (complex: each part); integers: x
+ *   POLYGAMMA                  the i[0]-th derivative of digamma (i[0] >= 0)
  * Parameters travel as the CPU kernels take them (kernels/ew_kernels.h's tl_ew_params): p_k is
  * (T)d[k] for a float compute dtype T, (T)i[k] for an integer or bool one, (T)c[k] for a
  * complex one; an op with a flag (tl_ew_params.flag) and at most two parameters gets the flag
@@ -101,7 +102,7 @@
     X(LERP, 3, SAME, 0, 0, 0, 1, 1, 1) X(ADDCMUL, 3, SAME, 0, 1, 1, 1, 1, 1)                          \
     X(ADDCDIV, 3, SAME, 0, 0, 0, 1, 1, 1) X(ISCLOSE, 2, BOOL, 1, 1, 1, 1, 1, 1)                       \
     X(ROUND_DEC, 1, SAME, 0, 0, 0, 1, 1, 0) X(LOGIT, 1, SAME, 0, 0, 0, 1, 1, 0)                       \
-    X(NAN_TO_NUM, 1, SAME, 1, 1, 1, 1, 1, 1)
+    X(NAN_TO_NUM, 1, SAME, 1, 1, 1, 1, 1, 1) X(POLYGAMMA, 1, SAME, 0, 0, 0, 1, 1, 0)
 typedef enum {
 #define TL_X_OP(N, ...) TL_XOP_##N,
     TL_BACKEND_XOP_LIST(TL_X_OP)

@@ -573,6 +573,39 @@ static inline TL_HD double tl_hd_spherical_j0(double x) { return x == 0 ? 1.0 : 
 TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
 TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #undef TL_HD_DIGAMMA
+/* trigamma and polygamma (torch.polygamma), torch's: trigamma by the reflection below 1/2 (sin in
+ * T), six steps of the recurrence and the asymptotic series, in T; n >= 2 as
+ * (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), exp(lgamma) in T as torch's, the zeta and the
+ * product in double (torch's float32 takes the zeta's first term and the product in float, and so
+ * loses digits where the zeta is subnormal); n = 0 is digamma */
+#define TL_HD_POLYGAMMA(S, T, M)                                                                     \
+    static inline TL_HD T tl_hd_trigamma_##S(T x)                                                    \
+    {                                                                                                \
+        T sign = 1, result = 0;                                                                      \
+        if (x < (T)0.5) {                                                                            \
+            sign = -1;                                                                               \
+            const T s_ = M(sin)((T)TL_HD_PI * x);                                                    \
+            result -= ((T)TL_HD_PI * (T)TL_HD_PI) / (s_ * s_);                                       \
+            x = 1 - x;                                                                               \
+        }                                                                                            \
+        for (int i = 0; i < 6; ++i) {                                                                \
+            result += 1 / (x * x);                                                                   \
+            x += 1;                                                                                  \
+        }                                                                                            \
+        const T ixx = 1 / (x * x);                                                                   \
+        result += (1 + 1 / (2 * x) + ixx * ((T)1 / 6 - ixx * ((T)1 / 30 - ixx * ((T)1 / 42)))) / x; \
+        return sign * result;                                                                        \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_polygamma_##S(T x, int64_t n)                                        \
+    {                                                                                                \
+        if (n == 0) return tl_hd_digamma_##S(x);                                                     \
+        if (n == 1) return tl_hd_trigamma_##S(x);                                                    \
+        return (T)((double)(((n % 2) ? (T)1 : (T)-1) * M(exp)(M(lgamma)((T)n + 1))) *                \
+                   tl_hd_zeta((double)(T)(n + 1), (double)x));                                       \
+    }
+TL_HD_POLYGAMMA(f, float, TL_HD_MF)
+TL_HD_POLYGAMMA(, double, TL_HD_MD)
+#undef TL_HD_POLYGAMMA
 
 /* The modified Bessel functions of orders 0 and 1 (torch.i0, special.i0e/i1/i1e/modified_bessel_*,
  * scaled_modified_bessel_k*), in double for every dtype, rounded once. I_nu: the power series

@@ -1,0 +1,132 @@
+"""polygamma, logcumsumexp, frexp and mvlgamma against torch 2.13: values, dtypes, promotion,
+refusals (exception type and message), out= and in-place, over 0-d, empty, broadcast,
+non-contiguous and negative-stride (NumPy) inputs and the special values."""
+import math
+
+import numpy as np
+import pytest
+
+import tensorlib as tl
+
+torch = pytest.importorskip("torch")
+
+FLOATS = ("float64", "float32", "float16", "bfloat16")
+INTS = ("uint8", "int8", "int16", "int32", "int64", "bool")
+SPECIAL = [0.0, -0.0, -1.0, -2.0, -2.5, -0.3, 0.5, 1.0, 2.5, 7.7, 30.0, 1e10, 1e-30, math.nan, math.inf, -math.inf]
+
+
+def tt(x):
+    """A tensorlib tensor as a torch one (bfloat16 through float32)."""
+    if x.dtype == tl.bfloat16:
+        return torch.from_numpy(x.float().numpy().copy()).to(torch.bfloat16)
+    return torch.from_numpy(np.array(x.numpy(), copy=True))
+
+
+def pair(values, dt):
+    """The same values as a tensorlib and a torch tensor of dtype dt."""
+    a = np.asarray(values, dtype=np.float64 if dt in FLOATS else None)
+    if dt in INTS:
+        a = np.asarray(values).astype(dt if dt != "bool" else np.bool_)
+        return tl.tensor(a), torch.from_numpy(a.copy())
+    t = torch.from_numpy(a.copy()).to(getattr(torch, dt))
+    return tl.tensor(a).to(getattr(tl, dt)), t
+
+
+def close(got, want, rtol, atol=0.0, dtype=True):
+    g = tt(got)
+    if dtype:
+        assert str(g.dtype) == str(want.dtype), (g.dtype, want.dtype)
+    assert tuple(g.shape) == tuple(want.shape)
+    if g.is_complex():
+        g, w = torch.view_as_real(g), torch.view_as_real(want)
+    g, w = g.double(), w.double() if g.dim() != want.dim() else want.double()
+    ok = torch.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True) | ((g == w) & torch.isinf(w))
+    assert bool(ok.all()), (g[~ok].tolist(), w[~ok].tolist())
+
+
+def raises_same(ft, fl):
+    with pytest.raises(Exception) as et:
+        ft()
+    with pytest.raises(Exception) as el:
+        fl()
+    assert type(el.value) is type(et.value), (el.value, et.value)
+    assert str(el.value) == str(et.value)
+
+
+# --- polygamma ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7, 20])
+@pytest.mark.parametrize("dt", ("float64", "float32"))
+def test_polygamma_values(n, dt):
+    x, t = pair(SPECIAL + [0.25, 3.0, 12.5, -7.25, 100.0], dt)
+    want = torch.polygamma(n, t)
+    if dt == "float32":
+        # torch's float32 zeta takes its first term in float: where it is subnormal (n = 20,
+        # x = 100) torch loses digits; there the float64 answer rounded is the reference
+        w64 = torch.polygamma(n, t.double())
+        lost = torch.isfinite(w64) & ((want.double() - w64).abs() > 1e-5 * w64.abs()) & (w64.abs() < 1e-20)
+        want = torch.where(lost, w64.float(), want)
+    close(tl.polygamma(n, x), want, rtol=1e-12 if dt == "float64" else 2e-6)
+    close(x.polygamma(n), want, rtol=1e-12 if dt == "float64" else 2e-6)
+    close(tl.special.polygamma(n, x), want, rtol=1e-12 if dt == "float64" else 2e-6)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("dt", ("float16", "bfloat16"))
+def test_polygamma_half(n, dt):
+    """torch's half kernels round every step (its zeta loses all digits); the mathematical answer
+    (torch's float32 result) rounded once is what tensorlib gives."""
+    vals = [0.25, 0.5, 1.0, 2.5, 3.0, 7.5, 0.0, math.nan, math.inf]
+    x, t = pair(vals, dt)
+    want = torch.polygamma(n, t.float()).to(t.dtype)
+    got = tl.polygamma(n, x)
+    assert got.dtype == x.dtype and torch.polygamma(n, t).dtype == want.dtype
+    close(got, want, rtol=1e-2 if dt == "float16" else 2e-2)
+
+
+@pytest.mark.parametrize("dt", INTS)
+def test_polygamma_integers_promote(dt):
+    x, t = pair([0, 1, 2, 3, 5], dt)
+    for n in (0, 1, 3):
+        close(tl.polygamma(n, x), torch.polygamma(n, t), rtol=2e-6)
+        raises_same(lambda: t.polygamma_(n), lambda: x.polygamma_(n))
+
+
+def test_polygamma_shapes_out_inplace():
+    a = np.linspace(0.3, 9.0, 24).reshape(4, 6)[::-1, ::-2]  # negative strides from NumPy
+    x, t = tl.tensor(a), torch.from_numpy(a.copy())
+    for n in (0, 1, 3):
+        close(tl.polygamma(n, x), torch.polygamma(n, t), rtol=1e-12)
+        close(tl.polygamma(n, x.t()), torch.polygamma(n, t.t()), rtol=1e-12)
+    for shape in ((), (0,), (2, 0, 3)):
+        x, t = tl.full(shape, 2.5), torch.full(shape, 2.5, dtype=torch.float32)
+        close(tl.polygamma(2, x), torch.polygamma(2, t), rtol=2e-6)
+    x, t = tl.tensor([1.0, 2.5]), torch.tensor([1.0, 2.5])
+    out, tout = tl.empty(2, dtype=tl.float64), torch.empty(2, dtype=torch.float64)
+    assert tl.polygamma(2, x, out=out) is out
+    close(out, torch.polygamma(2, t, out=tout), rtol=2e-6)
+    out = tl.empty(0)
+    tl.polygamma(3, tl.tensor([[1.0, 2.0]]), out=out)
+    assert tuple(out.shape) == (1, 2)
+    y, u = tl.tensor([1.0, 2.5, -0.5]), torch.tensor([1.0, 2.5, -0.5])
+    assert y.polygamma_(3) is y
+    close(y, u.polygamma_(3), rtol=2e-6)
+    i, ti = tl.tensor([1, 2]), torch.tensor([1, 2])
+    close(tl.polygamma(1, i, out=tl.empty(2, dtype=tl.complex64)),
+          torch.polygamma(1, ti, out=torch.empty(2, dtype=torch.complex64)), rtol=2e-6)
+
+
+def test_polygamma_refusals():
+    x, t = tl.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0])
+    raises_same(lambda: torch.polygamma(-1, t), lambda: tl.polygamma(-1, x))
+    raises_same(lambda: t.polygamma(-2), lambda: x.polygamma(-2))
+    raises_same(lambda: t.polygamma_(-2), lambda: x.polygamma_(-2))
+    raises_same(lambda: torch.polygamma(2.0, t), lambda: tl.polygamma(2.0, x))
+    raises_same(lambda: torch.polygamma(True, t), lambda: tl.polygamma(True, x))
+    raises_same(lambda: torch.polygamma(2, 1.0), lambda: tl.polygamma(2, 1.0))
+    for n in (0, 1, 2):
+        for dt in ("complex64", "complex128", "float8_e4m3fn"):
+            raises_same(lambda: torch.polygamma(n, t.to(getattr(torch, dt))),
+                        lambda: tl.polygamma(n, x.to(getattr(tl, dt))))
+    raises_same(lambda: torch.polygamma(2, torch.tensor([1, 2]), out=torch.empty(2, dtype=torch.int64)),
+                lambda: tl.polygamma(2, tl.tensor([1, 2]), out=tl.empty(2, dtype=tl.int64)))
