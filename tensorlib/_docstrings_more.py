@@ -538,4 +538,10 @@ OPS.update({
                   "tl.polygamma(2, tl.tensor([1., 2.5]))", _PG_ARGS),
     "special.polygamma": (_PG, "a new tensor (floating point; integer and bool inputs promote).",
                           "tl.special.polygamma(1, tl.tensor([1., 2.5]))", _PG_ARGS),
+    "logcumsumexp": ("Computes the running log(sum(exp(x))) along ``dim``, stably (the larger operand factored "
+                     "out at each step; -inf entries contribute nothing).",
+                     "a tensor of ``input``'s shape and dtype (floating or complex).",
+                     "tl.logcumsumexp(tl.tensor([0., 1., 2.]), dim=0)",
+                     {"dim": "the dim (an int or a dim name) to scan along.",
+                      "out": "a tensor of ``input``'s dtype to write the result into (resized if needed)."}),
 })

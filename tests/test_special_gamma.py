@@ -130,3 +130,91 @@ def test_polygamma_refusals():
                         lambda: tl.polygamma(n, x.to(getattr(tl, dt))))
     raises_same(lambda: torch.polygamma(2, torch.tensor([1, 2]), out=torch.empty(2, dtype=torch.int64)),
                 lambda: tl.polygamma(2, tl.tensor([1, 2]), out=tl.empty(2, dtype=tl.int64)))
+
+
+# --- logcumsumexp ------------------------------------------------------------------------
+
+LCSE = [-math.inf, 1.0, math.inf, 2.0, math.nan, 3.0]
+
+
+@pytest.mark.parametrize("dt", FLOATS + ("complex64", "complex128"))
+def test_logcumsumexp_values(dt):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 5, 6)) * 30
+    if dt.startswith("complex"):
+        a = a + 1j * rng.standard_normal(a.shape)
+    tdt = getattr(torch, dt)
+    t = torch.from_numpy(a.copy()).to(tdt)
+    x = tl.tensor(a).to(getattr(tl, dt)) if dt != "bfloat16" else tl.tensor(t.float().numpy()).to(tl.bfloat16)
+    rtol = {"float64": 1e-13, "complex128": 1e-13, "float32": 1e-6, "complex64": 1e-6}.get(dt, 1e-2)
+    for dim in (0, 1, 2, -1):
+        close(tl.logcumsumexp(x, dim), torch.logcumsumexp(t, dim), rtol, atol=rtol)
+        close(x.logcumsumexp(dim), t.logcumsumexp(dim), rtol, atol=rtol)
+    close(tl.logcumsumexp(x.transpose(0, 2)[::2], 1), torch.logcumsumexp(t.transpose(0, 2)[::2], 1), rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dt", ("float64", "float32", "float16", "bfloat16"))
+def test_logcumsumexp_special_values(dt):
+    import itertools
+    vals = [-math.inf, math.inf, math.nan, 0.0, 1.0, -700.0, 700.0]
+    rows = [list(p) for p in itertools.product(vals, repeat=3)] + [LCSE]
+    for row in rows:
+        x, t = pair(row, dt)
+        close(tl.logcumsumexp(x, 0), torch.logcumsumexp(t, 0), 1e-2 if dt in ("float16", "bfloat16") else 1e-6)
+
+
+def test_logcumsumexp_complex_special_values():
+    inf, nan = math.inf, math.nan
+    vals = [complex(-inf, 5), 1 + 1j, complex(inf, 2), 1j, complex(1, nan), complex(-inf, 0), complex(inf, -1),
+            complex(nan, 0), -3 - 2j]
+    import itertools
+    for row in itertools.product(vals, repeat=3):
+        a = np.array(row, dtype=np.complex128)
+        close(tl.logcumsumexp(tl.tensor(a), 0), torch.logcumsumexp(torch.from_numpy(a.copy()), 0), 1e-12)
+
+
+def test_logcumsumexp_shapes_and_out():
+    a = np.linspace(-5, 5, 24).reshape(4, 6)[::-1, ::-2]
+    x, t = tl.tensor(a), torch.from_numpy(a.copy())
+    close(tl.logcumsumexp(x, 1), torch.logcumsumexp(t, 1), 1e-13)
+    close(tl.logcumsumexp(x, 0), torch.logcumsumexp(t, 0), 1e-13)
+    for shape in ((), (0,), (2, 0), (0, 3)):
+        x, t = tl.full(shape, 1.5), torch.full(shape, 1.5)
+        for dim in (0, -1):
+            close(tl.logcumsumexp(x, dim), torch.logcumsumexp(t, dim), 1e-6)
+    out, tout = tl.empty(0), torch.empty(0)
+    x, t = tl.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert tl.logcumsumexp(x, 1, out=out) is out
+    close(out, torch.logcumsumexp(t, 1, out=tout), 1e-6)
+    out = x.clone()
+    tl.logcumsumexp(x.t(), 0, out=out)
+    close(out, torch.logcumsumexp(t.t(), 0), 1e-6)
+
+
+def test_logcumsumexp_refusals():
+    t = torch.tensor([1.0, 2.0])
+    x = tl.tensor([1.0, 2.0])
+    for dt in INTS + ("uint16", "complex32", "float8_e4m3fn"):
+        raises_same(lambda: torch.logcumsumexp(t.to(getattr(torch, dt)), 0),
+                    lambda: tl.logcumsumexp(x.to(getattr(tl, dt)), 0))
+    raises_same(lambda: torch.logcumsumexp(torch.tensor([], dtype=torch.int64), 0),
+                lambda: tl.logcumsumexp(tl.tensor([], dtype=tl.int64), 0))
+    raises_same(lambda: torch.logcumsumexp(t, 1), lambda: tl.logcumsumexp(x, 1))
+    raises_same(lambda: torch.logcumsumexp(torch.tensor(1.0), 1), lambda: tl.logcumsumexp(tl.tensor(1.0), 1))
+    raises_same(lambda: torch.logcumsumexp(1.0, 0), lambda: tl.logcumsumexp(1.0, 0))
+    for odt in ("float64", "int64", "complex64"):
+        raises_same(lambda: torch.logcumsumexp(t, 0, out=torch.empty(2, dtype=getattr(torch, odt))),
+                    lambda: tl.logcumsumexp(x, 0, out=tl.empty(2, dtype=getattr(tl, odt))))
+    raises_same(lambda: torch.logcumsumexp(torch.tensor([1, 2]), 0, out=torch.empty(2)),
+                lambda: tl.logcumsumexp(tl.tensor([1, 2]), 0, out=tl.empty(2)))
+    raises_same(lambda: torch.logcumsumexp(t, None), lambda: tl.logcumsumexp(x, None))
+    raises_same(lambda: torch.logcumsumexp(t, 0.5), lambda: tl.logcumsumexp(x, 0.5))
+    with pytest.raises(TypeError):  # torch's wording of a missing argument differs from Python's
+        tl.logcumsumexp(x)
+
+
+def test_logcumsumexp_names():
+    x = tl.tensor([[1.0, 2.0], [3.0, 4.0]], names=("a", "b"))
+    r = tl.logcumsumexp(x, "b")
+    assert r.names == ("a", "b")
+    close(r.rename(None), torch.logcumsumexp(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1), 1e-6)

@@ -268,8 +268,10 @@ typedef struct tl_backend_reduce_call {
  * Op codes equal the core's tl_scan_op (ops/sort.h). Elements are read as in_dtype and
  * accumulated as the CPU does (integers and bool wrapping through 64 bits; floats in double;
  * complex in double complex; extremes compared in double or int64), one element after the
- * other, so the results are the CPU's bits; stored converted to out_dtype. Byte strides. */
-enum { TL_SOP_CUMSUM, TL_SOP_CUMPROD, TL_SOP_CUMMAX, TL_SOP_CUMMIN };
+ * other, so the results are the CPU's bits; stored converted to out_dtype. Byte strides.
+ * LOGCUMSUMEXP: log(exp(x0) + ... + exp(xi)) by torch's running step (kernels/hd_scan.h), floats
+ * in double, complex in double complex. */
+enum { TL_SOP_CUMSUM, TL_SOP_CUMPROD, TL_SOP_CUMMAX, TL_SOP_CUMMIN, TL_SOP_LOGCUMSUMEXP };
 typedef struct tl_backend_scan_call {
     uint32_t size;          /* sizeof(tl_backend_scan_call): the backend checks it */
     int32_t op;             /* TL_SOP_* */

@@ -186,7 +186,7 @@ int scan_long_rows(const tl_backend_scan_call *c, int dev, cudaStream_t s)
 int tlc_scan(const tl_backend_scan_call *c)
 {
     if (c->size != sizeof *c || c->nkept < 0 || c->nkept > TL_BACKEND_EW_MAX_DIMS || c->op < TL_SOP_CUMSUM ||
-        c->op > TL_SOP_CUMMIN)
+        c->op > TL_SOP_LOGCUMSUMEXP)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed scan call (tensorlib and _C_cuda differ?)");
     if (c->nrows <= 0 || c->len <= 0) return 0;
     int dev = c->device_index;
