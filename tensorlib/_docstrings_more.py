@@ -544,4 +544,10 @@ OPS.update({
                      "tl.logcumsumexp(tl.tensor([0., 1., 2.]), dim=0)",
                      {"dim": "the dim (an int or a dim name) to scan along.",
                       "out": "a tensor of ``input``'s dtype to write the result into (resized if needed)."}),
+    "frexp": ("Splits each element into mantissa and exponent: input = mantissa * 2 ** exponent with 0.5 <= "
+              "|mantissa| < 1 (0, inf and NaN give (input, 0)).",
+              "a named tuple (mantissa, exponent): mantissa of ``input``'s floating dtype, exponent int32.",
+              "tl.frexp(tl.tensor([6., 0.1]))",
+              {"out": "a tuple (mantissa, exponent) of tensors to write into (mantissa of input's dtype, "
+                      "exponent int32)."}),
 })

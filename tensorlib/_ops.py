@@ -26,7 +26,7 @@ __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
     "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
-    "addcdiv", "rsub", "polygamma",
+    "addcdiv", "rsub", "polygamma", "frexp",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -294,6 +294,37 @@ def _m_polygamma_(self, n):
     return _unary("polygamma", self, None, True, False, n)
 
 
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent, 0.5 <= |mantissa| < 1 (0, inf and
+    NaN: (input, 0)); mantissa of input's dtype, exponent int32 (torch.return_types.frexp)."""
+    from ._reduce import return_types
+    if not isinstance(input, Tensor):
+        raise TypeError(f"frexp(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    d = input.dtype
+    if d.is_floating_point and d.itemsize == 1:
+        raise NotImplementedError(f'"frexp_cpu" not implemented for \'{d._cname}\'')
+    if not d.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    if out is not None:
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        if len(out) != 2:
+            raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+        for o in out:
+            if not isinstance(o, Tensor):
+                raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not {type(o).__name__}")
+        if out[0].dtype != d:
+            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype {d._typemeta} but got "
+                               f"{out[0].dtype._typemeta}")
+        if out[1].dtype != _C.int32:
+            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got {out[1].dtype._typemeta}")
+    e = _unary("frexp_exp", input).to(_C.int32)
+    m = _unary("frexp_mant", input)
+    if out is None:
+        return return_types.frexp(m, e)
+    return return_types.frexp_out(_C._write_out(m, out[0], "frexp", True), _C._write_out(e, out[1], "frexp", True))
+
+
 def positive(input):
     """input itself (bool raises, as torch)."""
     return +input
@@ -471,7 +502,7 @@ _METHODS = {
     "lerp": lambda self, end, weight: lerp(self, end, weight), "lerp_": _m_lerp_,
     "isclose": isclose, "allclose": allclose, "equal": equal,
     "nan_to_num": lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf),
-    "polygamma": _m_polygamma, "polygamma_": _m_polygamma_,
+    "polygamma": _m_polygamma, "polygamma_": _m_polygamma_, "frexp": lambda self: frexp(self),
     "nan_to_num_": _m_nan_to_num_, "logit": lambda self, eps=None: logit(self, eps), "logit_": _m_logit_,
     "positive": positive, "conj": conj, "conj_physical_": _m_conj_physical_,
     "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,

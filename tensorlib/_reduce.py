@@ -81,7 +81,8 @@ return_types = _ReturnTypes()
 for _name, _fields in [("max", "values indices"), ("min", "values indices"), ("median", "values indices"),
                        ("nanmedian", "values indices"), ("mode", "values indices"),
                        ("kthvalue", "values indices"), ("sort", "values indices"), ("topk", "values indices"),
-                       ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max")]:
+                       ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max"),
+                       ("frexp", "mantissa exponent"), ("frexp_out", "mantissa exponent")]:
     add_return_type(_name, _fields)
 del _name, _fields
 

@@ -218,3 +218,68 @@ def test_logcumsumexp_names():
     r = tl.logcumsumexp(x, "b")
     assert r.names == ("a", "b")
     close(r.rename(None), torch.logcumsumexp(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1), 1e-6)
+
+
+# --- frexp -------------------------------------------------------------------------------
+
+FREXP = [0.0, -0.0, 1.0, 0.5, -3.75, 1e-40, 1e-310, 5e-324, 6e-8, 65504.0, 3e38, 1e300, -7.0, 0.1,
+         math.inf, -math.inf, math.nan]
+
+
+def same_bits(got, want):
+    g = tt(got)
+    assert str(g.dtype) == str(want.dtype) and tuple(g.shape) == tuple(want.shape)
+    g, w = g.double(), want.double()
+    assert bool((torch.isnan(g) == torch.isnan(w)).all())
+    ok = ~torch.isnan(w)
+    assert torch.equal(g[ok], w[ok]) and torch.equal(torch.signbit(g[ok]), torch.signbit(w[ok])), (g, w)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_frexp_values(dt):
+    x, t = pair(FREXP, dt)
+    r, w = tl.frexp(x), torch.frexp(t)
+    assert type(r).__name__ == "frexp" and r._fields == ("mantissa", "exponent")
+    same_bits(r.mantissa, w.mantissa)
+    same_bits(r.exponent, w.exponent)
+    same_bits(x.frexp()[0], w[0])
+    same_bits(x.frexp()[1], w[1])
+    # mantissa * 2 ** exponent gives the input back
+    back = tl.ldexp(r.mantissa.double(), r.exponent.double())
+    np.testing.assert_array_equal(back.numpy(), x.double().numpy())
+
+
+def test_frexp_shapes_and_out():
+    a = (np.linspace(-9, 9, 24) ** 3).reshape(4, 6)[::-1, ::-2]
+    x, t = tl.tensor(a), torch.from_numpy(a.copy())
+    for xv, tv in ((x, t), (x.t(), t.t())):
+        r, w = tl.frexp(xv), torch.frexp(tv)
+        same_bits(r.mantissa, w.mantissa)
+        same_bits(r.exponent, w.exponent)
+    for shape in ((), (0,), (2, 0, 3)):
+        r, w = tl.frexp(tl.full(shape, 6.0)), torch.frexp(torch.full(shape, 6.0))
+        same_bits(r[0], w[0])
+        same_bits(r[1], w[1])
+    m, e = tl.empty(0), tl.empty(0, dtype=tl.int32)
+    r = tl.frexp(tl.tensor([1.0, 6.0]), out=(m, e))
+    assert r.mantissa is m and r.exponent is e and type(r).__name__ == "frexp_out"
+    same_bits(m, torch.tensor([0.5, 0.75]))
+    same_bits(e, torch.tensor([1, 3], dtype=torch.int32))
+    x = tl.tensor([3.0, -20.0])
+    tl.frexp(x, out=(x, tl.empty(2, dtype=tl.int32)))  # mantissa into the input itself
+    same_bits(x, torch.tensor([0.75, -0.625]))
+
+
+def test_frexp_refusals():
+    t, x = torch.tensor([1.0, 2.0]), tl.tensor([1.0, 2.0])
+    for dt in INTS + ("complex64", "complex128", "uint16", "float8_e4m3fn", "float8_e5m2"):
+        raises_same(lambda: torch.frexp(t.to(getattr(torch, dt))), lambda: tl.frexp(x.to(getattr(tl, dt))))
+    raises_same(lambda: torch.frexp(1.0), lambda: tl.frexp(1.0))
+    raises_same(lambda: torch.frexp(t, out=torch.empty(2)), lambda: tl.frexp(x, out=tl.empty(2)))
+    raises_same(lambda: torch.frexp(t, out=(torch.empty(2),)), lambda: tl.frexp(x, out=(tl.empty(2),)))
+    for md, ed in (("float64", "int32"), ("float32", "int64"), ("float64", "int64"), ("float16", "float32")):
+        raises_same(lambda: torch.frexp(t, out=(torch.empty(2, dtype=getattr(torch, md)),
+                                                torch.empty(2, dtype=getattr(torch, ed)))),
+                    lambda: tl.frexp(x, out=(tl.empty(2, dtype=getattr(tl, md)), tl.empty(2, dtype=getattr(tl, ed)))))
+    raises_same(lambda: torch.frexp(t.half(), out=(torch.empty(2, dtype=torch.bfloat16), torch.empty(2, dtype=torch.int32))),
+                lambda: tl.frexp(x.half(), out=(tl.empty(2, dtype=tl.bfloat16), tl.empty(2, dtype=tl.int32))))

@@ -606,6 +606,24 @@ TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 TL_HD_POLYGAMMA(f, float, TL_HD_MF)
 TL_HD_POLYGAMMA(, double, TL_HD_MD)
 #undef TL_HD_POLYGAMMA
+/* frexp's two parts (torch.frexp), each an op of its own: x = m 2^e with 0.5 <= |m| < 1; 0, +-inf
+ * and NaN give (x, 0). The exponent is returned in the floating type (|e| <= 1074 is exact in every
+ * floating dtype's compute type); the caller converts it to int32. */
+#define TL_HD_FREXP(S, T, M)                                                                         \
+    static inline TL_HD T tl_hd_frexpm_##S(T x)                                                      \
+    {                                                                                                \
+        int e_;                                                                                      \
+        return x == 0 || !isfinite(x) ? x : M(frexp)(x, &e_);                                         \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_frexpe_##S(T x)                                                      \
+    {                                                                                                \
+        int e_ = 0;                                                                                  \
+        if (x != 0 && isfinite(x)) (void)M(frexp)(x, &e_);                                           \
+        return (T)e_;                                                                                \
+    }
+TL_HD_FREXP(f, float, TL_HD_MF)
+TL_HD_FREXP(, double, TL_HD_MD)
+#undef TL_HD_FREXP
 
 /* The modified Bessel functions of orders 0 and 1 (torch.i0, special.i0e/i1/i1e/modified_bessel_*,
  * scaled_modified_bessel_k*), in double for every dtype, rounded once. I_nu: the power series
@@ -1053,6 +1071,8 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_LGAMMA_F(M, x) M(lgamma)(x)
 #define E_ERFINV_F(M, x) ((T_)tl_hd_erfinv((double)(x)))
 #define E_DIGAMMA_F(M, x) M(tl_hd_digamma_)(x)
+#define E_FREXP_MANT_F(M, x) M(tl_hd_frexpm_)(x)
+#define E_FREXP_EXP_F(M, x) M(tl_hd_frexpe_)(x)
 #define E_ERFCX_F(M, x) ((T_)tl_hd_erfcx((double)(x)))
 #define E_NDTRI_F(M, x) ((T_)tl_hd_ndtri((double)(x)))
 #define E_LOG_NDTR_F(M, x) ((T_)tl_hd_log_ndtr((double)(x)))
