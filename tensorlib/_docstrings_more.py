@@ -550,4 +550,12 @@ OPS.update({
               "tl.frexp(tl.tensor([6., 0.1]))",
               {"out": "a tuple (mantissa, exponent) of tensors to write into (mantissa of input's dtype, "
                       "exponent int32)."}),
+    "mvlgamma": ("Computes the multivariate log-gamma function of dimension p, sum over j < p of lgamma(x - j/2) "
+                 "+ p (p - 1) / 4 log(pi), of each element.",
+                 "a new tensor (floating point; integer inputs promote, bool is refused).",
+                 "tl.mvlgamma(tl.tensor([2.5, 3.]), 2)", {"p": "the dimension (an int >= 1)."}),
+    "special.multigammaln": ("Computes the multivariate log-gamma function of dimension p of each element "
+                             "(tensorlib.mvlgamma).",
+                             "a new tensor (floating point; integer inputs promote, bool is refused).",
+                             "tl.special.multigammaln(tl.tensor([2.5, 3.]), 2)", {"p": "the dimension (an int >= 1)."}),
 })

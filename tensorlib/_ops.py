@@ -26,7 +26,7 @@ __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
     "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
-    "addcdiv", "rsub", "polygamma", "frexp",
+    "addcdiv", "rsub", "polygamma", "frexp", "mvlgamma",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -325,6 +325,47 @@ def frexp(input, *, out=None):
     return return_types.frexp_out(_C._write_out(m, out[0], "frexp", True), _C._write_out(e, out[1], "frexp", True))
 
 
+def _mvlgamma(fname, input, p):
+    """torch's mvlgamma composite: sum_j lgamma(x - j/2), j < p, plus p (p - 1) / 4 log(pi), with
+    its checks; the lgamma arguments come from arange(-(p - 1)/2, 1/2, 1/2) in the result dtype."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if isinstance(p, bool) or not isinstance(p, _numbers.Integral):
+        raise TypeError(f"{fname}(): argument 'p' (position 2) must be int, not {type(p).__name__}")
+    d = input.dtype
+    if d == _C.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    import tensorlib as _tl
+    dt = d if d.is_floating_point or d.is_complex else _tl.get_default_dtype()
+    if d.is_complex or d._is_shell:
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt._cname}\'')
+    p = int(p)
+    args = _tl.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dt, device=input.device)
+    r = _C.lgamma(args + input.unsqueeze(-1)).sum(-1)
+    return r.add_(p * (p - 1) * 1.1447298858494002 * 0.25)  # log(pi)
+
+
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p of each element (torch.mvlgamma)."""
+    r = _mvlgamma("mvlgamma", input, p)
+    if out is None:
+        return r
+    if not _C.can_cast(r.dtype, out.dtype):
+        raise RuntimeError(f"mvlgamma: result type {input.dtype._cname} can't be cast to the desired output type "
+                           f"{r.dtype._cname}")
+    return _C._write_out(r, out, "mvlgamma", False)
+
+
+def _m_mvlgamma_(self, p):
+    r = _mvlgamma("mvlgamma_", self, p)
+    if not _C.can_cast(r.dtype, self.dtype):
+        raise RuntimeError(f"mvlgamma: result type {self.dtype._cname} can't be cast to the desired output type "
+                           f"{r.dtype._cname}")
+    return self.copy_(r)
+
+
 def positive(input):
     """input itself (bool raises, as torch)."""
     return +input
@@ -503,6 +544,7 @@ _METHODS = {
     "isclose": isclose, "allclose": allclose, "equal": equal,
     "nan_to_num": lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf),
     "polygamma": _m_polygamma, "polygamma_": _m_polygamma_, "frexp": lambda self: frexp(self),
+    "mvlgamma": lambda self, p: mvlgamma(self, p), "mvlgamma_": _m_mvlgamma_,
     "nan_to_num_": _m_nan_to_num_, "logit": lambda self, eps=None: logit(self, eps), "logit_": _m_logit_,
     "positive": positive, "conj": conj, "conj_physical_": _m_conj_physical_,
     "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,

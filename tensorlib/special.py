@@ -24,7 +24,8 @@ from . import _C, _ops
 __all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
            "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
-           "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma"]
+           "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma",
+           "multigammaln"]
 __all__ += ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
@@ -243,3 +244,8 @@ def scaled_modified_bessel_k1(input, *, out=None):
 def polygamma(n, input, *, out=None):
     """The n-th derivative of the digamma function of each element (tensorlib.polygamma)."""
     return _ops.polygamma(n, input, out=out)
+
+
+def multigammaln(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p of each element (tensorlib.mvlgamma)."""
+    return _ops.mvlgamma(input, p, out=out)

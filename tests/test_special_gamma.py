@@ -283,3 +283,55 @@ def test_frexp_refusals():
                     lambda: tl.frexp(x, out=(tl.empty(2, dtype=getattr(tl, md)), tl.empty(2, dtype=getattr(tl, ed)))))
     raises_same(lambda: torch.frexp(t.half(), out=(torch.empty(2, dtype=torch.bfloat16), torch.empty(2, dtype=torch.int32))),
                 lambda: tl.frexp(x.half(), out=(tl.empty(2, dtype=tl.bfloat16), tl.empty(2, dtype=tl.int32))))
+
+
+# --- mvlgamma / special.multigammaln -----------------------------------------------------
+
+@pytest.mark.parametrize("p", [1, 2, 3, 5])
+@pytest.mark.parametrize("dt", FLOATS + ("int64", "int32", "uint8"))
+def test_mvlgamma_values(p, dt):
+    vals = [3.0, 4.0, 7.0, 12.0, 50.0, 2.5, 100.0] if dt in INTS else \
+        [2.5, 3.0, 10.0, 0.5, 1.0, -1.0, 100.0, 1e10, math.nan, math.inf, -math.inf, 0.0]
+    if dt in INTS:
+        vals = [int(v) for v in vals]
+    x, t = pair(vals, dt)
+    rtol = {"float64": 1e-13, "float32": 1e-6}.get(dt, 1e-2 if dt in ("float16", "bfloat16") else 1e-6)
+    want = torch.mvlgamma(t, p)
+    close(tl.mvlgamma(x, p), want, rtol, atol=rtol)
+    close(x.mvlgamma(p), t.mvlgamma(p), rtol, atol=rtol)
+    close(tl.special.multigammaln(x, p), torch.special.multigammaln(t, p), rtol, atol=rtol)
+    if dt in FLOATS:
+        y, u = x.clone(), t.clone()
+        assert y.mvlgamma_(p) is y
+        close(y, u.mvlgamma_(p), rtol, atol=rtol)
+
+
+def test_mvlgamma_shapes_and_out():
+    a = np.linspace(3, 9, 24).reshape(4, 6)[::-1, ::-2]
+    x, t = tl.tensor(a), torch.from_numpy(a.copy())
+    close(tl.mvlgamma(x, 3), torch.mvlgamma(t, 3), 1e-13)
+    close(tl.mvlgamma(x.t(), 2), torch.mvlgamma(t.t(), 2), 1e-13)
+    for shape in ((), (0,), (2, 0, 3)):
+        close(tl.mvlgamma(tl.full(shape, 4.0), 3), torch.mvlgamma(torch.full(shape, 4.0), 3), 1e-6)
+    x, t = tl.tensor([2.5, 3.0]), torch.tensor([2.5, 3.0])
+    out = tl.empty(0, dtype=tl.float64)
+    assert tl.mvlgamma(x, 2, out=out) is out
+    close(out, torch.mvlgamma(t, 2, out=torch.empty(0, dtype=torch.float64)), 1e-6)
+    close(tl.special.multigammaln(x, 2, out=tl.empty(2)), torch.special.multigammaln(t, 2, out=torch.empty(2)), 1e-6)
+
+
+def test_mvlgamma_refusals():
+    x, t = tl.tensor([2.5, 3.0]), torch.tensor([2.5, 3.0])
+    raises_same(lambda: torch.mvlgamma(t, 0), lambda: tl.mvlgamma(x, 0))
+    raises_same(lambda: torch.mvlgamma(t, -2), lambda: tl.mvlgamma(x, -2))
+    raises_same(lambda: t.mvlgamma_(0), lambda: x.mvlgamma_(0))
+    raises_same(lambda: torch.mvlgamma(t, 2.0), lambda: tl.mvlgamma(x, 2.0))
+    raises_same(lambda: torch.mvlgamma(t, True), lambda: tl.mvlgamma(x, True))
+    raises_same(lambda: torch.mvlgamma(2.5, 2), lambda: tl.mvlgamma(2.5, 2))
+    raises_same(lambda: torch.mvlgamma(torch.tensor([True]), 2), lambda: tl.mvlgamma(tl.tensor([True]), 2))
+    raises_same(lambda: torch.mvlgamma(torch.tensor([True]), 0), lambda: tl.mvlgamma(tl.tensor([True]), 0))
+    for dt in ("complex64", "complex128"):
+        raises_same(lambda: torch.mvlgamma(t.to(getattr(torch, dt)), 2), lambda: tl.mvlgamma(x.to(getattr(tl, dt)), 2))
+    raises_same(lambda: torch.mvlgamma(t, 2, out=torch.empty(2, dtype=torch.int64)),
+                lambda: tl.mvlgamma(x, 2, out=tl.empty(2, dtype=tl.int64)))
+    raises_same(lambda: torch.tensor([3, 4]).mvlgamma_(2), lambda: tl.tensor([3, 4]).mvlgamma_(2))
