@@ -192,7 +192,9 @@ int tlc_scan(const tl_backend_scan_call *c)
     int dev = c->device_index;
     DeviceGuard guard(dev);
     cudaStream_t s = tlc_current_stream(dev);
-    if (c->len >= kLongRow) {
+    // complex logcumsumexp stays one row per thread: its step's special cases (equal infinite real
+    // parts, whose angles combine) are not associative, so another order could change the specials
+    if (c->len >= kLongRow && !(c->op == TL_SOP_LOGCUMSUMEXP && tl_hd_rkind(c->in_dtype) == TL_HD_RK_CPX)) {
         int sms = 0;
         cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
         if (e != cudaSuccess) return tlc_error(TL_ERR_RUNTIME, e, "scan: cannot query cuda:%d", dev);
