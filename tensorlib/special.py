@@ -12,8 +12,10 @@ ulps to the rounding of x^2; tensorlib splits it exactly).
 The Bessel functions ``bessel_j0``/``j1``/``y0``/``y1`` are the C library's (glibc's on the
 CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/``igammac``.
 The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bessel_*``,
-``scaled_modified_bessel_k*``) are hd_math.h's own, in double. Not provided yet: the Airy function,
-``sinc``, the orthogonal polynomials, ``zeta``.
+``scaled_modified_bessel_k*``) are hd_math.h's own, in double. ``polygamma`` is an element-wise op
+with the parameter n (torch's digamma, trigamma and zeta formulas); ``multigammaln`` is
+``tensorlib.mvlgamma``, torch's composite. Not provided yet: the Airy function, ``sinc``, the
+orthogonal polynomials.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
