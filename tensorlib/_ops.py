@@ -267,6 +267,8 @@ def _polygamma_check(fname, n, input, npos):
     (digamma for n = 0, trigamma for 1)."""
     if isinstance(n, bool) or not isinstance(n, _numbers.Integral):
         raise TypeError(f"{fname}(): argument 'n' (position {npos}) must be int, not {type(n).__name__}")
+    if not -2**63 <= n < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     if not isinstance(input, Tensor):
         raise TypeError(f"{fname}(): argument 'input' (position 2) must be Tensor, not {type(input).__name__}")
     if n < 0:

@@ -600,8 +600,10 @@ TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
     {                                                                                                \
         if (n == 0) return tl_hd_digamma_##S(x);                                                     \
         if (n == 1) return tl_hd_trigamma_##S(x);                                                    \
-        return (T)((double)(((n % 2) ? (T)1 : (T)-1) * M(exp)(M(lgamma)((T)n + 1))) *                \
-                   tl_hd_zeta((double)(T)(n + 1), (double)x));                                       \
+        /* torch passes n >= 2 on as a C int: n wraps to 32 bits (2^32 acts as 0, so zeta(1) = inf) */ \
+        int32_t ni = (int32_t)(uint32_t)(uint64_t)n, n1 = (int32_t)((uint32_t)ni + 1u);              \
+        return (T)((double)(((ni % 2) ? (T)1 : (T)-1) * M(exp)(M(lgamma)((T)ni + 1))) *              \
+                   tl_hd_zeta((double)(T)n1, (double)x));                                            \
     }
 TL_HD_POLYGAMMA(f, float, TL_HD_MF)
 TL_HD_POLYGAMMA(, double, TL_HD_MD)
