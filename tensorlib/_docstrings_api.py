@@ -801,7 +801,9 @@ for _n, (_fields, _call) in {
         "nanmedian": (_VI, "tl.nanmedian(tl.tensor([[1.0, float('nan'), 2.0]]), 1)"),
         "qr": ("Q, R", "tl.qr(tl.eye(2))"), "slogdet": ("sign, logabsdet", "tl.slogdet(tl.eye(2))"),
         "sort": (_VI, "tl.sort(tl.tensor([3, 1, 2]))"), "svd": ("U, S, V", "tl.svd(tl.eye(2))"),
-        "topk": (_VI, "tl.topk(tl.tensor([3, 1, 2]), 2)")}.items():
+        "topk": (_VI, "tl.topk(tl.tensor([3, 1, 2]), 2)"),
+        "frexp": ("mantissa, exponent", "tl.frexp(tl.tensor([6., 0.1]))"),
+        "frexp_out": ("mantissa, exponent", "tl.frexp(tl.tensor([6.]), out=(tl.empty(1), tl.empty(1, dtype=tl.int32)))")}.items():
     _first, _last = _fields.split(", ")[0], _fields.split(", ")[-1]
     CLASSES["return_types." + _n] = (
         "%s(%s)" % (_n, _fields), "The named tuple ``%s`` returns: a tuple of its results, also read by field name."

@@ -558,3 +558,32 @@ OPS.update({
     "Tensor.const_data_ptr": ("The address of the tensor's first element (``data_ptr()``).", "an int.",
                               "tl.zeros(2).const_data_ptr() > 0"),
 })
+_PG = ("Computes the n-th derivative of the digamma function of each element (n = 0: digamma, 1: trigamma; "
+       "n >= 2 as (-1)**(n+1) n! zeta(n + 1, x)).")
+_PG_ARGS = {"n": "the order of the derivative (a non-negative int)."}
+OPS.update({
+    "polygamma": (_PG, "a new tensor (floating point; integer and bool inputs promote).",
+                  "tl.polygamma(2, tl.tensor([1., 2.5]))", _PG_ARGS),
+    "special.polygamma": (_PG, "a new tensor (floating point; integer and bool inputs promote).",
+                          "tl.special.polygamma(1, tl.tensor([1., 2.5]))", _PG_ARGS),
+    "logcumsumexp": ("Computes the running log(sum(exp(x))) along ``dim``, stably (the larger operand factored "
+                     "out at each step; -inf entries contribute nothing).",
+                     "a tensor of ``input``'s shape and dtype (floating or complex).",
+                     "tl.logcumsumexp(tl.tensor([0., 1., 2.]), dim=0)",
+                     {"dim": "the dim (an int or a dim name) to scan along.",
+                      "out": "a tensor of ``input``'s dtype to write the result into (resized if needed)."}),
+    "frexp": ("Splits each element into mantissa and exponent: input = mantissa * 2 ** exponent with 0.5 <= "
+              "|mantissa| < 1 (0, inf and NaN give (input, 0)).",
+              "a named tuple (mantissa, exponent): mantissa of ``input``'s floating dtype, exponent int32.",
+              "tl.frexp(tl.tensor([6., 0.1]))",
+              {"out": "a tuple (mantissa, exponent) of tensors to write into (mantissa of input's dtype, "
+                      "exponent int32)."}),
+    "mvlgamma": ("Computes the multivariate log-gamma function of dimension p, sum over j < p of lgamma(x - j/2) "
+                 "+ p (p - 1) / 4 log(pi), of each element.",
+                 "a new tensor (floating point; integer inputs promote, bool is refused).",
+                 "tl.mvlgamma(tl.tensor([2.5, 3.]), 2)", {"p": "the dimension (an int >= 1)."}),
+    "special.multigammaln": ("Computes the multivariate log-gamma function of dimension p of each element "
+                             "(tensorlib.mvlgamma).",
+                             "a new tensor (floating point; integer inputs promote, bool is refused).",
+                             "tl.special.multigammaln(tl.tensor([2.5, 3.]), 2)", {"p": "the dimension (an int >= 1)."}),
+})

@@ -26,7 +26,7 @@ __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",
     "equal", "nan_to_num", "logit", "positive", "conj", "real", "imag", "square", "gelu", "silu", "mish",
     "result_type", "promote_types", "can_cast", "float_power", "heaviside", "nextafter", "ldexp", "addcmul",
-    "addcdiv", "rsub",
+    "addcdiv", "rsub", "polygamma", "frexp", "mvlgamma",
 ]
 
 globals().update({n: getattr(_C, n) for n in BINARY + UNARY})
@@ -261,6 +261,113 @@ def logit(input, eps=None, *, out=None):
     return _unary("logit", input, out, False, eps is not None, 0.0 if eps is None else eps)
 
 
+def _polygamma_check(fname, n, input, npos):
+    """torch's refusals of polygamma(n, input): n a Python int (not bool), n >= 0, input a tensor
+    of a floating (not float8) or integral dtype; complex and float8 name torch's kernel
+    (digamma for n = 0, trigamma for 1)."""
+    if isinstance(n, bool) or not isinstance(n, _numbers.Integral):
+        raise TypeError(f"{fname}(): argument 'n' (position {npos}) must be int, not {type(n).__name__}")
+    if not -2**63 <= n < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}(): argument 'input' (position 2) must be Tensor, not {type(input).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    d = input.dtype
+    if d.is_complex or (d.is_floating_point and d.itemsize == 1):
+        kernel = "digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{d._cname}\'')
+    return int(n)
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of the digamma function of each element (n = 0: digamma)."""
+    n = _polygamma_check("polygamma", n, input, 1)
+    return _unary("polygamma", input, out, False, False, n)
+
+
+def _m_polygamma(self, n):
+    n = _polygamma_check("polygamma", n, self, 1)
+    return _unary("polygamma", self, None, False, False, n)
+
+
+def _m_polygamma_(self, n):
+    n = _polygamma_check("polygamma_", n, self, 1)
+    return _unary("polygamma", self, None, True, False, n)
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent, 0.5 <= |mantissa| < 1 (0, inf and
+    NaN: (input, 0)); mantissa of input's dtype, exponent int32 (torch.return_types.frexp)."""
+    from ._reduce import return_types
+    if not isinstance(input, Tensor):
+        raise TypeError(f"frexp(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    d = input.dtype
+    if d.is_floating_point and d.itemsize == 1:
+        raise NotImplementedError(f'"frexp_cpu" not implemented for \'{d._cname}\'')
+    if not d.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    if out is not None:
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        if len(out) != 2:
+            raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+        for o in out:
+            if not isinstance(o, Tensor):
+                raise TypeError(f"frexp(): argument 'out' must be tuple of Tensors, not {type(o).__name__}")
+        if out[0].dtype != d:
+            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype {d._typemeta} but got "
+                               f"{out[0].dtype._typemeta}")
+        if out[1].dtype != _C.int32:
+            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got {out[1].dtype._typemeta}")
+    e = _unary("frexp_exp", input).to(_C.int32)
+    m = _unary("frexp_mant", input)
+    if out is None:
+        return return_types.frexp(m, e)
+    return return_types.frexp_out(_C._write_out(m, out[0], "frexp", True), _C._write_out(e, out[1], "frexp", True))
+
+
+def _mvlgamma(fname, input, p):
+    """torch's mvlgamma composite: sum_j lgamma(x - j/2), j < p, plus p (p - 1) / 4 log(pi), with
+    its checks; the lgamma arguments come from arange(-(p - 1)/2, 1/2, 1/2) in the result dtype."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if isinstance(p, bool) or not isinstance(p, _numbers.Integral):
+        raise TypeError(f"{fname}(): argument 'p' (position 2) must be int, not {type(p).__name__}")
+    d = input.dtype
+    if d == _C.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    import tensorlib as _tl
+    dt = d if d.is_floating_point or d.is_complex else _tl.get_default_dtype()
+    if d.is_complex or d._is_shell:
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt._cname}\'')
+    p = int(p)
+    args = _tl.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dt, device=input.device)
+    r = _C.lgamma(args + input.unsqueeze(-1)).sum(-1)
+    return r.add_(p * (p - 1) * 1.1447298858494002 * 0.25)  # log(pi)
+
+
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p of each element (torch.mvlgamma)."""
+    r = _mvlgamma("mvlgamma", input, p)
+    if out is None:
+        return r
+    if not _C.can_cast(r.dtype, out.dtype):
+        raise RuntimeError(f"mvlgamma: result type {input.dtype._cname} can't be cast to the desired output type "
+                           f"{r.dtype._cname}")
+    return _C._write_out(r, out, "mvlgamma", False)
+
+
+def _m_mvlgamma_(self, p):
+    r = _mvlgamma("mvlgamma_", self, p)
+    if not _C.can_cast(r.dtype, self.dtype):
+        raise RuntimeError(f"mvlgamma: result type {self.dtype._cname} can't be cast to the desired output type "
+                           f"{r.dtype._cname}")
+    return self.copy_(r)
+
+
 def positive(input):
     """input itself (bool raises, as torch)."""
     return +input
@@ -438,6 +545,8 @@ _METHODS = {
     "lerp": lambda self, end, weight: lerp(self, end, weight), "lerp_": _m_lerp_,
     "isclose": isclose, "allclose": allclose, "equal": equal,
     "nan_to_num": lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf),
+    "polygamma": _m_polygamma, "polygamma_": _m_polygamma_, "frexp": lambda self: frexp(self),
+    "mvlgamma": lambda self, p: mvlgamma(self, p), "mvlgamma_": _m_mvlgamma_,
     "nan_to_num_": _m_nan_to_num_, "logit": lambda self, eps=None: logit(self, eps), "logit_": _m_logit_,
     "positive": positive, "conj": conj, "conj_physical_": _m_conj_physical_,
     "resolve_conj": lambda self: self, "resolve_neg": lambda self: self,

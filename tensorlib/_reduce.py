@@ -13,6 +13,7 @@ without named-tensor support refuse named inputs instead of dropping names.
 """
 import builtins
 import math
+import numbers as _numbers
 from collections import namedtuple
 
 from . import _C
@@ -23,7 +24,7 @@ __all__ = [
     "sum", "nansum", "prod", "mean", "nanmean", "std", "var", "std_mean", "var_mean",
     "max", "min", "amax", "amin", "aminmax", "argmax", "argmin", "median", "nanmedian", "mode",
     "kthvalue", "logsumexp", "all", "any", "count_nonzero", "cumsum", "cumprod", "cummax", "cummin",
-    "histc", "norm", "sort", "argsort", "msort", "topk", "unique", "searchsorted", "bucketize",
+    "logcumsumexp", "histc", "norm", "sort", "argsort", "msort", "topk", "unique", "searchsorted", "bucketize",
     "return_types",
 ]
 
@@ -36,7 +37,8 @@ _CODES = _C._reduce_op_codes()
     "ALL", "ANY", "COUNT_NONZERO", "NORM", "LOGSUMEXP", "AMINMAX_MIN", "AMINMAX_MAX"))
 _IDX_MAX, _IDX_MIN, _IDX_KTH, _IDX_MEDIAN, _IDX_NANMEDIAN, _IDX_MODE = (_CODES[k] for k in (
     "IDX_MAX", "IDX_MIN", "IDX_KTHVALUE", "IDX_MEDIAN", "IDX_NANMEDIAN", "IDX_MODE"))
-_CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN = (_CODES[k] for k in ("CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN"))
+_CUMSUM, _CUMPROD, _CUMMAX, _CUMMIN, _LOGCUMSUMEXP = (_CODES[k] for k in ("CUMSUM", "CUMPROD", "CUMMAX", "CUMMIN",
+                                                                         "LOGCUMSUMEXP"))
 
 
 class _NoDim:
@@ -79,7 +81,8 @@ return_types = _ReturnTypes()
 for _name, _fields in [("max", "values indices"), ("min", "values indices"), ("median", "values indices"),
                        ("nanmedian", "values indices"), ("mode", "values indices"),
                        ("kthvalue", "values indices"), ("sort", "values indices"), ("topk", "values indices"),
-                       ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max")]:
+                       ("cummax", "values indices"), ("cummin", "values indices"), ("aminmax", "min max"),
+                       ("frexp", "mantissa exponent"), ("frexp_out", "mantissa exponent")]:
     add_return_type(_name, _fields)
 del _name, _fields
 
@@ -87,7 +90,7 @@ del _name, _fields
 # names, std_mean/var_mean remove dims like std/var)
 _NAMED_OK = {"sum", "mean", "prod", "std", "var", "median", "nanmedian", "mode", "max", "min", "argmax",
              "argmin", "kthvalue", "logsumexp", "cumsum", "cumprod", "cummax", "cummin", "std_mean", "var_mean",
-             "histc", "all", "any"}
+             "histc", "all", "any", "logcumsumexp"}
 
 
 def _unnamed(op, *tensors):
@@ -581,6 +584,17 @@ def cummin(input, dim, *, out=None):
     return _write_out("cummin", return_types.cummin(*_C._scan(input, _CUMMIN, dim, None)), out)
 
 
+def logcumsumexp(input, dim, *, out=None):
+    """Running log(sum(exp(x))) along dim, by torch's numerically stable step (the larger
+    operand factored out); floating and complex64/128 dtypes, the result of input's dtype."""
+    _check_tensor("logcumsumexp", input)
+    if isinstance(dim, bool) or not isinstance(dim, (_numbers.Integral, str)):
+        raise TypeError(f"logcumsumexp(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+    if out is not None and isinstance(out, _C.TensorBase) and out.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar_type {input.dtype._cname} but found {out.dtype._cname}")
+    return _write_out("logcumsumexp", _C._scan(input, _LOGCUMSUMEXP, dim, None), out)
+
+
 def histc(input, bins=100, min=0, max=0, *, out=None):
     """Histogram with equal-width bins over [min, max] (the data range when min == max)."""
     _check_tensor("histc", input)
@@ -709,7 +723,7 @@ def _scan_inplace(fn):
 
 for _fn in (sum, nansum, prod, mean, nanmean, std, var, logsumexp, norm, max, min, amax, amin, aminmax,
             argmax, argmin, median, nanmedian, mode, kthvalue, all, any, count_nonzero, cumsum, cumprod,
-            cummax, cummin, histc, sort, argsort, msort, topk, unique):
+            cummax, cummin, logcumsumexp, histc, sort, argsort, msort, topk, unique):
     setattr(Tensor, _fn.__name__, _method(_fn))
 for _fn in (cumsum, cumprod):
     setattr(Tensor, _fn.__name__ + "_", _scan_inplace(_fn))

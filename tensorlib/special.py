@@ -12,8 +12,10 @@ ulps to the rounding of x^2; tensorlib splits it exactly).
 The Bessel functions ``bessel_j0``/``j1``/``y0``/``y1`` are the C library's (glibc's on the
 CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/``igammac``.
 The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bessel_*``,
-``scaled_modified_bessel_k*``) are hd_math.h's own, in double. Not provided yet: the Airy function,
-``sinc``, the orthogonal polynomials, ``zeta``.
+``scaled_modified_bessel_k*``) are hd_math.h's own, in double. ``polygamma`` is an element-wise op
+with the parameter n (torch's digamma, trigamma and zeta formulas); ``multigammaln`` is
+``tensorlib.mvlgamma``, torch's composite. Not provided yet: the Airy function, ``sinc``, the
+orthogonal polynomials.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
@@ -24,7 +26,8 @@ from . import _C, _ops
 __all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
            "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
-           "spherical_bessel_j0", "xlog1py", "xlogy"]
+           "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma",
+           "multigammaln"]
 __all__ += ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
@@ -238,3 +241,13 @@ def scaled_modified_bessel_k0(input, *, out=None):
 def scaled_modified_bessel_k1(input, *, out=None):
     """The exponentially scaled modified Bessel function of the second kind of order 1, K1(x) exp(x)."""
     return _own("scaled_modified_bessel_k1", input, out)
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of the digamma function of each element (tensorlib.polygamma)."""
+    return _ops.polygamma(n, input, out=out)
+
+
+def multigammaln(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p of each element (tensorlib.mvlgamma)."""
+    return _ops.mvlgamma(input, p, out=out)

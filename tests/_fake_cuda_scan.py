@@ -1,4 +1,4 @@
-"""The scan grid (cumsum, cumprod, cummax, cummin) on "cuda" tensors of the host-memory
+"""The scan grid (cumsum, cumprod, cummax, cummin, logcumsumexp) on "cuda" tensors of the host-memory
 stand-in backend (tests/_fake_cuda.py): every call goes through the core's device path (torch's
 dim and dtype rules, the rows built from the tensor's geometry) and the backend's scan entry,
 whose stand-in is the core's host runner of the kernels/hd_scan.h row function the CUDA kernel
@@ -158,6 +158,8 @@ def long_rows():
                    if op in ("cumsum", "cumprod") or not dt.startswith("complex")]
             if dt in ("int32", "float16"):
                 ops.append(("cumsum", "float64"))
+            if dt.startswith(("float", "bfloat", "complex")):
+                ops.append(("logcumsumexp", None))
             for op, odt in ops:
                 xc, xt = make_long(dt, shape, op, si, axis)
                 if odt:
@@ -166,7 +168,7 @@ def long_rows():
                     f = (lambda m, x, op=op, dim=dim, v=v: tuple(getattr(m, op)(v(m, x), dim))
                          if op in ("cummax", "cummin") else getattr(m, op)(v(m, x), dim))
                 check(f"long {op} {dt} {shape}{vname} dim={dim}" + (f" dtype={odt}" if odt else ""), f, xc, xt,
-                      rounding=op in ("cumsum", "cumprod") and not dt.startswith(("bool", "int", "uint")))
+                      rounding=op in ("cumsum", "cumprod", "logcumsumexp") and not dt.startswith(("bool", "int", "uint")))
 
 
 def main():
@@ -179,7 +181,7 @@ def main():
                 views += [("T", lambda m, x: x.transpose(0, -1)), ("step", lambda m, x: x[..., ::2])]
             for vname, v in views:
                 for dim in range(-max(len(shape), 1), max(len(shape), 1)):
-                    for op in ("cumsum", "cumprod", "cummax", "cummin"):
+                    for op in ("cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"):
                         f = (lambda m, x, op=op, dim=dim, v=v: tuple(getattr(m, op)(v(m, x), dim))
                              if op in ("cummax", "cummin") else getattr(m, op)(v(m, x), dim))
                         check(f"{op} {dt} {shape}{vname} dim={dim}", f, xc, xt)

@@ -63,6 +63,12 @@ def main():
         check(f"logaddexp2 {dt}", tl.logaddexp2, x, x.flip(0))
         check(f"zeta {dt}", tl.special.zeta, pos + 1, pos.flip(0))
         check(f"zeta {dt} neg q", tl.special.zeta, pos + 1, pos.flip(0) * -1)
+        if dt != "complex64":
+            for n in (0, 1, 2, 5):
+                check(f"polygamma {n} {dt}", tl.polygamma, n, x)
+        check(f"frexp mantissa {dt}", lambda t: tl.frexp(t).mantissa, x)
+        check(f"frexp exponent {dt}", lambda t: tl.frexp(t).exponent, x)
+        check(f"frexp strided {dt}", lambda t: tl.frexp(t).exponent, x.reshape(-1, 1).expand(-1, 2).t()[:, ::3])
     p = tl.tensor([0.0, 1e-300, 1e-5, 0.3, 0.5, 0.9, 1.0, -0.1, 1.1, math.nan], dtype=tl.float64)
     check("ndtri p", tl.special.ndtri, p)
 

@@ -146,9 +146,11 @@ int main()
     };
     for (int in_dt = TL_BDT_BOOL; in_dt <= TL_BDT_COMPLEX128; in_dt++) {
         int k = tl_hd_rkind(in_dt);
-        for (int op = TL_SOP_CUMSUM; op <= TL_SOP_CUMMIN; op++) {
+        for (int op = TL_SOP_CUMSUM; op <= TL_SOP_LOGCUMSUMEXP; op++) {
             int ext = op == TL_SOP_CUMMAX || op == TL_SOP_CUMMIN;
             if (ext && k == TL_HD_RK_CPX) continue;
+            // logcumsumexp: floats only (integers are refused; scan.cu keeps complex row by row)
+            if (op == TL_SOP_LOGCUMSUMEXP && k != TL_HD_RK_FLT) continue;
             int outs[3] = {ext || k != TL_HD_RK_INT ? in_dt : TL_BDT_INT64, -1, -1};
             if (op == TL_SOP_CUMSUM) outs[1] = TL_BDT_FLOAT64, outs[2] = TL_BDT_COMPLEX64;
             for (int o = 0; o < 3 && outs[o] >= 0; o++)

@@ -314,6 +314,8 @@ CALLS = {
                   "MODIFIED_BESSEL_I1", "MODIFIED_BESSEL_K0", "MODIFIED_BESSEL_K1", "SCALED_MODIFIED_BESSEL_K0",
                   "SCALED_MODIFIED_BESSEL_K1")},
     "ZETA": lambda m, a, b: m.special.zeta(a, b),
+    "FREXP_MANT": lambda m, a: m.frexp(a).mantissa,
+    "FREXP_EXP": lambda m, a: m.frexp(a).exponent.to(a.dtype),
 }
 # ops whose CPU kernels take the vectorized loops of kernels/vmath.c (or ops built on them)
 # for float32/float64 and so may differ from the scalar libm call in the last bits

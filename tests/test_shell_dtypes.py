@@ -39,6 +39,8 @@ BINARY = _registry("BINARY")
 # torch computes these, tensorlib refuses them: isclose of complex32 is torch's composite of
 # complex32 ops, each rounding to half precision (tensorlib's kernel would round once)
 TORCH_ONLY = {("isclose", "complex32")}
+# ops whose registry entry takes a leading parameter: the arguments put before the tensor
+LEADING = {"polygamma": (2,)}
 
 
 def _outcome(lib, fn):
@@ -60,7 +62,7 @@ def test_registry_op_dtype_support_and_refusal_as_torch(op, dt):
 
     def call(lib):
         a = lib.ones(3, dtype=getattr(lib, dt))
-        return getattr(lib, op)(*([a] * n))
+        return getattr(lib, op)(*LEADING.get(op, ()), *([a] * n))
 
     t, got = _outcome(torch, call), _outcome(tl, call)
     if (op, dt) in TORCH_ONLY:
@@ -400,7 +402,7 @@ def test_unary_inplace_every_dtype_as_torch(dt):
 
         def f(lib):
             a = lib.ones(3, dtype=getattr(lib, dt))
-            r = getattr(a, op + "_")()
+            r = getattr(a, op + "_")(*LEADING.get(op, ()))
             assert r is a
             return a
         assert _outcome(tl, f) == _outcome(torch, f), op

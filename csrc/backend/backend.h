@@ -56,7 +56,8 @@
     X(I0, SAME, 0, 0, 0, 1, 1, 0) X(I0E, SAME, 0, 0, 0, 1, 1, 0) X(I1, SAME, 0, 0, 0, 1, 1, 0) \
     X(I1E, SAME, 0, 0, 0, 1, 1, 0) X(MODIFIED_BESSEL_I0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_I1, SAME, 0, 0, 0, 1, 0, 0) \
     X(MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0) X(SCALED_MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) \
-    X(SCALED_MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0)
+    X(SCALED_MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0) X(FREXP_MANT, SAME, 0, 0, 0, 1, 1, 0) \
+    X(FREXP_EXP, SAME, 0, 0, 0, 1, 1, 0)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \
@@ -89,6 +90,7 @@
  *   LOGIT                      log(z / (1 - z)), z = x clamped to [p0, 1 - p0] when i[2] != 0
  *                              (eps given), z = x otherwise
  *   NAN_TO_NUM                 NaN -> p0, +inf -> p1, -inf -> p2 (complex: each part); integers: x
+ *   POLYGAMMA                  the i[0]-th derivative of digamma (i[0] >= 0)
  * Parameters travel as the CPU kernels take them (kernels/ew_kernels.h's tl_ew_params): p_k is
  * (T)d[k] for a float compute dtype T, (T)i[k] for an integer or bool one, (T)c[k] for a
  * complex one; an op with a flag (tl_ew_params.flag) and at most two parameters gets the flag
@@ -101,7 +103,7 @@
     X(LERP, 3, SAME, 0, 0, 0, 1, 1, 1) X(ADDCMUL, 3, SAME, 0, 1, 1, 1, 1, 1)                          \
     X(ADDCDIV, 3, SAME, 0, 0, 0, 1, 1, 1) X(ISCLOSE, 2, BOOL, 1, 1, 1, 1, 1, 1)                       \
     X(ROUND_DEC, 1, SAME, 0, 0, 0, 1, 1, 0) X(LOGIT, 1, SAME, 0, 0, 0, 1, 1, 0)                       \
-    X(NAN_TO_NUM, 1, SAME, 1, 1, 1, 1, 1, 1)
+    X(NAN_TO_NUM, 1, SAME, 1, 1, 1, 1, 1, 1) X(POLYGAMMA, 1, SAME, 0, 0, 0, 1, 1, 0)
 typedef enum {
 #define TL_X_OP(N, ...) TL_XOP_##N,
     TL_BACKEND_XOP_LIST(TL_X_OP)
@@ -267,8 +269,10 @@ typedef struct tl_backend_reduce_call {
  * Op codes equal the core's tl_scan_op (ops/sort.h). Elements are read as in_dtype and
  * accumulated as the CPU does (integers and bool wrapping through 64 bits; floats in double;
  * complex in double complex; extremes compared in double or int64), one element after the
- * other, so the results are the CPU's bits; stored converted to out_dtype. Byte strides. */
-enum { TL_SOP_CUMSUM, TL_SOP_CUMPROD, TL_SOP_CUMMAX, TL_SOP_CUMMIN };
+ * other, so the results are the CPU's bits; stored converted to out_dtype. Byte strides.
+ * LOGCUMSUMEXP: log(exp(x0) + ... + exp(xi)) by torch's running step (kernels/hd_scan.h), floats
+ * in double, complex in double complex. */
+enum { TL_SOP_CUMSUM, TL_SOP_CUMPROD, TL_SOP_CUMMAX, TL_SOP_CUMMIN, TL_SOP_LOGCUMSUMEXP };
 typedef struct tl_backend_scan_call {
     uint32_t size;          /* sizeof(tl_backend_scan_call): the backend checks it */
     int32_t op;             /* TL_SOP_* */

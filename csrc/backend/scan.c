@@ -60,7 +60,7 @@ fail:
 int tl_backend_scan_host(const tl_backend_scan_call *c)
 {
     if (c->size != sizeof *c || c->nkept < 0 || c->nkept > TL_BACKEND_EW_MAX_DIMS || c->op < TL_SOP_CUMSUM ||
-        c->op > TL_SOP_CUMMIN)
+        c->op > TL_SOP_LOGCUMSUMEXP)
         return tl_err(TL_ERR_RUNTIME, "tensorlib: malformed backend scan call");
     for (int64_t r = 0; r < c->nrows; r++) {
         int64_t q = r, oi = 0, oo = 0, ox = 0;

@@ -186,13 +186,15 @@ int scan_long_rows(const tl_backend_scan_call *c, int dev, cudaStream_t s)
 int tlc_scan(const tl_backend_scan_call *c)
 {
     if (c->size != sizeof *c || c->nkept < 0 || c->nkept > TL_BACKEND_EW_MAX_DIMS || c->op < TL_SOP_CUMSUM ||
-        c->op > TL_SOP_CUMMIN)
+        c->op > TL_SOP_LOGCUMSUMEXP)
         return tlc_error(TL_ERR_RUNTIME, cudaSuccess, "malformed scan call (tensorlib and _C_cuda differ?)");
     if (c->nrows <= 0 || c->len <= 0) return 0;
     int dev = c->device_index;
     DeviceGuard guard(dev);
     cudaStream_t s = tlc_current_stream(dev);
-    if (c->len >= kLongRow) {
+    // complex logcumsumexp stays one row per thread: its step's special cases (equal infinite real
+    // parts, whose angles combine) are not associative, so another order could change the specials
+    if (c->len >= kLongRow && !(c->op == TL_SOP_LOGCUMSUMEXP && tl_hd_rkind(c->in_dtype) == TL_HD_RK_CPX)) {
         int sms = 0;
         cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
         if (e != cudaSuccess) return tlc_error(TL_ERR_RUNTIME, e, "scan: cannot query cuda:%d", dev);

@@ -115,6 +115,10 @@
 #define E_erfc_F(T, U, x) erfc(x)
 #define E_erfinv_F(T, U, x) ERFINV(T, x)
 #define E_digamma_F(T, U, x) DIGAMMA(x)
+#define E_frexp_mant_F(T, U, x) _Generic((x), float: tl_hd_frexpm_f, default: tl_hd_frexpm_)(x)
+#define E_frexp_exp_F(T, U, x) _Generic((x), float: tl_hd_frexpe_f, default: tl_hd_frexpe_)(x)
+/* polygamma: i[0] = n (hd_math.h) */
+#define E_polygamma_F(T, U, x) _Generic((x), float: tl_hd_polygamma_f, default: tl_hd_polygamma_)(x, prm->i[0])
 #define E_erfcx_F(T, U, x) ((T)tl_hd_erfcx((double)(x)))
 #define E_ndtri_F(T, U, x) ((T)tl_hd_ndtri((double)(x)))
 #define E_log_ndtr_F(T, U, x) ((T)tl_hd_log_ndtr((double)(x)))

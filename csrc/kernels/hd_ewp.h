@@ -111,6 +111,7 @@ static inline TL_HD int64_t tl_hd_ewp_int_op(int op, int cdt, int64_t x, int64_t
         case TL_XOP_ROUND_DEC: return TL_HD_ROUND_DEC(M, x, p0, flag);                               \
         case TL_XOP_LOGIT: return tl_hd_logit_##SUF(x, p0, flag, (int)p->i[1]);                       \
         case TL_XOP_NAN_TO_NUM: return TL_HD_NTN(T, x, p0, p1, p2);                                  \
+        case TL_XOP_POLYGAMMA: return tl_hd_polygamma_##SUF(x, p->i[0]);                             \
         default: return x;                                                                           \
         }                                                                                            \
     }

@@ -573,6 +573,59 @@ static inline TL_HD double tl_hd_spherical_j0(double x) { return x == 0 ? 1.0 : 
 TL_HD_DIGAMMA(f, float, TL_HD_MF, TL_HD_PTAN_F, f)
 TL_HD_DIGAMMA(, double, TL_HD_MD, TL_HD_PTAN_D, )
 #undef TL_HD_DIGAMMA
+/* trigamma and polygamma (torch.polygamma), torch's: trigamma by the reflection below 1/2 (sin in
+ * T), six steps of the recurrence and the asymptotic series, in T; n >= 2 as
+ * (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), exp(lgamma) in T as torch's, the zeta and the
+ * product in double (torch's float32 takes the zeta's first term and the product in float, and so
+ * loses digits where the zeta is subnormal); n = 0 is digamma */
+#define TL_HD_POLYGAMMA(S, T, M)                                                                     \
+    static inline TL_HD T tl_hd_trigamma_##S(T x)                                                    \
+    {                                                                                                \
+        T sign = 1, result = 0;                                                                      \
+        if (x < (T)0.5) {                                                                            \
+            sign = -1;                                                                               \
+            const T s_ = M(sin)((T)TL_HD_PI * x);                                                    \
+            result -= ((T)TL_HD_PI * (T)TL_HD_PI) / (s_ * s_);                                       \
+            x = 1 - x;                                                                               \
+        }                                                                                            \
+        for (int i = 0; i < 6; ++i) {                                                                \
+            result += 1 / (x * x);                                                                   \
+            x += 1;                                                                                  \
+        }                                                                                            \
+        const T ixx = 1 / (x * x);                                                                   \
+        result += (1 + 1 / (2 * x) + ixx * ((T)1 / 6 - ixx * ((T)1 / 30 - ixx * ((T)1 / 42)))) / x; \
+        return sign * result;                                                                        \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_polygamma_##S(T x, int64_t n)                                        \
+    {                                                                                                \
+        if (n == 0) return tl_hd_digamma_##S(x);                                                     \
+        if (n == 1) return tl_hd_trigamma_##S(x);                                                    \
+        /* torch passes n >= 2 on as a C int: n wraps to 32 bits (2^32 acts as 0, so zeta(1) = inf) */ \
+        int32_t ni = (int32_t)(uint32_t)(uint64_t)n, n1 = (int32_t)((uint32_t)ni + 1u);              \
+        return (T)((double)(((ni % 2) ? (T)1 : (T)-1) * M(exp)(M(lgamma)((T)ni + 1))) *              \
+                   tl_hd_zeta((double)(T)n1, (double)x));                                            \
+    }
+TL_HD_POLYGAMMA(f, float, TL_HD_MF)
+TL_HD_POLYGAMMA(, double, TL_HD_MD)
+#undef TL_HD_POLYGAMMA
+/* frexp's two parts (torch.frexp), each an op of its own: x = m 2^e with 0.5 <= |m| < 1; 0, +-inf
+ * and NaN give (x, 0). The exponent is returned in the floating type (|e| <= 1074 is exact in every
+ * floating dtype's compute type); the caller converts it to int32. */
+#define TL_HD_FREXP(S, T, M)                                                                         \
+    static inline TL_HD T tl_hd_frexpm_##S(T x)                                                      \
+    {                                                                                                \
+        int e_;                                                                                      \
+        return x == 0 || !isfinite(x) ? x : M(frexp)(x, &e_);                                         \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_frexpe_##S(T x)                                                      \
+    {                                                                                                \
+        int e_ = 0;                                                                                  \
+        if (x != 0 && isfinite(x)) (void)M(frexp)(x, &e_);                                           \
+        return (T)e_;                                                                                \
+    }
+TL_HD_FREXP(f, float, TL_HD_MF)
+TL_HD_FREXP(, double, TL_HD_MD)
+#undef TL_HD_FREXP
 
 /* The modified Bessel functions of orders 0 and 1 (torch.i0, special.i0e/i1/i1e/modified_bessel_*,
  * scaled_modified_bessel_k*), in double for every dtype, rounded once. I_nu: the power series
@@ -1020,6 +1073,8 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_LGAMMA_F(M, x) M(lgamma)(x)
 #define E_ERFINV_F(M, x) ((T_)tl_hd_erfinv((double)(x)))
 #define E_DIGAMMA_F(M, x) M(tl_hd_digamma_)(x)
+#define E_FREXP_MANT_F(M, x) M(tl_hd_frexpm_)(x)
+#define E_FREXP_EXP_F(M, x) M(tl_hd_frexpe_)(x)
 #define E_ERFCX_F(M, x) ((T_)tl_hd_erfcx((double)(x)))
 #define E_NDTRI_F(M, x) ((T_)tl_hd_ndtri((double)(x)))
 #define E_LOG_NDTR_F(M, x) ((T_)tl_hd_log_ndtr((double)(x)))

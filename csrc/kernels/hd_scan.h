@@ -13,12 +13,53 @@
 
 #include "kernels/hd_reduce.h"
 
+/* logcumsumexp's step (torch's _log_add_exp_helper): the running value y and the next element x
+ * give log(exp(x) + exp(y)); NaN spreads (a NaN y wins), two equal infinities give x. */
+static inline TL_HD double tl_hd_lse_step(double x, double y)
+{
+    double mn = y != y ? y : (y < x ? y : x), mx = y != y ? y : (x < y ? y : x);
+    if (mn != mx || isfinite(mn)) return log1p(exp(mn - mx)) + mx;
+    return x;
+}
+
+/* log1p of a complex number as torch's c10::log1p: 0.5 log1p(x (2 + x) + y^2) near 0, else
+ * log |1 + z|; the angle atan2(y, 1 + x) */
+static inline TL_HD tl_hd_c128 tl_hd_clog1p_lse(tl_hd_c128 z)
+{
+    double x = z.re, y = z.im, theta = atan2(y, x + 1.0);
+    if (hypot(x, y) < 0.5) {
+        double r = x * (2.0 + x) + y * y;
+        return r == 0 ? tl_hd_cmk_(x, theta) : tl_hd_cmk_(0.5 * log1p(r), theta);
+    }
+    return tl_hd_cmk_(log(hypot(x + 1.0, y)), theta);
+}
+
+/* the complex step (torch's): the smaller real part first, a NaN (either part) of y, else of x,
+ * gives NaN + NaN i; equal infinite real parts: -inf gives the smaller operand, +inf
+ * log(exp(min) + exp(max)); else log1p(exp(min - max)) + max */
+static inline TL_HD tl_hd_c128 tl_hd_clse_step(tl_hd_c128 x, tl_hd_c128 y)
+{
+    tl_hd_c128 mn, mx;
+    if (y.re != y.re || y.im != y.im) mn = mx = y;
+    else if (x.re != x.re || x.im != x.im) mn = mx = x;
+    else if (x.re < y.re) mn = x, mx = y;
+    else mn = y, mx = x;
+    if (mn.re != mn.re || mn.im != mn.im) return tl_hd_cmk_(NAN, NAN);
+    if (!isfinite(mn.re) && mn.re == mx.re) {
+        if (mn.re < 0) return mn;
+        tl_hd_c128 a = tl_hd_cexp_(mn), b = tl_hd_cexp_(mx);
+        return tl_hd_clog_(tl_hd_cmk_(a.re + b.re, a.im + b.im));
+    }
+    tl_hd_c128 l = tl_hd_clog1p_lse(tl_hd_cexp_(tl_hd_cmk_(mn.re - mx.re, mn.im - mx.im)));
+    return tl_hd_cmk_(l.re + mx.re, l.im + mx.im);
+}
+
 static inline TL_HD void tl_hd_scan_row(int op, const char *in, int in_dt, int64_t in_step, char *out, int out_dt,
                                         int64_t out_step, char *idx, int64_t idx_step, int64_t len)
 {
     int k = tl_hd_rkind(in_dt), mx = op == TL_SOP_CUMMAX;
-    int prod = op == TL_SOP_CUMPROD, ext = op == TL_SOP_CUMMAX || op == TL_SOP_CUMMIN;
-    double re = prod ? 1 : 0, im = 0;
+    int prod = op == TL_SOP_CUMPROD, ext = op == TL_SOP_CUMMAX || op == TL_SOP_CUMMIN, lse = op == TL_SOP_LOGCUMSUMEXP;
+    double re = prod ? 1 : lse ? -INFINITY : 0, im = 0;
     uint64_t ai = prod ? 1 : 0;  /* integer sums and products wrap, as the CPU's */
     int64_t pos = 0;
     for (int64_t i = 0; i < len; i++) {
@@ -30,6 +71,13 @@ static inline TL_HD void tl_hd_scan_row(int op, const char *in, int in_dt, int64
                 re = v.re, pos = i;
             }
             *(int64_t *)(idx + i * idx_step) = pos;
+        } else if (lse) {
+            if (k == TL_HD_RK_CPX) {
+                tl_hd_c128 r = tl_hd_clse_step(tl_hd_cmk_(v.re, v.im), tl_hd_cmk_(re, im));
+                re = r.re, im = r.im;
+            } else {
+                re = tl_hd_lse_step(v.re, re);
+            }
         } else if (k == TL_HD_RK_INT) {
             ai = prod ? ai * (uint64_t)v.i : ai + (uint64_t)v.i;
         } else if (!prod) {
@@ -73,7 +121,14 @@ static inline TL_HD tl_hd_sacc tl_hd_scan_load(int op, int k, const char *p, int
         return a;
     }
     a.im = v.im;
-    if (i == 0 && op == TL_SOP_CUMSUM) {
+    if (i == 0 && op == TL_SOP_LOGCUMSUMEXP) { /* the first step from -inf, as the row function */
+        if (k == TL_HD_RK_CPX) {
+            tl_hd_c128 r = tl_hd_clse_step(tl_hd_cmk_(v.re, v.im), tl_hd_cmk_(-INFINITY, 0));
+            a.re = r.re, a.im = r.im;
+        } else {
+            a.re = tl_hd_lse_step(v.re, -INFINITY);
+        }
+    } else if (i == 0 && op == TL_SOP_CUMSUM) {
         a.re = 0 + v.re;
         a.im = 0 + v.im;
     } else if (i == 0 && k == TL_HD_RK_CPX) { /* (1 + 0j) * v as the row function computes it */
@@ -110,6 +165,15 @@ static inline TL_HD tl_hd_sacc tl_hd_scan_combine(int op, int k, tl_hd_sacc a, t
             r.im = a.re * b.im + a.im * b.re;
         } else {
             r.re = a.re * b.re;
+            r.im = 0;
+        }
+        return r;
+    case TL_SOP_LOGCUMSUMEXP:
+        if (k == TL_HD_RK_CPX) {
+            tl_hd_c128 c = tl_hd_clse_step(tl_hd_cmk_(b.re, b.im), tl_hd_cmk_(a.re, a.im));
+            r.re = c.re, r.im = c.im;
+        } else {
+            r.re = tl_hd_lse_step(b.re, a.re);
             r.im = 0;
         }
         return r;

@@ -1,5 +1,6 @@
 /* scan.c - cumulative ops along one dim: cumsum, cumprod (accumulating in double for
- * floats, int64 for integers and bool) and cummax, cummin (values and indices). */
+ * floats, int64 for integers and bool), cummax, cummin (values and indices) and logcumsumexp
+ * (torch's running step, kernels/hd_scan.h, in double / double complex). */
 #include "ops/sort.h"
 
 #include <complex.h>
@@ -8,6 +9,7 @@
 #include "backend/scan_core.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "kernels/hd_scan.h"
 #include "ops/copy.h"
 #include "ops/reduce_plan.h"
 
@@ -27,6 +29,12 @@ typedef struct {
             dst[i] = a;                                      \
         }                                                    \
     } while (0)
+
+static inline double complex lse_c(double complex x, double complex y)
+{
+    tl_hd_c128 r = tl_hd_clse_step(tl_hd_cmk_(creal(x), cimag(x)), tl_hd_cmk_(creal(y), cimag(y)));
+    return CMPLX(r.re, r.im);
+}
 
 static void scan_rows(int64_t b, int64_t e, void *cp)
 {
@@ -59,6 +67,15 @@ static void scan_rows(int64_t b, int64_t e, void *cp)
             }
             continue;
         }
+        if (c->op == TL_SCAN_LOGCUMSUMEXP) {
+            switch (p->bt) {
+            case TL_FLOAT32: SCAN_LOOP(float, double, -INFINITY, a = tl_hd_lse_step(src[i], a)); break;
+            case TL_FLOAT64: SCAN_LOOP(double, double, -INFINITY, a = tl_hd_lse_step(src[i], a)); break;
+            case TL_COMPLEX64: SCAN_LOOP(float complex, double complex, -INFINITY, a = lse_c(src[i], a)); break;
+            default: SCAN_LOOP(double complex, double complex, -INFINITY, a = lse_c(src[i], a)); break;
+            }
+            continue;
+        }
         switch (p->bt) {
         case TL_FLOAT32:
             if (sum) SCAN_LOOP(float, double, 0, a += src[i]);
@@ -86,12 +103,17 @@ static void scan_rows(int64_t b, int64_t e, void *cp)
 
 int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op op, int64_t dim, int dtype)
 {
-    static const char *const names[] = {"cumsum", "cumprod", "cummax", "cummin"};
+    static const char *const names[] = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"};
     tl_dtype xd = (tl_dtype)x->dtype, in = xd, rd;
     int d;
     bool minmax = op == TL_SCAN_CUMMAX || op == TL_SCAN_CUMMIN;
     /* cummax/cummin keep torch's refusal of the unsigned shells (their buffer is int64);
      * like for complex, torch runs no kernel (and raises nothing) on an empty input */
+    /* logcumsumexp: torch's kernel takes the floating (not float8) and complex64/128 dtypes,
+     * and raises for the others even on an empty input */
+    if (op == TL_SCAN_LOGCUMSUMEXP && (tl_dtype_is_shell(xd) || xd == TL_COMPLEX32 ||
+                                       !(tl_dtype_is_float(xd) || tl_dtype_is_complex(xd))))
+        return tl_err_dispatch(TL_ERR_NOTIMPL, xd, "logcumsumexp_out_cpu");
     if (!tl_red_dtype_ok(xd) || (minmax && (tl_dtype_is_complex(xd) || tl_dtype_is_shell(xd)) && tl_numel(x) > 0))
         return tl_err_dispatch(TL_ERR_NOTIMPL, (tl_dtype)xd, "%s_cpu", names[op]);
     if (dtype >= 0 && !tl_red_dtype_ok((tl_dtype)dtype))
@@ -99,7 +121,7 @@ int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op o
     if (dtype == TL_BOOL) /* torch accumulates in no bool kernel (dtype=bool or a bool out=) */
         return tl_err_dispatch(TL_ERR_NOTIMPL, TL_BOOL, "%s_out_cpu", names[op]);
     if (tl_wrap_dim(dim, x->ndim ? x->ndim : 1, &d) < 0) return -1;
-    if (minmax) rd = xd;
+    if (minmax || op == TL_SCAN_LOGCUMSUMEXP) rd = xd;
     else if (dtype >= 0) in = rd = (tl_dtype)dtype;
     else rd = tl_dtype_kind(xd) <= TL_KIND_INT ? TL_INT64 : xd;
     tl_dtype bt = minmax ? (tl_dtype_is_float(xd) ? TL_FLOAT64 : TL_INT64) : tl_rplan_buffer_dtype(in);

@@ -13,7 +13,7 @@
 /* The one lists of the (values, indices) reductions and the scans: enums here, codes for
  * tensorlib/_reduce.py through _C._reduce_op_codes. */
 #define TL_IDX_OPS(X) X(MAX) X(MIN) X(KTHVALUE) X(MEDIAN) X(NANMEDIAN) X(MODE)
-#define TL_SCAN_OPS(X) X(CUMSUM) X(CUMPROD) X(CUMMAX) X(CUMMIN)
+#define TL_SCAN_OPS(X) X(CUMSUM) X(CUMPROD) X(CUMMAX) X(CUMMIN) X(LOGCUMSUMEXP)
 #define TL_IDX_ENUM(code) TL_IDX_##code,
 #define TL_SCAN_ENUM(code) TL_SCAN_##code,
 typedef enum { TL_IDX_OPS(TL_IDX_ENUM) } tl_idx_op;
@@ -28,7 +28,8 @@ int tl_topk(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, int64_t k
  * the caller reduces every element, which only changes torch's error text). */
 int tl_reduce_index(tl_tensor *values, tl_tensor *indices, const tl_tensor *x, tl_idx_op op, int64_t dim,
                     bool keepdim, int64_t k);
-/* cumsum/cumprod (indices NULL; dtype -1 for none) and cummax/cummin. */
+/* cumsum/cumprod (indices NULL; dtype -1 for none), cummax/cummin and logcumsumexp (floating and
+ * complex only, dtype -1). */
 int tl_scan(tl_tensor *out, tl_tensor *indices, const tl_tensor *x, tl_scan_op op, int64_t dim, int dtype);
 
 /* unique of the flattened input, sorted; inverse (x's shape) and counts when asked. */

@@ -254,8 +254,8 @@ static PyObject *m_scan(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     long op = PyLong_AsLong(args[1]);
     if ((op == -1 && PyErr_Occurred()) || tl_conv_dim(args[2], x, &dim) < 0 || conv_opt_dtype(args[3], &dtype) < 0)
         return NULL;
-    if (op < TL_SCAN_CUMSUM || op > TL_SCAN_CUMMIN) return PyErr_Format(PyExc_ValueError, "bad op %ld", op);
-    bool two = op >= TL_SCAN_CUMMAX;
+    if (op < TL_SCAN_CUMSUM || op > TL_SCAN_LOGCUMSUMEXP) return PyErr_Format(PyExc_ValueError, "bad op %ld", op);
+    bool two = op == TL_SCAN_CUMMAX || op == TL_SCAN_CUMMIN;
     TensorObject *v = tl_tensor_alloc(), *i = two ? tl_tensor_alloc() : NULL;
     PyObject *res = NULL;
     if (v && (i || !two)) {
