@@ -43,6 +43,7 @@ _UNARY = {
     "erfinv": ("the inverse error function (defined on [-1, 1])", "f", _U),
     "digamma": ("the digamma function, the derivative of lgamma", "f", _P),
     "i0": ("the modified Bessel function of the first kind of order 0", "f", _P),
+    "sinc": ("the normalized sinc function sin(pi x) / (pi x), 1 at 0", "f", "[0.0, 0.5, 1.5]"),
     "lgamma": ("the logarithm of the absolute gamma function", "f", _P),
     "reciprocal": ("1 / x", "f", _P),
     "deg2rad": ("the angle converted from degrees to radians", "f", "[0.0, 90.0, 180.0]"),

@@ -441,6 +441,8 @@ _SPECIAL = {  # name: (summary, example input)
                             "each element.", "[0., 2.5]"),
     "i0": ("Computes the modified Bessel function of the first kind of order 0 of each element (tl.i0).",
            "[0., 2.5]"),
+    "sinc": ("Computes the normalized sinc function sin(pi x) / (pi x) of each element, 1 at 0 (tl.sinc).",
+             "[0., 0.5]"),
     "i0e": ("Computes the exponentially scaled modified Bessel function of the first kind of order 0, "
             "I0(x) exp(-|x|), of each element.", "[0., 2.5]"),
     "i1": ("Computes the modified Bessel function of the first kind of order 1 of each element.", "[0., 2.5]"),

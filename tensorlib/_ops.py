@@ -20,7 +20,7 @@ BINARY = ("add sub subtract mul multiply div divide true_divide floor_divide rem
 UNARY = ("abs absolute neg negative sign sgn ceil floor trunc fix frac sqrt rsqrt exp exp2 expm1 log log2 log10 "
          "log1p sin cos tan asin arcsin acos arccos atan arctan sinh cosh tanh asinh arcsinh acosh arccosh atanh "
          "arctanh sigmoid relu erf erfc erfinv digamma lgamma reciprocal deg2rad rad2deg angle conj_physical isnan "
-         "isinf isposinf isneginf isfinite isreal signbit logical_not bitwise_not i0").split()
+         "isinf isposinf isneginf isfinite isreal signbit logical_not bitwise_not i0 sinc").split()
 
 __all__ = list(BINARY + UNARY) + [
     "round", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "lerp", "isclose", "allclose",

@@ -14,7 +14,7 @@ CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/
 The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bessel_*``,
 ``scaled_modified_bessel_k*``) are hd_math.h's own, in double. ``polygamma`` is an element-wise op
 with the parameter n (torch's digamma, trigamma and zeta formulas); ``multigammaln`` is
-``tensorlib.mvlgamma``, torch's composite. Not provided yet: the Airy function, ``sinc``, the
+``tensorlib.mvlgamma``, torch's composite; ``sinc`` is tensorlib.sinc. Not provided yet: the Airy function, the
 orthogonal polynomials.
 
     >>> import tensorlib as tl
@@ -28,7 +28,7 @@ __all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma"
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
            "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma",
            "multigammaln"]
-__all__ += ["i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
+__all__ += ["sinc", "i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
 def _own(name, input, out):
@@ -190,6 +190,11 @@ def log_softmax(input, dim, *, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably (tensorlib.log_softmax)."""
     from . import log_softmax as _log_softmax
     return _log_softmax(input, dim, dtype=dtype)
+
+
+def sinc(input, *, out=None):
+    """The normalized sinc function sin(pi x) / (pi x) of each element, 1 at 0 (tensorlib.sinc)."""
+    return _C.sinc(input, out=out)
 
 
 # the modified Bessel functions (hd_math.h tl_hd_bessel_*)

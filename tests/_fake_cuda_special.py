@@ -50,7 +50,7 @@ def main():
         for name in ("ndtr", "ndtri", "log_ndtr", "erfcx", "entr", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
                      "spherical_bessel_j0", "i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1",
                      "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
-                     "scaled_modified_bessel_k1"):
+                     "scaled_modified_bessel_k1", "sinc"):
             f = getattr(tl.special, name)
             check(f"{name} {dt}", f, x)
             check(f"{name} {dt} strided", f, x.reshape(-1, 1).expand(-1, 2).t()[:, ::3])

@@ -314,6 +314,7 @@ CALLS = {
                   "MODIFIED_BESSEL_I1", "MODIFIED_BESSEL_K0", "MODIFIED_BESSEL_K1", "SCALED_MODIFIED_BESSEL_K0",
                   "SCALED_MODIFIED_BESSEL_K1")},
     "ZETA": lambda m, a, b: m.special.zeta(a, b),
+    "SINC": lambda m, a: m.sinc(a),
     "FREXP_MANT": lambda m, a: m.frexp(a).mantissa,
     "FREXP_EXP": lambda m, a: m.frexp(a).exponent.to(a.dtype),
 }
@@ -324,7 +325,7 @@ VECTOR = {"EXP", "EXPM1", "LOG", "LOG1P", "LOG2", "LOG10", "SIN", "COS", "TANH",
 INT_DIVS = {"DIV_TRUNC", "DIV_FLOOR", "REMAINDER", "FMOD"}
 # complex ops whose element math (hd_math.h's formulas) differs from the CPU's glibc calls by ulps
 COMPLEX_MATH = {"SQRT", "RSQRT", "EXP2", "EXPM1", "LOG", "LOG2", "LOG10", "LOG1P", "SIN", "COS", "TAN", "SINH",
-                "COSH", "TANH", "SIGMOID", "SILU", "POW", "ASIN", "ACOS", "ATAN", "ASINH", "ACOSH", "ATANH"}
+                "COSH", "TANH", "SIGMOID", "SILU", "POW", "ASIN", "ACOS", "ATAN", "ASINH", "ACOSH", "ATANH", "SINC"}
 
 
 def _call(mod, op, *args):

@@ -116,6 +116,9 @@
 #define E_erfinv_F(T, U, x) ERFINV(T, x)
 #define E_digamma_F(T, U, x) DIGAMMA(x)
 #define E_frexp_mant_F(T, U, x) _Generic((x), float: tl_hd_frexpm_f, default: tl_hd_frexpm_)(x)
+/* sinc: sin(pi x) / (pi x), 1 at 0, pi and the product in the compute type as torch's kernel */
+#define E_sinc_F(T, U, x) ((x) == 0 ? (T)1 : sin((T)PI_D * (x)) / ((T)PI_D * (x)))
+#define E_sinc_C E_sinc_F
 #define E_frexp_exp_F(T, U, x) _Generic((x), float: tl_hd_frexpe_f, default: tl_hd_frexpe_)(x)
 /* polygamma: i[0] = n (hd_math.h) */
 #define E_polygamma_F(T, U, x) _Generic((x), float: tl_hd_polygamma_f, default: tl_hd_polygamma_)(x, prm->i[0])

@@ -1075,6 +1075,10 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_DIGAMMA_F(M, x) M(tl_hd_digamma_)(x)
 #define E_FREXP_MANT_F(M, x) M(tl_hd_frexpm_)(x)
 #define E_FREXP_EXP_F(M, x) M(tl_hd_frexpe_)(x)
+#define E_SINC_F(M, x) ((x) == 0 ? (T_)1 : M(sin)((T_)3.14159265358979323846 * (x)) / ((T_)3.14159265358979323846 * (x)))
+#define TL_HD_CPI_TIMES(M, x) TL_HD_CFN(M, tl_hd_cmul)(TL_HD_CMK(M, (W_)3.14159265358979323846, (W_)0), x)
+#define E_SINC_C(M, x) \
+    ((x).re == 0 && (x).im == 0 ? TL_HD_C1(M) : TL_HD_CFN(M, tl_hd_cdiv)(E_SIN_C(M, TL_HD_CPI_TIMES(M, x)), TL_HD_CPI_TIMES(M, x)))
 #define E_ERFCX_F(M, x) ((T_)tl_hd_erfcx((double)(x)))
 #define E_NDTRI_F(M, x) ((T_)tl_hd_ndtri((double)(x)))
 #define E_LOG_NDTR_F(M, x) ((T_)tl_hd_log_ndtr((double)(x)))

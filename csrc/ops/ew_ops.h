@@ -114,7 +114,8 @@ enum {
     X(scaled_modified_bessel_k1, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
     X(polygamma, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
     X(frexp_mant, SAME, EWF_NO_C32, 0, 0, 0, 1, 0) \
-    X(frexp_exp, SAME, EWF_NO_C32, 0, 0, 0, 1, 0)
+    X(frexp_exp, SAME, EWF_NO_C32, 0, 0, 0, 1, 0) \
+    X(sinc, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1)
 
 #define TL_BINARY_OPS(X)                                   \
     X(add, SAME, 0, 1, 1, 1, 1, 1)                         \

@@ -479,7 +479,7 @@ static PyObject *unary_entry(const uspec *sp, PyObject *self, PyObject *const *a
     X(rad2deg, rad2deg) X(angle, angle) X(conj_physical, conj_physical) X(isnan, isnan)        \
     X(isinf, isinf) X(isposinf, isposinf) X(isneginf, isneginf) X(isfinite, isfinite)          \
     X(isreal, isreal) X(signbit, signbit) X(logical_not, logical_not) X(bitwise_not, bitwise_not) \
-    X(i0, i0)
+    X(i0, i0) X(sinc, sinc)
 
 BINARY_FUNCS(DEF_B)
 UNARY_FUNCS(DEF_U)
