@@ -589,3 +589,21 @@ OPS.update({
                              "a new tensor (floating point; integer inputs promote, bool is refused).",
                              "tl.special.multigammaln(tl.tensor([2.5, 3.]), 2)", {"p": "the dimension (an int >= 1)."}),
 })
+_POLY_ARGS = {"input": "the points x: a tensor or a number (with a tensor n).",
+              "n": "the degrees: a tensor or a number, truncated to integers; negative degrees give 0."}
+OPS.update({"special." + _n: ("Computes %s of degree n at each element of input (torch's recurrences and closed "
+                              "forms; the order truncated to an integer)." % _w,
+                              "a floating tensor of the broadcast shape (integer and bool inputs promote).",
+                              "tl.special.%s(tl.tensor([0.25, 0.5]), 3)" % _n, _POLY_ARGS)
+            for _n, _w in (("chebyshev_polynomial_t", "the Chebyshev polynomial of the first kind T_n"),
+                           ("chebyshev_polynomial_u", "the Chebyshev polynomial of the second kind U_n"),
+                           ("chebyshev_polynomial_v", "the Chebyshev polynomial of the third kind V_n"),
+                           ("chebyshev_polynomial_w", "the Chebyshev polynomial of the fourth kind W_n"),
+                           ("shifted_chebyshev_polynomial_t", "the shifted Chebyshev polynomial T_n(2x - 1)"),
+                           ("shifted_chebyshev_polynomial_u", "the shifted Chebyshev polynomial U_n(2x - 1)"),
+                           ("shifted_chebyshev_polynomial_v", "the shifted Chebyshev polynomial V_n(2x - 1)"),
+                           ("shifted_chebyshev_polynomial_w", "the shifted Chebyshev polynomial W_n(2x - 1)"),
+                           ("hermite_polynomial_h", "the physicists' Hermite polynomial H_n"),
+                           ("hermite_polynomial_he", "the probabilists' Hermite polynomial He_n"),
+                           ("laguerre_polynomial_l", "the Laguerre polynomial L_n"),
+                           ("legendre_polynomial_p", "the Legendre polynomial P_n"))})

@@ -14,8 +14,10 @@ CPU, CUDA's on the device) in double; ``gammainc``/``gammaincc`` are ``igamma``/
 The modified Bessel functions (``i0``, ``i0e``, ``i1``, ``i1e``, ``modified_bessel_*``,
 ``scaled_modified_bessel_k*``) are hd_math.h's own, in double. ``polygamma`` is an element-wise op
 with the parameter n (torch's digamma, trigamma and zeta formulas); ``multigammaln`` is
-``tensorlib.mvlgamma``, torch's composite; ``sinc`` is tensorlib.sinc. Not provided yet: the Airy function, the
-orthogonal polynomials.
+``tensorlib.mvlgamma``, torch's composite; ``sinc`` is tensorlib.sinc. The orthogonal polynomials
+(``chebyshev_polynomial_t``/``u``/``v``/``w``, their ``shifted_`` forms, ``hermite_polynomial_h``/
+``he``, ``laguerre_polynomial_l``, ``legendre_polynomial_p``) are binary element-wise ops of
+(input, n) with torch's algorithms. Not provided yet: the Airy function.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
@@ -195,6 +197,42 @@ def log_softmax(input, dim, *, dtype=None):
 def sinc(input, *, out=None):
     """The normalized sinc function sin(pi x) / (pi x) of each element, 1 at 0 (tensorlib.sinc)."""
     return _C.sinc(input, out=out)
+
+
+# the orthogonal polynomials of degree n (hd_math.h tl_hd_cheb_*, ...): binary element-wise ops of
+# (input, n), n truncated to an integer
+
+def _poly(name, input, n, out):
+    if not isinstance(input, _C.TensorBase) and not isinstance(n, _C.TensorBase):
+        raise TypeError(f"special_{name}() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(n).__name__}), but expected one of:\n"
+                        " * (Tensor x, Tensor n, *, Tensor out = None)\n * (Number x, Tensor n, *, Tensor out = None)\n"
+                        " * (Tensor x, Number n, *, Tensor out = None)\n")
+    return _C._ew_binary(_ops._IDX["b_" + name], input, n, out, False, False, 0, 0)
+
+
+def _make_poly(name, what):
+    def f(input, n, *, out=None):
+        return _poly(name, input, n, out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"{what} of degree n (truncated to an integer; n < 0 gives 0) at each element of input."
+    return f
+
+
+_POLYS = {"chebyshev_polynomial_t": "The Chebyshev polynomial of the first kind T_n",
+          "chebyshev_polynomial_u": "The Chebyshev polynomial of the second kind U_n",
+          "chebyshev_polynomial_v": "The Chebyshev polynomial of the third kind V_n",
+          "chebyshev_polynomial_w": "The Chebyshev polynomial of the fourth kind W_n",
+          "shifted_chebyshev_polynomial_t": "The shifted Chebyshev polynomial of the first kind T*_n(x) = T_n(2x - 1)",
+          "shifted_chebyshev_polynomial_u": "The shifted Chebyshev polynomial of the second kind U*_n(x) = U_n(2x - 1)",
+          "shifted_chebyshev_polynomial_v": "The shifted Chebyshev polynomial of the third kind V*_n(x) = V_n(2x - 1)",
+          "shifted_chebyshev_polynomial_w": "The shifted Chebyshev polynomial of the fourth kind W*_n(x) = W_n(2x - 1)",
+          "hermite_polynomial_h": "The physicists' Hermite polynomial H_n",
+          "hermite_polynomial_he": "The probabilists' Hermite polynomial He_n",
+          "laguerre_polynomial_l": "The Laguerre polynomial L_n",
+          "legendre_polynomial_p": "The Legendre polynomial P_n"}
+globals().update({_n: _make_poly(_n, _w) for _n, _w in _POLYS.items()})
+__all__ += list(_POLYS)
 
 
 # the modified Bessel functions (hd_math.h tl_hd_bessel_*)

@@ -73,7 +73,11 @@
     X(LSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(RSHIFT, SAME, 0, 1, 1, 0, 0, 0) X(GCD, SAME, 0, 1, 1, 0, 0, 0) \
     X(LCM, SAME, 0, 1, 1, 0, 0, 0) X(HEAVISIDE, SAME, 1, 1, 1, 1, 1, 0) X(NEXTAFTER, SAME, 0, 0, 0, 1, 0, 0) \
     X(XLOG1PY, SAME, 0, 0, 0, 1, 1, 0) X(IGAMMA, SAME, 0, 0, 0, 1, 1, 0) X(IGAMMAC, SAME, 0, 0, 0, 1, 1, 0) \
-    X(LOGADDEXP2, SAME, 0, 0, 0, 1, 1, 0) X(ZETA, SAME, 0, 0, 0, 1, 0, 0)
+    X(LOGADDEXP2, SAME, 0, 0, 0, 1, 1, 0) X(ZETA, SAME, 0, 0, 0, 1, 0, 0) \
+    X(CHEBYSHEV_POLYNOMIAL_T, SAME, 0, 0, 0, 1, 0, 0) X(CHEBYSHEV_POLYNOMIAL_U, SAME, 0, 0, 0, 1, 0, 0) X(CHEBYSHEV_POLYNOMIAL_V, SAME, 0, 0, 0, 1, 0, 0) \
+    X(CHEBYSHEV_POLYNOMIAL_W, SAME, 0, 0, 0, 1, 0, 0) X(SHIFTED_CHEBYSHEV_POLYNOMIAL_T, SAME, 0, 0, 0, 1, 0, 0) X(SHIFTED_CHEBYSHEV_POLYNOMIAL_U, SAME, 0, 0, 0, 1, 0, 0) \
+    X(SHIFTED_CHEBYSHEV_POLYNOMIAL_V, SAME, 0, 0, 0, 1, 0, 0) X(SHIFTED_CHEBYSHEV_POLYNOMIAL_W, SAME, 0, 0, 0, 1, 0, 0) X(HERMITE_POLYNOMIAL_H, SAME, 0, 0, 0, 1, 0, 0) \
+    X(HERMITE_POLYNOMIAL_HE, SAME, 0, 0, 0, 1, 0, 0) X(LAGUERRE_POLYNOMIAL_L, SAME, 0, 0, 0, 1, 0, 0) X(LEGENDRE_POLYNOMIAL_P, SAME, 0, 0, 0, 1, 0, 0)
 /* Ops with parameters or three inputs (ABI 4), an ew call with xop = 1:
  * X(NAME, NIN, OUT, B, U, I, F, H, C), the flags as above; OUT SAME: the compute dtype, BOOL: bool.
  *   CLAMP CLAMP_MIN CLAMP_MAX  x bounded by p0 (min) and p1 (max); a NaN bound or x gives NaN

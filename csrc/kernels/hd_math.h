@@ -627,6 +627,164 @@ TL_HD_FREXP(f, float, TL_HD_MF)
 TL_HD_FREXP(, double, TL_HD_MD)
 #undef TL_HD_FREXP
 
+/* torch.special's orthogonal polynomials of degree n at x, torch's algorithms: the three-term
+ * recurrences, closed forms at the ends of the interval, the trigonometric forms (cos(n acos x),
+ * ...) for larger n inside it; n < 0 gives 0. The order n arrives as a floating value and is
+ * truncated to int64 as torch's static_cast on x86 (NaN and out of range: INT64_MIN). Arithmetic
+ * in the compute type (float for float32), int64 products converted to it as in C++. A recurrence
+ * stops early once it is NaN (it stays NaN): torch's loop would only spin. */
+static inline TL_HD int64_t tl_hd_order(double n)
+{
+    return n >= -9223372036854775808.0 && n < 9223372036854775808.0 ? (int64_t)n : INT64_MIN;
+}
+#define TL_HD_RECUR(T, p0, q0, k0, cond, step, next)                                                \
+    T p = (p0), q = (q0), r = (T)0;                                                                  \
+    for (int64_t k = (k0); cond; step) {                                                             \
+        r = (next);                                                                                  \
+        p = q;                                                                                       \
+        q = r;                                                                                       \
+        if (r != r) break;                                                                           \
+    }                                                                                                \
+    return r;
+#define TL_HD_ORTHO(S, T, M)                                                                         \
+    static inline TL_HD T tl_hd_cheb_t_##S(T x, int64_t n)                                           \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 1) return x > 0 || n % 2 == 0 ? 1 : -1;                                    \
+        if (n > 6 && M(fabs)(x) < 1) return M(cos)((T)n * M(acos)(x));                               \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x;                                                                        \
+        TL_HD_RECUR(T, 1, x, 2, k <= n, k++, (x + x) * q - p)                                        \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_cheb_u_##S(T x, int64_t n)                                           \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 1) return x > 0 || n % 2 == 0 ? (T)(n + 1) : (T)(-(n + 1));                \
+        if (n > 8 && M(fabs)(x) < 1) {                                                               \
+            if (M(sin)(M(acos)(x)) != 0) return M(sin)((T)(n + 1) * M(acos)(x)) / M(sin)(M(acos)(x)); \
+            return (T)(n + 1) * M(cos)((T)(n + 1) * M(acos)(x)) / x;                                 \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x + x;                                                                    \
+        TL_HD_RECUR(T, 1, x + x, 2, k <= n, k++, (x + x) * q - p)                                    \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_cheb_v_##S(T x, int64_t n)                                           \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 1) return x > 0 ? 1 : n % 2 == 0 ? (T)(n + n + 1) : (T)(-(n + n + 1));      \
+        if (n > 8 && M(fabs)(x) < 1) {                                                               \
+            if (M(sin)(M(acos)(x) / (T)2) != 1)                                                      \
+                return M(cos)(((T)n + (T)0.5) * M(acos)(x)) / M(cos)(M(acos)(x) / (T)2);             \
+            return n % 2 == 0 ? (T)(n + n + 1) : (T)(-(n + n + 1));                                  \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x + x - (T)1;                                                             \
+        TL_HD_RECUR(T, 1, x + x - (T)1, 2, k <= n, k++, (x + x) * q - p)                             \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_cheb_w_##S(T x, int64_t n)                                           \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 1) return x > 0 ? (T)(n + n + 1) : n % 2 == 0 ? 1 : -1;                    \
+        if (n > 8 && M(fabs)(x) < 1) {                                                               \
+            if (M(cos)(M(acos)(x) / (T)2) != 1)                                                      \
+                return M(sin)(((T)n + (T)0.5) * M(acos)(x)) / M(sin)(M(acos)(x) / (T)2);             \
+            return x > 0 ? (T)(n + n + 1) : n % 2 == 0 ? 1 : -1;                                     \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x + x + (T)1;                                                             \
+        TL_HD_RECUR(T, 1, x + x + (T)1, 2, k <= n, k++, (x + x) * q - p)                             \
+    }                                                                                                \
+    /* the shifted ones: of y = 2x - 1 (torch writes x + x - 1 and doubles it as y + y) */          \
+    static inline TL_HD T tl_hd_scheb_t_##S(T x, int64_t n)                                          \
+    {                                                                                                \
+        T y = x + x - (T)1;                                                                          \
+        if (n < 0) return 0;                                                                         \
+        if (x == 1) return 1;                                                                        \
+        if (x == 0) return n % 2 == 0 ? 1 : -1;                                                      \
+        if (n > 6 && M(fabs)(y) < 1) return M(cos)((T)n * M(acos)(y));                               \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return y;                                                                        \
+        TL_HD_RECUR(T, 1, y, 2, k <= n, k++, (y + y) * q - p)                                        \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_scheb_u_##S(T x, int64_t n)                                          \
+    {                                                                                                \
+        T y = x + x - (T)1;                                                                          \
+        if (n < 0) return 0;                                                                         \
+        if (x == 1) return (T)(n + 1);                                                               \
+        if (x == 0) return n % 2 == 0 ? (T)(n + 1) : (T)(-(n + 1));                                  \
+        if (n > 6 && M(fabs)(y) < 1) {                                                               \
+            if (M(sin)(M(acos)(y)) != 0) return M(sin)((T)(n + 1) * M(acos)(y)) / M(sin)(M(acos)(y)); \
+            return (T)(n + 1) * M(cos)((T)(n + 1) * M(acos)(y)) / y;                                 \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return y + y;                                                                    \
+        TL_HD_RECUR(T, 1, y + y, 2, k <= n, k++, (y + y) * q - p)                                    \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_scheb_v_##S(T x, int64_t n)                                          \
+    {                                                                                                \
+        T y = x + x - (T)1;                                                                          \
+        if (n < 0) return 0;                                                                         \
+        if (x == 1) return 1;                                                                        \
+        if (x == 0) return n % 2 == 0 ? (T)(n + n + 1) : (T)(-(n + n + 1));                          \
+        if (n > 6 && M(fabs)(y) < 1) {                                                               \
+            if (M(sin)(M(acos)(y) / (T)2) != 1)                                                      \
+                return M(cos)(((T)n + (T)0.5) * M(acos)(y)) / M(cos)(M(acos)(y) / (T)2);             \
+            return n % 2 == 0 ? (T)(n + n + 1) : (T)(-(n + n + 1));                                  \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return y + y - (T)1;                                                             \
+        TL_HD_RECUR(T, 1, y + y - (T)1, 2, k <= n, k++, (y + y) * q - p)                             \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_scheb_w_##S(T x, int64_t n)                                          \
+    {                                                                                                \
+        T y = x + x - (T)1;                                                                          \
+        if (n < 0) return 0;                                                                         \
+        if (x == 1) return (T)(n + n + 1);                                                           \
+        if (x == 0) return n % 2 == 0 ? 1 : -1;                                                      \
+        if (n > 4 && M(fabs)(y) < 1) {                                                               \
+            if (M(cos)(M(acos)(y) / (T)2) != 1)                                                      \
+                return M(sin)(((T)n + (T)0.5) * M(acos)(y)) / M(sin)(M(acos)(y) / (T)2);             \
+            return n % 2 == 0 ? 1 : -1;                                                              \
+        }                                                                                            \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return y + y + (T)1;                                                             \
+        TL_HD_RECUR(T, 1, y + y + (T)1, 2, k <= n, k++, (y + y) * q - p)                             \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_hermite_h_##S(T x, int64_t n)                                        \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x + x;                                                                    \
+        TL_HD_RECUR(T, 1, x + x, 2, k < n + n, k += 2, (x + x) * q - (T)k * p)                       \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_hermite_he_##S(T x, int64_t n)                                       \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x;                                                                        \
+        TL_HD_RECUR(T, 1, x, 1, k < n, k++, x * q - (T)k * p)                                        \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_laguerre_l_##S(T x, int64_t n)                                       \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 0) return 1;                                                               \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return (T)1 - x;                                                                 \
+        TL_HD_RECUR(T, 1, (T)1 - x, 1, k < n, k++, (((T)(k + k) + ((T)1 - x)) * q - (T)k * p) / (T)(k + 1)) \
+    }                                                                                                \
+    static inline TL_HD T tl_hd_legendre_p_##S(T x, int64_t n)                                       \
+    {                                                                                                \
+        if (n < 0) return 0;                                                                         \
+        if (M(fabs)(x) == 1) return x > 0 || n % 2 == 0 ? 1 : -1;                                    \
+        if (n == 0) return 1;                                                                        \
+        if (n == 1) return x;                                                                        \
+        TL_HD_RECUR(T, 1, x, 1, k < n, k++, ((T)(k + k + 1) * x * q - (T)k * p) / (T)(k + 1))        \
+    }
+TL_HD_ORTHO(f, float, TL_HD_MF)
+TL_HD_ORTHO(, double, TL_HD_MD)
+#undef TL_HD_ORTHO
+#undef TL_HD_RECUR
+
 /* The modified Bessel functions of orders 0 and 1 (torch.i0, special.i0e/i1/i1e/modified_bessel_*,
  * scaled_modified_bessel_k*), in double for every dtype, rounded once. I_nu: the power series
  * sum (x/2)^(2k+nu) / (k! (k+nu)!) (positive terms) up to |x| = 25, beyond it the asymptotic
@@ -1218,6 +1376,18 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_LOGADDEXP_F(M, x, y) ((T_)tl_hd_logaddexp((double)(x), (double)(y)))
 #define E_LOGADDEXP2_F(M, x, y) ((T_)tl_hd_logaddexp2((double)(x), (double)(y)))
 #define E_ZETA_F(M, x, y) ((T_)tl_hd_zeta((double)(x), (double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_cheb_t_)((x), tl_hd_order((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_cheb_u_)((x), tl_hd_order((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_cheb_v_)((x), tl_hd_order((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_cheb_w_)((x), tl_hd_order((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_scheb_t_)((x), tl_hd_order((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_scheb_u_)((x), tl_hd_order((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_scheb_v_)((x), tl_hd_order((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_scheb_w_)((x), tl_hd_order((double)(y)))
+#define E_HERMITE_POLYNOMIAL_H_F(M, x, y) M(tl_hd_hermite_h_)((x), tl_hd_order((double)(y)))
+#define E_HERMITE_POLYNOMIAL_HE_F(M, x, y) M(tl_hd_hermite_he_)((x), tl_hd_order((double)(y)))
+#define E_LAGUERRE_POLYNOMIAL_L_F(M, x, y) M(tl_hd_laguerre_l_)((x), tl_hd_order((double)(y)))
+#define E_LEGENDRE_POLYNOMIAL_P_F(M, x, y) M(tl_hd_legendre_p_)((x), tl_hd_order((double)(y)))
 #define E_EQ_B(M, x, y) ((x) == (y))
 #define E_EQ_U E_EQ_B
 #define E_EQ_I E_EQ_B

@@ -161,7 +161,19 @@ enum {
     X(heaviside, SAME, EWF_NO_C32, 1, 1, 1, 1, 0)                   \
     X(nextafter, SAME, EWF_NO_HALF, 0, 0, 0, 1, 0)                  \
     X(logaddexp2, SAME, 0, 0, 0, 0, 1, 0)                           \
-    X(zeta, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0)
+    X(zeta, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(chebyshev_polynomial_t, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(chebyshev_polynomial_u, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(chebyshev_polynomial_v, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(chebyshev_polynomial_w, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(shifted_chebyshev_polynomial_t, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(shifted_chebyshev_polynomial_u, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(shifted_chebyshev_polynomial_v, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(shifted_chebyshev_polynomial_w, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(hermite_polynomial_h, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(hermite_polynomial_he, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(laguerre_polynomial_l, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0) \
+    X(legendre_polynomial_p, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0)
 
 /* Ternary kernels: (a, b, c) with a's role given by the op. */
 #define TL_TERNARY_OPS(X)                                  \
