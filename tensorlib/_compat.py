@@ -3,7 +3,8 @@ softmax / log_softmax (composed from amax, exp and sum), the math constants, the
 view methods (unsqueeze_, transpose_, ...: set_ onto the out-of-place view), float_power_,
 the grad-mode context managers (no-ops: tensorlib has no autograd), the legacy typed
 constructors (FloatTensor(5, 7, 3), LongTensor([1, 2]), ..., ``x.new(...)``, ``resize``), the
-per-element Python callbacks (``apply_``, ``map_``, ``map2_``) and ``typename``."""
+per-element Python callbacks (``apply_``, ``map_``, ``map2_``), ``typename``, ``rms_norm`` and
+torch's determinism switches."""
 import functools
 import math
 import numbers
@@ -19,7 +20,10 @@ nan = math.nan
 newaxis = None
 
 __all__ = ["softmax", "log_softmax", "pi", "e", "inf", "nan", "newaxis", "no_grad", "enable_grad",
-           "inference_mode", "set_grad_enabled", "is_grad_enabled", "is_inference_mode_enabled", "typename"]
+           "inference_mode", "set_grad_enabled", "is_grad_enabled", "is_inference_mode_enabled", "typename", "rms_norm",
+           "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
+           "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
+           "set_deterministic_debug_mode"]
 
 
 # ---- softmax / log_softmax ----
@@ -64,6 +68,83 @@ def log_softmax(input, dim, dtype=None):
     log(softmax(x)) along dim, computed as (x - max) - log(sum(exp(x - max))), which
     stays finite where softmax underflows to 0."""
     return _softmax("log_softmax", input, dim, dtype)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """rms_norm(input, normalized_shape, weight=None, eps=None) -> Tensor
+
+    input / sqrt(mean(input ** 2 over the last len(normalized_shape) dims) + eps), times
+    weight when given; float16/bfloat16 computed in float32, the result in input's dtype; eps
+    defaults to the machine epsilon of the compute dtype."""
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"rms_norm(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           f"element, but got normalized_shape = {shape}")
+    if weight is not None and list(weight.shape) != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                           f"{list(weight.shape)} and normalized_shape = {shape}")
+    k = len(shape)
+    if input.dim() < k or list(input.shape[input.dim() - k:]) != shape:
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [*{', '.join(map(str, shape))}]"
+                           f", but got input of size{list(input.shape)}")
+    dt = input.dtype
+    if not (dt.is_floating_point or dt.is_complex) or dt._is_shell:
+        raise NotImplementedError(f'"rms_norm" not implemented for \'{dt._cname}\'')
+    work = _C.float32 if dt in (_C.float16, _C.bfloat16) else dt
+    x = input.to(work)
+    if eps is None:
+        from ._finfo import finfo
+        eps = finfo(work).eps
+    dims = list(range(input.dim() - k, input.dim()))
+    r = x * (x * x).mean(dims, keepdim=True).add_(eps).rsqrt()
+    if weight is not None:
+        r = r * weight.to(work)
+    return r.to(dt)
+
+
+# ---- torch's determinism switches: tensorlib's kernels are deterministic (same input, same bits,
+# any thread count), so the switches are remembered and answer back, nothing else ----
+
+_determinism = {"on": False, "warn_only": False, "debug_mode": 0}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Remembers torch's determinism switch; tensorlib's kernels give the same bits run to run
+    and for any thread count whether it is on or off."""
+    if not isinstance(mode, bool):
+        raise TypeError(f"use_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not "
+                        f"{type(mode).__name__}")
+    _determinism.update(on=mode, warn_only=bool(warn_only), debug_mode=(1 if warn_only else 2) if mode else 0)
+
+
+def are_deterministic_algorithms_enabled():
+    """Whether use_deterministic_algorithms(True) is in force."""
+    return _determinism["on"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    """Whether use_deterministic_algorithms(True, warn_only=True) is in force."""
+    return _determinism["on"] and _determinism["warn_only"]
+
+
+def get_deterministic_debug_mode():
+    """0 (default), 1 (warn) or 2 (error), as torch's."""
+    return _determinism["debug_mode"]
+
+
+def set_deterministic_debug_mode(debug_mode):
+    """Sets the determinism switch by torch's debug mode: 0/"default", 1/"warn", 2/"error"."""
+    modes = {"default": 0, "warn": 1, "error": 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in modes:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = modes[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
 
 
 # ---- in-place views: self takes the geometry of the out-of-place view ----

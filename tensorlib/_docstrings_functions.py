@@ -1250,3 +1250,25 @@ OPS.update({
                      "weight": "a weight per sample (input's shape without the last dim).",
                      "density": "divide by the total and by each bin's volume."}),
 })
+OPS.update({
+    "rms_norm": ("Normalizes by the root mean square over the last dims: input / sqrt(mean(input ** 2) + eps), "
+                 "times weight.", "a tensor of input's shape and dtype (float16/bfloat16 computed in float32).",
+                 "tl.rms_norm(tl.tensor([[3.0, 4.0]]), [2])",
+                 {"normalized_shape": "the trailing shape to normalize over (an int or a sequence).",
+                  "weight": "a tensor of normalized_shape multiplied in (None: none).",
+                  "eps": "added to the mean square (None: the compute dtype's machine epsilon)."}),
+    "use_deterministic_algorithms": ("Sets torch's determinism switch; tensorlib's kernels are deterministic "
+                                     "either way (same bits run to run, any thread count).", "None.",
+                                     "tl.use_deterministic_algorithms(False)",
+                                     {"mode": "True to ask for deterministic algorithms.",
+                                      "warn_only": "warn instead of raising for nondeterministic ops (none here)."}),
+    "are_deterministic_algorithms_enabled": ("Tells whether use_deterministic_algorithms(True) is in force.",
+                                             "a bool.", "tl.are_deterministic_algorithms_enabled()"),
+    "is_deterministic_algorithms_warn_only_enabled": ("Tells whether the determinism switch is on with warn_only.",
+                                                      "a bool.", "tl.is_deterministic_algorithms_warn_only_enabled()"),
+    "get_deterministic_debug_mode": ("The determinism switch as torch's debug mode: 0 default, 1 warn, 2 error.",
+                                     "an int.", "tl.get_deterministic_debug_mode()"),
+    "set_deterministic_debug_mode": ("Sets the determinism switch by debug mode (0/'default', 1/'warn', 2/'error').",
+                                     "None.", "tl.set_deterministic_debug_mode('default')",
+                                     {"debug_mode": "0, 1, 2 or 'default', 'warn', 'error'."}),
+})

@@ -308,3 +308,49 @@ def test_argument_types_raise_type_error(call):
         call(tl)
     with pytest.raises((TypeError, AttributeError)):
         call(torch)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16", "int64", "complex64"])
+@pytest.mark.parametrize("shp", [[6], [5, 6], (4, 5, 6)])
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("eps", [None, 0.1])
+def test_rms_norm(dt, shp, weight, eps):
+    x = np.random.default_rng(0).standard_normal((4, 5, 6))
+
+    def f(lib):
+        kw = {} if eps is None else {"eps": eps}
+        if weight:
+            kw["weight"] = lib.tensor(np.linspace(0.5, 2, int(np.prod(shp))).reshape(shp)).to(getattr(lib, dt))
+        r = lib.rms_norm(lib.tensor(x).to(getattr(lib, dt)), shp, **kw)
+        return str(r.dtype).split(".")[-1], r.resolve_conj().numpy() if r.is_complex() else r.double().numpy()
+    got, want = _outcome(f, tl), _outcome(f, torch)
+    assert got[0] == want[0]
+    if want[0] == "ok":
+        assert got[1][0] == want[1][0]
+        np.testing.assert_allclose(got[1][1], want[1][1], rtol=1e-2 if dt in ("float16", "bfloat16") else 1e-5)
+    else:
+        assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.rms_norm(lib.ones(2, 3), [2]), lambda lib: lib.rms_norm(lib.ones(2, 3), [3], lib.ones(2)),
+    lambda lib: lib.rms_norm(lib.ones(2, 3), []),
+])
+def test_rms_norm_errors(call):
+    _check(call)
+
+
+def test_determinism_switches():
+    try:
+        assert tl.are_deterministic_algorithms_enabled() is False and tl.get_deterministic_debug_mode() == 0
+        tl.use_deterministic_algorithms(True, warn_only=True)
+        assert tl.are_deterministic_algorithms_enabled() and tl.is_deterministic_algorithms_warn_only_enabled()
+        assert tl.get_deterministic_debug_mode() == 1
+        tl.set_deterministic_debug_mode("error")
+        assert tl.get_deterministic_debug_mode() == 2 and not tl.is_deterministic_algorithms_warn_only_enabled()
+        with pytest.raises(RuntimeError):
+            tl.set_deterministic_debug_mode("loud")
+        with pytest.raises(TypeError):
+            tl.use_deterministic_algorithms(1)
+    finally:
+        tl.use_deterministic_algorithms(False)
