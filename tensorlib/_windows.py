@@ -12,9 +12,10 @@ _CNAME = {"strided": "Strided", "sparse_coo": "Sparse", "sparse_csr": "SparseCsr
           "sparse_bsr": "SparseBsr", "sparse_bsc": "SparseBsc"}
 
 
-def _options(dtype, layout, device):
-    """torch's TensorOptions text in the window functions' messages."""
-    dt = "%s%s" % ((dtype or _C.get_default_dtype())._typemeta, " (default)" if dtype is None else "")
+def _options(dtype, layout, device, unresolved):
+    """torch's TensorOptions text in the window functions' messages (unresolved: the dtype not yet
+    filled in from the default, which only hann_window's check sees)."""
+    dt = "%s%s" % ((dtype or _C.get_default_dtype())._typemeta, " (default)" if dtype is None and unresolved else "")
     lay = "Strided (default)" if layout is None else _CNAME.get(str(layout).split(".")[-1], str(layout))
     dev = _C.device(device) if device is not None else _C.device("cpu")
     return (f"TensorOptions(dtype={dt}, device={dev}, layout={lay}, requires_grad=false (default), "
@@ -28,10 +29,12 @@ def _start(name, window_length, periodic, dtype, layout, device, requires_grad, 
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
                         f"{type(window_length).__name__}")
     if layout is not None and layout != _C.strided:
-        raise RuntimeError(f"{name} is not implemented for sparse types, got: {_options(dtype, layout, device)}")
+        raise RuntimeError(f"{name} is not implemented for sparse types, got: "
+                           f"{_options(dtype, layout, device, name == 'hann_window')}")
     dt = dtype or _C.get_default_dtype()
     if not (dt.is_floating_point or dt.is_complex):
-        raise RuntimeError(f"{name} expects floating point dtypes, got: {_options(dtype, layout, device)}")
+        raise RuntimeError(f"{name} expects floating point dtypes, got: "
+                           f"{_options(dtype, layout, device, name == 'hann_window')}")
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
     if window_length <= 1:

@@ -61,6 +61,8 @@ def test_windows(fn, length, periodic, dt):
 
 @pytest.mark.parametrize("call", [
     lambda lib: lib.hann_window(-1), lambda lib: lib.hann_window(3, layout=lib.sparse_coo),
+    lambda lib: lib.hamming_window(3, layout=lib.sparse_coo), lambda lib: lib.kaiser_window(3, layout=lib.sparse_coo),
+    lambda lib: lib.blackman_window(3, layout=lib.sparse_coo, dtype=lib.float64),
     lambda lib: lib.kaiser_window(3, dtype=lib.int64), lambda lib: lib.hann_window(2.0),
     lambda lib: lib.blackman_window(4, dtype=lib.bool), lambda lib: lib.bartlett_window(3, dtype=lib.complex128),
 ])
