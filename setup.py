@@ -192,5 +192,6 @@ if CUDA_ROOT:
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt},
       packages=find_packages(include=["tensorlib", "tensorlib.*"]),
       include_package_data=False,
-      package_data={"tensorlib": ["*.pyi", "py.typed"], "tensorlib.nn": ["*.pyi"], "tensorlib.array_api": ["*.pyi"]},
+      package_data={"tensorlib": ["*.pyi", "py.typed"], "tensorlib.nn": ["*.pyi"], "tensorlib.array_api": ["*.pyi"],
+                    "tensorlib.signal": ["*.pyi"]},
       exclude_package_data={"": ["*.so", "*.so.*"]})

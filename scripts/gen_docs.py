@@ -112,7 +112,7 @@ def _render(name, stub_sig, defaults, method):
 
 # the submodules documented too: qualname prefix -> module
 SUBMODULES = {"linalg": "tensorlib.linalg", "fft": "tensorlib.fft", "special": "tensorlib.special",
-              "sparse": "tensorlib.sparse",
+              "sparse": "tensorlib.sparse", "signal.windows": "tensorlib.signal.windows",
               "nn.functional": "tensorlib.nn.functional", "testing": "tensorlib.testing", "cuda": "tensorlib.cuda",
               "array_api": "tensorlib.array_api", "array_api.linalg": "tensorlib.array_api.linalg",
               "array_api.fft": "tensorlib.array_api.fft"}

@@ -37,6 +37,7 @@ MODULES = [
     ("tensorlib.linalg", "linalg.pyi", "Tensor"),
     ("tensorlib.fft", "fft.pyi", "Tensor"),
     ("tensorlib.special", "special.pyi", "Tensor"),
+    ("tensorlib.signal.windows", "signal/windows.pyi", "Tensor"),
     ("tensorlib.sparse", "sparse.pyi", "Tensor"),
     ("tensorlib.testing", "testing.pyi", "None"),
     ("tensorlib.cuda", "cuda.pyi", "Any"),

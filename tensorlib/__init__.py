@@ -74,6 +74,7 @@ from ._serialization import save, load  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401  (tensorlib.linalg: torch.linalg on LAPACK)
 from . import fft  # noqa: E402,F401  (tensorlib.fft: torch.fft on csrc/ops/fft.c)
 from . import special  # noqa: E402,F401  (tensorlib.special: torch.special)
+from . import signal  # noqa: E402,F401  (tensorlib.signal.windows: torch.signal.windows)
 from . import _linalg_compose  # noqa: E402
 _linalg_compose.install(globals(), Tensor)  # det, inverse, svd, qr, cholesky, pinverse, ... and their methods
 from . import _linalg_more  # noqa: E402

@@ -11,6 +11,7 @@ from . import cuda as cuda
 from . import fft as fft
 from . import linalg as linalg
 from . import nn as nn
+from . import signal as signal
 from . import sparse as sparse
 from . import special as special
 from . import testing as testing

@@ -607,3 +607,27 @@ OPS.update({"special." + _n: ("Computes %s of degree n at each element of input 
                            ("hermite_polynomial_he", "the probabilists' Hermite polynomial He_n"),
                            ("laguerre_polynomial_l", "the Laguerre polynomial L_n"),
                            ("legendre_polynomial_p", "the Legendre polynomial P_n"))})
+_SW_ARGS = {"M": "the number of points (0 gives an empty window).",
+            "sym": "True: the symmetric window (filter design); False: the periodic one (spectral analysis).",
+            "dtype": "float32 or float64 (None: the default dtype).",
+            "layout": "only ``tl.strided``.", "requires_grad": "accepted for compatibility (no autograd)."}
+OPS.update({"signal.windows." + _n: (_s, "a 1-D tensor of M points.", "tl.signal.windows.%s(%s)" % (_n, _ex),
+                                     dict(_SW_ARGS, **_a))
+            for _n, _s, _ex, _a in (
+                ("bartlett", "The triangular window 1 - |2n / (M - 1) - 1|.", "5", {}),
+                ("blackman", "The Blackman window, general_cosine with a = [0.42, 0.5, 0.08].", "5", {}),
+                ("cosine", "The sine window sin(pi (n + 1/2) / M).", "4", {}),
+                ("exponential", "The exponential (Poisson) window exp(-|n - center| / tau).", "5, tau=2.0",
+                 {"center": "where the window peaks (only with sym=False; None: the middle).",
+                  "tau": "the decay length (positive)."}),
+                ("gaussian", "The Gaussian window exp(-(n - center)^2 / (2 std^2)).", "5, std=1.5",
+                 {"std": "the standard deviation in points (positive)."}),
+                ("general_cosine", "The generalized cosine window sum over i of (-1)^i a[i] cos(2 pi i n / (M - 1)).",
+                 "5, a=[0.5, 0.5]", {"a": "the coefficients (a non-empty sequence)."}),
+                ("general_hamming", "The generalized Hamming window alpha - (1 - alpha) cos(2 pi n / (M - 1)).",
+                 "5, alpha=0.6", {"alpha": "the constant term."}),
+                ("hamming", "The Hamming window, general_hamming with alpha = 0.54.", "5", {}),
+                ("hann", "The Hann window, general_hamming with alpha = 0.5.", "5", {}),
+                ("kaiser", "The Kaiser window I0(beta sqrt(1 - (2n / (M - 1) - 1)^2)) / I0(beta).", "5, beta=8.0",
+                 {"beta": "the shape parameter (non-negative; 0: rectangular)."}),
+                ("nuttall", "Nuttall's minimum 4-term Blackman-Harris window.", "5", {}))})

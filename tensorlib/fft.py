@@ -10,7 +10,7 @@ transform to complex64, float64 to complex128; the real-output transforms give t
 float dtype. float16, bfloat16 and complex32 are refused as torch's CPU build refuses them.
 The short-time transforms ``tensorlib.stft``/``istft`` (tensorlib/_stft.py) are built on these;
 their windows are ``tensorlib.hann_window``, ``hamming_window``, ``blackman_window``,
-``bartlett_window``, ``kaiser_window`` (tensorlib/_windows.py).
+``bartlett_window``, ``kaiser_window`` (tensorlib/_windows.py) and tensorlib.signal.windows.
 
     >>> import tensorlib as tl
     >>> tl.fft.fft(tl.tensor([1., 0., 0., 0.]))

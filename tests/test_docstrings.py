@@ -39,6 +39,7 @@ import tensorlib.array_api  # noqa: E402  (loads on first use; its docstrings at
 import tensorlib.cuda  # noqa: E402
 
 MODULES = ["tensorlib", "tensorlib.linalg", "tensorlib.fft", "tensorlib.special", "tensorlib.sparse", "tensorlib.nn.functional",
+           "tensorlib.signal.windows",
            "tensorlib.testing", "tensorlib.cuda", "tensorlib.array_api", "tensorlib.array_api.linalg",
            "tensorlib.array_api.fft"]
 
