@@ -443,6 +443,8 @@ _SPECIAL = {  # name: (summary, example input)
            "[0., 2.5]"),
     "sinc": ("Computes the normalized sinc function sin(pi x) / (pi x) of each element, 1 at 0 (tl.sinc).",
              "[0., 0.5]"),
+    "airy_ai": ("Computes the Airy function Ai of each element (in double: accurate to ~1e-13 where torch's "
+                "rational fits lose up to ~3e-6).", "[-2., 0., 1.]"),
     "i0e": ("Computes the exponentially scaled modified Bessel function of the first kind of order 0, "
             "I0(x) exp(-|x|), of each element.", "[0., 2.5]"),
     "i1": ("Computes the modified Bessel function of the first kind of order 1 of each element.", "[0., 2.5]"),

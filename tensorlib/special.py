@@ -17,7 +17,7 @@ with the parameter n (torch's digamma, trigamma and zeta formulas); ``multigamma
 ``tensorlib.mvlgamma``, torch's composite; ``sinc`` is tensorlib.sinc. The orthogonal polynomials
 (``chebyshev_polynomial_t``/``u``/``v``/``w``, their ``shifted_`` forms, ``hermite_polynomial_h``/
 ``he``, ``laguerre_polynomial_l``, ``legendre_polynomial_p``) are binary element-wise ops of
-(input, n) with torch's algorithms. Not provided yet: the Airy function.
+(input, n) with torch's algorithms; ``airy_ai`` is hd_math.h's own, in double.
 
     >>> import tensorlib as tl
     >>> tl.special.ndtr(tl.tensor([0.0]))
@@ -30,7 +30,7 @@ __all__ = ["zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma"
            "log_ndtr", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "softmax",
            "spherical_bessel_j0", "xlog1py", "xlogy", "polygamma",
            "multigammaln"]
-__all__ += ["sinc", "i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
+__all__ += ["airy_ai", "sinc", "i0", "i0e", "i1", "i1e", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
 def _own(name, input, out):
@@ -192,6 +192,11 @@ def log_softmax(input, dim, *, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably (tensorlib.log_softmax)."""
     from . import log_softmax as _log_softmax
     return _log_softmax(input, dim, dtype=dtype)
+
+
+def airy_ai(input, *, out=None):
+    """The Airy function Ai of each element (hd_math.h, in double)."""
+    return _own("airy_ai", input, out)
 
 
 def sinc(input, *, out=None):

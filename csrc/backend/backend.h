@@ -57,7 +57,7 @@
     X(I1E, SAME, 0, 0, 0, 1, 1, 0) X(MODIFIED_BESSEL_I0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_I1, SAME, 0, 0, 0, 1, 0, 0) \
     X(MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) X(MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0) X(SCALED_MODIFIED_BESSEL_K0, SAME, 0, 0, 0, 1, 0, 0) \
     X(SCALED_MODIFIED_BESSEL_K1, SAME, 0, 0, 0, 1, 0, 0) X(FREXP_MANT, SAME, 0, 0, 0, 1, 1, 0) \
-    X(FREXP_EXP, SAME, 0, 0, 0, 1, 1, 0) X(SINC, SAME, 0, 0, 0, 1, 1, 1)
+    X(FREXP_EXP, SAME, 0, 0, 0, 1, 1, 0) X(SINC, SAME, 0, 0, 0, 1, 1, 1) X(AIRY_AI, SAME, 0, 0, 0, 1, 0, 0)
 #define TL_BACKEND_BINARY_LIST(X)                                                         \
     X(ADD, SAME, 1, 1, 1, 1, 1, 1) X(SUB, SAME, 0, 1, 1, 1, 1, 1) X(MUL, SAME, 1, 1, 1, 1, 1, 1) \
     X(DIV, SAME, 0, 0, 0, 1, 1, 1) X(DIV_TRUNC, SAME, 0, 1, 1, 1, 1, 0) X(DIV_FLOOR, SAME, 0, 1, 1, 1, 1, 0) \

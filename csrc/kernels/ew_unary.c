@@ -119,6 +119,7 @@
 /* sinc: sin(pi x) / (pi x), 1 at 0, pi and the product in the compute type as torch's kernel */
 #define E_sinc_F(T, U, x) ((x) == 0 ? (T)1 : sin((T)PI_D * (x)) / ((T)PI_D * (x)))
 #define E_sinc_C E_sinc_F
+#define E_airy_ai_F(T, U, x) ((T)tl_hd_airy_ai((double)(x)))
 #define E_frexp_exp_F(T, U, x) _Generic((x), float: tl_hd_frexpe_f, default: tl_hd_frexpe_)(x)
 /* polygamma: i[0] = n (hd_math.h) */
 #define E_polygamma_F(T, U, x) _Generic((x), float: tl_hd_polygamma_f, default: tl_hd_polygamma_)(x, prm->i[0])

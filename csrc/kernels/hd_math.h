@@ -533,6 +533,81 @@ TL_HD_BESSEL(y1, y1, 1)
 #undef TL_HD_BESSEL
 static inline TL_HD double tl_hd_spherical_j0(double x) { return x == 0 ? 1.0 : isinf(x) ? 0.0 : sin(x) / x; }
 
+/* The Airy function Ai(x) (torch.special.airy_ai), in double:
+ * - x > 0: Ai(x) = sqrt(x / 3) / pi e^-z int_0^inf exp(-z (cosh t - 1)) cosh(t / 3) dt, z = 2/3 x^1.5
+ *   (K_1/3), by the trapezoid rule over [0, acosh(1 + 46 / z)] with 96 steps: the integrand is
+ *   entire and decays double-exponentially, so the rule's error is below double rounding from
+ *   z -> 0 to the underflow of Ai; no cancellation;
+ * - -10 <= x <= 0: the Maclaurin series Ai(0) f(x) + Ai'(0) g(x) summed in double-double (its
+ *   terms reach ~1e9 at x = -10 before cancelling to O(1));
+ * - x < -10: the oscillating asymptotic expansion in 1 / z (truncated at its smallest term,
+ *   below 1e-18 there);
+ * torch's special values: NaN at +-inf, 0 beyond x = 103.892 (where Cephes stops). */
+typedef struct { double hi, lo; } tl_hd_dd;
+static inline TL_HD tl_hd_dd tl_hd_dd_add(tl_hd_dd a, tl_hd_dd b)
+{
+    double s = a.hi + b.hi, v = s - a.hi, e = (a.hi - (s - v)) + (b.hi - v) + a.lo + b.lo;
+    tl_hd_dd r = {s + e, e - ((s + e) - s)};
+    return r;
+}
+static inline TL_HD tl_hd_dd tl_hd_dd_mul(tl_hd_dd a, tl_hd_dd b)
+{
+    double p = a.hi * b.hi, e = fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi);
+    tl_hd_dd r = {p + e, e - ((p + e) - p)};
+    return r;
+}
+static inline TL_HD tl_hd_dd tl_hd_dd_div_d(tl_hd_dd a, double d)  /* d: a small exact integer */
+{
+    double q = a.hi / d, r = fma(-q, d, a.hi) + a.lo, q2 = r / d;
+    tl_hd_dd o = {q + q2, q2 - ((q + q2) - q)};
+    return o;
+}
+static inline TL_HD double tl_hd_airy_ai(double x)
+{
+    const double ai0 = 0.35502805388781723926, aip0 = -0.25881940379280679840; /* Ai(0), Ai'(0) */
+    const double pi = 3.14159265358979323846;
+    if (x != x || isinf(x)) return NAN;
+    if (x > 103.892) return 0.0;
+    if (x > 0) {
+        if (x < 1e-8) return ai0 + aip0 * x;
+        double z = 2.0 / 3.0 * x * sqrt(x), tmax = acosh(1.0 + 46.0 / z), h = tmax / 96, s = 0.5;
+        for (int i = 1; i <= 96; i++) {
+            double t = i * h;
+            s += exp(-z * (cosh(t) - 1.0)) * cosh(t / 3.0);
+        }
+        return sqrt(x / 3.0) / pi * exp(-z) * s * h;
+    }
+    if (x >= -10.0) { /* f = sum 3^k (1/3)_k x^3k / (3k)!, g = sum 3^k (2/3)_k x^(3k+1) / (3k+1)! */
+        double x2h = x * x, x2l = fma(x, x, -x2h);
+        tl_hd_dd x3 = tl_hd_dd_mul((tl_hd_dd){x2h, x2l}, (tl_hd_dd){x, 0.0});
+        tl_hd_dd tf = {1.0, 0.0}, tg = {x, 0.0}, f = tf, g = tg;
+        for (int k = 1; k < 200; k++) {
+            tf = tl_hd_dd_div_d(tl_hd_dd_mul(tf, x3), (double)((3 * k - 1) * (3 * k)));
+            tg = tl_hd_dd_div_d(tl_hd_dd_mul(tg, x3), (double)((3 * k) * (3 * k + 1)));
+            f = tl_hd_dd_add(f, tf);
+            g = tl_hd_dd_add(g, tg);
+            if (fabs(tf.hi) < 1e-34 && fabs(tg.hi) < 1e-34) break;
+        }
+        tl_hd_dd r = tl_hd_dd_add(tl_hd_dd_mul(f, (tl_hd_dd){ai0, 0.0}), tl_hd_dd_mul(g, (tl_hd_dd){aip0, 0.0}));
+        return r.hi + r.lo;
+    }
+    /* Ai(-y) = (P cos(chi) + Q sin(chi)) / (sqrt(pi) y^1/4), chi = z - pi/4: P = sum (-1)^k u_2k / z^2k,
+     * Q = sum (-1)^k u_(2k+1) / z^(2k+1), u_k = u_(k-1) (6k-5)(6k-3)(6k-1) / (216 k (2k-1)) */
+    double y = -x, z = 2.0 / 3.0 * y * sqrt(y), u = 1.0, zk = 1.0, P = 0.0, Q = 0.0, last = INFINITY;
+    for (int k = 0; k < 100; k++) {
+        if (k > 0) u *= (6.0 * k - 5) * (6.0 * k - 3) * (6.0 * k - 1) / (216.0 * k * (2.0 * k - 1));
+        double term = u / zk;
+        if (term > last || term < 1e-18 * fabs(P)) break;
+        last = term;
+        double sgn = (k / 2) % 2 ? -1.0 : 1.0;
+        if (k % 2) Q += sgn * term;
+        else P += sgn * term;
+        zk *= z;
+    }
+    double chi = z - pi / 4;
+    return (P * cos(chi) + Q * sin(chi)) / (sqrt(pi) * sqrt(sqrt(y)));
+}
+
 /* digamma (torch's: the recurrence up to 10, then the asymptotic series; reflection below 0);
  * float32 computes in float with the reflection's pi / tan(pi r) in double */
 #define TL_HD_DIGAMMA(S, T, M, PTAN, L)                                                                 \
@@ -1246,6 +1321,7 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_BESSEL_Y0_F(M, x) ((T_)tl_hd_bessel_y0((double)(x)))
 #define E_BESSEL_Y1_F(M, x) ((T_)tl_hd_bessel_y1((double)(x)))
 #define E_SPHERICAL_BESSEL_J0_F(M, x) ((T_)tl_hd_spherical_j0((double)(x)))
+#define E_AIRY_AI_F(M, x) ((T_)tl_hd_airy_ai((double)(x)))
 #define E_I0_F(M, x) ((T_)tl_hd_bessel_i0((double)(x)))
 #define E_I0E_F(M, x) ((T_)tl_hd_bessel_i0e((double)(x)))
 #define E_I1_F(M, x) ((T_)tl_hd_bessel_i1((double)(x)))

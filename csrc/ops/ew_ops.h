@@ -115,7 +115,8 @@ enum {
     X(polygamma, SAME, EWF_FLOAT, 0, 0, 0, 1, 0) \
     X(frexp_mant, SAME, EWF_NO_C32, 0, 0, 0, 1, 0) \
     X(frexp_exp, SAME, EWF_NO_C32, 0, 0, 0, 1, 0) \
-    X(sinc, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1)
+    X(sinc, SAME, EWF_FLOAT | EWF_NO_C32, 0, 0, 0, 1, 1) \
+    X(airy_ai, SAME, EWF_FLOAT | EWF_NO_HALF, 0, 0, 0, 1, 0)
 
 #define TL_BINARY_OPS(X)                                   \
     X(add, SAME, 0, 1, 1, 1, 1, 1)                         \
