@@ -205,7 +205,24 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         # torch: integers and bools are compared exactly, or with a tolerance in the default float dtype
         dt = _C.get_default_dtype()
         input, other = input.to(dt), other.to(dt)
+    if isinstance(input, Tensor) and input.dtype == _C.complex32:
+        return _isclose_composite(input, other, rtol, atol, equal_nan)
     return _C._ew_binary(_IDX["b_isclose"], input, other, None, False, bool(equal_nan), float(rtol), float(atol))
+
+
+def _isclose_composite(input, other, rtol, atol, equal_nan):
+    """torch's composite isclose for the dtype its kernel lacks (complex32): each step rounds in
+    that dtype, the tolerances too (C++ rounds a scalar operand to the tensor's dtype):
+    (input == other) | NaN pairs | (finite |input - other| <= atol + |rtol other|)."""
+    close = input == other
+    if equal_nan:
+        close = close | (input.isnan() & other.isnan())
+    if rtol == 0 and atol == 0:
+        return close
+    half = _C.float16 if input.dtype == _C.complex32 else input.dtype.to_real()
+    allowed = _C.full((), atol, dtype=half) + (_C.full((), rtol, dtype=input.dtype) * other).abs()
+    actual = (input - other).abs()
+    return close | (actual.isfinite() & (actual <= allowed))
 
 
 def _all_true(t):

@@ -36,9 +36,8 @@ def _registry(kind):
 UNARY = _registry("UNARY")
 BINARY = _registry("BINARY")
 
-# torch computes these, tensorlib refuses them: isclose of complex32 is torch's composite of
-# complex32 ops, each rounding to half precision (tensorlib's kernel would round once)
-TORCH_ONLY = {("isclose", "complex32")}
+# torch computes these, tensorlib refuses them (none left: complex32 isclose is torch's composite)
+TORCH_ONLY = set()
 # ops whose registry entry takes a leading parameter: the arguments put before the tensor
 LEADING = {"polygamma": (2,)}
 

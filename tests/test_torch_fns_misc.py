@@ -354,3 +354,20 @@ def test_determinism_switches():
             tl.use_deterministic_algorithms(1)
     finally:
         tl.use_deterministic_algorithms(False)
+
+
+@pytest.mark.parametrize("kw", [{}, {"rtol": 1e-3}, {"atol": 1e-2}, {"equal_nan": True}, {"rtol": 0, "atol": 0},
+                                {"rtol": 3e-3, "atol": 1e-4}])
+@pytest.mark.parametrize("scale", [1e-5, 1e-3, 1e-1])
+def test_isclose_complex32(kw, scale):
+    """complex32 isclose (was refused; torch computes it as a composite, each step and both
+    tolerances rounded to half precision): the same answers as torch's, near the boundary too."""
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(5000) + 1j * rng.standard_normal(5000)).astype(np.complex64)
+    b = a * (1 + rng.standard_normal(5000) * scale)
+    x = np.concatenate([a, [np.nan, np.inf, complex(np.inf, 1), 0]])
+    y = np.concatenate([b, [np.nan, np.inf, complex(np.inf, 1), 1e-9]])
+    want = torch.isclose(torch.tensor(x).to(torch.complex32), torch.tensor(y).to(torch.complex32), **kw).numpy()
+    got = tl.isclose(tl.tensor(x).to(tl.complex32), tl.tensor(y).to(tl.complex32), **kw).numpy()
+    np.testing.assert_array_equal(got, want)
+    assert tl.allclose(tl.tensor(x[:5]).to(tl.complex32), tl.tensor(x[:5]).to(tl.complex32))
