@@ -20,6 +20,7 @@
 #include "named/unify.h"
 #include "backend/ew_core.h"
 #include "ops/copy.h"
+#include "ops/view.h"
 
 #define EW_CHUNK 256
 
@@ -672,8 +673,83 @@ int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds
     return run(&c, dst);
 }
 
+/* float4_e2m1fn_x2 packs two values in a byte, and torch runs only byte-wise ops on it: eq/ne
+ * compare the bytes, where selects them, isnan is false and isreal true. They run here on uint8
+ * views of the same bytes (f4_bytes; a float4 destination too), a new result of where is
+ * relabelled float4. */
+static bool is_f4(const tl_tensor *t) { return t && t->dtype == TL_FLOAT4_E2M1FN_X2; }
+
+typedef struct {
+    tl_tensor v[4];
+    int n;
+} f4_views;
+
+/* *pv <- a uint8 view of t when t is float4 (kept in keep), else t itself */
+static int f4_bytes(f4_views *keep, const tl_tensor *t, const tl_tensor **pv)
+{
+    *pv = t;
+    if (!is_f4(t)) return 0;
+    tl_tensor *v = &keep->v[keep->n];
+    if (tl_view_dtype(v, t, TL_UINT8) < 0) return -1;
+    keep->n++;
+    *pv = v;
+    return 0;
+}
+
+static void f4_release(f4_views *keep)
+{
+    for (int i = 0; i < keep->n; i++) tl_tensor_clear(&keep->v[i]);
+}
+
+/* The byte-wise op on the views: dst's float4 tensor (out= or in place) is written through a
+ * uint8 view; `relabel`: a new result is float4 (where). */
+static int f4_run(f4_views *keep, tl_ew_dest *dst, bool relabel, int (*fn)(void *, tl_ew_dest *), void *ctx)
+{
+    tl_ew_dest d = *dst;
+    const tl_tensor *o = NULL;
+    int rc = 0;
+    if (dst->mode != TL_EW_NEW && is_f4(dst->out)) {
+        rc = f4_bytes(keep, dst->out, &o);
+        d.out = (tl_tensor *)o;
+    }
+    if (rc == 0) rc = fn(ctx, &d);
+    dst->resized = d.resized;
+    if (rc == 0 && relabel && dst->mode == TL_EW_NEW) dst->out->dtype = TL_FLOAT4_E2M1FN_X2;
+    f4_release(keep);
+    return rc;
+}
+
+typedef struct {
+    int op;
+    const tl_tensor *x, *c;
+    tl_ew_arg a, b;
+    const tl_ew_params *prm;
+} f4_call;
+
+static int f4_unary(void *p, tl_ew_dest *d)
+{
+    f4_call *c = p;
+    return tl_ew_unary((tl_uop)c->op, c->x, d, c->prm);
+}
+static int f4_binary(void *p, tl_ew_dest *d)
+{
+    f4_call *c = p;
+    return tl_ew_binary((tl_bop)c->op, c->a, c->b, d, c->prm);
+}
+static int f4_where(void *p, tl_ew_dest *d)
+{
+    f4_call *c = p;
+    return tl_ew_where(c->c, c->a, c->b, d);
+}
+
 int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_params *prm)
 {
+    if (is_f4(x) && (op == TL_UOP_isnan || op == TL_UOP_isreal)) {
+        f4_views keep = {.n = 0};
+        f4_call c = {.op = op, .prm = prm};
+        if (f4_bytes(&keep, x, &c.x) < 0) return -1;
+        return f4_run(&keep, dst, false, f4_unary, &c);
+    }
     /* |z| is real: torch refuses to write it into the complex input (out= is fine) */
     if (op == TL_UOP_abs && dst->mode == TL_EW_INPLACE && tl_dtype_is_complex((tl_dtype)x->dtype))
         return tl_err(TL_ERR_RUNTIME, "In-place abs is not supported for complex tensors.");
@@ -688,6 +764,22 @@ int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_para
 
 int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_ew_params *prm)
 {
+    if ((op == TL_BOP_eq || op == TL_BOP_ne) && is_f4(a.t) && is_f4(b.t)) {
+        f4_views keep = {.n = 0};
+        f4_call fc = {.op = op, .a = a, .b = b, .prm = prm};
+        if (f4_bytes(&keep, a.t, &fc.a.t) < 0 || f4_bytes(&keep, b.t, &fc.b.t) < 0) {
+            f4_release(&keep);
+            return -1;
+        }
+        if (dst->mode == TL_EW_INPLACE) { /* the first input is the destination: its byte view */
+            tl_ew_dest d = *dst;
+            d.out = (tl_tensor *)fc.a.t;
+            int rc = tl_ew_binary(op, fc.a, fc.b, &d, prm);
+            f4_release(&keep);
+            return rc;
+        }
+        return f4_run(&keep, dst, false, f4_binary, &fc);
+    }
     ew_call c;
     call_init(&c, &binfo[op], NULL, prm);
     if (op == TL_BOP_sub || (op == TL_BOP_add_alpha && prm && prm->flag)) {
@@ -736,6 +828,15 @@ int tl_ew_where(const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst
     if (cond->dtype != TL_BOOL && cond->dtype != TL_UINT8)
         return tl_err(TL_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                       tl_dtype_infos[cond->dtype].cname);
+    if (is_f4(a.t) && is_f4(b.t)) {
+        f4_views keep = {.n = 0};
+        f4_call fc = {.c = cond, .a = a, .b = b};
+        if (f4_bytes(&keep, a.t, &fc.a.t) < 0 || f4_bytes(&keep, b.t, &fc.b.t) < 0) {
+            f4_release(&keep);
+            return -1;
+        }
+        return f4_run(&keep, dst, true, f4_where, &fc);
+    }
     ew_call c;
     call_init(&c, &tinfo[TL_TOP_where], NULL, NULL);
     c.nin = 3;
