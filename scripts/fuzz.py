@@ -21,7 +21,8 @@ Runs:
   python scripts/fuzz.py --seconds 3                       # the test suite's budget
   nice -n 19 python scripts/fuzz.py --calls 1000000 --jobs 2 --out build/fuzz   # the long run
   python scripts/fuzz.py --seconds 60 --only stft,istft,poisson        # a few new functions
-Targets: tl.*, Tensor methods, operators, and tl.linalg/fft/sparse/array_api/nn.functional; tensor
+Targets: tl.*, Tensor methods, operators, and tl.linalg/fft/sparse/special/signal.windows/array_api/
+nn.functional; tensor
 arguments come in every layout (COO, CSR, CSC, BSR, BSC besides strided), and the sparse
 constructors get corrupted components half the time.
 Findings go to --out as reproducer files (and a summary at the end); the exit status is 1
@@ -78,7 +79,8 @@ SPARSE_CONV = [".to_sparse()", ".to_sparse(1)", ".to_sparse().coalesce()", ".to_
                ".to_sparse_bsr((1, 1))", ".to_sparse_bsc((1, 1))", ".to_sparse(layout=tl.sparse_csr)",
                ".to_sparse_bsr((2, 1))", ".to_sparse(layout=tl.sparse_bsc, blocksize=(1, 1))"]
 # sub-modules whose public functions are fuzzed too (as tl.<module>.<name>)
-SUBMODULES = ["linalg", "fft", "sparse", "array_api", "array_api.linalg", "array_api.fft", "nn.functional"]
+SUBMODULES = ["linalg", "fft", "sparse", "special", "signal.windows", "array_api", "array_api.linalg", "array_api.fft",
+              "nn.functional"]
 # constructors of sparse tensors, fed corrupted components half the time
 SPARSE_CTORS = {"sparse_coo_tensor": "coo", "sparse_csr_tensor": "csr", "sparse_csc_tensor": "csc",
                 "sparse_bsr_tensor": "bsr", "sparse_bsc_tensor": "bsc", "sparse_compressed_tensor": "csr"}

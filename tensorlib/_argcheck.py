@@ -222,6 +222,7 @@ searchsorted(Tensor sorted_sequence, TensorOrScalar input, *, bool out_int32=Fal
 sort(Tensor input, Dim dim=-1, bool descending=False, bool stable=False, *, any out=None)
 split(Tensor input, any split_size_or_sections, Dim dim=0)
 fill(Tensor input, TensorOrScalar value)
+rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None)
 stft(Tensor input, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
 istft(Tensor input, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False)
 resize_as(Tensor input, Tensor the_template)

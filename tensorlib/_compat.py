@@ -78,7 +78,13 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     defaults to the machine epsilon of the compute dtype."""
     if not isinstance(input, _C.TensorBase):
         raise TypeError(f"rms_norm(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if isinstance(normalized_shape, _C.TensorBase) or not isinstance(normalized_shape, (int, tuple, list, _C.Size)) \
+            or (weight is not None and not isinstance(weight, _C.TensorBase)) \
+            or (eps is not None and not isinstance(eps, numbers.Real)):
+        raise ValueError("an argument of the wrong type")  # (tensorlib/_argcheck.py words torch's TypeError)
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in shape):
+        raise ValueError("normalized_shape holds a non-int")
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            f"element, but got normalized_shape = {shape}")

@@ -28,6 +28,8 @@ def _start(name, window_length, periodic, dtype, layout, device, requires_grad, 
     if not isinstance(window_length, numbers.Integral) or isinstance(window_length, bool):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
                         f"{type(window_length).__name__}")
+    if dtype is not None and not isinstance(dtype, _C.dtype):
+        raise TypeError(f"{name}(): argument 'dtype' must be tensorlib.dtype, not {type(dtype).__name__}")
     if layout is not None and layout != _C.strided:
         raise RuntimeError(f"{name} is not implemented for sparse types, got: "
                            f"{_options(dtype, layout, device, name == 'hann_window')}")
