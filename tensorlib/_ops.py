@@ -206,21 +206,20 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         dt = _C.get_default_dtype()
         input, other = input.to(dt), other.to(dt)
     if isinstance(input, Tensor) and input.dtype == _C.complex32:
-        return _isclose_composite(input, other, rtol, atol, equal_nan)
+        return _isclose_complex32(input, other, rtol, atol, equal_nan)
     return _C._ew_binary(_IDX["b_isclose"], input, other, None, False, bool(equal_nan), float(rtol), float(atol))
 
 
-def _isclose_composite(input, other, rtol, atol, equal_nan):
-    """torch's composite isclose for the dtype its kernel lacks (complex32): each step rounds in
-    that dtype, the tolerances too (C++ rounds a scalar operand to the tensor's dtype):
+def _isclose_complex32(input, other, rtol, atol, equal_nan):
+    """torch's composite isclose for complex32, which the kernel lacks: each step rounds in that
+    dtype, the tolerances too (C++ rounds a scalar operand to the tensor's dtype):
     (input == other) | NaN pairs | (finite |input - other| <= atol + |rtol other|)."""
     close = input == other
     if equal_nan:
         close = close | (input.isnan() & other.isnan())
     if rtol == 0 and atol == 0:
         return close
-    half = _C.float16 if input.dtype == _C.complex32 else input.dtype.to_real()
-    allowed = _C.full((), atol, dtype=half) + (_C.full((), rtol, dtype=input.dtype) * other).abs()
+    allowed = _C.full((), atol, dtype=_C.float16) + (_C.full((), rtol, dtype=_C.complex32) * other).abs()
     actual = (input - other).abs()
     return close | (actual.isfinite() & (actual <= allowed))
 
@@ -366,22 +365,26 @@ def _mvlgamma(fname, input, p):
     return r.add_(p * (p - 1) * 1.1447298858494002 * 0.25)  # log(pi)
 
 
+def _mvlgamma_cast_check(r, target, input):
+    """torch's check of writing mvlgamma's result r into target (out= or self), in its words
+    (which name input's dtype as the result type and r's as the desired one)."""
+    if not _C.can_cast(r.dtype, target.dtype):
+        raise RuntimeError(f"mvlgamma: result type {input.dtype._cname} can't be cast to the desired output type "
+                           f"{r.dtype._cname}")
+
+
 def mvlgamma(input, p, *, out=None):
     """The multivariate log-gamma function of dimension p of each element (torch.mvlgamma)."""
     r = _mvlgamma("mvlgamma", input, p)
     if out is None:
         return r
-    if not _C.can_cast(r.dtype, out.dtype):
-        raise RuntimeError(f"mvlgamma: result type {input.dtype._cname} can't be cast to the desired output type "
-                           f"{r.dtype._cname}")
+    _mvlgamma_cast_check(r, out, input)
     return _C._write_out(r, out, "mvlgamma", False)
 
 
 def _m_mvlgamma_(self, p):
     r = _mvlgamma("mvlgamma_", self, p)
-    if not _C.can_cast(r.dtype, self.dtype):
-        raise RuntimeError(f"mvlgamma: result type {self.dtype._cname} can't be cast to the desired output type "
-                           f"{r.dtype._cname}")
+    _mvlgamma_cast_check(r, self, self)
     return self.copy_(r)
 
 

@@ -318,9 +318,6 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     _hist_checks("histogram", input, weight, 0)
     if isinstance(bins, _C.TensorBase) and range is not None:
         raise TypeError("histogram(): range= is only taken with an int bins")
-    if range is not None and len(range) != 2:
-        raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, "
-                           f"but got {len(range)}")
     hist, (edges,) = _histogramdd(input.reshape(-1, 1), [bins], range, None if weight is None else weight.reshape(-1),
                                   density)
     rt = _reduce.return_types.histogram

@@ -57,13 +57,8 @@ def _finish(w, window_length, periodic):
     return w.narrow(0, 0, window_length) if periodic else w
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
-                   requires_grad=False, pin_memory=False):
-    """hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
-
-    alpha - beta cos(2 pi n / (N - 1)), N = window_length (+ 1 when periodic, then the last
-    point dropped)."""
-    done, n = _start("hamming_window", window_length, periodic, dtype, layout, device, requires_grad, pin_memory)
+def _hamming(name, window_length, periodic, alpha, beta, dtype, layout, device, requires_grad, pin_memory):
+    done, n = _start(name, window_length, periodic, dtype, layout, device, requires_grad, pin_memory)
     if done is not None:
         return done
     dt = dtype or _C.get_default_dtype()
@@ -72,14 +67,23 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
     return _finish(w, window_length, periodic)
 
 
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    """hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
+
+    alpha - beta cos(2 pi n / (N - 1)), N = window_length (+ 1 when periodic, then the last
+    point dropped)."""
+    return _hamming("hamming_window", window_length, periodic, alpha, beta, dtype, layout, device, requires_grad,
+                    pin_memory)
+
+
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False,
                 pin_memory=False):
     """hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
 
     The Hann window, 1/2 - 1/2 cos(2 pi n / (N - 1)): hamming_window with alpha = beta = 1/2."""
-    _start("hann_window", window_length, periodic, dtype, layout, device, requires_grad, pin_memory)
-    return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, layout=layout, device=device,
-                          requires_grad=requires_grad, pin_memory=pin_memory)
+    return _hamming("hann_window", window_length, periodic, 0.5, 0.5, dtype, layout, device, requires_grad,
+                    pin_memory)
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False,

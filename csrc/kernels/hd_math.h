@@ -705,12 +705,14 @@ TL_HD_FREXP(, double, TL_HD_MD)
 /* torch.special's orthogonal polynomials of degree n at x, torch's algorithms: the three-term
  * recurrences, closed forms at the ends of the interval, the trigonometric forms (cos(n acos x),
  * ...) for larger n inside it; n < 0 gives 0. The order n arrives as a floating value and is
- * truncated to int64 as torch's static_cast on x86 (NaN and out of range: INT64_MIN). Arithmetic
+ * truncated to int64 as torch's static_cast on x86 (tl_hd_to_i64). Arithmetic
  * in the compute type (float for float32), int64 products converted to it as in C++. A recurrence
  * stops early once it is NaN (it stays NaN): torch's loop would only spin. */
-static inline TL_HD int64_t tl_hd_order(double n)
+/* (int64_t)x with x86's answer where C leaves it undefined (NaN, out of range: INT64_MIN), as
+ * torch's static_casts give it */
+static inline TL_HD int64_t tl_hd_to_i64(double x)
 {
-    return n >= -9223372036854775808.0 && n < 9223372036854775808.0 ? (int64_t)n : INT64_MIN;
+    return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
 }
 #define TL_HD_RECUR(T, p0, q0, k0, cond, step, next)                                                \
     T p = (p0), q = (q0), r = (T)0;                                                                  \
@@ -1452,18 +1454,18 @@ static inline TL_HD tl_hd_c64 tl_hd_cpow_f(tl_hd_c64 x, tl_hd_c64 y)  /* as glib
 #define E_LOGADDEXP_F(M, x, y) ((T_)tl_hd_logaddexp((double)(x), (double)(y)))
 #define E_LOGADDEXP2_F(M, x, y) ((T_)tl_hd_logaddexp2((double)(x), (double)(y)))
 #define E_ZETA_F(M, x, y) ((T_)tl_hd_zeta((double)(x), (double)(y)))
-#define E_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_cheb_t_)((x), tl_hd_order((double)(y)))
-#define E_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_cheb_u_)((x), tl_hd_order((double)(y)))
-#define E_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_cheb_v_)((x), tl_hd_order((double)(y)))
-#define E_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_cheb_w_)((x), tl_hd_order((double)(y)))
-#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_scheb_t_)((x), tl_hd_order((double)(y)))
-#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_scheb_u_)((x), tl_hd_order((double)(y)))
-#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_scheb_v_)((x), tl_hd_order((double)(y)))
-#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_scheb_w_)((x), tl_hd_order((double)(y)))
-#define E_HERMITE_POLYNOMIAL_H_F(M, x, y) M(tl_hd_hermite_h_)((x), tl_hd_order((double)(y)))
-#define E_HERMITE_POLYNOMIAL_HE_F(M, x, y) M(tl_hd_hermite_he_)((x), tl_hd_order((double)(y)))
-#define E_LAGUERRE_POLYNOMIAL_L_F(M, x, y) M(tl_hd_laguerre_l_)((x), tl_hd_order((double)(y)))
-#define E_LEGENDRE_POLYNOMIAL_P_F(M, x, y) M(tl_hd_legendre_p_)((x), tl_hd_order((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_cheb_t_)((x), tl_hd_to_i64((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_cheb_u_)((x), tl_hd_to_i64((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_cheb_v_)((x), tl_hd_to_i64((double)(y)))
+#define E_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_cheb_w_)((x), tl_hd_to_i64((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_T_F(M, x, y) M(tl_hd_scheb_t_)((x), tl_hd_to_i64((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_U_F(M, x, y) M(tl_hd_scheb_u_)((x), tl_hd_to_i64((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_V_F(M, x, y) M(tl_hd_scheb_v_)((x), tl_hd_to_i64((double)(y)))
+#define E_SHIFTED_CHEBYSHEV_POLYNOMIAL_W_F(M, x, y) M(tl_hd_scheb_w_)((x), tl_hd_to_i64((double)(y)))
+#define E_HERMITE_POLYNOMIAL_H_F(M, x, y) M(tl_hd_hermite_h_)((x), tl_hd_to_i64((double)(y)))
+#define E_HERMITE_POLYNOMIAL_HE_F(M, x, y) M(tl_hd_hermite_he_)((x), tl_hd_to_i64((double)(y)))
+#define E_LAGUERRE_POLYNOMIAL_L_F(M, x, y) M(tl_hd_laguerre_l_)((x), tl_hd_to_i64((double)(y)))
+#define E_LEGENDRE_POLYNOMIAL_P_F(M, x, y) M(tl_hd_legendre_p_)((x), tl_hd_to_i64((double)(y)))
 #define E_EQ_B(M, x, y) ((x) == (y))
 #define E_EQ_U E_EQ_B
 #define E_EQ_I E_EQ_B

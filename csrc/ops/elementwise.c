@@ -674,82 +674,44 @@ int tl_ew_unary_promoting(tl_uop op, const tl_tensor *x, const tl_scalar *bounds
 }
 
 /* float4_e2m1fn_x2 packs two values in a byte, and torch runs only byte-wise ops on it: eq/ne
- * compare the bytes, where selects them, isnan is false and isreal true. They run here on uint8
- * views of the same bytes (f4_bytes; a float4 destination too), a new result of where is
- * relabelled float4. */
+ * compare the bytes, where selects them, isnan is false and isreal true. f4_op runs them on uint8
+ * views of the same bytes (a float4 out= too; in place, the first input's view is the
+ * destination) and relabels a new result of where as float4. Out of line: the entries only test
+ * the dtype. */
 static bool is_f4(const tl_tensor *t) { return t && t->dtype == TL_FLOAT4_E2M1FN_X2; }
 
-typedef struct {
-    tl_tensor v[4];
-    int n;
-} f4_views;
+enum { F4_UNARY, F4_BINARY, F4_WHERE };
 
-/* *pv <- a uint8 view of t when t is float4 (kept in keep), else t itself */
-static int f4_bytes(f4_views *keep, const tl_tensor *t, const tl_tensor **pv)
+static __attribute__((noinline)) int f4_op(int kind, int op, const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b,
+                                           tl_ew_dest *dst, const tl_ew_params *prm)
 {
-    *pv = t;
-    if (!is_f4(t)) return 0;
-    tl_tensor *v = &keep->v[keep->n];
-    if (tl_view_dtype(v, t, TL_UINT8) < 0) return -1;
-    keep->n++;
-    *pv = v;
-    return 0;
-}
-
-static void f4_release(f4_views *keep)
-{
-    for (int i = 0; i < keep->n; i++) tl_tensor_clear(&keep->v[i]);
-}
-
-/* The byte-wise op on the views: dst's float4 tensor (out= or in place) is written through a
- * uint8 view; `relabel`: a new result is float4 (where). */
-static int f4_run(f4_views *keep, tl_ew_dest *dst, bool relabel, int (*fn)(void *, tl_ew_dest *), void *ctx)
-{
+    tl_tensor va = {0}, vb = {0}, vo = {0};
     tl_ew_dest d = *dst;
-    const tl_tensor *o = NULL;
-    int rc = 0;
-    if (dst->mode != TL_EW_NEW && is_f4(dst->out)) {
-        rc = f4_bytes(keep, dst->out, &o);
-        d.out = (tl_tensor *)o;
+    int rc = tl_view_dtype(&va, a.t, TL_UINT8);
+    if (rc == 0 && kind != F4_UNARY) rc = tl_view_dtype(&vb, b.t, TL_UINT8);
+    if (rc == 0 && dst->mode == TL_EW_INPLACE) d.out = &va;
+    if (rc == 0 && dst->mode == TL_EW_OUT && is_f4(dst->out)) {
+        rc = tl_view_dtype(&vo, dst->out, TL_UINT8);
+        d.out = &vo;
     }
-    if (rc == 0) rc = fn(ctx, &d);
+    a.t = &va;
+    b.t = &vb;
+    if (rc == 0)
+        rc = kind == F4_UNARY    ? tl_ew_unary((tl_uop)op, &va, &d, prm)
+             : kind == F4_BINARY ? tl_ew_binary((tl_bop)op, a, b, &d, prm)
+                                 : tl_ew_where(cond, a, b, &d);
     dst->resized = d.resized;
-    if (rc == 0 && relabel && dst->mode == TL_EW_NEW) dst->out->dtype = TL_FLOAT4_E2M1FN_X2;
-    f4_release(keep);
+    if (rc == 0 && kind == F4_WHERE && dst->mode == TL_EW_NEW) dst->out->dtype = TL_FLOAT4_E2M1FN_X2;
+    tl_tensor_clear(&va);
+    tl_tensor_clear(&vb);
+    tl_tensor_clear(&vo);
     return rc;
-}
-
-typedef struct {
-    int op;
-    const tl_tensor *x, *c;
-    tl_ew_arg a, b;
-    const tl_ew_params *prm;
-} f4_call;
-
-static int f4_unary(void *p, tl_ew_dest *d)
-{
-    f4_call *c = p;
-    return tl_ew_unary((tl_uop)c->op, c->x, d, c->prm);
-}
-static int f4_binary(void *p, tl_ew_dest *d)
-{
-    f4_call *c = p;
-    return tl_ew_binary((tl_bop)c->op, c->a, c->b, d, c->prm);
-}
-static int f4_where(void *p, tl_ew_dest *d)
-{
-    f4_call *c = p;
-    return tl_ew_where(c->c, c->a, c->b, d);
 }
 
 int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_params *prm)
 {
-    if (is_f4(x) && (op == TL_UOP_isnan || op == TL_UOP_isreal)) {
-        f4_views keep = {.n = 0};
-        f4_call c = {.op = op, .prm = prm};
-        if (f4_bytes(&keep, x, &c.x) < 0) return -1;
-        return f4_run(&keep, dst, false, f4_unary, &c);
-    }
+    if (x->dtype == TL_FLOAT4_E2M1FN_X2 && (op == TL_UOP_isnan || op == TL_UOP_isreal))
+        return f4_op(F4_UNARY, op, NULL, (tl_ew_arg){x, {0}}, (tl_ew_arg){NULL, {0}}, dst, prm);
     /* |z| is real: torch refuses to write it into the complex input (out= is fine) */
     if (op == TL_UOP_abs && dst->mode == TL_EW_INPLACE && tl_dtype_is_complex((tl_dtype)x->dtype))
         return tl_err(TL_ERR_RUNTIME, "In-place abs is not supported for complex tensors.");
@@ -764,22 +726,8 @@ int tl_ew_unary(tl_uop op, const tl_tensor *x, tl_ew_dest *dst, const tl_ew_para
 
 int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_ew_params *prm)
 {
-    if ((op == TL_BOP_eq || op == TL_BOP_ne) && is_f4(a.t) && is_f4(b.t)) {
-        f4_views keep = {.n = 0};
-        f4_call fc = {.op = op, .a = a, .b = b, .prm = prm};
-        if (f4_bytes(&keep, a.t, &fc.a.t) < 0 || f4_bytes(&keep, b.t, &fc.b.t) < 0) {
-            f4_release(&keep);
-            return -1;
-        }
-        if (dst->mode == TL_EW_INPLACE) { /* the first input is the destination: its byte view */
-            tl_ew_dest d = *dst;
-            d.out = (tl_tensor *)fc.a.t;
-            int rc = tl_ew_binary(op, fc.a, fc.b, &d, prm);
-            f4_release(&keep);
-            return rc;
-        }
-        return f4_run(&keep, dst, false, f4_binary, &fc);
-    }
+    if ((op == TL_BOP_eq || op == TL_BOP_ne) && is_f4(a.t) && is_f4(b.t))
+        return f4_op(F4_BINARY, op, NULL, a, b, dst, prm);
     ew_call c;
     call_init(&c, &binfo[op], NULL, prm);
     if (op == TL_BOP_sub || (op == TL_BOP_add_alpha && prm && prm->flag)) {
@@ -793,8 +741,10 @@ int tl_ew_binary(tl_bop op, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst, const tl_
     c.in[0] = a;
     c.in[1] = b;
     c.promote_mask = 3;
-    /* torch refuses a complex operand of maximum, fmax, ... before promoting the two */
-    if ((a.t && refuse_complex(c.name, (tl_dtype)a.t->dtype) < 0) || (b.t && refuse_complex(c.name, (tl_dtype)b.t->dtype) < 0))
+    /* torch's maximum/minimum/fmax/fmin refuse a complex operand before promoting the two (the
+     * words: complex_refusals) */
+    if ((op == TL_BOP_maximum || op == TL_BOP_minimum || op == TL_BOP_fmax || op == TL_BOP_fmin) &&
+        ((a.t && refuse_complex(c.name, (tl_dtype)a.t->dtype) < 0) || (b.t && refuse_complex(c.name, (tl_dtype)b.t->dtype) < 0)))
         return -1;
     tl_dtype r;
     if (tl_ew_result_type2(a, b, &r) < 0) return -1;
@@ -828,15 +778,7 @@ int tl_ew_where(const tl_tensor *cond, tl_ew_arg a, tl_ew_arg b, tl_ew_dest *dst
     if (cond->dtype != TL_BOOL && cond->dtype != TL_UINT8)
         return tl_err(TL_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                       tl_dtype_infos[cond->dtype].cname);
-    if (is_f4(a.t) && is_f4(b.t)) {
-        f4_views keep = {.n = 0};
-        f4_call fc = {.c = cond, .a = a, .b = b};
-        if (f4_bytes(&keep, a.t, &fc.a.t) < 0 || f4_bytes(&keep, b.t, &fc.b.t) < 0) {
-            f4_release(&keep);
-            return -1;
-        }
-        return f4_run(&keep, dst, true, f4_where, &fc);
-    }
+    if (is_f4(a.t) && is_f4(b.t)) return f4_op(F4_WHERE, 0, cond, a, b, dst, NULL);
     ew_call c;
     call_init(&c, &tinfo[TL_TOP_where], NULL, NULL);
     c.nin = 3;

@@ -18,6 +18,7 @@
 #include "backend/backend.h"
 #include "core/error.h"
 #include "core/shape.h"
+#include "kernels/hd_math.h"
 #include "kernels/hd_random.h"
 #include "ops/copy.h"
 #include "ops/random.h"
@@ -42,12 +43,6 @@ static double u01(u01_src *s)
     return s->buf[2 - s->left--];
 }
 
-/* (int64_t)x with x86's answer (INT64_MIN) where C leaves it undefined: NaN, out of range */
-static int64_t to_i64(double x)
-{
-    return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
-}
-
 static double poisson1(u01_src *s, double lambda)
 {
     if (lambda >= 10) { /* transformed rejection (Hormann 1993) */
@@ -56,7 +51,7 @@ static double poisson1(u01_src *s, double lambda)
         double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
         for (;;) {
             double U = u01(s) - 0.5, V = u01(s), us = 0.5 - fabs(U);
-            int64_t k = to_i64(floor((2 * a / us + b) * U + lambda + 0.43));
+            int64_t k = tl_hd_to_i64(floor((2 * a / us + b) * U + lambda + 0.43));
             if (us >= 0.07 && V <= vr) return (double)k;
             if (k < 0 || (us < 0.013 && V > us)) continue;
             if (log(V) + log(invalpha) - log(a / (us * us) + b) <= -lambda + (double)k * loglam - lgamma((double)k + 1))
